@@ -1,0 +1,48 @@
+//! Loads, verifies and dispatches executables written by `halc compile`.
+//!
+//! The format is defined once, in `schemas/halc_executable.fbs`; the Rust
+//! bindings in [`schema`] are generated from it by flatc.
+//!
+//! The crate has a portable part, built and tested on every platform:
+//! - [`Executable::load`] / [`OwnedExecutable::read`]: the flatbuffers
+//!   verifier with explicit [`VerifyLimits`], then the semantic checks of
+//!   [`verify`](Violation) — once; afterwards [`Kernel`] views read the bytes
+//!   in place;
+//! - [`plan`]: a dispatch plan in pure Rust, the exact list of encoder
+//!   commands (argument-buffer bytes, `setBuffer` / `setBytes`,
+//!   `useResource`, threadgroup size and count) for a kernel and its bound
+//!   resources, with every binding error caught before a GPU is involved;
+//! - [`memory`]: the storage-mode policy for buffers.
+//!
+//! and a Metal part, [`metal`], that executes plans through `objc2-metal` on
+//! Apple platforms and reports [`metal::MetalError::Unavailable`] elsewhere.
+
+#![deny(missing_docs)]
+
+#[allow(
+    dead_code,
+    unused_imports,
+    missing_docs,
+    clippy::all,
+    clippy::pedantic,
+    unsafe_op_in_unsafe_fn,
+    mismatched_lifetime_syntaxes
+)]
+#[rustfmt::skip]
+mod generated;
+
+/// The generated FlatBuffer bindings (readers and builders).
+pub mod schema {
+    pub use crate::generated::halc::fb::*;
+}
+
+mod kernel;
+mod load;
+pub mod memory;
+pub mod metal;
+pub mod plan;
+mod verify;
+
+pub use kernel::{Kernel, PushConstantLayout, SizesBufferLayout, ThreadgroupDim};
+pub use load::{Executable, LoadError, OwnedExecutable, VerifyLimits};
+pub use verify::{bits_fit, scalar_bits, Violation, MAX_SAMPLER_SLOTS};

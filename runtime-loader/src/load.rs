@@ -1,0 +1,222 @@
+//! Loading: structural verification with explicit limits, then the semantic
+//! checks (see [`crate::verify`]) that let the rest of the crate trust the
+//! file. Verification happens once, here; every accessor afterwards reads the
+//! bytes in place.
+
+use std::path::Path;
+
+use crate::kernel::Kernel;
+use crate::schema;
+use crate::verify::{self, Violation};
+
+/// Limits for the verifier. The defaults accept anything `halc compile`
+/// writes; lower them to bound the work done on untrusted input.
+#[derive(Debug, Clone, Copy)]
+pub struct VerifyLimits {
+    /// Maximum table nesting depth.
+    pub max_depth: usize,
+    /// Maximum number of tables.
+    pub max_tables: usize,
+    /// Maximum input size in bytes.
+    pub max_bytes: usize,
+    /// Maximum `ArgumentBuffer.size`, and so the memory a dispatch plan
+    /// allocates per argument buffer. The default (4 MiB) is above Metal's
+    /// tier-2 limit of 500 000 buffers × 8 bytes per argument buffer.
+    pub max_argument_buffer_bytes: u32,
+}
+
+impl Default for VerifyLimits {
+    fn default() -> Self {
+        VerifyLimits {
+            max_depth: 16,
+            max_tables: 1_000_000,
+            max_bytes: 1 << 30,
+            max_argument_buffer_bytes: 4 << 20,
+        }
+    }
+}
+
+/// Why an executable was rejected.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// Larger than the limit.
+    #[error("executable is {size} bytes, over the {limit}-byte limit")]
+    TooLarge {
+        /// Size.
+        size: usize,
+        /// Limit.
+        limit: usize,
+    },
+    /// Not a halc executable.
+    #[error("not a halc executable (file identifier is not \"HALC\")")]
+    BadIdentifier,
+    /// The flatbuffers verifier rejected the bytes.
+    #[error("corrupt executable: {0}")]
+    Corrupt(#[from] flatbuffers::InvalidFlatbuffer),
+    /// Written by an incompatible halc.
+    #[error("unsupported format version {found} (this loader reads version {expected})")]
+    Version {
+        /// Found.
+        found: u32,
+        /// Expected.
+        expected: u32,
+    },
+    /// A field violates the format's rules (semantic verification).
+    #[error("invalid executable: {0}")]
+    Invalid(Violation),
+    /// I/O error while reading the file.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// Path.
+        path: String,
+        /// Cause.
+        source: std::io::Error,
+    },
+}
+
+impl LoadError {
+    /// The semantic violation, when that is why the file was rejected.
+    pub fn violation(&self) -> Option<&Violation> {
+        match self {
+            LoadError::Invalid(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// A verified halc executable borrowed from its bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct Executable<'a> {
+    root: schema::Executable<'a>,
+}
+
+impl<'a> Executable<'a> {
+    /// Verifies `bytes` with default limits.
+    pub fn load(bytes: &'a [u8]) -> Result<Self, LoadError> {
+        Self::load_with_limits(bytes, VerifyLimits::default())
+    }
+
+    /// Verifies `bytes` with explicit limits: size, identifier, the
+    /// flatbuffers verifier, the format version, then every semantic rule of
+    /// `schemas/halc_executable.fbs` (see [`Violation`] for what is checked).
+    pub fn load_with_limits(bytes: &'a [u8], limits: VerifyLimits) -> Result<Self, LoadError> {
+        if bytes.len() > limits.max_bytes {
+            return Err(LoadError::TooLarge {
+                size: bytes.len(),
+                limit: limits.max_bytes,
+            });
+        }
+        if !schema::executable_buffer_has_identifier(bytes) {
+            return Err(LoadError::BadIdentifier);
+        }
+        let opts = flatbuffers::VerifierOptions {
+            max_depth: limits.max_depth,
+            max_tables: limits.max_tables,
+            max_apparent_size: limits.max_bytes,
+            ..Default::default()
+        };
+        let root = schema::root_as_executable_with_opts(&opts, bytes)?;
+        let found = root.format_version().0;
+        let expected = schema::FormatVersion::Current.0;
+        if found != expected {
+            return Err(LoadError::Version { found, expected });
+        }
+        verify::executable(root, &limits).map_err(LoadError::Invalid)?;
+        Ok(Executable { root })
+    }
+
+    /// The FlatBuffer root.
+    pub fn raw(&self) -> schema::Executable<'a> {
+        self.root
+    }
+
+    /// Kernels, sorted by name (raw FlatBuffer tables).
+    pub fn kernels(&self) -> impl ExactSizeIterator<Item = schema::Kernel<'a>> + 'a {
+        self.root.kernels().iter()
+    }
+
+    /// The kernel with SPIR-V entry-point name `name` (raw FlatBuffer table).
+    pub fn kernel(&self, name: &str) -> Option<schema::Kernel<'a>> {
+        self.root
+            .kernels()
+            .lookup_by_key(name, |k, n| k.key_compare_with_value(n))
+    }
+
+    /// Kernels, sorted by name, as verified typed views.
+    pub fn entry_points(&self) -> impl ExactSizeIterator<Item = Kernel<'a>> + 'a {
+        let root = self.root;
+        root.kernels().iter().map(move |k| Kernel::new(root, k))
+    }
+
+    /// The kernel with SPIR-V entry-point name `name`, as a verified typed
+    /// view: the input of [`crate::plan`] and of the Metal runtime.
+    pub fn entry_point(&self, name: &str) -> Option<Kernel<'a>> {
+        self.kernel(name).map(|k| Kernel::new(self.root, k))
+    }
+
+    /// Libraries.
+    pub fn libraries(&self) -> impl ExactSizeIterator<Item = schema::Library<'a>> + 'a {
+        self.root.libraries().iter()
+    }
+}
+
+/// An executable that owns its bytes: read from a file (or taken from a
+/// `Vec`), verified once at construction.
+#[derive(Debug, Clone)]
+pub struct OwnedExecutable {
+    bytes: Vec<u8>,
+}
+
+impl OwnedExecutable {
+    /// Reads and verifies the file at `path` with default limits.
+    pub fn read(path: impl AsRef<Path>) -> Result<Self, LoadError> {
+        Self::read_with_limits(path, VerifyLimits::default())
+    }
+
+    /// Reads and verifies the file at `path` with explicit limits. The file
+    /// size is checked against `limits.max_bytes` before it is read.
+    pub fn read_with_limits(
+        path: impl AsRef<Path>,
+        limits: VerifyLimits,
+    ) -> Result<Self, LoadError> {
+        let path = path.as_ref();
+        let io = |source| LoadError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        let len = std::fs::metadata(path).map_err(io)?.len();
+        if len > limits.max_bytes as u64 {
+            return Err(LoadError::TooLarge {
+                size: usize::try_from(len).unwrap_or(usize::MAX),
+                limit: limits.max_bytes,
+            });
+        }
+        let bytes = std::fs::read(path).map_err(io)?;
+        Self::from_vec_with_limits(bytes, limits)
+    }
+
+    /// Verifies `bytes` with default limits and keeps them.
+    pub fn from_vec(bytes: Vec<u8>) -> Result<Self, LoadError> {
+        Self::from_vec_with_limits(bytes, VerifyLimits::default())
+    }
+
+    /// Verifies `bytes` with explicit limits and keeps them.
+    pub fn from_vec_with_limits(bytes: Vec<u8>, limits: VerifyLimits) -> Result<Self, LoadError> {
+        Executable::load_with_limits(&bytes, limits)?;
+        Ok(OwnedExecutable { bytes })
+    }
+
+    /// The verified executable.
+    pub fn executable(&self) -> Executable<'_> {
+        // SAFETY: `self.bytes` passed `Executable::load_with_limits` (the
+        // flatbuffers verifier and the semantic checks) in the constructor and
+        // is never mutated afterwards: there is no `&mut` access to it.
+        let root = unsafe { schema::root_as_executable_unchecked(&self.bytes) };
+        Executable { root }
+    }
+
+    /// The file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}

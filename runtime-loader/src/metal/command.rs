@@ -1,0 +1,262 @@
+//! Command buffers, compute passes (one compute encoder per dispatch
+//! sequence) and submissions.
+
+use std::ptr::NonNull;
+
+use block2::RcBlock;
+use objc2::rc::Retained;
+use objc2::runtime::ProtocolObject;
+use objc2_metal::{
+    MTLBlitCommandEncoder, MTLCommandBuffer, MTLCommandBufferStatus, MTLCommandEncoder,
+    MTLCommandQueue, MTLComputeCommandEncoder,
+};
+
+use super::buffer::Buffer;
+use super::conv;
+use super::device::Device;
+use super::encode::{self, KeepAlive, ResourceBindings};
+use super::program::{ArgumentEncoding, Pipeline};
+use super::sync::Semaphore;
+use super::MetalError;
+use crate::memory::StorageMode;
+use crate::plan::{DispatchPlan, Grid};
+
+/// An `MTLCommandBuffer` being recorded.
+///
+/// Semaphore waits and signals, blit copies and compute passes are encoded in
+/// call order. Every object a dispatch reaches (bound resources, argument
+/// buffers, sizes tables) is kept alive until the GPU completes the command
+/// buffer, even if the [`Submission`] is dropped.
+#[derive(Debug)]
+pub struct CommandBuffer {
+    raw: Retained<ProtocolObject<dyn MTLCommandBuffer>>,
+    keep: Vec<KeepAlive>,
+}
+
+impl CommandBuffer {
+    pub(super) fn new(device: &Device) -> Result<CommandBuffer, MetalError> {
+        let raw = device.queue().commandBuffer().ok_or(MetalError::Creation {
+            what: "a command buffer".into(),
+        })?;
+        Ok(CommandBuffer {
+            raw,
+            keep: Vec::new(),
+        })
+    }
+
+    /// The `MTLCommandBuffer`.
+    pub fn raw(&self) -> &ProtocolObject<dyn MTLCommandBuffer> {
+        &self.raw
+    }
+
+    /// The GPU waits here until `semaphore` reaches `value`
+    /// (`encodeWaitForEvent:value:`); the signal may come later, from the
+    /// host or another command buffer.
+    pub fn wait(&mut self, semaphore: &Semaphore, value: u64) {
+        self.raw
+            .encodeWaitForEvent_value(semaphore.as_event(), value);
+    }
+
+    /// The GPU sets `semaphore` to `value` once everything encoded before
+    /// has completed (`encodeSignalEvent:value:`).
+    pub fn signal(&mut self, semaphore: &Semaphore, value: u64) {
+        self.raw
+            .encodeSignalEvent_value(semaphore.as_event(), value);
+    }
+
+    /// Starts a compute pass: one `MTLComputeCommandEncoder` for a sequence
+    /// of dispatches, ended when the pass is ended or dropped.
+    pub fn compute(&mut self) -> Result<ComputePass<'_>, MetalError> {
+        let encoder = self
+            .raw
+            .computeCommandEncoder()
+            .ok_or(MetalError::Creation {
+                what: "a compute command encoder".into(),
+            })?;
+        Ok(ComputePass {
+            cb: self,
+            encoder,
+            ended: false,
+        })
+    }
+
+    /// Copies `size` bytes between buffers with a blit encoder. Offsets and
+    /// size must be multiples of 4 on macOS.
+    pub fn copy(
+        &mut self,
+        src: &Buffer,
+        src_offset: u64,
+        dst: &Buffer,
+        dst_offset: u64,
+        size: u64,
+    ) -> Result<(), MetalError> {
+        let fail = |message| MetalError::Copy {
+            src_offset,
+            dst_offset,
+            size,
+            message,
+        };
+        let fits = |offset: u64, buffer: &Buffer| {
+            offset
+                .checked_add(size)
+                .is_some_and(|end| end <= buffer.len())
+        };
+        if !fits(src_offset, src) {
+            return Err(fail("the source range is outside the source buffer"));
+        }
+        if !fits(dst_offset, dst) {
+            return Err(fail(
+                "the destination range is outside the destination buffer",
+            ));
+        }
+        if cfg!(target_os = "macos") && (src_offset | dst_offset | size) % 4 != 0 {
+            return Err(fail("macOS needs offsets and size that are multiples of 4"));
+        }
+        let blit = self.raw.blitCommandEncoder().ok_or(MetalError::Creation {
+            what: "a blit command encoder".into(),
+        })?;
+        // SAFETY: both ranges were checked to be inside their buffers, which
+        // are live; the command buffer keeps them alive until it completes.
+        unsafe {
+            blit.copyFromBuffer_sourceOffset_toBuffer_destinationOffset_size(
+                src.raw(),
+                conv::ns(src_offset),
+                dst.raw(),
+                conv::ns(dst_offset),
+                conv::ns(size),
+            )
+        };
+        blit.endEncoding();
+        self.keep.push(KeepAlive::Buffer(src.retained()));
+        self.keep.push(KeepAlive::Buffer(dst.retained()));
+        Ok(())
+    }
+
+    /// Makes GPU writes to a managed buffer visible to the host
+    /// (`synchronizeResource:`); nothing for other storage modes.
+    pub fn synchronize(&mut self, buffer: &Buffer) -> Result<(), MetalError> {
+        if buffer.storage_mode() != StorageMode::Managed {
+            return Ok(());
+        }
+        let blit = self.raw.blitCommandEncoder().ok_or(MetalError::Creation {
+            what: "a blit command encoder".into(),
+        })?;
+        blit.synchronizeResource(ProtocolObject::from_ref(buffer.raw()));
+        blit.endEncoding();
+        self.keep.push(KeepAlive::Buffer(buffer.retained()));
+        Ok(())
+    }
+
+    /// Commits the command buffer. The objects it uses are released when the
+    /// GPU completes it.
+    pub fn commit(self) -> Submission {
+        let CommandBuffer { raw, keep } = self;
+        let handler = RcBlock::new(move |_cb: NonNull<ProtocolObject<dyn MTLCommandBuffer>>| {
+            // Owning `keep` is the point: it is dropped with the block,
+            // which Metal releases after calling it on completion.
+            let _ = &keep;
+        });
+        // SAFETY: a valid block with the signature Metal expects; Metal
+        // copies it and calls it once on completion, from any thread. It
+        // only holds retained Metal objects, whose release is thread-safe.
+        unsafe { raw.addCompletedHandler(RcBlock::as_ptr(&handler)) };
+        raw.commit();
+        Submission { raw }
+    }
+}
+
+/// A sequence of dispatches in one compute encoder.
+#[derive(Debug)]
+pub struct ComputePass<'c> {
+    cb: &'c mut CommandBuffer,
+    encoder: Retained<ProtocolObject<dyn MTLComputeCommandEncoder>>,
+    ended: bool,
+}
+
+impl ComputePass<'_> {
+    /// Plans and encodes one dispatch of `pipeline`'s kernel (see
+    /// [`crate::plan`]): every binding error is reported before anything is
+    /// encoded. Returns the plan that was encoded.
+    pub fn dispatch(
+        &mut self,
+        pipeline: &Pipeline<'_>,
+        bindings: &ResourceBindings<'_>,
+        push_constants: &[u8],
+        grid: Grid,
+    ) -> Result<DispatchPlan, MetalError> {
+        let gpu_addresses = pipeline.argument_encoding() == ArgumentEncoding::GpuAddress
+            && pipeline.kernel().argument_buffers().len() > 0;
+        let portable = bindings.to_plan(gpu_addresses)?;
+        let plan = DispatchPlan::new(
+            pipeline.kernel(),
+            pipeline.specialization(),
+            &portable,
+            push_constants,
+            grid,
+        )?;
+        encode::encode(&self.encoder, pipeline, &plan, bindings, &mut self.cb.keep)?;
+        Ok(plan)
+    }
+
+    /// Ends the pass (`endEncoding`).
+    pub fn end(mut self) {
+        self.finish();
+    }
+
+    fn finish(&mut self) {
+        if !self.ended {
+            self.ended = true;
+            self.encoder.endEncoding();
+        }
+    }
+}
+
+impl Drop for ComputePass<'_> {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+/// A committed command buffer.
+#[derive(Debug, Clone)]
+pub struct Submission {
+    raw: Retained<ProtocolObject<dyn MTLCommandBuffer>>,
+}
+
+impl Submission {
+    /// The `MTLCommandBuffer`.
+    pub fn raw(&self) -> &ProtocolObject<dyn MTLCommandBuffer> {
+        &self.raw
+    }
+
+    /// Blocks until the GPU completes the command buffer; its error, if it
+    /// failed, as a [`MetalError::CommandBuffer`].
+    pub fn wait(&self) -> Result<(), MetalError> {
+        self.raw.waitUntilCompleted();
+        self.result()
+    }
+
+    /// Whether the command buffer has completed (or failed).
+    pub fn is_done(&self) -> bool {
+        matches!(
+            self.raw.status(),
+            MTLCommandBufferStatus::Completed | MTLCommandBufferStatus::Error
+        )
+    }
+
+    /// The outcome so far: `Err` once the command buffer has failed.
+    pub fn result(&self) -> Result<(), MetalError> {
+        let status = self.raw.status();
+        if status != MTLCommandBufferStatus::Error {
+            return Ok(());
+        }
+        Err(MetalError::CommandBuffer {
+            status: conv::status_name(status),
+            message: self
+                .raw
+                .error()
+                .map(|e| conv::string(&e.localizedDescription()))
+                .unwrap_or_else(|| "no error description".into()),
+        })
+    }
+}

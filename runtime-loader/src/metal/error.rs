@@ -1,0 +1,177 @@
+//! The Metal runtime's error type (defined on every platform, so callers can
+//! name it unconditionally).
+
+use crate::plan::{PlanError, ResourceKey};
+
+/// Why a Metal operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum MetalError {
+    /// Not an Apple platform.
+    #[error("Metal is not available on this platform")]
+    Unavailable,
+    /// `MTLCreateSystemDefaultDevice` returned nothing.
+    #[error("no Metal device found")]
+    NoDevice,
+    /// No device has that name.
+    #[error("no Metal device named `{name}` (available: {available:?})")]
+    DeviceNotFound {
+        /// Requested name.
+        name: String,
+        /// Names of the devices found.
+        available: Vec<String>,
+    },
+    /// Creating a Metal object returned nil.
+    #[error("Metal could not create {what}")]
+    Creation {
+        /// What.
+        what: String,
+    },
+    /// The executable has no kernel of that name.
+    #[error("the executable has no kernel named `{name}`")]
+    KernelNotFound {
+        /// Name.
+        name: String,
+    },
+    /// A library could not be created from its metallib or its MSL source.
+    #[error("library {library}: {message}")]
+    Library {
+        /// Index in the executable.
+        library: usize,
+        /// Metal's messages, verbatim.
+        message: String,
+    },
+    /// The library's MSL version is unknown to this runtime.
+    #[error("library {library}: MSL version {major}.{minor} is not supported by this runtime")]
+    LanguageVersion {
+        /// Index in the executable.
+        library: usize,
+        /// Major.
+        major: u16,
+        /// Minor.
+        minor: u16,
+    },
+    /// The kernel's function is missing from its library, or specializing it
+    /// failed.
+    #[error("kernel `{kernel}`: function `{msl_name}`: {message}")]
+    Function {
+        /// Kernel.
+        kernel: String,
+        /// MSL function name.
+        msl_name: String,
+        /// Metal's message.
+        message: String,
+    },
+    /// A function constant of a type Metal does not have.
+    #[error(
+        "kernel `{kernel}`: function constant {id} has type {ty}, which Metal does not support"
+    )]
+    ConstantType {
+        /// Kernel.
+        kernel: String,
+        /// Id.
+        id: u32,
+        /// Type.
+        ty: &'static str,
+    },
+    /// `newComputePipelineState` failed.
+    #[error("kernel `{kernel}`: cannot create the compute pipeline: {message}")]
+    Pipeline {
+        /// Kernel.
+        kernel: String,
+        /// Metal's message.
+        message: String,
+    },
+    /// The pipeline supports fewer threads per threadgroup than the kernel
+    /// uses: Metal would silently drop the dispatch.
+    #[error(
+        "kernel `{kernel}`: threadgroup {size:?} ({threads} threads) exceeds the pipeline's maxTotalThreadsPerThreadgroup of {pipeline_max}"
+    )]
+    ThreadgroupLimit {
+        /// Kernel.
+        kernel: String,
+        /// Threadgroup size.
+        size: [u32; 3],
+        /// Threads in it.
+        threads: u64,
+        /// `MTLComputePipelineState.maxTotalThreadsPerThreadgroup`.
+        pipeline_max: u64,
+    },
+    /// The device cannot run this pipeline's argument buffers as requested.
+    #[error("kernel `{kernel}`: {message}")]
+    ArgumentBuffers {
+        /// Kernel.
+        kernel: String,
+        /// Why.
+        message: String,
+    },
+    /// The dispatch plan rejected the dispatch.
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// A bound range goes past the end of its buffer.
+    #[error("{key}: range {offset}..{end} is outside the {len}-byte buffer")]
+    RangeOutOfBounds {
+        /// Where.
+        key: ResourceKey,
+        /// Offset.
+        offset: u64,
+        /// End of the range.
+        end: u64,
+        /// Buffer length.
+        len: u64,
+    },
+    /// Host access out of bounds.
+    #[error("host access {offset}..{end} is outside the {len}-byte buffer")]
+    HostAccessOutOfBounds {
+        /// Offset.
+        offset: u64,
+        /// End.
+        end: u64,
+        /// Buffer length.
+        len: u64,
+    },
+    /// Host access to a private (GPU-only) buffer.
+    #[error("the buffer is private to the GPU; copy it to a host-visible buffer first")]
+    NotHostVisible,
+    /// Metal allocates no zero-length buffers.
+    #[error("cannot create a zero-length buffer")]
+    ZeroLength,
+    /// A blit copy's range is invalid.
+    #[error("copy of {size} bytes from offset {src_offset} to offset {dst_offset}: {message}")]
+    Copy {
+        /// Source offset.
+        src_offset: u64,
+        /// Destination offset.
+        dst_offset: u64,
+        /// Size.
+        size: u64,
+        /// Why.
+        message: &'static str,
+    },
+    /// The command buffer failed on the GPU.
+    #[error("command buffer failed ({status}): {message}")]
+    CommandBuffer {
+        /// `MTLCommandBufferStatus`.
+        status: String,
+        /// `NSError.localizedDescription`, verbatim.
+        message: String,
+    },
+    /// The plan and the bound objects disagree (a bug in this crate: the plan
+    /// is made from the same bindings).
+    #[error("{key}: {message}")]
+    Inconsistent {
+        /// Where.
+        key: ResourceKey,
+        /// What.
+        message: &'static str,
+    },
+    /// A semaphore wait timed out.
+    #[error("timed out after {waited_ms} ms waiting for the semaphore to reach {value} (it is at {current})")]
+    Timeout {
+        /// Awaited value.
+        value: u64,
+        /// Value when the wait gave up.
+        current: u64,
+        /// Milliseconds waited.
+        waited_ms: u128,
+    },
+}

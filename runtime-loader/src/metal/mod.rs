@@ -1,0 +1,59 @@
+//! The Metal runtime: executes [`crate::plan`]s through `objc2-metal`.
+//!
+//! Compiled on Apple platforms (`cfg(target_vendor = "apple")`). Elsewhere
+//! only [`Device`] and [`MetalError`] exist, and every entry point
+//! ([`Device::system_default`], [`Device::all`], [`Device::with_name`])
+//! returns [`MetalError::Unavailable`]; the portable part of the crate is
+//! unaffected.
+//!
+//! Object mapping (IREE's Metal HAL, seeds 000/002):
+//!
+//! | halc runtime | Metal |
+//! |---|---|
+//! | [`Device`] | `MTLDevice` + one `MTLCommandQueue` |
+//! | `Program` | one `MTLLibrary` per executable library (metallib via `newLibraryWithData`, else MSL via `newLibraryWithSource` with the recorded language version and math mode) |
+//! | `Pipeline` | `MTLComputePipelineState` (function constants, `maxTotalThreadsPerThreadgroup`) |
+//! | `Buffer` | `MTLBuffer`, storage mode from [`crate::memory::storage_mode`] |
+//! | `CommandBuffer` / `ComputePass` | `MTLCommandBuffer` / one `MTLComputeCommandEncoder` per dispatch sequence |
+//! | `Semaphore` | `MTLSharedEvent` (timeline: host and device waits and signals) |
+//!
+//! Every Metal call a dispatch makes is in `encode.rs`, one match arm per
+//! [`crate::plan::Command`].
+
+mod error;
+pub use error::MetalError;
+
+#[cfg(target_vendor = "apple")]
+mod buffer;
+#[cfg(target_vendor = "apple")]
+mod command;
+#[cfg(target_vendor = "apple")]
+mod conv;
+#[cfg(target_vendor = "apple")]
+mod device;
+#[cfg(target_vendor = "apple")]
+mod encode;
+#[cfg(target_vendor = "apple")]
+mod program;
+#[cfg(target_vendor = "apple")]
+mod sync;
+
+#[cfg(target_vendor = "apple")]
+pub use self::{
+    buffer::Buffer,
+    command::{CommandBuffer, ComputePass, Submission},
+    device::Device,
+    encode::{Bound, ResourceBindings},
+    program::{ArgumentEncoding, LibraryOrigin, Pipeline, Program},
+    sync::Semaphore,
+};
+
+#[cfg(not(target_vendor = "apple"))]
+mod unavailable;
+#[cfg(not(target_vendor = "apple"))]
+pub use unavailable::Device;
+
+/// Whether this build can reach Metal at all (`cfg(target_vendor = "apple")`).
+pub const fn is_available() -> bool {
+    cfg!(target_vendor = "apple")
+}

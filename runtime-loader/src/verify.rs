@@ -1,0 +1,784 @@
+//! Semantic verification: every rule of `schemas/halc_executable.fbs` that
+//! the flatbuffers verifier cannot check, run once at load.
+//!
+//! After these checks the dispatch planner and the Metal runtime rely on:
+//! - kernel names non-empty, sorted and unique (so lookup by name works);
+//! - library indices in range, each library with MSL source or a metallib;
+//! - three threadgroup dimensions, each ≥ 1, at most
+//!   `MaxThreadsPerThreadgroup` threads, `max_threads_per_threadgroup`
+//!   between that product and the limit, spec-id dimensions backed by an
+//!   integer function constant whose default is the recorded size;
+//! - every enum value known;
+//! - bindings sorted by (set, binding) with no duplicates, `count` ≥ 1, the
+//!   slots each kind needs present (and no others), every slot range inside
+//!   Metal's argument tables and free of collisions (bindings, push
+//!   constants, argument buffers and the sizes table share the buffer table);
+//! - argument-buffer members 8-byte aligned, inside `ArgumentBuffer.size`,
+//!   with disjoint ids and byte ranges;
+//! - push constants 1..=`MaxPushConstantBytes` bytes;
+//! - every `sizes_index` backed by a table large enough for `count` entries.
+
+use std::fmt;
+
+use crate::load::VerifyLimits;
+use crate::schema::{self, BindingKind, BindingModel, MetalLimits, ScalarType};
+
+/// Entries in Metal's sampler argument table. Not in the schema's
+/// `MetalLimits` (the compiler does not enforce it); defined here only.
+pub const MAX_SAMPLER_SLOTS: u32 = 16;
+
+/// A rule of the format that a field breaks: names the kernel (when the field
+/// belongs to one) and the field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// SPIR-V name of the kernel the field belongs to.
+    pub kernel: Option<String>,
+    /// Path of the field, e.g. `bindings[set 0, binding 2].byte_offset`.
+    pub field: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kernel {
+            Some(k) => write!(f, "kernel `{k}`: {}: {}", self.field, self.message),
+            None => write!(f, "{}: {}", self.field, self.message),
+        }
+    }
+}
+
+impl std::error::Error for Violation {}
+
+/// Width in bits of a scalar type, `None` for values outside the enum.
+pub fn scalar_bits(ty: ScalarType) -> Option<u32> {
+    Some(match ty {
+        ScalarType::Bool => 1,
+        ScalarType::Int8 | ScalarType::UInt8 => 8,
+        ScalarType::Int16 | ScalarType::UInt16 | ScalarType::Float16 => 16,
+        ScalarType::Int32 | ScalarType::UInt32 | ScalarType::Float32 => 32,
+        ScalarType::Int64 | ScalarType::UInt64 | ScalarType::Float64 => 64,
+        _ => return None,
+    })
+}
+
+/// Whether `bits` is a valid raw value of `ty` (zero-extended; bool is 0 or 1).
+pub fn bits_fit(ty: ScalarType, bits: u64) -> bool {
+    match scalar_bits(ty) {
+        Some(64) => true,
+        Some(w) => bits >> w == 0,
+        None => false,
+    }
+}
+
+fn is_integer(ty: ScalarType) -> bool {
+    matches!(
+        ty,
+        ScalarType::Int8
+            | ScalarType::UInt8
+            | ScalarType::Int16
+            | ScalarType::UInt16
+            | ScalarType::Int32
+            | ScalarType::UInt32
+            | ScalarType::Int64
+            | ScalarType::UInt64
+    )
+}
+
+/// What a binding kind needs: a buffer/texture part and/or a sampler part.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Part {
+    Buffer,
+    Texture,
+}
+
+/// The resource part (if any) and whether a sampler part exists.
+pub(crate) fn kind_parts(kind: BindingKind) -> Option<(Option<Part>, bool)> {
+    Some(match kind {
+        BindingKind::StorageBuffer | BindingKind::UniformBuffer => (Some(Part::Buffer), false),
+        BindingKind::StorageImage
+        | BindingKind::SampledImage
+        | BindingKind::UniformTexelBuffer
+        | BindingKind::StorageTexelBuffer => (Some(Part::Texture), false),
+        BindingKind::Sampler => (None, true),
+        BindingKind::CombinedImageSampler => (Some(Part::Texture), true),
+        _ => return None,
+    })
+}
+
+/// Reports the first violation found.
+pub(crate) fn executable(
+    root: schema::Executable<'_>,
+    limits: &VerifyLimits,
+) -> Result<(), Violation> {
+    let libraries = root.libraries();
+    for (i, lib) in libraries.iter().enumerate() {
+        library(i, lib)?;
+    }
+    let kernels = root.kernels();
+    if kernels.is_empty() {
+        return Err(Violation {
+            kernel: None,
+            field: "kernels".into(),
+            message: "the executable has no kernels".into(),
+        });
+    }
+    let mut previous: Option<&str> = None;
+    for (i, k) in kernels.iter().enumerate() {
+        let name = k.name();
+        if name.is_empty() {
+            return Err(Violation {
+                kernel: None,
+                field: format!("kernels[{i}].name"),
+                message: "is empty".into(),
+            });
+        }
+        if let Some(prev) = previous {
+            if prev >= name {
+                return Err(Violation {
+                    kernel: Some(name.into()),
+                    field: "name".into(),
+                    message: format!(
+                        "kernels must be sorted by name without duplicates, but `{name}` follows `{prev}`"
+                    ),
+                });
+            }
+        }
+        previous = Some(name);
+        KernelCheck {
+            k,
+            name,
+            libraries: libraries.len(),
+            limits,
+        }
+        .run()?;
+    }
+    Ok(())
+}
+
+fn library(i: usize, lib: schema::Library<'_>) -> Result<(), Violation> {
+    let fail = |field: &str, message: String| {
+        Err(Violation {
+            kernel: None,
+            field: format!("libraries[{i}].{field}"),
+            message,
+        })
+    };
+    let has_msl = lib.msl_source().is_some_and(|s| !s.is_empty());
+    let has_metallib = lib.metallib().is_some_and(|m| !m.is_empty());
+    if !has_msl && !has_metallib {
+        return fail(
+            "msl_source",
+            "the library has neither MSL source nor a metallib".into(),
+        );
+    }
+    let v = lib.msl_version();
+    if !(1..=4).contains(&v.major()) {
+        return fail(
+            "msl_version",
+            format!("MSL {}.{} does not exist", v.major(), v.minor()),
+        );
+    }
+    if lib.math_mode().variant_name().is_none() {
+        return fail("math_mode", format!("unknown value {}", lib.math_mode().0));
+    }
+    if lib.platform().variant_name().is_none() {
+        return fail("platform", format!("unknown value {}", lib.platform().0));
+    }
+    if lib.argument_buffer_tier().variant_name().is_none() {
+        return fail(
+            "argument_buffer_tier",
+            format!("unknown value {}", lib.argument_buffer_tier().0),
+        );
+    }
+    Ok(())
+}
+
+/// Slot ranges already claimed in one Metal argument table (or inside one
+/// argument buffer).
+struct Slots {
+    table: &'static str,
+    limit: u64,
+    used: Vec<(u64, u64, String)>,
+}
+
+impl Slots {
+    fn new(table: &'static str, limit: u64) -> Self {
+        Slots {
+            table,
+            limit,
+            used: Vec::new(),
+        }
+    }
+
+    /// Claims `[start, start + count)` for `owner`.
+    fn claim(&mut self, start: u32, count: u32, owner: String) -> Result<(), String> {
+        let (start, end) = (u64::from(start), u64::from(start) + u64::from(count));
+        if end > self.limit {
+            return Err(if count == 1 {
+                format!("{start} is outside the {} (0..{})", self.table, self.limit)
+            } else {
+                format!(
+                    "{start}..{end} ({count} entries) is outside the {} (0..{})",
+                    self.table, self.limit
+                )
+            });
+        }
+        if let Some((s, e, other)) = self.used.iter().find(|(s, e, _)| start < *e && *s < end) {
+            return Err(format!(
+                "{start}..{end} in the {} collides with {other} ({s}..{e})",
+                self.table
+            ));
+        }
+        self.used.push((start, end, owner));
+        Ok(())
+    }
+}
+
+/// One argument-buffer member range of a binding.
+struct Member {
+    id: u32,
+    offset: u32,
+    count: u32,
+}
+
+struct KernelCheck<'a, 'l> {
+    k: schema::Kernel<'a>,
+    name: &'a str,
+    libraries: usize,
+    limits: &'l VerifyLimits,
+}
+
+impl KernelCheck<'_, '_> {
+    fn fail<T>(
+        &self,
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Result<T, Violation> {
+        Err(Violation {
+            kernel: Some(self.name.to_owned()),
+            field: field.into(),
+            message: message.into(),
+        })
+    }
+
+    fn run(&self) -> Result<(), Violation> {
+        let k = self.k;
+        if k.msl_name().is_empty() {
+            return self.fail("msl_name", "is empty");
+        }
+        if k.library() as usize >= self.libraries {
+            return self.fail(
+                "library",
+                format!(
+                    "index {} is out of range (the executable has {} libraries)",
+                    k.library(),
+                    self.libraries
+                ),
+            );
+        }
+        self.function_constants()?;
+        self.threadgroup()?;
+        let mem = k.threadgroup_memory_bytes();
+        let mem_limit = MetalLimits::MaxThreadgroupMemoryBytes.0;
+        if mem > mem_limit {
+            return self.fail(
+                "threadgroup_memory_bytes",
+                format!("{mem} bytes is over Metal's {mem_limit}-byte limit"),
+            );
+        }
+        if k.binding_model().variant_name().is_none() {
+            return self.fail(
+                "binding_model",
+                format!("unknown value {}", k.binding_model().0),
+            );
+        }
+        self.resources()
+    }
+
+    fn function_constants(&self) -> Result<(), Violation> {
+        let consts = self.k.function_constants().unwrap_or_default();
+        for (i, c) in consts.iter().enumerate() {
+            let field = |f: &str| format!("function_constants[{i}].{f}");
+            if consts.iter().take(i).any(|o| o.id() == c.id()) {
+                return self.fail(
+                    field("id"),
+                    format!("function constant {} appears twice", c.id()),
+                );
+            }
+            if scalar_bits(c.type_()).is_none() {
+                return self.fail(
+                    field("type"),
+                    format!("unknown scalar type {}", c.type_().0),
+                );
+            }
+            if !bits_fit(c.type_(), c.default_bits()) {
+                return self.fail(
+                    field("default_bits"),
+                    format!(
+                        "{:#x} does not fit a {}",
+                        c.default_bits(),
+                        c.type_().variant_name().unwrap_or("?")
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn threadgroup(&self) -> Result<(), Violation> {
+        let k = self.k;
+        let dims = k.threadgroup_size();
+        if dims.len() != 3 {
+            return self.fail(
+                "threadgroup_size",
+                format!("has {} dimensions, expected 3", dims.len()),
+            );
+        }
+        let mut product = 1u64;
+        for (i, d) in dims.iter().enumerate() {
+            if d.size() == 0 {
+                return self.fail(format!("threadgroup_size[{i}].size"), "is 0");
+            }
+            product = product.saturating_mul(u64::from(d.size()));
+            if d.has_spec_id() {
+                let field = format!("threadgroup_size[{i}].spec_id");
+                let Some(c) = k
+                    .function_constants()
+                    .unwrap_or_default()
+                    .iter()
+                    .find(|c| c.id() == d.spec_id())
+                else {
+                    return self.fail(
+                        field,
+                        format!("function constant {} is not declared", d.spec_id()),
+                    );
+                };
+                if !is_integer(c.type_()) {
+                    return self.fail(
+                        field,
+                        format!(
+                            "function constant {} is a {}, not an integer",
+                            d.spec_id(),
+                            c.type_().variant_name().unwrap_or("?")
+                        ),
+                    );
+                }
+                if c.default_bits() != u64::from(d.size()) {
+                    return self.fail(
+                        format!("threadgroup_size[{i}].size"),
+                        format!(
+                            "{} differs from the default {} of function constant {}",
+                            d.size(),
+                            c.default_bits(),
+                            d.spec_id()
+                        ),
+                    );
+                }
+            }
+        }
+        let limit = MetalLimits::MaxThreadsPerThreadgroup.0;
+        if product > u64::from(limit) {
+            return self.fail(
+                "threadgroup_size",
+                format!("{product} threads is over Metal's limit of {limit}"),
+            );
+        }
+        let max = k.max_threads_per_threadgroup();
+        if u64::from(max) < product || max > limit {
+            return self.fail(
+                "max_threads_per_threadgroup",
+                format!(
+                    "{max} is outside {product}..={limit} (the threadgroup has {product} threads)"
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    fn resources(&self) -> Result<(), Violation> {
+        let k = self.k;
+        let model = k.binding_model();
+        let buffer_limit = u64::from(MetalLimits::MaxBufferSlots.0);
+        let mut buffers = Slots::new("buffer argument table", buffer_limit);
+        let mut textures = Slots::new(
+            "texture argument table",
+            u64::from(MetalLimits::MaxTextureSlots.0),
+        );
+        let mut samplers = Slots::new("sampler argument table", u64::from(MAX_SAMPLER_SLOTS));
+
+        if let Some(p) = k.push_constants() {
+            let limit = MetalLimits::MaxPushConstantBytes.0;
+            if p.size() == 0 || p.size() > limit {
+                return self.fail(
+                    "push_constants.size",
+                    format!(
+                        "{} bytes is outside 1..={limit} (the setBytes limit)",
+                        p.size()
+                    ),
+                );
+            }
+            buffers
+                .claim(p.buffer_index(), 1, "push_constants".into())
+                .or_else(|m| self.fail("push_constants.buffer_index", m))?;
+        }
+
+        let entries = k.sizes_buffer_entries();
+        match k.sizes_buffer_index() {
+            Some(index) => {
+                let max = MetalLimits::MaxPushConstantBytes.0 / 4;
+                if entries == 0 || entries > max {
+                    return self.fail(
+                        "sizes_buffer_entries",
+                        format!(
+                            "{entries} is outside 1..={max} (the table is bound with setBytes)"
+                        ),
+                    );
+                }
+                buffers
+                    .claim(index, 1, "sizes_buffer_index".into())
+                    .or_else(|m| self.fail("sizes_buffer_index", m))?;
+            }
+            None if entries != 0 => {
+                return self.fail(
+                    "sizes_buffer_entries",
+                    format!("is {entries} but the kernel has no sizes_buffer_index"),
+                );
+            }
+            None => {}
+        }
+
+        // Argument buffers, with the member slots each one holds.
+        let abs = k.argument_buffers().unwrap_or_default();
+        if model == BindingModel::Discrete && !abs.is_empty() {
+            return self.fail(
+                "argument_buffers",
+                format!(
+                    "{} argument buffers in a kernel with discrete bindings",
+                    abs.len()
+                ),
+            );
+        }
+        // (set, member ids, member byte ranges, has sizes table)
+        let mut members: Vec<(u32, Slots, Slots, bool)> = Vec::new();
+        for (i, ab) in abs.iter().enumerate() {
+            let set = ab.set();
+            let field = |f: &str| format!("argument_buffers[set {set}].{f}");
+            if abs.iter().take(i).any(|o| o.set() == set) {
+                return self.fail(field("set"), format!("set {set} has two argument buffers"));
+            }
+            buffers
+                .claim(ab.buffer_index(), 1, format!("argument_buffers[set {set}]"))
+                .or_else(|m| self.fail(field("buffer_index"), m))?;
+            let size = ab.size();
+            let max = self.limits.max_argument_buffer_bytes;
+            let slot = MetalLimits::ArgumentBufferSlotBytes.0;
+            if size == 0 || size % slot != 0 || size > max {
+                return self.fail(
+                    field("size"),
+                    format!("{size} bytes is not a nonzero multiple of {slot} up to {max}"),
+                );
+            }
+            let mut ids = Slots::new("argument buffer's ids", u64::from(u32::MAX) + 1);
+            let mut bytes = Slots::new("argument buffer's bytes", u64::from(size));
+            let has_sizes = match (ab.sizes_id(), ab.sizes_byte_offset()) {
+                (None, None) => false,
+                (Some(id), Some(off)) => {
+                    if off % slot != 0 {
+                        return self.fail(
+                            field("sizes_byte_offset"),
+                            format!("{off} is not a multiple of {slot}"),
+                        );
+                    }
+                    ids.claim(id, 1, "the sizes table".into())
+                        .or_else(|m| self.fail(field("sizes_id"), m))?;
+                    bytes
+                        .claim(off, slot, "the sizes table".into())
+                        .or_else(|m| self.fail(field("sizes_byte_offset"), m))?;
+                    true
+                }
+                (Some(_), None) => {
+                    return self.fail(field("sizes_byte_offset"), "missing (sizes_id is set)")
+                }
+                (None, Some(_)) => {
+                    return self.fail(field("sizes_id"), "missing (sizes_byte_offset is set)")
+                }
+            };
+            members.push((set, ids, bytes, has_sizes));
+        }
+
+        let bindings = k.bindings().unwrap_or_default();
+        let mut previous: Option<(u32, u32)> = None;
+        for b in bindings.iter() {
+            let key = (b.set(), b.binding());
+            let owner = format!("bindings[set {}, binding {}]", key.0, key.1);
+            let field = |f: &str| format!("{owner}.{f}");
+            if let Some(prev) = previous {
+                if prev >= key {
+                    return self.fail(
+                        field("binding"),
+                        format!(
+                            "bindings must be sorted by (set, binding) without duplicates, but ({}, {}) follows ({}, {})",
+                            key.0, key.1, prev.0, prev.1
+                        ),
+                    );
+                }
+            }
+            previous = Some(key);
+            let count = b.count();
+            if count == 0 {
+                return self.fail(field("count"), "is 0");
+            }
+            let Some((part, has_sampler)) = kind_parts(b.kind()) else {
+                return self.fail(
+                    field("kind"),
+                    format!("unknown binding kind {}", b.kind().0),
+                );
+            };
+            if b.access().variant_name().is_none() {
+                return self.fail(field("access"), format!("unknown access {}", b.access().0));
+            }
+            let ab_index = members.iter().position(|m| m.0 == key.0);
+
+            // The buffer/texture part.
+            let (slot_field, other_slot_field, table) = match part {
+                Some(Part::Buffer) => ("buffer_index", "texture_index", Some(&mut buffers)),
+                Some(Part::Texture) => ("texture_index", "buffer_index", Some(&mut textures)),
+                None => ("texture_index", "buffer_index", None),
+            };
+            let slot_value = if part == Some(Part::Buffer) {
+                b.buffer_index()
+            } else {
+                b.texture_index()
+            };
+            let other_slot = if part == Some(Part::Buffer) {
+                b.texture_index()
+            } else {
+                b.buffer_index()
+            };
+            if other_slot.is_some() {
+                return self.fail(
+                    field(other_slot_field),
+                    format!(
+                        "set on a {} binding",
+                        b.kind().variant_name().unwrap_or("?")
+                    ),
+                );
+            }
+            match table {
+                None => {
+                    // Pure sampler: no buffer/texture part at all.
+                    if slot_value.is_some() {
+                        return self.fail(field(slot_field), "set on a Sampler binding");
+                    }
+                    if b.id().is_some() {
+                        return self.fail(
+                            field("id"),
+                            "set on a Sampler binding (its member id is sampler_id)",
+                        );
+                    }
+                    if b.byte_offset().is_some() {
+                        return self.fail(
+                            field("byte_offset"),
+                            "set on a Sampler binding (its offset is sampler_byte_offset)",
+                        );
+                    }
+                }
+                Some(table) => {
+                    let in_ab = self.member_or_slot(
+                        model,
+                        &field,
+                        (b.id(), "id"),
+                        (b.byte_offset(), "byte_offset"),
+                        (slot_value, slot_field),
+                    )?;
+                    if in_ab {
+                        let m = Member {
+                            id: b.id().unwrap_or(0),
+                            offset: b.byte_offset().unwrap_or(0),
+                            count,
+                        };
+                        self.claim_member(
+                            &mut members,
+                            ab_index,
+                            &owner,
+                            m,
+                            ("id", "byte_offset"),
+                        )?;
+                    } else {
+                        table
+                            .claim(slot_value.unwrap_or(0), count, owner.clone())
+                            .or_else(|m| self.fail(field(slot_field), m))?;
+                    }
+                    // sizes_index: which table it indexes follows the part's placement.
+                    if let Some(si) = b.sizes_index() {
+                        if part != Some(Part::Buffer) {
+                            return self.fail(
+                                field("sizes_index"),
+                                "set on a binding that is not a buffer",
+                            );
+                        }
+                        let end = u64::from(si) + u64::from(count);
+                        if in_ab {
+                            let ab = ab_index.unwrap_or(0);
+                            if !members[ab].3 {
+                                return self.fail(
+                                    field("sizes_index"),
+                                    format!("the argument buffer of set {} has no sizes table (sizes_id)", key.0),
+                                );
+                            }
+                            let max = u64::from(self.limits.max_argument_buffer_bytes / 4);
+                            if end > max {
+                                return self.fail(
+                                    field("sizes_index"),
+                                    format!("entries {si}..{end} exceed the {max}-entry limit"),
+                                );
+                            }
+                        } else {
+                            let Some(_) = k.sizes_buffer_index() else {
+                                return self.fail(
+                                    field("sizes_index"),
+                                    "set but the kernel has no sizes_buffer_index",
+                                );
+                            };
+                            if end > u64::from(entries) {
+                                return self.fail(
+                                    field("sizes_index"),
+                                    format!("entries {si}..{end} exceed sizes_buffer_entries ({entries})"),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            if part != Some(Part::Buffer) && b.sizes_index().is_some() {
+                return self.fail(
+                    field("sizes_index"),
+                    "set on a binding that is not a buffer",
+                );
+            }
+
+            // The sampler part.
+            if has_sampler {
+                let in_ab = self.member_or_slot(
+                    model,
+                    &field,
+                    (b.sampler_id(), "sampler_id"),
+                    (b.sampler_byte_offset(), "sampler_byte_offset"),
+                    (b.sampler_index(), "sampler_index"),
+                )?;
+                if in_ab {
+                    let m = Member {
+                        id: b.sampler_id().unwrap_or(0),
+                        offset: b.sampler_byte_offset().unwrap_or(0),
+                        count,
+                    };
+                    self.claim_member(
+                        &mut members,
+                        ab_index,
+                        &owner,
+                        m,
+                        ("sampler_id", "sampler_byte_offset"),
+                    )?;
+                } else {
+                    samplers
+                        .claim(b.sampler_index().unwrap_or(0), count, owner.clone())
+                        .or_else(|m| self.fail(field("sampler_index"), m))?;
+                }
+            } else {
+                for (v, f) in [
+                    (b.sampler_index(), "sampler_index"),
+                    (b.sampler_id(), "sampler_id"),
+                    (b.sampler_byte_offset(), "sampler_byte_offset"),
+                ] {
+                    if v.is_some() {
+                        return self.fail(
+                            field(f),
+                            format!(
+                                "set on a {} binding",
+                                b.kind().variant_name().unwrap_or("?")
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Claims one argument-buffer member range (ids and bytes) in the
+    /// argument buffer `ab` (`None`: the set has none).
+    fn claim_member(
+        &self,
+        members: &mut [(u32, Slots, Slots, bool)],
+        ab: Option<usize>,
+        owner: &str,
+        m: Member,
+        fields: (&str, &str),
+    ) -> Result<(), Violation> {
+        let field = |f: &str| format!("{owner}.{f}");
+        let Some(ab) = ab else {
+            return self.fail(field(fields.0), "the binding's set has no argument buffer");
+        };
+        let slot = MetalLimits::ArgumentBufferSlotBytes.0;
+        if m.offset % slot != 0 {
+            return self.fail(
+                field(fields.1),
+                format!("{} is not a multiple of {slot}", m.offset),
+            );
+        }
+        let entry = &mut members[ab];
+        entry
+            .1
+            .claim(m.id, m.count, owner.to_owned())
+            .or_else(|e| self.fail(field(fields.0), e))?;
+        let len = u32::try_from(u64::from(m.count) * u64::from(slot)).unwrap_or(u32::MAX);
+        entry
+            .2
+            .claim(m.offset, len, owner.to_owned())
+            .or_else(|e| self.fail(field(fields.1), e))
+    }
+
+    /// Decides whether one part of a binding is an argument-buffer member
+    /// (`Ok(true)`) or in a discrete slot (`Ok(false)`), rejecting half-set
+    /// or doubly-set fields.
+    fn member_or_slot(
+        &self,
+        model: BindingModel,
+        field: &dyn Fn(&str) -> String,
+        id: (Option<u32>, &str),
+        offset: (Option<u32>, &str),
+        slot: (Option<u32>, &str),
+    ) -> Result<bool, Violation> {
+        let member = match (id.0, offset.0) {
+            (Some(_), Some(_)) => true,
+            (None, None) => false,
+            (Some(_), None) => {
+                return self.fail(field(offset.1), format!("missing ({} is set)", id.1))
+            }
+            (None, Some(_)) => {
+                return self.fail(field(id.1), format!("missing ({} is set)", offset.1))
+            }
+        };
+        match (model, member, slot.0.is_some()) {
+            (BindingModel::Discrete, true, _) => {
+                self.fail(field(id.1), "set in a kernel with discrete bindings")
+            }
+            (BindingModel::Discrete, false, false) => {
+                self.fail(field(slot.1), "missing (discrete bindings need a slot)")
+            }
+            (_, true, true) => self.fail(
+                field(slot.1),
+                format!("set on an argument-buffer member (it has {})", id.1),
+            ),
+            (_, false, false) => self.fail(
+                field(id.1),
+                format!(
+                    "missing: neither an argument-buffer member nor a {}",
+                    slot.1
+                ),
+            ),
+            (_, member, _) => Ok(member),
+        }
+    }
+}

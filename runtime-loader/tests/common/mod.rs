@@ -1,0 +1,516 @@
+//! Test support: builds executables with the generated flatbuffers builder
+//! API from plain Rust descriptions, so tests can make valid files and
+//! corrupt any field.
+
+#![allow(dead_code)]
+
+use runtime_loader::schema::{
+    self, Access, ArgumentBufferTier, BindingKind, BindingModel, MathMode, Platform, ScalarType,
+};
+
+#[derive(Debug, Clone)]
+pub struct Lib {
+    pub msl_source: Option<String>,
+    pub msl_version: (u16, u16),
+    pub math_mode: MathMode,
+    pub platform: Platform,
+    pub tier: ArgumentBufferTier,
+    pub metallib: Option<Vec<u8>>,
+}
+
+impl Lib {
+    pub fn msl(source: &str) -> Lib {
+        Lib {
+            msl_source: Some(source.into()),
+            msl_version: (3, 0),
+            math_mode: MathMode::Safe,
+            platform: Platform::MacOS,
+            tier: ArgumentBufferTier::Tier2,
+            metallib: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Ab {
+    pub set: u32,
+    pub buffer_index: u32,
+    pub size: u32,
+    pub sizes_id: Option<u32>,
+    pub sizes_byte_offset: Option<u32>,
+}
+
+#[derive(Debug, Clone)]
+pub struct B {
+    pub set: u32,
+    pub binding: u32,
+    pub kind: BindingKind,
+    pub access: Access,
+    pub count: u32,
+    pub buffer_index: Option<u32>,
+    pub texture_index: Option<u32>,
+    pub sampler_index: Option<u32>,
+    pub id: Option<u32>,
+    pub sampler_id: Option<u32>,
+    pub byte_offset: Option<u32>,
+    pub sampler_byte_offset: Option<u32>,
+    pub min_size: u64,
+    pub stride: u32,
+    pub sizes_index: Option<u32>,
+    pub name: String,
+}
+
+impl B {
+    pub fn new(set: u32, binding: u32, kind: BindingKind) -> B {
+        B {
+            set,
+            binding,
+            kind,
+            access: Access::ReadOnly,
+            count: 1,
+            buffer_index: None,
+            texture_index: None,
+            sampler_index: None,
+            id: None,
+            sampler_id: None,
+            byte_offset: None,
+            sampler_byte_offset: None,
+            min_size: 0,
+            stride: 0,
+            sizes_index: None,
+            name: String::new(),
+        }
+    }
+
+    /// An argument-buffer member (buffer or texture part).
+    pub fn member(mut self, id: u32, byte_offset: u32) -> B {
+        self.id = Some(id);
+        self.byte_offset = Some(byte_offset);
+        self
+    }
+
+    /// The sampler part as an argument-buffer member.
+    pub fn sampler_member(mut self, id: u32, byte_offset: u32) -> B {
+        self.sampler_id = Some(id);
+        self.sampler_byte_offset = Some(byte_offset);
+        self
+    }
+
+    pub fn access(mut self, access: Access) -> B {
+        self.access = access;
+        self
+    }
+
+    pub fn count(mut self, count: u32) -> B {
+        self.count = count;
+        self
+    }
+
+    pub fn buffer(mut self, index: u32) -> B {
+        self.buffer_index = Some(index);
+        self
+    }
+
+    pub fn texture(mut self, index: u32) -> B {
+        self.texture_index = Some(index);
+        self
+    }
+
+    pub fn sampler(mut self, index: u32) -> B {
+        self.sampler_index = Some(index);
+        self
+    }
+
+    pub fn min_size(mut self, min_size: u64) -> B {
+        self.min_size = min_size;
+        self
+    }
+
+    pub fn sizes(mut self, index: u32) -> B {
+        self.sizes_index = Some(index);
+        self
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Fc {
+    pub id: u32,
+    pub ty: ScalarType,
+    pub default_bits: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct K {
+    pub name: String,
+    pub msl_name: String,
+    pub library: u32,
+    /// (size, spec_id, has_spec_id)
+    pub tg: Vec<(u32, u32, bool)>,
+    pub max_threads: u32,
+    pub model: BindingModel,
+    pub abs: Vec<Ab>,
+    pub bindings: Vec<B>,
+    pub push: Option<(u32, u32)>,
+    pub sizes_buffer_index: Option<u32>,
+    pub sizes_entries: u32,
+    pub tg_memory: u32,
+    pub fcs: Vec<Fc>,
+}
+
+impl K {
+    pub fn new(name: &str, model: BindingModel) -> K {
+        K {
+            name: name.into(),
+            msl_name: format!("{name}0"),
+            library: 0,
+            tg: vec![(64, 0, false), (1, 0, false), (1, 0, false)],
+            max_threads: 64,
+            model,
+            abs: Vec::new(),
+            bindings: Vec::new(),
+            push: None,
+            sizes_buffer_index: None,
+            sizes_entries: 0,
+            tg_memory: 0,
+            fcs: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Exe {
+    pub format_version: u32,
+    pub kernels: Vec<K>,
+    pub libraries: Vec<Lib>,
+}
+
+impl Exe {
+    pub fn new(kernels: Vec<K>) -> Exe {
+        Exe {
+            format_version: schema::FormatVersion::Current.0,
+            kernels,
+            libraries: vec![Lib::msl("kernel void k() {}")],
+        }
+    }
+
+    pub fn kernel_mut(&mut self, name: &str) -> &mut K {
+        self.kernels.iter_mut().find(|k| k.name == name).expect("kernel")
+    }
+
+    pub fn build(&self) -> Vec<u8> {
+        let mut fbb = flatbuffers::FlatBufferBuilder::new();
+        let mut kernels = Vec::new();
+        for k in &self.kernels {
+            let name = fbb.create_string(&k.name);
+            let msl_name = fbb.create_string(&k.msl_name);
+            let source_file = fbb.create_string("test.spv");
+            let dims: Vec<_> = k
+                .tg
+                .iter()
+                .map(|&(s, id, has)| schema::ThreadgroupDim::new(s, id, has))
+                .collect();
+            let tg = fbb.create_vector(&dims);
+            let abs: Vec<_> = k
+                .abs
+                .iter()
+                .map(|a| {
+                    schema::ArgumentBuffer::create(
+                        &mut fbb,
+                        &schema::ArgumentBufferArgs {
+                            set: a.set,
+                            buffer_index: a.buffer_index,
+                            size: a.size,
+                            sizes_id: a.sizes_id,
+                            sizes_byte_offset: a.sizes_byte_offset,
+                        },
+                    )
+                })
+                .collect();
+            let abs = fbb.create_vector(&abs);
+            let mut bindings = Vec::new();
+            for b in &k.bindings {
+                let name = fbb.create_string(&b.name);
+                bindings.push(schema::Binding::create(
+                    &mut fbb,
+                    &schema::BindingArgs {
+                        set: b.set,
+                        binding: b.binding,
+                        kind: b.kind,
+                        access: b.access,
+                        count: b.count,
+                        buffer_index: b.buffer_index,
+                        texture_index: b.texture_index,
+                        sampler_index: b.sampler_index,
+                        id: b.id,
+                        sampler_id: b.sampler_id,
+                        byte_offset: b.byte_offset,
+                        sampler_byte_offset: b.sampler_byte_offset,
+                        min_size: b.min_size,
+                        runtime_array_stride: b.stride,
+                        sizes_index: b.sizes_index,
+                        name: Some(name),
+                    },
+                ));
+            }
+            let bindings = fbb.create_vector(&bindings);
+            let push = k.push.map(|(buffer_index, size)| {
+                schema::PushConstants::create(&mut fbb, &schema::PushConstantsArgs { buffer_index, size })
+            });
+            let mut fcs = Vec::new();
+            for c in &k.fcs {
+                let name = fbb.create_string(&format!("c{}", c.id));
+                fcs.push(schema::FunctionConstant::create(
+                    &mut fbb,
+                    &schema::FunctionConstantArgs {
+                        id: c.id,
+                        type_: c.ty,
+                        default_bits: c.default_bits,
+                        name: Some(name),
+                    },
+                ));
+            }
+            let fcs = fbb.create_vector(&fcs);
+            kernels.push(schema::Kernel::create(
+                &mut fbb,
+                &schema::KernelArgs {
+                    name: Some(name),
+                    msl_name: Some(msl_name),
+                    library: k.library,
+                    source_file: Some(source_file),
+                    threadgroup_size: Some(tg),
+                    max_threads_per_threadgroup: k.max_threads,
+                    binding_model: k.model,
+                    argument_buffers: Some(abs),
+                    bindings: Some(bindings),
+                    push_constants: push,
+                    sizes_buffer_index: k.sizes_buffer_index,
+                    sizes_buffer_entries: k.sizes_entries,
+                    threadgroup_memory_bytes: k.tg_memory,
+                    function_constants: Some(fcs),
+                    baked_constants: None,
+                    capabilities: None,
+                },
+            ));
+        }
+        let kernels = fbb.create_vector(&kernels);
+        let mut libs = Vec::new();
+        for l in &self.libraries {
+            let src = l.msl_source.as_deref().map(|s| fbb.create_string(s));
+            let metallib = l.metallib.as_deref().map(|m| fbb.create_vector(m));
+            let v = schema::MslVersion::new(l.msl_version.0, l.msl_version.1);
+            libs.push(schema::Library::create(
+                &mut fbb,
+                &schema::LibraryArgs {
+                    msl_source: src,
+                    msl_version: Some(&v),
+                    math_mode: l.math_mode,
+                    platform: l.platform,
+                    argument_buffer_tier: l.tier,
+                    metallib,
+                    metallib_toolchain: None,
+                },
+            ));
+        }
+        let libs = fbb.create_vector(&libs);
+        let halc_version = fbb.create_string("test");
+        let build_info = schema::BuildInfo::create(
+            &mut fbb,
+            &schema::BuildInfoArgs {
+                halc_version: Some(halc_version),
+                ..Default::default()
+            },
+        );
+        let root = schema::Executable::create(
+            &mut fbb,
+            &schema::ExecutableArgs {
+                format_version: schema::FormatVersion(self.format_version),
+                kernels: Some(kernels),
+                libraries: Some(libs),
+                build_info: Some(build_info),
+            },
+        );
+        schema::finish_executable_buffer(&mut fbb, root);
+        fbb.finished_data().to_vec()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Valid layouts, shaped like what `halc compile` writes for the fixtures.
+
+/// saxpy.comp: argument buffer of set 0 at buffer(0): x (ro), y (rw), params (UBO, 8 bytes).
+pub fn saxpy() -> K {
+    let mut k = K::new("main", BindingModel::ArgumentBuffers);
+    k.abs = vec![Ab {
+        set: 0,
+        buffer_index: 0,
+        size: 24,
+        ..Ab::default()
+    }];
+    k.bindings = vec![
+        B::new(0, 0, BindingKind::StorageBuffer).member(0, 0),
+        B::new(0, 1, BindingKind::StorageBuffer)
+            .member(1, 8)
+            .access(Access::ReadWrite),
+        B::new(0, 2, BindingKind::UniformBuffer).member(2, 16).min_size(8),
+    ];
+    for b in &mut k.bindings[..2] {
+        b.stride = 4;
+    }
+    k
+}
+
+/// sparse_sets.comp: sets 0 and 2, sparse bindings and ids, push constants.
+/// Ids keep the binding numbers (sparse); byte offsets follow C struct order.
+pub fn sparse() -> K {
+    let mut k = K::new("sparse", BindingModel::ArgumentBuffers);
+    k.abs = vec![
+        Ab {
+            set: 0,
+            buffer_index: 0,
+            size: 16,
+            ..Ab::default()
+        },
+        Ab {
+            set: 2,
+            buffer_index: 1,
+            size: 16,
+            ..Ab::default()
+        },
+    ];
+    k.bindings = vec![
+        B::new(0, 3, BindingKind::StorageBuffer).member(3, 0).min_size(16),
+        B::new(0, 7, BindingKind::StorageBuffer)
+            .member(7, 8)
+            .access(Access::WriteOnly),
+        B::new(2, 1, BindingKind::UniformBuffer).member(1, 0).min_size(16),
+        B::new(2, 5, BindingKind::StorageBuffer)
+            .member(5, 8)
+            .access(Access::ReadWrite),
+    ];
+    k.push = Some((2, 16));
+    k
+}
+
+/// Discrete model: arrays, push constants, a sizes table, images and samplers.
+pub fn discrete() -> K {
+    let mut k = K::new("discrete", BindingModel::Discrete);
+    k.bindings = vec![
+        B::new(0, 0, BindingKind::StorageBuffer)
+            .buffer(0)
+            .sizes(4)
+            .access(Access::ReadWrite),
+        B::new(0, 1, BindingKind::StorageBuffer).buffer(1).count(4).sizes(0),
+        B::new(1, 0, BindingKind::UniformBuffer).buffer(5).min_size(32),
+        B::new(1, 1, BindingKind::StorageImage)
+            .texture(0)
+            .access(Access::WriteOnly),
+        B::new(1, 2, BindingKind::Sampler).sampler(0),
+        B::new(1, 3, BindingKind::CombinedImageSampler)
+            .texture(1)
+            .sampler(1)
+            .count(2),
+    ];
+    k.push = Some((6, 8));
+    k.sizes_buffer_index = Some(7);
+    k.sizes_entries = 5;
+    k
+}
+
+/// spec_constants.comp: local_size_x_id = 0 (default 128), float/bool/int constants.
+pub fn spec() -> K {
+    let mut k = K::new("spec", BindingModel::ArgumentBuffers);
+    k.tg = vec![(128, 0, true), (1, 0, false), (1, 0, false)];
+    k.max_threads = 1024;
+    k.fcs = vec![
+        Fc {
+            id: 0,
+            ty: ScalarType::UInt32,
+            default_bits: 128,
+        },
+        Fc {
+            id: 1,
+            ty: ScalarType::Float32,
+            default_bits: u64::from(1.5f32.to_bits()),
+        },
+        Fc {
+            id: 2,
+            ty: ScalarType::Bool,
+            default_bits: 1,
+        },
+        Fc {
+            id: 3,
+            ty: ScalarType::Int32,
+            default_bits: 7,
+        },
+    ];
+    k.abs = vec![Ab {
+        set: 0,
+        buffer_index: 0,
+        size: 8,
+        ..Ab::default()
+    }];
+    k.bindings = vec![B::new(0, 0, BindingKind::StorageBuffer)
+        .member(0, 0)
+        .access(Access::ReadWrite)];
+    k
+}
+
+/// array_length.comp: OpArrayLength in the argument buffer (sizes member id 2
+/// at byte 16) plus the kernel-level table SPIRV-Cross declares.
+pub fn array_length() -> K {
+    let mut k = K::new("array_length", BindingModel::ArgumentBuffers);
+    k.tg = vec![(1, 0, false), (1, 0, false), (1, 0, false)];
+    k.max_threads = 1;
+    k.abs = vec![Ab {
+        set: 0,
+        buffer_index: 0,
+        size: 24,
+        sizes_id: Some(2),
+        sizes_byte_offset: Some(16),
+    }];
+    k.bindings = vec![
+        B::new(0, 0, BindingKind::StorageBuffer)
+            .member(0, 0)
+            .min_size(4)
+            .sizes(0)
+            .access(Access::ReadWrite),
+        B::new(0, 1, BindingKind::StorageBuffer)
+            .member(1, 8)
+            .sizes(1)
+            .access(Access::ReadWrite),
+    ];
+    k.sizes_buffer_index = Some(1);
+    k.sizes_entries = 2;
+    k
+}
+
+/// Argument buffer with images, samplers and a combined array; a writable
+/// image forced out to a discrete texture slot (iOS tier 1 style).
+pub fn images() -> K {
+    let mut k = K::new("images", BindingModel::ArgumentBuffers);
+    k.abs = vec![Ab {
+        set: 0,
+        buffer_index: 0,
+        size: 48,
+        ..Ab::default()
+    }];
+    k.bindings = vec![
+        B::new(0, 0, BindingKind::SampledImage).member(0, 0),
+        B::new(0, 1, BindingKind::Sampler).sampler_member(1, 8),
+        B::new(0, 2, BindingKind::CombinedImageSampler)
+            .member(2, 16)
+            .sampler_member(4, 32)
+            .count(2),
+        B::new(0, 3, BindingKind::StorageImage)
+            .texture(0)
+            .access(Access::ReadWrite),
+    ];
+    k
+}
+
+/// Every layout above in one executable (kernels sorted by name).
+pub fn all() -> Exe {
+    let mut kernels = vec![saxpy(), sparse(), discrete(), spec(), array_length(), images()];
+    kernels.sort_by(|a, b| a.name.cmp(&b.name));
+    Exe::new(kernels)
+}

@@ -1,0 +1,255 @@
+//! Writes the executable from the stages' values. The format is
+//! `schemas/halc_executable.fbs`; the builders come from the generated code
+//! in `runtime-loader`, so compiler and runtime share one definition.
+
+use flatbuffers::FlatBufferBuilder;
+use runtime_loader::schema as fb;
+
+use crate::msl::{BindingModel, Platform, Tier};
+use crate::spirv::{Access, BindingKind, ScalarType};
+use crate::{Compiled, MathMode, MAX_THREADS_PER_THREADGROUP};
+
+fn kind(k: BindingKind) -> fb::BindingKind {
+    match k {
+        BindingKind::StorageBuffer => fb::BindingKind::StorageBuffer,
+        BindingKind::UniformBuffer => fb::BindingKind::UniformBuffer,
+        BindingKind::StorageImage => fb::BindingKind::StorageImage,
+        BindingKind::SampledImage => fb::BindingKind::SampledImage,
+        BindingKind::Sampler => fb::BindingKind::Sampler,
+        BindingKind::CombinedImageSampler => fb::BindingKind::CombinedImageSampler,
+        BindingKind::UniformTexelBuffer => fb::BindingKind::UniformTexelBuffer,
+        BindingKind::StorageTexelBuffer => fb::BindingKind::StorageTexelBuffer,
+    }
+}
+
+fn access(a: Access) -> fb::Access {
+    match a {
+        Access::ReadOnly => fb::Access::ReadOnly,
+        Access::WriteOnly => fb::Access::WriteOnly,
+        Access::ReadWrite => fb::Access::ReadWrite,
+    }
+}
+
+/// Maps a reflected scalar type to the format's enum.
+pub fn scalar(t: ScalarType) -> fb::ScalarType {
+    match t {
+        ScalarType::Bool => fb::ScalarType::Bool,
+        ScalarType::Int(8) => fb::ScalarType::Int8,
+        ScalarType::UInt(8) => fb::ScalarType::UInt8,
+        ScalarType::Int(16) => fb::ScalarType::Int16,
+        ScalarType::UInt(16) => fb::ScalarType::UInt16,
+        ScalarType::Int(64) => fb::ScalarType::Int64,
+        ScalarType::UInt(64) => fb::ScalarType::UInt64,
+        ScalarType::Int(_) => fb::ScalarType::Int32,
+        ScalarType::UInt(_) => fb::ScalarType::UInt32,
+        ScalarType::Float(16) => fb::ScalarType::Float16,
+        ScalarType::Float(64) => fb::ScalarType::Float64,
+        ScalarType::Float(_) => fb::ScalarType::Float32,
+    }
+}
+
+/// Serialises `c`. The same `Compiled` always gives the same bytes.
+pub fn write(c: &Compiled) -> Vec<u8> {
+    let mut b = FlatBufferBuilder::with_capacity(64 * 1024);
+    let mut libraries = Vec::with_capacity(c.kernels.len());
+    let mut kernels = Vec::with_capacity(c.kernels.len());
+    let version = fb::MslVersion::new(c.options.msl_version.major, c.options.msl_version.minor);
+
+    for (index, k) in c.kernels.iter().enumerate() {
+        // Library.
+        let msl_source = c.keep_msl.then(|| b.create_string(&k.msl.source));
+        let metallib = k.metallib.as_ref().map(|m| b.create_vector(&m.bytes));
+        let toolchain = k.metallib.as_ref().map(|m| b.create_string(&m.toolchain));
+        libraries.push(fb::Library::create(
+            &mut b,
+            &fb::LibraryArgs {
+                msl_source,
+                msl_version: Some(&version),
+                math_mode: match c.options.math_mode {
+                    MathMode::Safe => fb::MathMode::Safe,
+                    MathMode::Fast => fb::MathMode::Fast,
+                },
+                platform: match c.options.layout.platform {
+                    Platform::MacOS => fb::Platform::MacOS,
+                    Platform::IOS => fb::Platform::IOS,
+                },
+                argument_buffer_tier: match c.options.layout.tier {
+                    Tier::Tier1 => fb::ArgumentBufferTier::Tier1,
+                    Tier::Tier2 => fb::ArgumentBufferTier::Tier2,
+                },
+                metallib,
+                metallib_toolchain: toolchain,
+            },
+        ));
+
+        // Kernel.
+        let l = &k.layout;
+        let bindings: Vec<_> = l
+            .bindings
+            .iter()
+            .map(|x| {
+                let name = x.name.as_deref().map(|n| b.create_string(n));
+                fb::Binding::create(
+                    &mut b,
+                    &fb::BindingArgs {
+                        set: x.set,
+                        binding: x.binding,
+                        kind: kind(x.kind),
+                        access: access(x.access),
+                        count: x.count,
+                        buffer_index: x.buffer_index,
+                        texture_index: x.texture_index,
+                        sampler_index: x.sampler_index,
+                        id: x.id,
+                        sampler_id: x.sampler_id,
+                        byte_offset: x.byte_offset,
+                        sampler_byte_offset: x.sampler_byte_offset,
+                        min_size: x.min_size,
+                        runtime_array_stride: x.runtime_array_stride,
+                        sizes_index: x.sizes_index,
+                        name,
+                    },
+                )
+            })
+            .collect();
+        let bindings = b.create_vector(&bindings);
+        let abs: Vec<_> = l
+            .argument_buffers
+            .iter()
+            .map(|a| {
+                fb::ArgumentBuffer::create(
+                    &mut b,
+                    &fb::ArgumentBufferArgs {
+                        set: a.set,
+                        buffer_index: a.buffer_index,
+                        size: a.size,
+                        sizes_id: a.sizes_id,
+                        sizes_byte_offset: a.sizes_byte_offset,
+                    },
+                )
+            })
+            .collect();
+        let abs = b.create_vector(&abs);
+        let push_constants = l.push_constants.map(|p| {
+            fb::PushConstants::create(
+                &mut b,
+                &fb::PushConstantsArgs {
+                    buffer_index: p.buffer_index,
+                    size: p.size,
+                },
+            )
+        });
+        let fcs: Vec<_> = k
+            .function_constants
+            .iter()
+            .map(|f| {
+                let name = f.name.as_deref().map(|n| b.create_string(n));
+                fb::FunctionConstant::create(
+                    &mut b,
+                    &fb::FunctionConstantArgs {
+                        id: f.id,
+                        type_: scalar(f.ty),
+                        default_bits: f.default.0,
+                        name,
+                    },
+                )
+            })
+            .collect();
+        let fcs = b.create_vector(&fcs);
+        let baked: Vec<_> = k
+            .baked
+            .iter()
+            .map(|x| {
+                fb::BakedConstant::create(
+                    &mut b,
+                    &fb::BakedConstantArgs {
+                        id: x.id,
+                        type_: scalar(x.ty),
+                        value_bits: x.value.0,
+                    },
+                )
+            })
+            .collect();
+        let baked = b.create_vector(&baked);
+        let caps: Vec<_> = k.capabilities.iter().map(|s| b.create_string(s)).collect();
+        let caps = b.create_vector(&caps);
+        let dims: Vec<fb::ThreadgroupDim> = k
+            .workgroup
+            .dims
+            .iter()
+            .map(|d| fb::ThreadgroupDim::new(d.value, d.spec_id.unwrap_or(0), d.spec_id.is_some()))
+            .collect();
+        let dims = b.create_vector(&dims);
+        let fixed = k.workgroup.dims.iter().all(|d| d.spec_id.is_none());
+        let name = b.create_string(&k.name);
+        let msl_name = b.create_string(&k.msl.function_name);
+        let source_file = b.create_string(base_name(&k.input));
+        kernels.push(fb::Kernel::create(
+            &mut b,
+            &fb::KernelArgs {
+                name: Some(name),
+                msl_name: Some(msl_name),
+                library: index as u32,
+                source_file: Some(source_file),
+                threadgroup_size: Some(dims),
+                max_threads_per_threadgroup: if fixed {
+                    k.workgroup.total() as u32
+                } else {
+                    MAX_THREADS_PER_THREADGROUP
+                },
+                binding_model: match l.model {
+                    BindingModel::ArgumentBuffers => fb::BindingModel::ArgumentBuffers,
+                    BindingModel::Discrete => fb::BindingModel::Discrete,
+                },
+                argument_buffers: Some(abs),
+                bindings: Some(bindings),
+                push_constants,
+                sizes_buffer_index: l.sizes_buffer_index,
+                sizes_buffer_entries: l.sizes_buffer_entries,
+                threadgroup_memory_bytes: k.entry.threadgroup_memory_bytes as u32,
+                function_constants: Some(fcs),
+                baked_constants: Some(baked),
+                capabilities: Some(caps),
+            },
+        ));
+    }
+    // Kernels are already sorted by name (required for binary search by key).
+    let kernels = b.create_vector(&kernels);
+    let libraries = b.create_vector(&libraries);
+    let halc_version = b.create_string(env!("CARGO_PKG_VERSION"));
+    let sc_version = b.create_string(crate::msl::SPIRV_CROSS_VERSION);
+    let options: Vec<_> = c
+        .options
+        .canonical()
+        .iter()
+        .map(|s| b.create_string(s))
+        .collect();
+    let options = b.create_vector(&options);
+    let sha = b.create_string(&c.inputs_sha256);
+    let build_info = fb::BuildInfo::create(
+        &mut b,
+        &fb::BuildInfoArgs {
+            halc_version: Some(halc_version),
+            spirv_cross_version: Some(sc_version),
+            options: Some(options),
+            inputs_sha256: Some(sha),
+        },
+    );
+    let root = fb::Executable::create(
+        &mut b,
+        &fb::ExecutableArgs {
+            format_version: fb::FormatVersion::Current,
+            kernels: Some(kernels),
+            libraries: Some(libraries),
+            build_info: Some(build_info),
+        },
+    );
+    fb::finish_executable_buffer(&mut b, root);
+    b.finished_data().to_vec()
+}
+
+/// The file name of a path as given, without directories (so the output
+/// does not depend on where the inputs live).
+fn base_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}

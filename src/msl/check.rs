@@ -1,0 +1,298 @@
+//! Checks generated MSL against the layout it was generated from: the kernel
+//! signature must carry exactly the `[[buffer]]`, `[[texture]]` and
+//! `[[sampler]]` indices the layout says, each argument-buffer struct exactly
+//! its `[[id]]`s in the recorded order (so the recorded byte offsets hold),
+//! and a literal `gl_WorkGroupSize` must equal the reflected size. A mismatch
+//! means SPIRV-Cross did something halc did not ask for: never a silent output.
+
+use std::collections::BTreeMap;
+
+use regex::Regex;
+
+use super::layout::{KernelLayout, SLOT_BYTES};
+use crate::spirv::WorkgroupSize;
+
+/// Slot table of a kernel parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Table {
+    Buffer,
+    Texture,
+    Sampler,
+}
+
+impl std::fmt::Display for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Table::Buffer => "buffer",
+            Table::Texture => "texture",
+            Table::Sampler => "sampler",
+        })
+    }
+}
+
+/// Splits `s` at top-level commas (outside (), <>, []).
+fn split_top(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, ch) in s.char_indices() {
+        match ch {
+            '(' | '<' | '[' => depth += 1,
+            ')' | '>' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(s[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !s[start..].trim().is_empty() {
+        out.push(s[start..].trim());
+    }
+    out
+}
+
+/// Element count of a declaration: `array<T, N>` or a trailing `[N]`.
+fn decl_count(decl: &str) -> u32 {
+    let re_arr = Regex::new(r"^\s*(?:const\s+)?array<.*,\s*(\d+)\s*>").expect("static regex");
+    if let Some(c) = re_arr.captures(decl) {
+        return c[1].parse().unwrap_or(1);
+    }
+    let re_trail = Regex::new(r"\]\]\s*\[(\d+)\]\s*;?\s*$").expect("static regex");
+    if let Some(c) = re_trail.captures(decl) {
+        return c[1].parse().unwrap_or(1);
+    }
+    1
+}
+
+/// The parameter list of `kernel void NAME(...)`.
+fn kernel_params<'a>(msl: &'a str, name: &str) -> Option<&'a str> {
+    let head = format!("kernel void {name}(");
+    let start = msl.find(&head)? + head.len();
+    let mut depth = 1i32;
+    for (i, ch) in msl[start..].char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&msl[start..start + i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Members of `struct spvDescriptorSetBuffer{set}` as (id, count) in order.
+fn argument_struct(msl: &str, set: u32) -> Option<Vec<(u32, u32)>> {
+    let head = format!("struct spvDescriptorSetBuffer{set}\n{{");
+    let start = msl.find(&head)? + head.len();
+    let end = start + msl[start..].find("\n};")?;
+    let re_id = Regex::new(r"\[\[id\((\d+)\)\]\]").expect("static regex");
+    let mut out = Vec::new();
+    for line in msl[start..end].lines() {
+        let line = line.trim();
+        if line.starts_with("//") {
+            continue;
+        }
+        if let Some(c) = re_id.captures(line) {
+            out.push((c[1].parse().unwrap_or(u32::MAX), decl_count(line)));
+        }
+    }
+    Some(out)
+}
+
+/// Verifies `msl` (function `function_name`) against `layout`.
+pub fn check(
+    msl: &str,
+    function_name: &str,
+    layout: &KernelLayout,
+    workgroup: &WorkgroupSize,
+) -> Result<(), String> {
+    // Expected kernel-level slots: (table, index) -> what.
+    let mut expected: BTreeMap<(Table, u32), String> = BTreeMap::new();
+    let mut add = |t: Table, start: u32, count: u32, what: String| {
+        for i in start..start + count.max(1) {
+            expected.insert((t, i), what.clone());
+        }
+    };
+    for ab in &layout.argument_buffers {
+        add(
+            Table::Buffer,
+            ab.buffer_index,
+            1,
+            format!("argument buffer of set {}", ab.set),
+        );
+    }
+    for b in &layout.bindings {
+        let what = format!("(set {}, binding {})", b.set, b.binding);
+        if let Some(i) = b.buffer_index {
+            add(Table::Buffer, i, b.count, what.clone());
+        }
+        if let Some(i) = b.texture_index {
+            add(Table::Texture, i, b.count, what.clone());
+        }
+        if let Some(i) = b.sampler_index {
+            add(Table::Sampler, i, b.count, what);
+        }
+    }
+    if let Some(pc) = &layout.push_constants {
+        add(Table::Buffer, pc.buffer_index, 1, "push constants".into());
+    }
+    if let Some(i) = layout.sizes_buffer_index {
+        add(Table::Buffer, i, 1, "buffer-sizes table".into());
+    }
+
+    let params = kernel_params(msl, function_name)
+        .ok_or_else(|| format!("no `kernel void {function_name}(` in the generated MSL"))?;
+    let re_slot = Regex::new(r"\[\[(buffer|texture|sampler)\((\d+)\)\]\]").expect("static regex");
+    let mut found: BTreeMap<(Table, u32), String> = BTreeMap::new();
+    let mut ab_params: BTreeMap<u32, String> = BTreeMap::new();
+    for p in split_top(params) {
+        let Some(c) = re_slot.captures(p) else {
+            continue;
+        };
+        let t = match &c[1] {
+            "buffer" => Table::Buffer,
+            "texture" => Table::Texture,
+            _ => Table::Sampler,
+        };
+        let idx: u32 = c[2].parse().map_err(|_| format!("bad index in `{p}`"))?;
+        if t == Table::Buffer {
+            ab_params.insert(idx, p.to_string());
+        }
+        for i in idx..idx + decl_count(p) {
+            if found.insert((t, i), p.to_string()).is_some() {
+                return Err(format!("MSL binds two parameters at [[{t}({i})]]"));
+            }
+        }
+    }
+    for ((t, i), what) in &expected {
+        if !found.contains_key(&(*t, *i)) {
+            return Err(format!(
+                "layout puts {what} at [[{t}({i})]] but the MSL kernel has no such parameter"
+            ));
+        }
+    }
+    for ((t, i), p) in &found {
+        if !expected.contains_key(&(*t, *i)) {
+            return Err(format!(
+                "MSL kernel parameter `{p}` uses [[{t}({i})]], which the layout does not assign"
+            ));
+        }
+    }
+
+    for ab in &layout.argument_buffers {
+        let set = ab.set;
+        let param = &ab_params[&ab.buffer_index];
+        if !param.contains(&format!("spvDescriptorSetBuffer{set}&")) {
+            return Err(format!(
+                "[[buffer({})]] should be the argument buffer of set {set}, MSL has `{param}`",
+                ab.buffer_index
+            ));
+        }
+        let members = argument_struct(msl, set)
+            .ok_or_else(|| format!("no struct spvDescriptorSetBuffer{set} in the generated MSL"))?;
+        // Expected members in id order with their byte offsets.
+        let mut want: Vec<(u32, u32, u32, String)> = Vec::new();
+        for b in layout.bindings.iter().filter(|b| b.set == set) {
+            let what = format!("(set {}, binding {})", b.set, b.binding);
+            if let (Some(id), Some(off)) = (b.id, b.byte_offset) {
+                want.push((id, b.count, off, what.clone()));
+            }
+            if let (Some(id), Some(off)) = (b.sampler_id, b.sampler_byte_offset) {
+                want.push((id, b.count, off, format!("sampler of {what}")));
+            }
+        }
+        if let (Some(id), Some(off)) = (ab.sizes_id, ab.sizes_byte_offset) {
+            want.push((id, 1, off, "buffer-sizes table".into()));
+        }
+        want.sort();
+        let got: Vec<(u32, u32)> = members.clone();
+        let want_ids: Vec<(u32, u32)> = want.iter().map(|w| (w.0, w.1)).collect();
+        if got != want_ids {
+            return Err(format!(
+                "argument buffer of set {set}: MSL members (id, count) {got:?}, layout {want_ids:?}"
+            ));
+        }
+        let mut off = 0;
+        for (id, count, recorded, what) in &want {
+            if *recorded != off {
+                return Err(format!(
+                    "argument buffer of set {set}: {what} [[id({id})]] is at byte {off} in the MSL struct, layout records {recorded}"
+                ));
+            }
+            off += count * SLOT_BYTES;
+        }
+        if off != ab.size {
+            return Err(format!(
+                "argument buffer of set {set} is {off} bytes in the MSL, layout records {}",
+                ab.size
+            ));
+        }
+    }
+
+    // A literal gl_WorkGroupSize must be the reflected one.
+    let re_wg =
+        Regex::new(r"constant uint3 gl_WorkGroupSize \[\[maybe_unused\]\] = uint3\(([^;]*)\);")
+            .expect("static regex");
+    if let Some(c) = re_wg.captures(msl) {
+        let parts: Vec<&str> = split_top(&c[1]);
+        let parts: Vec<&str> = if parts.len() == 1 {
+            vec![parts[0]; 3]
+        } else {
+            parts
+        };
+        for (axis, (p, dim)) in parts.iter().zip(workgroup.dims.iter()).enumerate() {
+            if let Ok(v) = p.trim_end_matches('u').parse::<u32>() {
+                if dim.spec_id.is_some() || v != dim.value {
+                    return Err(format!(
+                        "MSL gl_WorkGroupSize[{axis}] is {v}, the SPIR-V says {}{}",
+                        dim.value,
+                        if dim.spec_id.is_some() {
+                            " (spec constant)"
+                        } else {
+                            ""
+                        }
+                    ));
+                }
+            } else if dim.spec_id.is_none() {
+                return Err(format!(
+                    "MSL gl_WorkGroupSize[{axis}] is `{p}`, the SPIR-V says the constant {}",
+                    dim.value
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_of_declarations() {
+        assert_eq!(
+            decl_count("array<texture2d<float>, 3> textures [[texture(0)]]"),
+            3
+        );
+        assert_eq!(decl_count("device B* bufs [[id(0)]][4];"), 4);
+        assert_eq!(decl_count("device B* b [[id(0)]];"), 1);
+    }
+
+    #[test]
+    fn top_level_split_keeps_templates_whole() {
+        assert_eq!(
+            split_top(
+                "array<texture2d<float>, 3> t [[texture(0)]], uint3 g [[thread_position_in_grid]]"
+            ),
+            vec![
+                "array<texture2d<float>, 3> t [[texture(0)]]",
+                "uint3 g [[thread_position_in_grid]]"
+            ]
+        );
+    }
+}

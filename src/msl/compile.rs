@@ -1,0 +1,227 @@
+//! MSL generation with SPIRV-Cross. The only file that talks to
+//! `spirv-cross2`: every resource gets an explicit remap from the layout, so
+//! no slot is ever left to SPIRV-Cross's automatic numbering.
+
+use std::num::NonZeroU32;
+
+use serde::Serialize;
+use spirv_cross2::compile::msl::{
+    ArgumentBuffersTier, BindTarget, MetalPlatform, MslVersion as ScMslVersion, ResourceBinding,
+};
+use spirv_cross2::compile::CompilableTarget;
+use spirv_cross2::spirv::ExecutionModel;
+use spirv_cross2::targets::Msl;
+use spirv_cross2::{Compiler, Module};
+
+use super::layout::{BindingModel, KernelLayout, Platform, Tier};
+use crate::spirv::Words;
+
+/// Version of the SPIRV-Cross sources compiled in (crate `spirv-cross-sys`,
+/// whose build metadata is the upstream commit). A test keeps it in step
+/// with Cargo.lock.
+pub const SPIRV_CROSS_VERSION: &str = "spirv-cross-sys 0.7.4+aa217ae";
+
+/// An MSL language version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct MslVersion {
+    /// Major.
+    pub major: u16,
+    /// Minor.
+    pub minor: u16,
+}
+
+impl MslVersion {
+    /// Oldest accepted (argument buffers need 2.0).
+    pub const MIN: MslVersion = MslVersion { major: 2, minor: 0 };
+    /// Newest accepted.
+    pub const MAX: MslVersion = MslVersion { major: 3, minor: 2 };
+    /// halc's default.
+    pub const DEFAULT: MslVersion = MslVersion { major: 3, minor: 0 };
+}
+
+impl Default for MslVersion {
+    fn default() -> Self {
+        MslVersion::DEFAULT
+    }
+}
+
+impl std::fmt::Display for MslVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+impl std::str::FromStr for MslVersion {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (a, b) = s.split_once('.').unwrap_or((s, "0"));
+        let v = match (a.parse::<u16>(), b.parse::<u16>()) {
+            (Ok(major), Ok(minor)) => MslVersion { major, minor },
+            _ => return Err(format!("`{s}` is not an MSL version such as 3.0")),
+        };
+        let known = matches!((v.major, v.minor), (2, 0..=4) | (3, 0..=2));
+        if !known {
+            return Err(format!(
+                "MSL {v} is not supported (halc accepts 2.0 to 2.4 and 3.0 to 3.2)"
+            ));
+        }
+        Ok(v)
+    }
+}
+
+/// Options of MSL generation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MslOptions {
+    /// Language version.
+    pub version: MslVersion,
+    /// Platform.
+    pub platform: Platform,
+    /// Argument-buffer tier.
+    pub tier: Tier,
+}
+
+/// Generated MSL for one entry point.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedMsl {
+    /// The source.
+    pub source: String,
+    /// The kernel function's name in the source.
+    pub function_name: String,
+}
+
+/// SPIRV-Cross rejected or failed on the module.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("SPIRV-Cross: {0}")]
+pub struct CrossError(pub String);
+
+fn cross<E: std::fmt::Display>(e: E) -> CrossError {
+    CrossError(e.to_string().trim_end_matches('.').to_string())
+}
+
+/// Generates MSL for `entry` with every slot taken from `layout`.
+pub fn generate(
+    words: &Words,
+    entry: &str,
+    layout: &KernelLayout,
+    opts: &MslOptions,
+) -> Result<GeneratedMsl, CrossError> {
+    let stage = ExecutionModel::GLCompute;
+    let mut c = Compiler::<Msl>::new(Module::from_words(words.as_slice())).map_err(cross)?;
+    c.set_entry_point(entry, stage).map_err(cross)?;
+
+    for b in &layout.bindings {
+        // In argument-buffer mode the "buffer/texture/sampler" targets are
+        // the member ids; resources forced out of the argument buffer carry
+        // discrete indices instead.
+        let target = BindTarget {
+            buffer: b
+                .buffer_index
+                .or(b.id.filter(|_| b.kind.is_buffer()))
+                .unwrap_or(0),
+            texture: b
+                .texture_index
+                .or(b.id.filter(|_| b.kind.is_texture()))
+                .unwrap_or(0),
+            sampler: b.sampler_index.or(b.sampler_id).unwrap_or(0),
+            count: NonZeroU32::new(b.count).filter(|n| n.get() > 1),
+        };
+        c.add_resource_binding(
+            stage,
+            ResourceBinding::Qualified {
+                set: b.set,
+                binding: b.binding,
+            },
+            &target,
+        )
+        .map_err(cross)?;
+    }
+    let buffer = |buffer| BindTarget {
+        buffer,
+        texture: 0,
+        sampler: 0,
+        count: None,
+    };
+    for ab in &layout.argument_buffers {
+        c.add_resource_binding(
+            stage,
+            ResourceBinding::ArgumentBuffer(ab.set),
+            &buffer(ab.buffer_index),
+        )
+        .map_err(cross)?;
+        if let Some(id) = ab.sizes_id {
+            // Without this SPIRV-Cross gives the sizes member an automatic
+            // [[id(0)]] that overlaps a real resource (NOTES.md).
+            c.add_resource_binding(
+                stage,
+                ResourceBinding::BufferSizeBuffer(ab.set),
+                &buffer(id),
+            )
+            .map_err(cross)?;
+        }
+    }
+    if let Some(pc) = &layout.push_constants {
+        c.add_resource_binding(
+            stage,
+            ResourceBinding::PushConstantBuffer,
+            &buffer(pc.buffer_index),
+        )
+        .map_err(cross)?;
+    }
+
+    let mut o = Msl::options();
+    o.version = ScMslVersion::from((u32::from(opts.version.major), u32::from(opts.version.minor)));
+    o.platform = match opts.platform {
+        Platform::MacOS => MetalPlatform::MacOS,
+        Platform::IOS => MetalPlatform::iOS,
+    };
+    o.argument_buffers = layout.model == BindingModel::ArgumentBuffers;
+    o.argument_buffers_tier = match opts.tier {
+        Tier::Tier1 => ArgumentBuffersTier::Tier1,
+        Tier::Tier2 => ArgumentBuffersTier::Tier2,
+    };
+    // Unused unless a length is read; then the layout reserved a slot.
+    o.buffer_size_buffer_index = layout
+        .sizes_buffer_index
+        .unwrap_or(super::layout::MAX_BUFFER_SLOTS - 1);
+    o.texture_buffer_native = opts.version >= (MslVersion { major: 2, minor: 1 });
+    o.ios_use_simdgroup_functions =
+        opts.platform == Platform::IOS && opts.version >= (MslVersion { major: 2, minor: 3 });
+    o.enable_decoration_binding = false;
+    o.force_active_argument_buffer_resources = false;
+
+    let artifact = c.compile(&o).map_err(cross)?;
+    let function_name = artifact
+        .cleansed_entry_point_name(entry, stage)
+        .map_err(cross)?
+        .map(|s| s.to_string())
+        .unwrap_or_else(|| entry.to_string());
+    Ok(GeneratedMsl {
+        source: artifact.to_string(),
+        function_name,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn msl_versions_parse_and_reject() {
+        assert_eq!("3.0".parse::<MslVersion>().unwrap(), MslVersion::DEFAULT);
+        assert_eq!("2".parse::<MslVersion>().unwrap(), MslVersion::MIN);
+        assert!("1.2".parse::<MslVersion>().is_err());
+        assert!("3.3".parse::<MslVersion>().is_err());
+        assert!("x".parse::<MslVersion>().is_err());
+    }
+
+    #[test]
+    fn spirv_cross_version_matches_cargo_lock() {
+        let lock = include_str!("../../Cargo.lock");
+        let (name, version) = SPIRV_CROSS_VERSION.split_once(' ').unwrap();
+        let needle = format!("name = \"{name}\"\nversion = \"{version}\"");
+        assert!(
+            lock.contains(&needle),
+            "Cargo.lock has another {name}: update SPIRV_CROSS_VERSION"
+        );
+    }
+}

@@ -1,0 +1,800 @@
+//! The binding contract: a pure, deterministic function from an entry
+//! point's reflection and the layout options to the Metal slot of every
+//! resource. Both the MSL generator and the FlatBuffer writer consume its
+//! result; nothing downstream re-derives a slot.
+//!
+//! Rules (also in the README):
+//! - **Argument buffers** (default): one argument buffer per used descriptor
+//!   set, bound at dense `[[buffer(N)]]` in ascending set order. Inside it,
+//!   dense `[[id]]`s in ascending binding order; an array takes `count` ids;
+//!   a combined image-sampler takes `count` texture ids then `count` sampler
+//!   ids. Each id is 8 bytes of the Metal 3 argument buffer; byte offsets
+//!   follow C struct order (ascending id), recorded per member.
+//! - **Discrete**: every resource its own `[[buffer]]`/`[[texture]]`/
+//!   `[[sampler]]`, dense over (set, binding) per table.
+//! - A **binding map** pins (set, binding) to slots or ids; the rest fill the
+//!   free slots densely. Collisions and out-of-range values are errors.
+//! - **Push constants**: the next free `[[buffer]]` after the resources.
+//! - **Buffer sizes** (`OpArrayLength`): with argument buffers, a reserved
+//!   member after the set's last id; SPIRV-Cross also declares a
+//!   kernel-level sizes buffer, which gets the next free `[[buffer]]`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::spirv::{Access, BindingKind, EntryPoint};
+
+/// Bytes per argument-buffer element (Metal 3: a u64 GPU address or resource id).
+pub const SLOT_BYTES: u32 = runtime_loader::schema::MetalLimits::ArgumentBufferSlotBytes.0;
+/// Metal's buffer argument table size.
+pub const MAX_BUFFER_SLOTS: u32 = runtime_loader::schema::MetalLimits::MaxBufferSlots.0;
+/// Metal's texture argument table size.
+pub const MAX_TEXTURE_SLOTS: u32 = runtime_loader::schema::MetalLimits::MaxTextureSlots.0;
+/// Metal's sampler argument table size.
+pub const MAX_SAMPLER_SLOTS: u32 = 16;
+/// Largest argument-buffer id halc accepts (Metal tier 2 allows 500 000
+/// buffers per argument buffer).
+pub const MAX_ARGUMENT_ID: u32 = 500_000;
+/// Push-constant size limit (`setBytes`).
+pub const MAX_PUSH_CONSTANT_BYTES: u32 =
+    runtime_loader::schema::MetalLimits::MaxPushConstantBytes.0;
+
+/// How resources are bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum BindingModel {
+    /// One argument buffer per descriptor set.
+    #[default]
+    ArgumentBuffers,
+    /// One argument-table slot per resource.
+    Discrete,
+}
+
+/// Target platform.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+pub enum Platform {
+    /// macOS.
+    #[default]
+    MacOS,
+    /// iOS / iPadOS.
+    IOS,
+}
+
+/// Argument-buffer tier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+pub enum Tier {
+    /// Tier 1.
+    Tier1,
+    /// Tier 2 (all Apple-silicon Macs, A13+).
+    #[default]
+    Tier2,
+}
+
+/// A pinned slot from a binding map file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pin {
+    /// Descriptor set.
+    pub set: u32,
+    /// Binding.
+    pub binding: u32,
+    /// `[[buffer(N)]]` (discrete).
+    pub buffer: Option<u32>,
+    /// `[[texture(N)]]` (discrete).
+    pub texture: Option<u32>,
+    /// `[[sampler(N)]]` (discrete).
+    pub sampler: Option<u32>,
+    /// `[[id(N)]]` (argument buffers; the texture id of a combined image-sampler).
+    pub id: Option<u32>,
+    /// Sampler `[[id(N)]]` of a sampler or combined image-sampler.
+    pub sampler_id: Option<u32>,
+    /// Element count of a runtime-sized descriptor array.
+    pub count: Option<u32>,
+}
+
+/// A pinned argument-buffer slot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetPin {
+    /// Descriptor set.
+    pub set: u32,
+    /// `[[buffer(N)]]` of its argument buffer.
+    pub buffer: u32,
+}
+
+/// A `--binding-map` file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BindingMap {
+    /// Pinned resources.
+    #[serde(default, rename = "binding")]
+    pub bindings: Vec<Pin>,
+    /// Pinned argument buffers.
+    #[serde(default, rename = "argument_buffer")]
+    pub argument_buffers: Vec<SetPin>,
+    /// Pinned push-constant `[[buffer(N)]]`.
+    pub push_constants: Option<u32>,
+    /// Pinned kernel-level buffer-sizes `[[buffer(N)]]`.
+    pub buffer_sizes: Option<u32>,
+}
+
+impl BindingMap {
+    /// Parses a TOML binding map and checks it for duplicate entries.
+    pub fn from_toml(text: &str) -> Result<Self, String> {
+        let map: BindingMap = toml::from_str(text).map_err(|e| {
+            let msg = e.message().to_string();
+            match e.span() {
+                Some(span) => {
+                    let line = text[..span.start].matches('\n').count() + 1;
+                    format!("line {line}: {msg}")
+                }
+                None => msg,
+            }
+        })?;
+        let mut seen = BTreeSet::new();
+        for p in &map.bindings {
+            if !seen.insert((p.set, p.binding)) {
+                return Err(format!(
+                    "(set {}, binding {}) is listed twice",
+                    p.set, p.binding
+                ));
+            }
+            if p.count == Some(0) {
+                return Err(format!(
+                    "(set {}, binding {}): count must be at least 1",
+                    p.set, p.binding
+                ));
+            }
+        }
+        let mut seen = BTreeSet::new();
+        for s in &map.argument_buffers {
+            if !seen.insert(s.set) {
+                return Err(format!("argument buffer of set {} is listed twice", s.set));
+            }
+        }
+        Ok(map)
+    }
+
+    fn pin(&self, set: u32, binding: u32) -> Option<&Pin> {
+        self.bindings
+            .iter()
+            .find(|p| p.set == set && p.binding == binding)
+    }
+}
+
+/// Options of the layout.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct LayoutOptions {
+    /// Binding model.
+    pub model: BindingModel,
+    /// Platform.
+    pub platform: Platform,
+    /// Argument-buffer tier.
+    pub tier: Tier,
+    /// Pins.
+    pub map: BindingMap,
+}
+
+/// Where one resource goes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BindingLayout {
+    /// Descriptor set.
+    pub set: u32,
+    /// Binding.
+    pub binding: u32,
+    /// Kind.
+    pub kind: BindingKind,
+    /// Access.
+    pub access: Access,
+    /// Elements (≥ 1).
+    pub count: u32,
+    /// Discrete `[[buffer]]`.
+    pub buffer_index: Option<u32>,
+    /// Discrete `[[texture]]`.
+    pub texture_index: Option<u32>,
+    /// Discrete `[[sampler]]`.
+    pub sampler_index: Option<u32>,
+    /// Argument-buffer id of the buffer or texture.
+    pub id: Option<u32>,
+    /// Argument-buffer id of the sampler.
+    pub sampler_id: Option<u32>,
+    /// Byte offset of `id` in the argument buffer.
+    pub byte_offset: Option<u32>,
+    /// Byte offset of `sampler_id` in the argument buffer.
+    pub sampler_byte_offset: Option<u32>,
+    /// Buffers: fixed size in bytes.
+    pub min_size: u64,
+    /// Buffers: trailing runtime-array stride.
+    pub runtime_array_stride: u32,
+    /// Entry in the buffer-sizes table, when the kernel reads the length.
+    pub sizes_index: Option<u32>,
+    /// Name, if the SPIR-V has one.
+    pub name: Option<String>,
+}
+
+/// One set's argument buffer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ArgumentBufferLayout {
+    /// Descriptor set.
+    pub set: u32,
+    /// `[[buffer(N)]]`.
+    pub buffer_index: u32,
+    /// Encoded size in bytes.
+    pub size: u32,
+    /// Id of the buffer-sizes member.
+    pub sizes_id: Option<u32>,
+    /// Byte offset of the buffer-sizes member.
+    pub sizes_byte_offset: Option<u32>,
+}
+
+/// Push constants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PushConstantLayout {
+    /// `[[buffer(N)]]`.
+    pub buffer_index: u32,
+    /// Size in bytes.
+    pub size: u32,
+}
+
+/// The layout of one kernel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KernelLayout {
+    /// Binding model used.
+    pub model: BindingModel,
+    /// Argument buffers, ascending set.
+    pub argument_buffers: Vec<ArgumentBufferLayout>,
+    /// Resources, ascending (set, binding).
+    pub bindings: Vec<BindingLayout>,
+    /// Push constants.
+    pub push_constants: Option<PushConstantLayout>,
+    /// Kernel-level buffer-sizes `[[buffer(N)]]`.
+    pub sizes_buffer_index: Option<u32>,
+    /// Entries the kernel-level sizes table needs.
+    pub sizes_buffer_entries: u32,
+}
+
+/// A layout error.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct LayoutError(pub String);
+
+fn err<T>(msg: impl Into<String>) -> Result<T, LayoutError> {
+    Err(LayoutError(msg.into()))
+}
+
+fn at(set: u32, binding: u32) -> String {
+    format!("(set {set}, binding {binding})")
+}
+
+/// Allocates ranges of indices in one table, with pinned ranges reserved first.
+struct Table {
+    what: &'static str,
+    limit: u32,
+    /// start -> (end exclusive, owner)
+    used: BTreeMap<u32, (u32, String)>,
+}
+
+impl Table {
+    fn new(what: &'static str, limit: u32) -> Self {
+        Table {
+            what,
+            limit,
+            used: BTreeMap::new(),
+        }
+    }
+
+    fn pin(&mut self, start: u32, count: u32, owner: String) -> Result<u32, LayoutError> {
+        let end = start.saturating_add(count);
+        if end > self.limit {
+            return err(format!(
+                "{owner}: {} {start}{} is out of range (Metal allows {} to {})",
+                self.what,
+                if count > 1 {
+                    format!("..{}", end - 1)
+                } else {
+                    String::new()
+                },
+                0,
+                self.limit - 1
+            ));
+        }
+        if let Some((s, (e, other))) = self.used.range(..end).next_back() {
+            if *e > start {
+                return err(format!(
+                    "{owner} and {other} both use {} {}",
+                    self.what,
+                    start.max(*s)
+                ));
+            }
+        }
+        self.used.insert(start, (end, owner));
+        Ok(start)
+    }
+
+    /// Lowest free range of `count` at or after `from`.
+    fn alloc(&mut self, count: u32, owner: String, from: u32) -> Result<u32, LayoutError> {
+        let mut start = from;
+        for (s, (e, _)) in self.used.range(..) {
+            if *e <= start {
+                continue;
+            }
+            if start.saturating_add(count) <= *s {
+                break;
+            }
+            start = start.max(*e);
+        }
+        let end = start.saturating_add(count);
+        if end > self.limit {
+            let owners: Vec<&str> = self.used.values().map(|(_, o)| o.as_str()).collect();
+            return err(format!(
+                "{owner} does not fit: Metal has {} {} slots, taken by {}",
+                self.limit,
+                self.what,
+                owners.join(", ")
+            ));
+        }
+        self.used.insert(start, (end, owner));
+        Ok(start)
+    }
+
+    fn next_free(&self) -> u32 {
+        self.used.values().map(|(e, _)| *e).max().unwrap_or(0)
+    }
+}
+
+/// Computes the layout of one compute entry point.
+pub fn layout(entry: &EntryPoint, opts: &LayoutOptions) -> Result<KernelLayout, LayoutError> {
+    let map = &opts.map;
+    let mut out = Vec::with_capacity(entry.bindings.len());
+    // Resolve counts first.
+    for b in &entry.bindings {
+        let pin = map.pin(b.set, b.binding);
+        let count = match (b.count, pin.and_then(|p| p.count)) {
+            (0, Some(c)) => c,
+            (0, None) => {
+                return err(format!(
+                    "{}: runtime-sized descriptor array needs a count: give one in --binding-map ([[binding]] set = {}, binding = {}, count = N)",
+                    at(b.set, b.binding), b.set, b.binding
+                ))
+            }
+            (n, Some(c)) if c != n => {
+                return err(format!(
+                    "{}: binding map gives count {c} but the kernel declares {n} elements",
+                    at(b.set, b.binding)
+                ))
+            }
+            (n, _) => n,
+        };
+        out.push(BindingLayout {
+            set: b.set,
+            binding: b.binding,
+            kind: b.kind,
+            access: b.access,
+            count,
+            buffer_index: None,
+            texture_index: None,
+            sampler_index: None,
+            id: None,
+            sampler_id: None,
+            byte_offset: None,
+            sampler_byte_offset: None,
+            min_size: b.min_size,
+            runtime_array_stride: b.runtime_array_stride,
+            sizes_index: None,
+            name: b.name.clone(),
+        });
+    }
+    let uses_sizes: BTreeSet<(u32, u32)> = entry
+        .bindings
+        .iter()
+        .filter(|b| b.uses_array_length)
+        .map(|b| (b.set, b.binding))
+        .collect();
+
+    let mut buffers = Table::new("[[buffer]]", MAX_BUFFER_SLOTS);
+    let mut textures = Table::new("[[texture]]", MAX_TEXTURE_SLOTS);
+    let mut samplers = Table::new("[[sampler]]", MAX_SAMPLER_SLOTS);
+
+    // Pins of fields that do not apply to the chosen model are mistakes.
+    for p in &map.bindings {
+        let Some(b) = out
+            .iter()
+            .find(|b| (b.set, b.binding) == (p.set, p.binding))
+        else {
+            continue;
+        };
+        let owner = at(p.set, p.binding);
+        let discrete = p.buffer.is_some() || p.texture.is_some() || p.sampler.is_some();
+        let ab = p.id.is_some() || p.sampler_id.is_some();
+        if opts.model == BindingModel::Discrete && ab {
+            return err(format!(
+                "{owner}: binding map gives an argument-buffer id, but --bindings discrete is in use"
+            ));
+        }
+        if opts.model == BindingModel::ArgumentBuffers && discrete && !forced_discrete(b, opts) {
+            return err(format!(
+                "{owner}: binding map gives a discrete slot, but argument buffers are in use (pass --bindings discrete or give `id`)"
+            ));
+        }
+        let wrong = |field: &str| {
+            err(format!(
+                "{owner}: binding map gives `{field}`, which a {:?} does not have",
+                b.kind
+            ))
+        };
+        if p.buffer.is_some() && !b.kind.is_buffer() {
+            return wrong("buffer");
+        }
+        if p.texture.is_some() && !b.kind.is_texture() {
+            return wrong("texture");
+        }
+        if (p.sampler.is_some() || p.sampler_id.is_some()) && !b.kind.has_sampler() {
+            return wrong(if p.sampler.is_some() {
+                "sampler"
+            } else {
+                "sampler_id"
+            });
+        }
+        if p.id.is_some() && b.kind == BindingKind::Sampler {
+            return wrong("id");
+        }
+    }
+
+    let mut argument_buffers = Vec::new();
+    match opts.model {
+        BindingModel::Discrete => {
+            // Pinned first, then dense over (set, binding).
+            for pass in [true, false] {
+                for b in out.iter_mut() {
+                    let pin = map.pin(b.set, b.binding).cloned().unwrap_or_default();
+                    let owner = at(b.set, b.binding);
+                    assign_discrete(
+                        b,
+                        &pin,
+                        pass,
+                        &mut buffers,
+                        &mut textures,
+                        &mut samplers,
+                        owner,
+                    )?;
+                }
+            }
+            for b in out.iter_mut() {
+                if uses_sizes.contains(&(b.set, b.binding)) {
+                    b.sizes_index = b.buffer_index;
+                }
+            }
+        }
+        BindingModel::ArgumentBuffers => {
+            let sets: BTreeSet<u32> = out
+                .iter()
+                .filter(|b| !forced_discrete(b, opts))
+                .map(|b| b.set)
+                .collect();
+            for s in &map.argument_buffers {
+                if sets.contains(&s.set) {
+                    buffers.pin(s.buffer, 1, format!("argument buffer of set {}", s.set))?;
+                }
+            }
+            for set in &sets {
+                let buffer_index = match map.argument_buffers.iter().find(|s| s.set == *set) {
+                    Some(s) => s.buffer,
+                    None => buffers.alloc(1, format!("argument buffer of set {set}"), 0)?,
+                };
+                let mut ids = Table::new("[[id]]", MAX_ARGUMENT_ID);
+                let members: Vec<usize> = (0..out.len())
+                    .filter(|i| out[*i].set == *set && !forced_discrete(&out[*i], opts))
+                    .collect();
+                for pass in [true, false] {
+                    for &i in &members {
+                        let b = &mut out[i];
+                        let pin = map.pin(b.set, b.binding).cloned().unwrap_or_default();
+                        assign_ids(b, &pin, pass, &mut ids)?;
+                    }
+                }
+                let needs_sizes = members
+                    .iter()
+                    .any(|i| uses_sizes.contains(&(out[*i].set, out[*i].binding)));
+                let sizes_id = if needs_sizes {
+                    let from = ids.next_free();
+                    Some(ids.alloc(1, format!("buffer-sizes table of set {set}"), from)?)
+                } else {
+                    None
+                };
+                // Byte offsets: C struct order = ascending id, 8 bytes an element.
+                let mut offset_of = BTreeMap::new();
+                let mut off = 0u32;
+                for (start, (end, _)) in &ids.used {
+                    offset_of.insert(*start, off);
+                    off += (end - start) * SLOT_BYTES;
+                }
+                for &i in &members {
+                    let b = &mut out[i];
+                    b.byte_offset = b.id.map(|id| offset_of[&id]);
+                    b.sampler_byte_offset = b.sampler_id.map(|id| offset_of[&id]);
+                    if uses_sizes.contains(&(b.set, b.binding)) {
+                        b.sizes_index = b.id;
+                    }
+                }
+                argument_buffers.push(ArgumentBufferLayout {
+                    set: *set,
+                    buffer_index,
+                    size: off,
+                    sizes_id,
+                    sizes_byte_offset: sizes_id.map(|id| offset_of[&id]),
+                });
+            }
+            // Resources Metal keeps out of argument buffers.
+            for pass in [true, false] {
+                for b in out.iter_mut().filter(|b| forced_discrete(b, opts)) {
+                    let pin = map.pin(b.set, b.binding).cloned().unwrap_or_default();
+                    let owner = at(b.set, b.binding);
+                    assign_discrete(
+                        b,
+                        &pin,
+                        pass,
+                        &mut buffers,
+                        &mut textures,
+                        &mut samplers,
+                        owner,
+                    )?;
+                }
+            }
+        }
+    }
+
+    // Push constants, then the kernel-level sizes buffer.
+    if let Some(pin) = map.push_constants {
+        if entry.push_constant_size.is_some() {
+            buffers.pin(pin, 1, "push constants".into())?;
+        }
+    }
+    let push_constants = match entry.push_constant_size {
+        Some(size) => {
+            if size > MAX_PUSH_CONSTANT_BYTES {
+                return err(format!(
+                    "push-constant block is {size} bytes; Metal's setBytes allows at most {MAX_PUSH_CONSTANT_BYTES}"
+                ));
+            }
+            let buffer_index = match map.push_constants {
+                Some(p) => p,
+                None => {
+                    let from = buffers.next_free();
+                    buffers.alloc(1, "push constants".into(), from)?
+                }
+            };
+            Some(PushConstantLayout { buffer_index, size })
+        }
+        None => None,
+    };
+    let (sizes_buffer_index, sizes_buffer_entries) = if uses_sizes.is_empty() {
+        (None, 0)
+    } else {
+        let idx = match map.buffer_sizes {
+            Some(p) => buffers.pin(p, 1, "buffer-sizes table".into())?,
+            None => {
+                let from = buffers.next_free();
+                buffers.alloc(1, "buffer-sizes table".into(), from)?
+            }
+        };
+        let entries = match opts.model {
+            BindingModel::Discrete => out
+                .iter()
+                .filter_map(|b| b.sizes_index)
+                .max()
+                .map_or(0, |m| m + 1),
+            BindingModel::ArgumentBuffers => 0,
+        };
+        (Some(idx), entries)
+    };
+
+    Ok(KernelLayout {
+        model: opts.model,
+        argument_buffers,
+        bindings: out,
+        push_constants,
+        sizes_buffer_index,
+        sizes_buffer_entries,
+    })
+}
+
+/// Writable textures stay out of argument buffers on iOS tier 1.
+fn forced_discrete(b: &BindingLayout, opts: &LayoutOptions) -> bool {
+    opts.model == BindingModel::ArgumentBuffers
+        && opts.platform == Platform::IOS
+        && opts.tier == Tier::Tier1
+        && matches!(
+            b.kind,
+            BindingKind::StorageImage | BindingKind::StorageTexelBuffer
+        )
+        && b.access != Access::ReadOnly
+}
+
+fn assign_discrete(
+    b: &mut BindingLayout,
+    pin: &Pin,
+    pinned_pass: bool,
+    buffers: &mut Table,
+    textures: &mut Table,
+    samplers: &mut Table,
+    owner: String,
+) -> Result<(), LayoutError> {
+    let n = b.count;
+    if b.kind.is_buffer() && b.buffer_index.is_none() {
+        match (pin.buffer, pinned_pass) {
+            (Some(p), true) => b.buffer_index = Some(buffers.pin(p, n, owner.clone())?),
+            (None, false) => b.buffer_index = Some(buffers.alloc(n, owner.clone(), 0)?),
+            _ => {}
+        }
+    }
+    if b.kind.is_texture() && b.texture_index.is_none() {
+        match (pin.texture, pinned_pass) {
+            (Some(p), true) => b.texture_index = Some(textures.pin(p, n, owner.clone())?),
+            (None, false) => b.texture_index = Some(textures.alloc(n, owner.clone(), 0)?),
+            _ => {}
+        }
+    }
+    if b.kind.has_sampler() && b.sampler_index.is_none() {
+        match (pin.sampler, pinned_pass) {
+            (Some(p), true) => b.sampler_index = Some(samplers.pin(p, n, owner)?),
+            (None, false) => b.sampler_index = Some(samplers.alloc(n, owner, 0)?),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn assign_ids(
+    b: &mut BindingLayout,
+    pin: &Pin,
+    pinned_pass: bool,
+    ids: &mut Table,
+) -> Result<(), LayoutError> {
+    let n = b.count;
+    let owner = at(b.set, b.binding);
+    if b.kind != BindingKind::Sampler && b.id.is_none() {
+        match (pin.id, pinned_pass) {
+            (Some(p), true) => b.id = Some(ids.pin(p, n, owner.clone())?),
+            (None, false) => b.id = Some(ids.alloc(n, owner.clone(), 0)?),
+            _ => {}
+        }
+    }
+    if b.kind.has_sampler() && b.sampler_id.is_none() {
+        let owner = format!("sampler of {owner}");
+        match (pin.sampler_id, pinned_pass) {
+            (Some(p), true) => b.sampler_id = Some(ids.pin(p, n, owner)?),
+            (None, false) => b.sampler_id = Some(ids.alloc(n, owner, 0)?),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spirv::{Binding, ExecutionModel};
+
+    fn buf(set: u32, binding: u32) -> Binding {
+        Binding {
+            set,
+            binding,
+            kind: BindingKind::StorageBuffer,
+            access: Access::ReadWrite,
+            count: 1,
+            min_size: 16,
+            runtime_array_stride: 4,
+            uses_array_length: false,
+            name: None,
+        }
+    }
+
+    fn entry(bindings: Vec<Binding>, push: Option<u32>) -> EntryPoint {
+        EntryPoint {
+            name: "main".into(),
+            model: ExecutionModel::GLCompute,
+            workgroup_size: None,
+            bindings,
+            push_constant_size: push,
+            threadgroup_memory_bytes: 0,
+        }
+    }
+
+    #[test]
+    fn argument_buffers_are_dense_per_set_in_ascending_order() {
+        let e = entry(vec![buf(0, 3), buf(0, 7), buf(2, 1), buf(2, 5)], Some(16));
+        let l = layout(&e, &LayoutOptions::default()).unwrap();
+        let ab: Vec<_> = l
+            .argument_buffers
+            .iter()
+            .map(|a| (a.set, a.buffer_index, a.size))
+            .collect();
+        assert_eq!(ab, vec![(0, 0, 16), (2, 1, 16)]);
+        let ids: Vec<_> = l.bindings.iter().map(|b| (b.id, b.byte_offset)).collect();
+        assert_eq!(
+            ids,
+            vec![
+                (Some(0), Some(0)),
+                (Some(1), Some(8)),
+                (Some(0), Some(0)),
+                (Some(1), Some(8))
+            ]
+        );
+        assert_eq!(
+            l.push_constants,
+            Some(PushConstantLayout {
+                buffer_index: 2,
+                size: 16
+            })
+        );
+    }
+
+    #[test]
+    fn sparse_pinned_ids_get_struct_order_offsets() {
+        let e = entry(vec![buf(0, 0), buf(0, 1), buf(0, 2)], None);
+        let mut opts = LayoutOptions::default();
+        opts.map.bindings.push(Pin {
+            set: 0,
+            binding: 1,
+            id: Some(10),
+            ..Default::default()
+        });
+        let l = layout(&e, &opts).unwrap();
+        let ids: Vec<_> = l
+            .bindings
+            .iter()
+            .map(|b| (b.id.unwrap(), b.byte_offset.unwrap()))
+            .collect();
+        // binding 0 -> id 0, binding 2 -> id 1 (dense around the pin), binding 1 -> id 10 at offset 16.
+        assert_eq!(ids, vec![(0, 0), (10, 16), (1, 8)]);
+        assert_eq!(l.argument_buffers[0].size, 24);
+    }
+
+    #[test]
+    fn discrete_overflow_names_the_resources() {
+        let e = entry((0..32).map(|i| buf(0, i)).collect(), None);
+        let opts = LayoutOptions {
+            model: BindingModel::Discrete,
+            ..Default::default()
+        };
+        let msg = layout(&e, &opts).unwrap_err().0;
+        assert!(msg.contains("(set 0, binding 31) does not fit"), "{msg}");
+        assert!(msg.contains("Metal has 31 [[buffer]] slots"), "{msg}");
+    }
+
+    #[test]
+    fn pinned_collision_names_both() {
+        let e = entry(vec![buf(0, 0), buf(1, 0)], None);
+        let mut opts = LayoutOptions {
+            model: BindingModel::Discrete,
+            ..Default::default()
+        };
+        opts.map.bindings.push(Pin {
+            set: 0,
+            binding: 0,
+            buffer: Some(4),
+            ..Default::default()
+        });
+        opts.map.bindings.push(Pin {
+            set: 1,
+            binding: 0,
+            buffer: Some(4),
+            ..Default::default()
+        });
+        let msg = layout(&e, &opts).unwrap_err().0;
+        assert_eq!(
+            msg,
+            "(set 1, binding 0) and (set 0, binding 0) both use [[buffer]] 4"
+        );
+    }
+
+    #[test]
+    fn push_constants_over_4k_is_an_error() {
+        let e = entry(vec![], Some(4100));
+        assert!(layout(&e, &LayoutOptions::default())
+            .unwrap_err()
+            .0
+            .contains("4100 bytes"));
+    }
+}

@@ -1,0 +1,15 @@
+//! MSL generation: the binding layout ([`layout`]), SPIRV-Cross
+//! ([`compile`]), the check of its output against the layout ([`check`]) and
+//! the optional metallib build ([`metallib`]).
+
+pub mod check;
+pub mod compile;
+pub mod layout;
+
+pub use compile::{
+    generate, CrossError, GeneratedMsl, MslOptions, MslVersion, SPIRV_CROSS_VERSION,
+};
+pub use layout::{
+    layout, ArgumentBufferLayout, BindingLayout, BindingMap, BindingModel, KernelLayout,
+    LayoutError, LayoutOptions, Platform, PushConstantLayout, Tier,
+};

@@ -1,0 +1,70 @@
+//! SPIR-V input: header checks and byte order ([`binary`]), build-time
+//! specialization ([`specialize`]) and reflection into plain types
+//! ([`reflect`]).
+//!
+//! Everything here reads the SPIR-V itself. SPIRV-Cross is not consulted for
+//! reflection: it gets multi-entry-point modules wrong (it applies one
+//! workgroup size to every entry point).
+
+pub mod binary;
+pub mod reflect;
+pub mod specialize;
+
+pub use binary::Words;
+pub use reflect::{
+    reflect, Access, Binding, BindingKind, EntryPoint, ExecutionModel, ModuleInfo, ScalarType,
+    ScalarValue, SpecConstant, WorkgroupDim, WorkgroupSize,
+};
+pub use specialize::{specialize, SpecValue};
+
+/// Errors found while reading or reflecting a SPIR-V module.
+#[derive(Debug, thiserror::Error)]
+pub enum SpirvError {
+    /// Zero-length input.
+    #[error("empty file: not a SPIR-V module")]
+    Empty,
+    /// Input length is not a multiple of four bytes.
+    #[error("{0} bytes is not a whole number of 32-bit words: not a SPIR-V module")]
+    NotWordAligned(usize),
+    /// Fewer words than a header.
+    #[error("truncated SPIR-V: {words} words, the header alone needs 5")]
+    Truncated {
+        /// Words present.
+        words: usize,
+    },
+    /// The first word is not the SPIR-V magic number in either byte order.
+    #[error("bad magic number {0:#010x}: not a SPIR-V module")]
+    BadMagic(u32),
+    /// Unsupported version word.
+    #[error("unsupported SPIR-V version word {0:#010x} (halc reads SPIR-V 1.0 to 1.6)")]
+    UnsupportedVersion(u32),
+    /// The id bound is zero.
+    #[error("SPIR-V header declares an id bound of 0")]
+    ZeroIdBound,
+    /// An instruction with word count zero.
+    #[error("instruction at word {offset} has a word count of 0")]
+    ZeroWordCount {
+        /// Word offset.
+        offset: usize,
+    },
+    /// An instruction runs past the end of the module.
+    #[error("instruction Op{opcode} at word {offset} runs past the end of the module")]
+    InstructionPastEnd {
+        /// Word offset.
+        offset: usize,
+        /// Opcode number.
+        opcode: u16,
+    },
+    /// rspirv could not parse the instruction stream.
+    #[error("malformed SPIR-V: {0}")]
+    Parse(String),
+    /// The module is not something halc can compile.
+    #[error("{0}")]
+    Unsupported(String),
+    /// A structural problem in the module (dangling id, bad type).
+    #[error("invalid SPIR-V: {0}")]
+    Invalid(String),
+    /// A `--spec` value problem.
+    #[error("{0}")]
+    Spec(String),
+}

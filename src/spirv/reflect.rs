@@ -1,0 +1,1115 @@
+//! Reflection: per entry point, the workgroup size (and the spec constants
+//! driving it), the resources it statically uses, push constants,
+//! threadgroup memory; per module, spec constants and capabilities.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use rspirv::binary::{Consumer, ParseAction};
+use rspirv::dr::{Instruction, ModuleHeader, Operand};
+use rspirv::spirv::{self, BuiltIn, Decoration, Dim, ExecutionMode, Op, StorageClass};
+use serde::Serialize;
+
+use super::{SpirvError, Words};
+
+/// A module's reflection.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ModuleInfo {
+    /// SPIR-V version (major, minor).
+    pub version: (u8, u8),
+    /// Every entry point in module order, of every execution model.
+    pub entry_points: Vec<EntryPoint>,
+    /// Specialization constants still open (not baked), sorted by id.
+    pub spec_constants: Vec<SpecConstant>,
+    /// Declared capabilities, by name, in module order.
+    pub capabilities: Vec<String>,
+}
+
+/// Execution model of an entry point.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub enum ExecutionModel {
+    /// A Vulkan compute shader.
+    GLCompute,
+    /// An OpenCL kernel (not supported by halc).
+    Kernel,
+    /// Any other stage (vertex, fragment, ...), by SPIR-V name.
+    Other(&'static str),
+}
+
+impl std::fmt::Display for ExecutionModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExecutionModel::GLCompute => f.write_str("GLCompute"),
+            ExecutionModel::Kernel => f.write_str("Kernel"),
+            ExecutionModel::Other(s) => f.write_str(s),
+        }
+    }
+}
+
+/// One entry point.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct EntryPoint {
+    /// Name as written in `OpEntryPoint`.
+    pub name: String,
+    /// Execution model.
+    pub model: ExecutionModel,
+    /// Workgroup size; `None` for non-compute models.
+    pub workgroup_size: Option<WorkgroupSize>,
+    /// Descriptor resources statically used, sorted by (set, binding).
+    pub bindings: Vec<Binding>,
+    /// Size in bytes of the push-constant block, if one is used.
+    pub push_constant_size: Option<u32>,
+    /// Bytes of statically sized threadgroup (`Workgroup`) memory used.
+    pub threadgroup_memory_bytes: u64,
+}
+
+/// Workgroup size of a compute entry point.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct WorkgroupSize {
+    /// x, y, z.
+    pub dims: [WorkgroupDim; 3],
+    /// Where the size came from.
+    pub source: WorkgroupSource,
+}
+
+impl WorkgroupSize {
+    /// Product of the three (default or baked) dimensions.
+    pub fn total(&self) -> u64 {
+        self.dims.iter().map(|d| u64::from(d.value)).product()
+    }
+
+    /// The three values.
+    pub fn values(&self) -> [u32; 3] {
+        [self.dims[0].value, self.dims[1].value, self.dims[2].value]
+    }
+}
+
+/// Where a workgroup size was read from.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub enum WorkgroupSource {
+    /// `OpExecutionMode LocalSize`.
+    LocalSize,
+    /// `OpExecutionModeId LocalSizeId`.
+    LocalSizeId,
+    /// A constant decorated `BuiltIn WorkgroupSize` (wins over the mode).
+    Builtin,
+}
+
+/// One dimension of a workgroup size.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct WorkgroupDim {
+    /// The value (the spec constant's default when `spec_id` is set).
+    pub value: u32,
+    /// The SpecId that can override it at pipeline creation.
+    pub spec_id: Option<u32>,
+}
+
+/// What kind of descriptor a binding is.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum BindingKind {
+    /// `StorageBuffer` (or `Uniform` + `BufferBlock`).
+    StorageBuffer,
+    /// `Uniform` + `Block`.
+    UniformBuffer,
+    /// Image with Sampled = 2.
+    StorageImage,
+    /// Image with Sampled = 1.
+    SampledImage,
+    /// `OpTypeSampler`.
+    Sampler,
+    /// `OpTypeSampledImage`.
+    CombinedImageSampler,
+    /// Buffer-dimension image with Sampled = 1.
+    UniformTexelBuffer,
+    /// Buffer-dimension image with Sampled = 2.
+    StorageTexelBuffer,
+}
+
+impl BindingKind {
+    /// Whether Metal binds this as a buffer.
+    pub fn is_buffer(self) -> bool {
+        matches!(
+            self,
+            BindingKind::StorageBuffer | BindingKind::UniformBuffer
+        )
+    }
+    /// Whether Metal binds this as a texture (combined ones included).
+    pub fn is_texture(self) -> bool {
+        matches!(
+            self,
+            BindingKind::StorageImage
+                | BindingKind::SampledImage
+                | BindingKind::CombinedImageSampler
+                | BindingKind::UniformTexelBuffer
+                | BindingKind::StorageTexelBuffer
+        )
+    }
+    /// Whether Metal binds a sampler for this (combined ones included).
+    pub fn has_sampler(self) -> bool {
+        matches!(
+            self,
+            BindingKind::Sampler | BindingKind::CombinedImageSampler
+        )
+    }
+}
+
+/// How a kernel accesses a resource.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub enum Access {
+    /// Never written.
+    ReadOnly,
+    /// Never read.
+    WriteOnly,
+    /// Read and written.
+    ReadWrite,
+}
+
+/// One descriptor resource.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Binding {
+    /// Descriptor set.
+    pub set: u32,
+    /// Binding number.
+    pub binding: u32,
+    /// Kind.
+    pub kind: BindingKind,
+    /// Access.
+    pub access: Access,
+    /// Array elements: 1 for a plain resource, 0 for a runtime-sized array.
+    pub count: u32,
+    /// For buffers, the fixed part of the block in bytes (excluding a
+    /// trailing runtime array); 0 otherwise.
+    pub min_size: u64,
+    /// For buffers ending in a runtime array, its element stride.
+    pub runtime_array_stride: u32,
+    /// Whether the kernel reads this buffer's length (`OpArrayLength`).
+    pub uses_array_length: bool,
+    /// Variable name (or its block type's name) when the module has one.
+    pub name: Option<String>,
+}
+
+/// The scalar type of a spec constant.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub enum ScalarType {
+    /// `bool`.
+    Bool,
+    /// Signed integer of the given bit width.
+    Int(u32),
+    /// Unsigned integer of the given bit width.
+    UInt(u32),
+    /// Float of the given bit width.
+    Float(u32),
+}
+
+impl ScalarType {
+    /// Width in bits (1 for bool).
+    pub fn bits(self) -> u32 {
+        match self {
+            ScalarType::Bool => 1,
+            ScalarType::Int(w) | ScalarType::UInt(w) | ScalarType::Float(w) => w,
+        }
+    }
+}
+
+impl std::fmt::Display for ScalarType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScalarType::Bool => f.write_str("bool"),
+            ScalarType::Int(w) => write!(f, "i{w}"),
+            ScalarType::UInt(w) => write!(f, "u{w}"),
+            ScalarType::Float(w) => write!(f, "f{w}"),
+        }
+    }
+}
+
+/// A scalar value as its raw bits (zero-extended to 64 bits).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct ScalarValue(pub u64);
+
+/// A specialization constant.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SpecConstant {
+    /// SpecId.
+    pub id: u32,
+    /// Type.
+    pub ty: ScalarType,
+    /// Default value bits.
+    pub default: ScalarValue,
+    /// Name when present.
+    pub name: Option<String>,
+}
+
+/// Collects rspirv's instructions (rspirv's own `Loader` rejects
+/// `OpExecutionModeId`, which glslc emits for vulkan1.3 targets).
+#[derive(Default)]
+struct Collect {
+    insts: Vec<Instruction>,
+}
+
+impl Consumer for Collect {
+    fn initialize(&mut self) -> ParseAction {
+        ParseAction::Continue
+    }
+    fn finalize(&mut self) -> ParseAction {
+        ParseAction::Continue
+    }
+    fn consume_header(&mut self, _: ModuleHeader) -> ParseAction {
+        ParseAction::Continue
+    }
+    fn consume_instruction(&mut self, inst: Instruction) -> ParseAction {
+        self.insts.push(inst);
+        ParseAction::Continue
+    }
+}
+
+/// Parses `words` into rspirv instructions.
+pub(crate) fn parse(words: &Words) -> Result<Vec<Instruction>, SpirvError> {
+    // Walk the raw stream first: it reports zero word counts and overruns
+    // with word offsets, before rspirv sees the module.
+    for inst in words.instructions() {
+        inst?;
+    }
+    let mut c = Collect::default();
+    rspirv::binary::parse_words(words.as_slice(), &mut c)
+        .map_err(|e| SpirvError::Parse(e.to_string()))?;
+    Ok(c.insts)
+}
+
+fn id_at(inst: &Instruction, i: usize) -> Option<u32> {
+    match inst.operands.get(i) {
+        Some(Operand::IdRef(id)) => Some(*id),
+        _ => None,
+    }
+}
+
+fn lit_at(inst: &Instruction, i: usize) -> Option<u32> {
+    match inst.operands.get(i) {
+        Some(Operand::LiteralBit32(v)) => Some(*v),
+        _ => None,
+    }
+}
+
+fn invalid(msg: impl Into<String>) -> SpirvError {
+    SpirvError::Invalid(msg.into())
+}
+
+/// Indexed view of a module.
+struct Index<'a> {
+    insts: &'a [Instruction],
+    by_id: HashMap<u32, &'a Instruction>,
+    names: HashMap<u32, String>,
+    decorations: HashMap<u32, Vec<&'a Instruction>>,
+    member_decorations: HashMap<(u32, u32), Vec<&'a Instruction>>,
+}
+
+impl<'a> Index<'a> {
+    fn new(insts: &'a [Instruction]) -> Self {
+        let mut by_id = HashMap::new();
+        let mut names = HashMap::new();
+        let mut decorations: HashMap<u32, Vec<&Instruction>> = HashMap::new();
+        let mut member_decorations: HashMap<(u32, u32), Vec<&Instruction>> = HashMap::new();
+        for inst in insts {
+            if let Some(id) = inst.result_id {
+                by_id.insert(id, inst);
+            }
+            match inst.class.opcode {
+                Op::Name => {
+                    if let (Some(id), Some(Operand::LiteralString(s))) =
+                        (id_at(inst, 0), inst.operands.get(1))
+                    {
+                        if !s.is_empty() {
+                            names.insert(id, s.clone());
+                        }
+                    }
+                }
+                Op::Decorate => {
+                    if let Some(id) = id_at(inst, 0) {
+                        decorations.entry(id).or_default().push(inst);
+                    }
+                }
+                Op::MemberDecorate => {
+                    if let (Some(id), Some(m)) = (id_at(inst, 0), lit_at(inst, 1)) {
+                        member_decorations.entry((id, m)).or_default().push(inst);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Index {
+            insts,
+            by_id,
+            names,
+            decorations,
+            member_decorations,
+        }
+    }
+
+    fn get(&self, id: u32) -> Result<&'a Instruction, SpirvError> {
+        self.by_id
+            .get(&id)
+            .copied()
+            .ok_or_else(|| invalid(format!("id %{id} is used but never defined")))
+    }
+
+    /// The first extra operand of decoration `d` on `id`, or `Some(0)`-less
+    /// presence check via [`Index::has`].
+    fn decoration(&self, id: u32, d: Decoration) -> Option<&'a Instruction> {
+        self.decorations.get(&id).and_then(|v| {
+            v.iter()
+                .copied()
+                .find(|i| matches!(i.operands.get(1), Some(Operand::Decoration(x)) if *x == d))
+        })
+    }
+
+    fn decoration_lit(&self, id: u32, d: Decoration) -> Option<u32> {
+        self.decoration(id, d).and_then(|i| lit_at(i, 2))
+    }
+
+    fn has(&self, id: u32, d: Decoration) -> bool {
+        self.decoration(id, d).is_some()
+    }
+
+    fn member_decoration_lit(&self, id: u32, member: u32, d: Decoration) -> Option<u32> {
+        self.member_decorations.get(&(id, member)).and_then(|v| {
+            v.iter().find_map(|i| match i.operands.get(2) {
+                Some(Operand::Decoration(x)) if *x == d => lit_at(i, 3).or(Some(0)),
+                _ => None,
+            })
+        })
+    }
+
+    fn member_has(&self, id: u32, member: u32, d: Decoration) -> bool {
+        self.member_decoration_lit(id, member, d).is_some()
+    }
+
+    /// Integer value of a (spec) constant: its current default.
+    fn const_u64(&self, id: u32) -> Result<u64, SpirvError> {
+        let inst = self.get(id)?;
+        match inst.class.opcode {
+            Op::Constant | Op::SpecConstant => match inst.operands.first() {
+                Some(Operand::LiteralBit32(v)) => Ok(u64::from(*v)),
+                Some(Operand::LiteralBit64(v)) => Ok(*v),
+                _ => Err(invalid(format!("constant %{id} has no literal value"))),
+            },
+            Op::ConstantTrue | Op::SpecConstantTrue => Ok(1),
+            Op::ConstantFalse | Op::SpecConstantFalse | Op::ConstantNull => Ok(0),
+            Op::SpecConstantOp => self.spec_op(id, inst),
+            op => Err(invalid(format!("%{id} is Op{op:?}, expected a constant"))),
+        }
+    }
+
+    /// Evaluates the integer `OpSpecConstantOp`s that size arrays (e.g.
+    /// `shared float t[gl_WorkGroupSize.x * 2]`) with current defaults.
+    fn spec_op(&self, id: u32, inst: &Instruction) -> Result<u64, SpirvError> {
+        let Some(Operand::LiteralSpecConstantOpInteger(op)) = inst.operands.first() else {
+            return Err(invalid(format!("%{id}: malformed OpSpecConstantOp")));
+        };
+        let arg = |i: usize| -> Result<u64, SpirvError> {
+            let a = id_at(inst, i).ok_or_else(|| invalid(format!("%{id}: missing operand")))?;
+            self.const_u64(a)
+        };
+        let unsupported = || {
+            SpirvError::Unsupported(format!(
+                "%{id} is an OpSpecConstantOp {op:?}, which halc cannot evaluate at build time"
+            ))
+        };
+        Ok(match op {
+            Op::CompositeExtract => {
+                let c = id_at(inst, 1).ok_or_else(unsupported)?;
+                let comp = self.get(c)?;
+                if !matches!(
+                    comp.class.opcode,
+                    Op::ConstantComposite | Op::SpecConstantComposite
+                ) {
+                    return Err(unsupported());
+                }
+                let index = lit_at(inst, 2).ok_or_else(unsupported)? as usize;
+                let part = id_at(comp, index).ok_or_else(unsupported)?;
+                self.const_u64(part)?
+            }
+            Op::IAdd => arg(1)?.wrapping_add(arg(2)?),
+            Op::ISub => arg(1)?.wrapping_sub(arg(2)?),
+            Op::IMul => arg(1)?.wrapping_mul(arg(2)?),
+            Op::UDiv => arg(1)?.checked_div(arg(2)?).ok_or_else(unsupported)?,
+            Op::UMod => arg(1)?.checked_rem(arg(2)?).ok_or_else(unsupported)?,
+            Op::ShiftLeftLogical => arg(1)?
+                .checked_shl(arg(2)? as u32)
+                .ok_or_else(unsupported)?,
+            Op::ShiftRightLogical => arg(1)?
+                .checked_shr(arg(2)? as u32)
+                .ok_or_else(unsupported)?,
+            Op::BitwiseAnd => arg(1)? & arg(2)?,
+            Op::BitwiseOr => arg(1)? | arg(2)?,
+            Op::BitwiseXor => arg(1)? ^ arg(2)?,
+            Op::UConvert | Op::SConvert | Op::Bitcast => arg(1)?,
+            Op::Select => {
+                if arg(1)? != 0 {
+                    arg(2)?
+                } else {
+                    arg(3)?
+                }
+            }
+            _ => return Err(unsupported()),
+        } & 0xffff_ffff)
+    }
+
+    fn scalar_type(&self, type_id: u32) -> Result<ScalarType, SpirvError> {
+        let t = self.get(type_id)?;
+        match t.class.opcode {
+            Op::TypeBool => Ok(ScalarType::Bool),
+            Op::TypeInt => {
+                let w = lit_at(t, 0).unwrap_or(32);
+                Ok(if lit_at(t, 1) == Some(1) {
+                    ScalarType::Int(w)
+                } else {
+                    ScalarType::UInt(w)
+                })
+            }
+            Op::TypeFloat => Ok(ScalarType::Float(lit_at(t, 0).unwrap_or(32))),
+            op => Err(invalid(format!(
+                "%{type_id} is Op{op:?}, expected a scalar type"
+            ))),
+        }
+    }
+
+    /// Size in bytes of a type laid out with explicit `Offset`/`ArrayStride`
+    /// decorations (buffer blocks, push constants). Returns (size, trailing
+    /// runtime-array stride).
+    fn explicit_size(&self, type_id: u32, depth: u32) -> Result<(u64, u32), SpirvError> {
+        if depth > 64 {
+            return Err(invalid("type nesting deeper than 64"));
+        }
+        let t = self.get(type_id)?;
+        Ok(match t.class.opcode {
+            Op::TypeBool => (4, 0),
+            Op::TypeInt | Op::TypeFloat => (u64::from(lit_at(t, 0).unwrap_or(32) / 8), 0),
+            Op::TypeVector => {
+                let (c, _) = self.explicit_size(id_at(t, 0).unwrap_or(0), depth + 1)?;
+                (c * u64::from(lit_at(t, 1).unwrap_or(0)), 0)
+            }
+            Op::TypeMatrix => {
+                // Without the member's MatrixStride we fall back to tight columns.
+                let (c, _) = self.explicit_size(id_at(t, 0).unwrap_or(0), depth + 1)?;
+                (c * u64::from(lit_at(t, 1).unwrap_or(0)), 0)
+            }
+            Op::TypeArray => {
+                let len = self.const_u64(id_at(t, 1).unwrap_or(0))?;
+                let stride = match self.decoration_lit(type_id, Decoration::ArrayStride) {
+                    Some(s) => u64::from(s),
+                    None => self.explicit_size(id_at(t, 0).unwrap_or(0), depth + 1)?.0,
+                };
+                (stride.saturating_mul(len), 0)
+            }
+            Op::TypeRuntimeArray => {
+                let stride = match self.decoration_lit(type_id, Decoration::ArrayStride) {
+                    Some(s) => s,
+                    None => self.explicit_size(id_at(t, 0).unwrap_or(0), depth + 1)?.0 as u32,
+                };
+                (0, stride)
+            }
+            Op::TypeStruct => {
+                let mut end = 0u64;
+                let mut rt_stride = 0;
+                for (m, op) in t.operands.iter().enumerate() {
+                    let Operand::IdRef(member_ty) = op else {
+                        continue;
+                    };
+                    let offset = u64::from(
+                        self.member_decoration_lit(type_id, m as u32, Decoration::Offset)
+                            .unwrap_or(0),
+                    );
+                    let member = self.get(*member_ty)?;
+                    let (size, stride) = if member.class.opcode == Op::TypeMatrix {
+                        let cols = u64::from(lit_at(member, 1).unwrap_or(0));
+                        match self.member_decoration_lit(
+                            type_id,
+                            m as u32,
+                            Decoration::MatrixStride,
+                        ) {
+                            Some(ms)
+                                if self.member_has(type_id, m as u32, Decoration::RowMajor) =>
+                            {
+                                let col = self.get(id_at(member, 0).unwrap_or(0))?;
+                                (u64::from(ms) * u64::from(lit_at(col, 1).unwrap_or(0)), 0)
+                            }
+                            Some(ms) => (u64::from(ms) * cols, 0),
+                            None => self.explicit_size(*member_ty, depth + 1)?,
+                        }
+                    } else {
+                        self.explicit_size(*member_ty, depth + 1)?
+                    };
+                    end = end.max(offset + size);
+                    if stride != 0 {
+                        rt_stride = stride;
+                    }
+                }
+                (end, rt_stride)
+            }
+            Op::TypePointer => (8, 0),
+            op => {
+                return Err(invalid(format!(
+                    "type %{type_id} (Op{op:?}) has no byte size"
+                )))
+            }
+        })
+    }
+
+    /// (size, alignment) of a type in Metal's natural layout, for
+    /// threadgroup memory (no explicit offsets there).
+    fn natural_size(&self, type_id: u32, depth: u32) -> Result<(u64, u64), SpirvError> {
+        if depth > 64 {
+            return Err(invalid("type nesting deeper than 64"));
+        }
+        let t = self.get(type_id)?;
+        Ok(match t.class.opcode {
+            Op::TypeBool => (1, 1),
+            Op::TypeInt | Op::TypeFloat => {
+                let b = u64::from(lit_at(t, 0).unwrap_or(32) / 8).max(1);
+                (b, b)
+            }
+            Op::TypeVector => {
+                let (c, _) = self.natural_size(id_at(t, 0).unwrap_or(0), depth + 1)?;
+                let n = u64::from(lit_at(t, 1).unwrap_or(0));
+                // Metal: 3-component vectors take the size of 4.
+                let n = if n == 3 { 4 } else { n };
+                (c * n, c * n)
+            }
+            Op::TypeMatrix => {
+                let (col, a) = self.natural_size(id_at(t, 0).unwrap_or(0), depth + 1)?;
+                (col * u64::from(lit_at(t, 1).unwrap_or(0)), a)
+            }
+            Op::TypeArray => {
+                let len = self.const_u64(id_at(t, 1).unwrap_or(0))?;
+                let (s, a) = self.natural_size(id_at(t, 0).unwrap_or(0), depth + 1)?;
+                (s.div_ceil(a.max(1)) * a.max(1) * len, a)
+            }
+            Op::TypeStruct => {
+                let mut off = 0u64;
+                let mut align = 1u64;
+                for op in &t.operands {
+                    let Operand::IdRef(m) = op else { continue };
+                    let (s, a) = self.natural_size(*m, depth + 1)?;
+                    let a = a.max(1);
+                    off = off.div_ceil(a) * a + s;
+                    align = align.max(a);
+                }
+                (off.div_ceil(align) * align, align)
+            }
+            op => {
+                return Err(invalid(format!(
+                    "type %{type_id} (Op{op:?}) has no byte size"
+                )))
+            }
+        })
+    }
+}
+
+/// Reflects every entry point of a module.
+pub fn reflect(words: &Words) -> Result<ModuleInfo, SpirvError> {
+    let insts = parse(words)?;
+    let ix = Index::new(&insts);
+
+    let capabilities = insts
+        .iter()
+        .filter(|i| i.class.opcode == Op::Capability)
+        .filter_map(|i| match i.operands.first() {
+            Some(Operand::Capability(c)) => Some(format!("{c:?}")),
+            _ => None,
+        })
+        .collect();
+
+    let spec_constants = spec_constants(&ix)?;
+    let builtin_wg = builtin_workgroup_size(&ix)?;
+    let functions = function_bodies(&insts);
+
+    let mut entry_points = Vec::new();
+    for inst in insts.iter().filter(|i| i.class.opcode == Op::EntryPoint) {
+        let (Some(Operand::ExecutionModel(model)), Some(func), Some(Operand::LiteralString(name))) =
+            (inst.operands.first(), id_at(inst, 1), inst.operands.get(2))
+        else {
+            return Err(invalid("malformed OpEntryPoint"));
+        };
+        let model = match model {
+            spirv::ExecutionModel::GLCompute => ExecutionModel::GLCompute,
+            spirv::ExecutionModel::Kernel => ExecutionModel::Kernel,
+            other => ExecutionModel::Other(model_name(*other)),
+        };
+        if model != ExecutionModel::GLCompute {
+            entry_points.push(EntryPoint {
+                name: name.clone(),
+                model,
+                workgroup_size: None,
+                bindings: Vec::new(),
+                push_constant_size: None,
+                threadgroup_memory_bytes: 0,
+            });
+            continue;
+        }
+        let ctx = |e: SpirvError| match e {
+            SpirvError::Invalid(m) => invalid(format!("entry point `{name}`: {m}")),
+            SpirvError::Unsupported(m) => {
+                SpirvError::Unsupported(format!("entry point `{name}`: {m}"))
+            }
+            e => e,
+        };
+        let workgroup_size = match builtin_wg {
+            Some(wg) => wg,
+            None => execution_mode_workgroup_size(&ix, func).map_err(ctx)?,
+        };
+        let used = used_ids(&ix, &functions, func);
+        let (bindings, push_constant_size, threadgroup_memory_bytes) =
+            resources(&ix, &functions, func, &used).map_err(ctx)?;
+        entry_points.push(EntryPoint {
+            name: name.clone(),
+            model,
+            workgroup_size: Some(workgroup_size),
+            bindings,
+            push_constant_size,
+            threadgroup_memory_bytes,
+        });
+    }
+
+    Ok(ModuleInfo {
+        version: words.version(),
+        entry_points,
+        spec_constants,
+        capabilities,
+    })
+}
+
+fn model_name(m: spirv::ExecutionModel) -> &'static str {
+    use spirv::ExecutionModel as E;
+    match m {
+        E::Vertex => "Vertex",
+        E::TessellationControl => "TessellationControl",
+        E::TessellationEvaluation => "TessellationEvaluation",
+        E::Geometry => "Geometry",
+        E::Fragment => "Fragment",
+        E::GLCompute => "GLCompute",
+        E::Kernel => "Kernel",
+        E::TaskNV | E::TaskEXT => "Task",
+        E::MeshNV | E::MeshEXT => "Mesh",
+        _ => "ray tracing",
+    }
+}
+
+fn spec_constants(ix: &Index<'_>) -> Result<Vec<SpecConstant>, SpirvError> {
+    let mut out: BTreeMap<u32, SpecConstant> = BTreeMap::new();
+    for inst in ix.insts {
+        let op = inst.class.opcode;
+        if !matches!(
+            op,
+            Op::SpecConstant | Op::SpecConstantTrue | Op::SpecConstantFalse
+        ) {
+            continue;
+        }
+        let (Some(rid), Some(rty)) = (inst.result_id, inst.result_type) else {
+            continue;
+        };
+        let Some(id) = ix.decoration_lit(rid, Decoration::SpecId) else {
+            continue;
+        };
+        let ty = ix.scalar_type(rty)?;
+        let default = ScalarValue(ix.const_u64(rid)?);
+        // glslc emits one constant per use site with the same SpecId: keep
+        // the first; they must agree on type.
+        if let Some(prev) = out.get(&id) {
+            if prev.ty != ty {
+                return Err(invalid(format!(
+                    "SpecId {id} is declared as both {} and {ty}",
+                    prev.ty
+                )));
+            }
+            continue;
+        }
+        out.insert(
+            id,
+            SpecConstant {
+                id,
+                ty,
+                default,
+                name: ix.names.get(&rid).cloned(),
+            },
+        );
+    }
+    Ok(out.into_values().collect())
+}
+
+fn dim_of(ix: &Index<'_>, id: u32) -> Result<WorkgroupDim, SpirvError> {
+    if ix.get(id)?.class.opcode == Op::SpecConstantOp {
+        return Err(SpirvError::Unsupported(format!(
+            "workgroup size component %{id} is an OpSpecConstantOp expression; halc needs a constant or a spec constant"
+        )));
+    }
+    let value = ix.const_u64(id)?;
+    let value = u32::try_from(value).map_err(|_| {
+        invalid(format!(
+            "workgroup size constant %{id} does not fit 32 bits"
+        ))
+    })?;
+    let inst = ix.get(id)?;
+    let spec_id = if inst.class.opcode == Op::SpecConstant {
+        ix.decoration_lit(id, Decoration::SpecId)
+    } else {
+        None
+    };
+    Ok(WorkgroupDim { value, spec_id })
+}
+
+fn builtin_workgroup_size(ix: &Index<'_>) -> Result<Option<WorkgroupSize>, SpirvError> {
+    let mut found = None;
+    for (id, decs) in &ix.decorations {
+        let is_wg = decs.iter().any(|d| {
+            matches!(
+                d.operands.get(1),
+                Some(Operand::Decoration(Decoration::BuiltIn))
+            ) && matches!(
+                d.operands.get(2),
+                Some(Operand::BuiltIn(BuiltIn::WorkgroupSize))
+            )
+        });
+        if !is_wg {
+            continue;
+        }
+        let inst = ix.get(*id)?;
+        if !matches!(
+            inst.class.opcode,
+            Op::ConstantComposite | Op::SpecConstantComposite
+        ) {
+            // A variable decorated WorkgroupSize is an input builtin: the
+            // size then comes from the execution mode.
+            continue;
+        }
+        if found.is_some() {
+            return Err(invalid(
+                "more than one constant decorated BuiltIn WorkgroupSize",
+            ));
+        }
+        let comps: Vec<u32> = inst
+            .operands
+            .iter()
+            .filter_map(|o| match o {
+                Operand::IdRef(i) => Some(*i),
+                _ => None,
+            })
+            .collect();
+        if comps.len() != 3 {
+            return Err(invalid("WorkgroupSize constant does not have 3 components"));
+        }
+        found = Some(WorkgroupSize {
+            dims: [
+                dim_of(ix, comps[0])?,
+                dim_of(ix, comps[1])?,
+                dim_of(ix, comps[2])?,
+            ],
+            source: WorkgroupSource::Builtin,
+        });
+    }
+    Ok(found)
+}
+
+fn execution_mode_workgroup_size(ix: &Index<'_>, func: u32) -> Result<WorkgroupSize, SpirvError> {
+    for inst in ix.insts {
+        let op = inst.class.opcode;
+        if !matches!(op, Op::ExecutionMode | Op::ExecutionModeId) || id_at(inst, 0) != Some(func) {
+            continue;
+        }
+        match inst.operands.get(1) {
+            Some(Operand::ExecutionMode(ExecutionMode::LocalSize)) => {
+                let v: Vec<u32> = (2..5).filter_map(|i| lit_at(inst, i)).collect();
+                if v.len() != 3 {
+                    return Err(invalid("LocalSize needs three literals"));
+                }
+                let d = |value| WorkgroupDim {
+                    value,
+                    spec_id: None,
+                };
+                return Ok(WorkgroupSize {
+                    dims: [d(v[0]), d(v[1]), d(v[2])],
+                    source: WorkgroupSource::LocalSize,
+                });
+            }
+            Some(Operand::ExecutionMode(ExecutionMode::LocalSizeId)) => {
+                let v: Vec<u32> = (2..5).filter_map(|i| id_at(inst, i)).collect();
+                if v.len() != 3 {
+                    return Err(invalid("LocalSizeId needs three ids"));
+                }
+                return Ok(WorkgroupSize {
+                    dims: [dim_of(ix, v[0])?, dim_of(ix, v[1])?, dim_of(ix, v[2])?],
+                    source: WorkgroupSource::LocalSizeId,
+                });
+            }
+            _ => {}
+        }
+    }
+    Err(invalid(
+        "no workgroup size (no LocalSize, LocalSizeId or WorkgroupSize builtin)",
+    ))
+}
+
+/// For each function id, the instructions of its body.
+fn function_bodies(insts: &[Instruction]) -> HashMap<u32, &[Instruction]> {
+    let mut out = HashMap::new();
+    let mut start = None;
+    for (i, inst) in insts.iter().enumerate() {
+        match inst.class.opcode {
+            Op::Function => start = Some((inst.result_id.unwrap_or(0), i)),
+            Op::FunctionEnd => {
+                if let Some((id, s)) = start.take() {
+                    out.insert(id, &insts[s..=i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn referenced_ids(inst: &Instruction) -> impl Iterator<Item = u32> + '_ {
+    inst.operands.iter().filter_map(|o| match o {
+        Operand::IdRef(i) | Operand::IdScope(i) | Operand::IdMemorySemantics(i) => Some(*i),
+        _ => None,
+    })
+}
+
+/// Functions reachable from `entry` through `OpFunctionCall`, in a stable order.
+fn reachable_functions(functions: &HashMap<u32, &[Instruction]>, entry: u32) -> Vec<u32> {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![entry];
+    let mut order = Vec::new();
+    while let Some(f) = stack.pop() {
+        if !seen.insert(f) {
+            continue;
+        }
+        order.push(f);
+        if let Some(body) = functions.get(&f) {
+            for inst in body.iter() {
+                if inst.class.opcode == Op::FunctionCall {
+                    if let Some(callee) = id_at(inst, 0) {
+                        stack.push(callee);
+                    }
+                }
+            }
+        }
+    }
+    order
+}
+
+/// Every id referenced by the functions reachable from `entry`.
+fn used_ids(ix: &Index<'_>, functions: &HashMap<u32, &[Instruction]>, entry: u32) -> BTreeSet<u32> {
+    let _ = ix;
+    let mut used = BTreeSet::new();
+    for f in reachable_functions(functions, entry) {
+        if let Some(body) = functions.get(&f) {
+            for inst in body.iter() {
+                used.extend(referenced_ids(inst));
+            }
+        }
+    }
+    used
+}
+
+type Resources = (Vec<Binding>, Option<u32>, u64);
+
+fn resources(
+    ix: &Index<'_>,
+    functions: &HashMap<u32, &[Instruction]>,
+    entry: u32,
+    used: &BTreeSet<u32>,
+) -> Result<Resources, SpirvError> {
+    // Variables whose length is read, through access chains.
+    let mut length_read = BTreeSet::new();
+    let mut chain_base: HashMap<u32, u32> = HashMap::new();
+    for f in reachable_functions(functions, entry) {
+        for inst in functions.get(&f).copied().unwrap_or_default() {
+            match inst.class.opcode {
+                Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain => {
+                    if let (Some(r), Some(base)) = (inst.result_id, id_at(inst, 0)) {
+                        let root = chain_base.get(&base).copied().unwrap_or(base);
+                        chain_base.insert(r, root);
+                    }
+                }
+                Op::ArrayLength => {
+                    if let Some(p) = id_at(inst, 0) {
+                        length_read.insert(chain_base.get(&p).copied().unwrap_or(p));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    let mut bindings: Vec<Binding> = Vec::new();
+    let mut push_constant_size = None;
+    let mut tg_bytes = 0u64;
+    for inst in ix.insts {
+        if inst.class.opcode != Op::Variable {
+            continue;
+        }
+        let (Some(var), Some(ptr_ty)) = (inst.result_id, inst.result_type) else {
+            continue;
+        };
+        let Some(Operand::StorageClass(class)) = inst.operands.first() else {
+            continue;
+        };
+        // Function-local variables live inside function bodies.
+        if *class == StorageClass::Function || !used.contains(&var) {
+            continue;
+        }
+        let ptr = ix.get(ptr_ty)?;
+        let pointee =
+            id_at(ptr, 1).ok_or_else(|| invalid(format!("%{ptr_ty} is not a pointer")))?;
+        match class {
+            StorageClass::PushConstant => {
+                let (size, _) = ix.explicit_size(pointee, 0)?;
+                let size = u32::try_from(size)
+                    .map_err(|_| invalid("push-constant block larger than 4 GiB"))?;
+                push_constant_size = Some(push_constant_size.unwrap_or(0).max(size));
+            }
+            StorageClass::Workgroup => {
+                tg_bytes += ix.natural_size(pointee, 0)?.0;
+            }
+            StorageClass::Uniform | StorageClass::StorageBuffer | StorageClass::UniformConstant => {
+                bindings.push(binding(
+                    ix,
+                    var,
+                    *class,
+                    pointee,
+                    length_read.contains(&var),
+                )?);
+            }
+            StorageClass::Input | StorageClass::Output | StorageClass::Private => {}
+            other => {
+                return Err(SpirvError::Unsupported(format!(
+                    "variable %{var} in storage class {other:?} is not supported on Metal"
+                )))
+            }
+        }
+    }
+    bindings.sort_by_key(|b| (b.set, b.binding));
+    for w in bindings.windows(2) {
+        if (w[0].set, w[0].binding) == (w[1].set, w[1].binding) {
+            return Err(invalid(format!(
+                "two resources share (set {}, binding {})",
+                w[0].set, w[0].binding
+            )));
+        }
+    }
+    Ok((bindings, push_constant_size, tg_bytes))
+}
+
+fn binding(
+    ix: &Index<'_>,
+    var: u32,
+    class: StorageClass,
+    pointee: u32,
+    uses_array_length: bool,
+) -> Result<Binding, SpirvError> {
+    let set = ix
+        .decoration_lit(var, Decoration::DescriptorSet)
+        .unwrap_or(0);
+    let binding_no = ix.decoration_lit(var, Decoration::Binding).ok_or_else(|| {
+        invalid(format!(
+            "resource variable %{var} ({}) has no Binding decoration",
+            ix.names.get(&var).map(String::as_str).unwrap_or("unnamed")
+        ))
+    })?;
+    let at = format!("(set {set}, binding {binding_no})");
+
+    // Unwrap descriptor arrays.
+    let mut ty = pointee;
+    let mut count = 1u32;
+    let t = ix.get(ty)?;
+    match t.class.opcode {
+        Op::TypeArray => {
+            let len = ix.const_u64(id_at(t, 1).unwrap_or(0))?;
+            count = u32::try_from(len)
+                .ok()
+                .filter(|c| *c > 0)
+                .ok_or_else(|| invalid(format!("{at}: descriptor array length {len}")))?;
+            ty = id_at(t, 0).unwrap_or(0);
+        }
+        Op::TypeRuntimeArray => {
+            count = 0;
+            ty = id_at(t, 0).unwrap_or(0);
+        }
+        _ => {}
+    }
+    let t = ix.get(ty)?;
+    let var_nonwritable = ix.has(var, Decoration::NonWritable);
+    let var_nonreadable = ix.has(var, Decoration::NonReadable);
+    let image_access = |nonwritable: bool, nonreadable: bool| match (nonwritable, nonreadable) {
+        (true, _) => Access::ReadOnly,
+        (false, true) => Access::WriteOnly,
+        (false, false) => Access::ReadWrite,
+    };
+
+    let (kind, access, min_size, stride) = match (class, t.class.opcode) {
+        (StorageClass::StorageBuffer | StorageClass::Uniform, Op::TypeStruct) => {
+            let is_storage =
+                class == StorageClass::StorageBuffer || ix.has(ty, Decoration::BufferBlock);
+            let (size, stride) = ix.explicit_size(ty, 0)?;
+            if is_storage {
+                let members = t.operands.len() as u32;
+                let all = |d| members > 0 && (0..members).all(|m| ix.member_has(ty, m, d));
+                let ro = var_nonwritable || all(Decoration::NonWritable);
+                let wo = var_nonreadable || all(Decoration::NonReadable);
+                (
+                    BindingKind::StorageBuffer,
+                    image_access(ro, wo),
+                    size,
+                    stride,
+                )
+            } else {
+                (BindingKind::UniformBuffer, Access::ReadOnly, size, stride)
+            }
+        }
+        (StorageClass::UniformConstant, Op::TypeImage) => {
+            let dim = t.operands.get(1);
+            let sampled = lit_at(t, 5).unwrap_or(0);
+            let is_buffer = matches!(dim, Some(Operand::Dim(Dim::DimBuffer)));
+            let kind = match (is_buffer, sampled) {
+                (true, 2) => BindingKind::StorageTexelBuffer,
+                (true, _) => BindingKind::UniformTexelBuffer,
+                (false, 2) => BindingKind::StorageImage,
+                (false, _) => BindingKind::SampledImage,
+            };
+            let access = if sampled == 2 {
+                image_access(var_nonwritable, var_nonreadable)
+            } else {
+                Access::ReadOnly
+            };
+            (kind, access, 0, 0)
+        }
+        (StorageClass::UniformConstant, Op::TypeSampler) => {
+            (BindingKind::Sampler, Access::ReadOnly, 0, 0)
+        }
+        (StorageClass::UniformConstant, Op::TypeSampledImage) => {
+            // GLSL `samplerBuffer` is a sampled image over a Buffer-dim
+            // image: a uniform texel buffer, with no sampler in Metal.
+            let image = ix.get(id_at(t, 0).unwrap_or(0))?;
+            let kind = if matches!(image.operands.get(1), Some(Operand::Dim(Dim::DimBuffer))) {
+                BindingKind::UniformTexelBuffer
+            } else {
+                BindingKind::CombinedImageSampler
+            };
+            (kind, Access::ReadOnly, 0, 0)
+        }
+        (_, op) => {
+            return Err(SpirvError::Unsupported(format!(
+            "{at}: resource of type Op{op:?} in storage class {class:?} is not supported on Metal"
+        )))
+        }
+    };
+    let name = ix.names.get(&var).or_else(|| ix.names.get(&ty)).cloned();
+    Ok(Binding {
+        set,
+        binding: binding_no,
+        kind,
+        access,
+        count,
+        min_size,
+        runtime_array_stride: stride,
+        uses_array_length: uses_array_length && kind == BindingKind::StorageBuffer,
+        name,
+    })
+}

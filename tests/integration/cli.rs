@@ -1,0 +1,344 @@
+//! The `halc` binary as a user runs it: exit codes, one-line errors, no
+//! partial or clobbered output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::kernel;
+
+fn halc(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_halc"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run halc")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+fn fixture(name: &str) -> String {
+    kernel(name).display().to_string()
+}
+
+/// Files in `dir`, for "nothing was left behind" checks.
+fn listing(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn compile_then_inspect_succeeds() {
+    let d = tmp();
+    let out = d.path().join("saxpy.halc");
+    let o = halc(
+        &[
+            "compile",
+            &fixture("saxpy.spv"),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stderr.is_empty());
+    assert_eq!(
+        listing(d.path()),
+        vec![out.clone()],
+        "temp file left behind"
+    );
+
+    let o = halc(&["inspect", out.to_str().unwrap()], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("kernel main -> MSL `main0`"), "{text}");
+    assert!(
+        text.contains("(set 0, binding 1) StorageBuffer ReadWrite"),
+        "{text}"
+    );
+    assert!(
+        text.contains("argument buffer set 0 at [[buffer(0)]], 24 bytes"),
+        "{text}"
+    );
+
+    let o = halc(&["inspect", "--json", out.to_str().unwrap()], d.path());
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["kernels"][0]["name"], "main");
+    assert_eq!(v["kernels"][0]["threadgroup_size"][0][0], 64);
+    assert_eq!(v["kernels"][0]["bindings"][2]["kind"], "UniformBuffer");
+}
+
+#[test]
+fn emit_msl_writes_one_file_per_kernel() {
+    let d = tmp();
+    let out = d.path().join("two.halc");
+    let msl = d.path().join("msl");
+    let o = halc(
+        &[
+            "compile",
+            &fixture("two_entry_points.spv"),
+            "-o",
+            out.to_str().unwrap(),
+            "--emit-msl",
+            msl.to_str().unwrap(),
+        ],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let a = std::fs::read_to_string(msl.join("main_a.metal")).unwrap();
+    let b = std::fs::read_to_string(msl.join("main_b.metal")).unwrap();
+    assert!(a.contains("kernel void main_a("));
+    assert!(b.contains("kernel void main_b("));
+}
+
+#[test]
+fn cli_output_is_deterministic() {
+    let d = tmp();
+    let a = d.path().join("a.halc");
+    let b = d.path().join("b.halc");
+    for out in [&a, &b] {
+        let o = halc(
+            &[
+                "compile",
+                &fixture("images.spv"),
+                &fixture("two_entry_points.spv"),
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            d.path(),
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    assert_eq!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
+}
+
+/// Runs a failing compile; checks exit code, a single error line with the
+/// expected text, and that a pre-existing output file is untouched.
+fn fails(args: &[&str], code: i32, expect: &str) {
+    let d = tmp();
+    let out = d.path().join("out.halc");
+    std::fs::write(&out, b"previous").unwrap();
+    let mut all: Vec<&str> = args.to_vec();
+    let out_s = out.to_str().unwrap().to_string();
+    if !args.contains(&"-o") {
+        all.extend(["-o", &out_s]);
+    }
+    let o = halc(&all, d.path());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+    assert!(
+        err.contains(expect),
+        "{args:?}: expected `{expect}` in: {err}"
+    );
+    if code == 1 {
+        assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        b"previous",
+        "output clobbered"
+    );
+    assert_eq!(listing(d.path()), vec![out], "something left behind");
+}
+
+#[test]
+fn bad_inputs_exit_1_with_one_line() {
+    let vertex = fixture("vertex.spv");
+    fails(
+        &["compile", &vertex],
+        1,
+        "vertex.spv: no GLCompute entry point (found Vertex entry point `main`)",
+    );
+    let saxpy = fixture("saxpy.spv");
+    fails(
+        &["compile", &saxpy, "--entry", "nope"],
+        1,
+        "--entry nope: no input has a GLCompute entry point named `nope`",
+    );
+    fails(
+        &["compile", &saxpy, "--spec", "9=1"],
+        1,
+        "--spec 9=1: no input has a spec constant with SpecId 9",
+    );
+    let spec = fixture("spec_constants.spv");
+    fails(&["compile", &spec, "--spec", "0=4096"], 1, "spec_constants.spv: entry point `main`: workgroup size 4096x1x1 = 4096 threads exceeds Metal's 1024");
+    fails(
+        &["compile", &spec, "--spec", "2=maybe"],
+        1,
+        "spec_constants.spv: --spec 2: `maybe` is not a valid bool",
+    );
+    fails(
+        &["compile", &saxpy, &saxpy],
+        1,
+        "entry point `main`: kernel name collides with the entry point of the same name in",
+    );
+    fails(
+        &["compile", "missing.spv"],
+        1,
+        "missing.spv: cannot read: no such file",
+    );
+    fails(
+        &["compile", "."],
+        1,
+        ".: is a directory, expected a SPIR-V file",
+    );
+    fails(
+        &["compile", &fixture("saxpy.comp")],
+        1,
+        "saxpy.comp: 497 bytes is not a whole number of 32-bit words: not a SPIR-V module",
+    );
+}
+
+#[test]
+fn output_problems_exit_1_without_writing() {
+    let d = tmp();
+    let saxpy = fixture("saxpy.spv");
+    let out = d.path().join("no/such/dir/out.halc");
+    let o = halc(&["compile", &saxpy, "-o", out.to_str().unwrap()], d.path());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot write output: directory"),
+        "{}",
+        stderr(&o)
+    );
+
+    // -o equal to the input: refused, input intact.
+    let copy = d.path().join("k.spv");
+    std::fs::copy(kernel("saxpy.spv"), &copy).unwrap();
+    let o = halc(
+        &[
+            "compile",
+            copy.to_str().unwrap(),
+            "-o",
+            copy.to_str().unwrap(),
+        ],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("output would overwrite input"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        std::fs::read(kernel("saxpy.spv")).unwrap()
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let d = tmp();
+    for args in [
+        vec!["compile"],
+        vec!["compile", "x.spv"],
+        vec!["compile", "x.spv", "-o", "y", "--bindings", "weird"],
+        vec!["compile", "x.spv", "-o", "y", "--spec", "nope"],
+        vec!["compile", "x.spv", "-o", "y", "--msl-version", "1.2"],
+        vec!["frobnicate"],
+    ] {
+        let o = halc(&args, d.path());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+    let o = halc(&["--help"], d.path());
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("compile"));
+}
+
+#[test]
+fn corrupt_executable_is_a_clear_inspect_error() {
+    let d = tmp();
+    let f = d.path().join("bad.halc");
+    std::fs::write(&f, b"definitely not a flatbuffer").unwrap();
+    let o = halc(&["inspect", f.to_str().unwrap()], d.path());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("bad.halc: not a halc executable"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn binding_map_pins_slots_and_reports_collisions() {
+    let d = tmp();
+    let map = d.path().join("map.toml");
+    std::fs::write(
+        &map,
+        "[[binding]]\nset = 0\nbinding = 1\nid = 5\n\n[[argument_buffer]]\nset = 0\nbuffer = 3\n",
+    )
+    .unwrap();
+    let out = d.path().join("o.halc");
+    let o = halc(
+        &[
+            "compile",
+            &fixture("saxpy.spv"),
+            "-o",
+            out.to_str().unwrap(),
+            "--binding-map",
+            map.to_str().unwrap(),
+        ],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = halc(&["inspect", out.to_str().unwrap()], d.path());
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.contains("argument buffer set 0 at [[buffer(3)]]"),
+        "{text}"
+    );
+    assert!(text.contains("[[id(5)]] @ byte 16"), "{text}");
+
+    std::fs::write(
+        &map,
+        "[[binding]]\nset = 0\nbinding = 0\nbuffer = 2\n[[binding]]\nset = 0\nbinding = 1\nbuffer = 2\n",
+    )
+    .unwrap();
+    fails(
+        &[
+            "compile",
+            &fixture("saxpy.spv"),
+            "--bindings",
+            "discrete",
+            "--binding-map",
+            map.to_str().unwrap(),
+        ],
+        1,
+        "(set 0, binding 1) and (set 0, binding 0) both use [[buffer]] 2",
+    );
+    std::fs::write(&map, "[[binding]]\nset = 0\nbinding = 0\nbuffer = 40\n").unwrap();
+    fails(
+        &[
+            "compile",
+            &fixture("saxpy.spv"),
+            "--bindings",
+            "discrete",
+            "--binding-map",
+            map.to_str().unwrap(),
+        ],
+        1,
+        "(set 0, binding 0): [[buffer]] 40 is out of range",
+    );
+    std::fs::write(&map, "[[binding]]\nset = 0\nbinding = 0\nbufer = 4\n").unwrap();
+    fails(
+        &[
+            "compile",
+            &fixture("saxpy.spv"),
+            "--binding-map",
+            map.to_str().unwrap(),
+        ],
+        1,
+        "map.toml: line 4: unknown field `bufer`",
+    );
+}

@@ -1,0 +1,40 @@
+//! halc's integration tests: one binary, with a temp-dir helper.
+
+mod cli;
+mod fixtures;
+mod roundtrip;
+
+use std::path::{Path, PathBuf};
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fixture kernel's path.
+pub fn kernel(name: &str) -> PathBuf {
+    root().join("fixtures/kernels").join(name)
+}
+
+/// Reads a fixture as a compiler input.
+pub fn input(path: &Path) -> halc::Input {
+    halc::Input {
+        name: format!(
+            "fixtures/kernels/{}",
+            path.file_name().unwrap().to_string_lossy()
+        ),
+        bytes: std::fs::read(path).unwrap(),
+    }
+}
+
+/// Every compilable fixture (`.spv`, without the vertex-only module).
+pub fn compute_fixtures() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("fixtures/kernels"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "spv"))
+        .filter(|p| !p.ends_with("vertex.spv"))
+        .collect();
+    v.sort();
+    v
+}

@@ -1,0 +1,174 @@
+//! Round trips: compile every fixture, write the executable, load it with
+//! the runtime-loader and check that what the file records is the layout,
+//! and that the layout *read back from the file* matches the MSL the file
+//! carries.
+
+use halc::msl::check::check;
+use halc::msl::{
+    ArgumentBufferLayout, BindingLayout, BindingModel, KernelLayout, LayoutOptions,
+    PushConstantLayout,
+};
+use halc::runtime_loader::{schema as fb, Executable};
+use halc::spirv::{Access, BindingKind, WorkgroupDim, WorkgroupSize};
+use halc::Options;
+
+use crate::{compute_fixtures, input};
+
+fn kind(k: fb::BindingKind) -> BindingKind {
+    match k {
+        fb::BindingKind::StorageBuffer => BindingKind::StorageBuffer,
+        fb::BindingKind::UniformBuffer => BindingKind::UniformBuffer,
+        fb::BindingKind::StorageImage => BindingKind::StorageImage,
+        fb::BindingKind::SampledImage => BindingKind::SampledImage,
+        fb::BindingKind::Sampler => BindingKind::Sampler,
+        fb::BindingKind::CombinedImageSampler => BindingKind::CombinedImageSampler,
+        fb::BindingKind::UniformTexelBuffer => BindingKind::UniformTexelBuffer,
+        fb::BindingKind::StorageTexelBuffer => BindingKind::StorageTexelBuffer,
+        other => panic!("unknown kind {other:?}"),
+    }
+}
+
+fn access(a: fb::Access) -> Access {
+    match a {
+        fb::Access::ReadOnly => Access::ReadOnly,
+        fb::Access::WriteOnly => Access::WriteOnly,
+        fb::Access::ReadWrite => Access::ReadWrite,
+        other => panic!("unknown access {other:?}"),
+    }
+}
+
+/// Rebuilds the layout from what the file records.
+fn layout_from_file(k: fb::Kernel<'_>) -> KernelLayout {
+    KernelLayout {
+        model: match k.binding_model() {
+            fb::BindingModel::Discrete => BindingModel::Discrete,
+            _ => BindingModel::ArgumentBuffers,
+        },
+        argument_buffers: k
+            .argument_buffers()
+            .unwrap()
+            .iter()
+            .map(|a| ArgumentBufferLayout {
+                set: a.set(),
+                buffer_index: a.buffer_index(),
+                size: a.size(),
+                sizes_id: a.sizes_id(),
+                sizes_byte_offset: a.sizes_byte_offset(),
+            })
+            .collect(),
+        bindings: k
+            .bindings()
+            .unwrap()
+            .iter()
+            .map(|b| BindingLayout {
+                set: b.set(),
+                binding: b.binding(),
+                kind: kind(b.kind()),
+                access: access(b.access()),
+                count: b.count(),
+                buffer_index: b.buffer_index(),
+                texture_index: b.texture_index(),
+                sampler_index: b.sampler_index(),
+                id: b.id(),
+                sampler_id: b.sampler_id(),
+                byte_offset: b.byte_offset(),
+                sampler_byte_offset: b.sampler_byte_offset(),
+                min_size: b.min_size(),
+                runtime_array_stride: b.runtime_array_stride(),
+                sizes_index: b.sizes_index(),
+                name: b.name().map(str::to_string),
+            })
+            .collect(),
+        push_constants: k.push_constants().map(|p| PushConstantLayout {
+            buffer_index: p.buffer_index(),
+            size: p.size(),
+        }),
+        sizes_buffer_index: k.sizes_buffer_index(),
+        sizes_buffer_entries: k.sizes_buffer_entries(),
+    }
+}
+
+#[test]
+fn recorded_layout_matches_the_carried_msl_for_every_fixture() {
+    let mut checked = 0;
+    for path in compute_fixtures() {
+        for model in [BindingModel::ArgumentBuffers, BindingModel::Discrete] {
+            let opts = Options {
+                layout: LayoutOptions {
+                    model,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            let compiled = halc::compile(&[input(&path)], &opts)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let bytes = compiled.to_flatbuffer();
+            let exe = Executable::load(&bytes).unwrap();
+            let raw = exe.raw();
+            assert_eq!(raw.kernels().len(), compiled.kernels.len());
+            for (k, want) in raw.kernels().iter().zip(&compiled.kernels) {
+                let got = layout_from_file(k);
+                assert_eq!(got, want.layout, "{}: {}", path.display(), want.name);
+                let lib = raw.libraries().get(k.library() as usize);
+                let msl = lib.msl_source().unwrap();
+                assert_eq!(msl, want.msl.source);
+                assert_eq!(k.msl_name(), want.msl.function_name);
+                let dims: Vec<WorkgroupDim> = k
+                    .threadgroup_size()
+                    .iter()
+                    .map(|d| WorkgroupDim {
+                        value: d.size(),
+                        spec_id: d.has_spec_id().then(|| d.spec_id()),
+                    })
+                    .collect();
+                assert_eq!(dims, want.workgroup.dims.to_vec());
+                let wg = WorkgroupSize {
+                    dims: [dims[0], dims[1], dims[2]],
+                    source: want.workgroup.source,
+                };
+                check(msl, k.msl_name(), &got, &wg)
+                    .unwrap_or_else(|e| panic!("{}: {}: {e}", path.display(), want.name));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 2 * 17, "only {checked} kernels checked");
+}
+
+#[test]
+fn output_is_byte_identical_across_runs() {
+    for path in compute_fixtures() {
+        let a = halc::compile(&[input(&path)], &Options::default())
+            .unwrap()
+            .to_flatbuffer();
+        let b = halc::compile(&[input(&path)], &Options::default())
+            .unwrap()
+            .to_flatbuffer();
+        assert_eq!(a, b, "{}", path.display());
+    }
+}
+
+#[test]
+fn all_fixtures_in_one_executable_are_found_by_name() {
+    // Kernel names must be unique: take one module per entry-point name.
+    let paths: Vec<_> = compute_fixtures()
+        .into_iter()
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            // two_entry_points* hold main_a/main_b; the rest are `main`.
+            n == "two_entry_points.spv" || n == "saxpy.spv"
+        })
+        .collect();
+    let inputs: Vec<_> = paths.iter().map(|p| input(p)).collect();
+    let compiled = halc::compile(&inputs, &Options::default()).unwrap();
+    let bytes = compiled.to_flatbuffer();
+    let exe = Executable::load(&bytes).unwrap();
+    for name in ["main", "main_a", "main_b"] {
+        let k = exe
+            .raw()
+            .kernels()
+            .lookup_by_key(name, |k, n| k.key_compare_with_value(n));
+        assert!(k.is_some(), "{name} not found");
+    }
+    assert_eq!(exe.raw().libraries().len(), 3);
+}
