@@ -5,9 +5,9 @@
 //!
 //! The crate has a portable part, built and tested on every platform:
 //! - [`Executable::load`] / [`OwnedExecutable::read`]: the flatbuffers
-//!   verifier with explicit [`VerifyLimits`], then the semantic checks of
-//!   [`verify`](Violation) — once; afterwards [`Kernel`] views read the bytes
-//!   in place;
+//!   verifier with explicit [`VerifyLimits`], then the semantic checks whose
+//!   failures are [`Violation`]s naming the kernel and the field — once;
+//!   afterwards [`Kernel`] views read the bytes in place;
 //! - [`plan`]: a dispatch plan in pure Rust, the exact list of encoder
 //!   commands (argument-buffer bytes, `setBuffer` / `setBytes`,
 //!   `useResource`, threadgroup size and count) for a kernel and its bound

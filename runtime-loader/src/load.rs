@@ -106,7 +106,10 @@ impl<'a> Executable<'a> {
                 limit: limits.max_bytes,
             });
         }
-        if !schema::executable_buffer_has_identifier(bytes) {
+        // `executable_buffer_has_identifier` asserts (panics) on inputs
+        // shorter than a root offset plus the identifier.
+        const HEADER: usize = flatbuffers::SIZE_UOFFSET + flatbuffers::FILE_IDENTIFIER_LENGTH;
+        if bytes.len() < HEADER || !schema::executable_buffer_has_identifier(bytes) {
             return Err(LoadError::BadIdentifier);
         }
         let opts = flatbuffers::VerifierOptions {

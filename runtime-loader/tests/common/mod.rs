@@ -194,7 +194,10 @@ impl Exe {
     }
 
     pub fn kernel_mut(&mut self, name: &str) -> &mut K {
-        self.kernels.iter_mut().find(|k| k.name == name).expect("kernel")
+        self.kernels
+            .iter_mut()
+            .find(|k| k.name == name)
+            .expect("kernel")
     }
 
     pub fn build(&self) -> Vec<u8> {
@@ -204,11 +207,10 @@ impl Exe {
             let name = fbb.create_string(&k.name);
             let msl_name = fbb.create_string(&k.msl_name);
             let source_file = fbb.create_string("test.spv");
-            let dims: Vec<_> = k
-                .tg
-                .iter()
-                .map(|&(s, id, has)| schema::ThreadgroupDim::new(s, id, has))
-                .collect();
+            let dims: Vec<_> =
+                k.tg.iter()
+                    .map(|&(s, id, has)| schema::ThreadgroupDim::new(s, id, has))
+                    .collect();
             let tg = fbb.create_vector(&dims);
             let abs: Vec<_> = k
                 .abs
@@ -254,7 +256,10 @@ impl Exe {
             }
             let bindings = fbb.create_vector(&bindings);
             let push = k.push.map(|(buffer_index, size)| {
-                schema::PushConstants::create(&mut fbb, &schema::PushConstantsArgs { buffer_index, size })
+                schema::PushConstants::create(
+                    &mut fbb,
+                    &schema::PushConstantsArgs { buffer_index, size },
+                )
             });
             let mut fcs = Vec::new();
             for c in &k.fcs {
@@ -351,7 +356,9 @@ pub fn saxpy() -> K {
         B::new(0, 1, BindingKind::StorageBuffer)
             .member(1, 8)
             .access(Access::ReadWrite),
-        B::new(0, 2, BindingKind::UniformBuffer).member(2, 16).min_size(8),
+        B::new(0, 2, BindingKind::UniformBuffer)
+            .member(2, 16)
+            .min_size(8),
     ];
     for b in &mut k.bindings[..2] {
         b.stride = 4;
@@ -378,11 +385,15 @@ pub fn sparse() -> K {
         },
     ];
     k.bindings = vec![
-        B::new(0, 3, BindingKind::StorageBuffer).member(3, 0).min_size(16),
+        B::new(0, 3, BindingKind::StorageBuffer)
+            .member(3, 0)
+            .min_size(16),
         B::new(0, 7, BindingKind::StorageBuffer)
             .member(7, 8)
             .access(Access::WriteOnly),
-        B::new(2, 1, BindingKind::UniformBuffer).member(1, 0).min_size(16),
+        B::new(2, 1, BindingKind::UniformBuffer)
+            .member(1, 0)
+            .min_size(16),
         B::new(2, 5, BindingKind::StorageBuffer)
             .member(5, 8)
             .access(Access::ReadWrite),
@@ -399,8 +410,13 @@ pub fn discrete() -> K {
             .buffer(0)
             .sizes(4)
             .access(Access::ReadWrite),
-        B::new(0, 1, BindingKind::StorageBuffer).buffer(1).count(4).sizes(0),
-        B::new(1, 0, BindingKind::UniformBuffer).buffer(5).min_size(32),
+        B::new(0, 1, BindingKind::StorageBuffer)
+            .buffer(1)
+            .count(4)
+            .sizes(0),
+        B::new(1, 0, BindingKind::UniformBuffer)
+            .buffer(5)
+            .min_size(32),
         B::new(1, 1, BindingKind::StorageImage)
             .texture(0)
             .access(Access::WriteOnly),
@@ -510,7 +526,14 @@ pub fn images() -> K {
 
 /// Every layout above in one executable (kernels sorted by name).
 pub fn all() -> Exe {
-    let mut kernels = vec![saxpy(), sparse(), discrete(), spec(), array_length(), images()];
+    let mut kernels = vec![
+        saxpy(),
+        sparse(),
+        discrete(),
+        spec(),
+        array_length(),
+        images(),
+    ];
     kernels.sort_by(|a, b| a.name.cmp(&b.name));
     Exe::new(kernels)
 }

@@ -1,0 +1,660 @@
+//! Load-time verification: a valid executable loads; every field corrupted
+//! gives the error naming that kernel and field.
+
+use runtime_loader::schema::{
+    self, Access, ArgumentBufferTier, BindingKind, BindingModel, MathMode, Platform, ScalarType,
+};
+use runtime_loader::{Executable, LoadError, OwnedExecutable, VerifyLimits};
+
+use crate::common::{all, Exe, B, K};
+
+fn k<'e>(e: &'e mut Exe, name: &str) -> &'e mut K {
+    e.kernel_mut(name)
+}
+
+fn b<'e>(e: &'e mut Exe, name: &str, set: u32, binding: u32) -> &'e mut B {
+    e.kernel_mut(name)
+        .bindings
+        .iter_mut()
+        .find(|b| b.set == set && b.binding == binding)
+        .expect("binding")
+}
+
+struct Case {
+    line: u32,
+    kernel: Option<&'static str>,
+    field: &'static str,
+    mutate: Box<dyn Fn(&mut Exe)>,
+}
+
+macro_rules! case {
+    ($cases:ident, $kernel:expr, $field:expr, |$e:ident| $body:expr) => {
+        $cases.push(Case {
+            line: line!(),
+            kernel: $kernel,
+            field: $field,
+            mutate: Box::new(|$e: &mut Exe| {
+                $body;
+            }),
+        })
+    };
+}
+
+fn cases() -> Vec<Case> {
+    let mut c = Vec::new();
+    let m = Some("main");
+    let sp = Some("sparse");
+    let d = Some("discrete");
+    let s = Some("spec");
+    let al = Some("array_length");
+    let im = Some("images");
+
+    // Executable and kernel list.
+    case!(c, None, "kernels", |e| e.kernels.clear());
+    case!(c, None, "kernels[0].name", |e| e.kernels[0].name.clear());
+    case!(c, al, "name", |e| e.kernels.swap(0, 1));
+    case!(c, al, "name", |e| e.kernels[1].name = "array_length".into());
+    case!(c, m, "msl_name", |e| k(e, "main").msl_name.clear());
+    case!(c, m, "library", |e| k(e, "main").library = 1);
+
+    // Libraries.
+    case!(c, None, "libraries[0].msl_source", |e| e.libraries[0]
+        .msl_source =
+        None);
+    case!(c, None, "libraries[0].msl_source", |e| e.libraries[0]
+        .msl_source =
+        Some(String::new()));
+    case!(c, None, "libraries[0].msl_source", |e| {
+        e.libraries[0].msl_source = None;
+        e.libraries[0].metallib = Some(Vec::new());
+    });
+    case!(c, None, "libraries[0].msl_version", |e| e.libraries[0]
+        .msl_version =
+        (0, 0));
+    case!(c, None, "libraries[0].msl_version", |e| e.libraries[0]
+        .msl_version =
+        (9, 1));
+    case!(c, None, "libraries[0].math_mode", |e| e.libraries[0]
+        .math_mode =
+        MathMode(9));
+    case!(c, None, "libraries[0].platform", |e| e.libraries[0]
+        .platform =
+        Platform(9));
+    case!(c, None, "libraries[0].argument_buffer_tier", |e| e
+        .libraries[0]
+        .tier =
+        ArgumentBufferTier(9));
+
+    // Threadgroup size.
+    case!(c, m, "threadgroup_size", |e| k(e, "main").tg.pop());
+    case!(c, m, "threadgroup_size[1].size", |e| k(e, "main").tg[1].0 =
+        0);
+    case!(c, m, "threadgroup_size", |e| {
+        let k = k(e, "main");
+        k.tg[1].0 = 32;
+        k.max_threads = 1024;
+    });
+    case!(c, s, "threadgroup_size[0].spec_id", |e| k(e, "spec").tg
+        [0]
+    .1 = 9);
+    case!(c, s, "threadgroup_size[0].spec_id", |e| k(e, "spec").fcs
+        [0]
+    .ty =
+        ScalarType::Float32);
+    case!(c, s, "threadgroup_size[0].size", |e| k(e, "spec").tg[0].0 =
+        64);
+    case!(c, m, "max_threads_per_threadgroup", |e| k(e, "main")
+        .max_threads =
+        0);
+    case!(c, m, "max_threads_per_threadgroup", |e| k(e, "main")
+        .max_threads =
+        32);
+    case!(c, m, "max_threads_per_threadgroup", |e| k(e, "main")
+        .max_threads =
+        2048);
+    case!(c, m, "threadgroup_memory_bytes", |e| k(e, "main")
+        .tg_memory = 32769);
+    case!(c, m, "binding_model", |e| k(e, "main").model =
+        BindingModel(5));
+
+    // Function constants.
+    case!(c, s, "function_constants[2].id", |e| k(e, "spec").fcs[2]
+        .id = 1);
+    case!(c, s, "function_constants[1].type", |e| k(e, "spec").fcs
+        [1]
+    .ty = ScalarType(77));
+    case!(c, s, "function_constants[2].default_bits", |e| k(
+        e, "spec"
+    )
+    .fcs[2]
+        .default_bits =
+        2);
+    case!(c, s, "function_constants[3].default_bits", |e| k(
+        e, "spec"
+    )
+    .fcs[3]
+        .default_bits =
+        1 << 32);
+
+    // Push constants.
+    case!(c, sp, "push_constants.size", |e| k(e, "sparse").push =
+        Some((2, 0)));
+    case!(c, sp, "push_constants.size", |e| k(e, "sparse").push =
+        Some((2, 4097)));
+    case!(c, sp, "push_constants.buffer_index", |e| k(e, "sparse")
+        .push =
+        Some((31, 16)));
+    case!(c, sp, "argument_buffers[set 0].buffer_index", |e| k(
+        e, "sparse"
+    )
+    .push =
+        Some((0, 16)));
+
+    // Kernel-level sizes table.
+    case!(c, d, "bindings[set 0, binding 0].sizes_index", |e| k(
+        e, "discrete"
+    )
+    .sizes_entries =
+        0);
+    case!(c, d, "sizes_buffer_entries", |e| k(e, "discrete")
+        .sizes_entries = 1025);
+    case!(c, d, "sizes_buffer_entries", |e| k(e, "discrete")
+        .sizes_buffer_index =
+        None);
+    case!(c, d, "sizes_buffer_index", |e| k(e, "discrete")
+        .sizes_buffer_index =
+        Some(6));
+    case!(c, d, "sizes_buffer_index", |e| k(e, "discrete")
+        .sizes_buffer_index =
+        Some(31));
+
+    // Argument buffers.
+    case!(c, d, "argument_buffers", |e| {
+        let ab = crate::common::saxpy().abs[0].clone();
+        k(e, "discrete").abs.push(ab);
+    });
+    case!(c, sp, "argument_buffers[set 0].set", |e| k(e, "sparse")
+        .abs[1]
+        .set = 0);
+    case!(c, m, "argument_buffers[set 0].buffer_index", |e| k(
+        e, "main"
+    )
+    .abs[0]
+        .buffer_index =
+        31);
+    case!(c, m, "argument_buffers[set 0].size", |e| k(e, "main").abs
+        [0]
+    .size = 0);
+    case!(c, m, "argument_buffers[set 0].size", |e| k(e, "main").abs
+        [0]
+    .size = 28);
+    case!(c, m, "argument_buffers[set 0].size", |e| k(e, "main").abs
+        [0]
+    .size =
+        (4 << 20) + 8);
+    case!(c, al, "argument_buffers[set 0].sizes_byte_offset", |e| k(
+        e,
+        "array_length"
+    )
+    .abs[0]
+        .sizes_byte_offset =
+        None);
+    case!(c, al, "argument_buffers[set 0].sizes_id", |e| k(
+        e,
+        "array_length"
+    )
+    .abs[0]
+        .sizes_id =
+        None);
+    case!(c, al, "argument_buffers[set 0].sizes_byte_offset", |e| k(
+        e,
+        "array_length"
+    )
+    .abs[0]
+        .sizes_byte_offset =
+        Some(12));
+    case!(c, al, "argument_buffers[set 0].sizes_byte_offset", |e| k(
+        e,
+        "array_length"
+    )
+    .abs[0]
+        .sizes_byte_offset =
+        Some(24));
+    case!(c, al, "bindings[set 0, binding 1].id", |e| k(
+        e,
+        "array_length"
+    )
+    .abs[0]
+        .sizes_id =
+        Some(1));
+    case!(c, al, "bindings[set 0, binding 0].byte_offset", |e| k(
+        e,
+        "array_length"
+    )
+    .abs[0]
+        .sizes_byte_offset =
+        Some(0));
+
+    // Bindings: order, count, enums.
+    case!(c, m, "bindings[set 0, binding 0].binding", |e| k(e, "main")
+        .bindings
+        .swap(0, 1));
+    case!(c, m, "bindings[set 0, binding 0].binding", |e| b(
+        e, "main", 0, 1
+    )
+    .binding = 0);
+    case!(c, m, "bindings[set 0, binding 1].count", |e| b(
+        e, "main", 0, 1
+    )
+    .count = 0);
+    case!(c, m, "bindings[set 0, binding 1].kind", |e| b(
+        e, "main", 0, 1
+    )
+    .kind =
+        BindingKind(42));
+    case!(c, m, "bindings[set 0, binding 1].access", |e| b(
+        e, "main", 0, 1
+    )
+    .access =
+        Access(9));
+
+    // Discrete slots.
+    case!(c, d, "bindings[set 0, binding 0].buffer_index", |e| b(
+        e, "discrete", 0, 0
+    )
+    .buffer_index =
+        None);
+    case!(c, d, "bindings[set 0, binding 1].buffer_index", |e| b(
+        e, "discrete", 0, 1
+    )
+    .buffer_index =
+        Some(28));
+    case!(c, d, "bindings[set 1, binding 0].buffer_index", |e| b(
+        e, "discrete", 1, 0
+    )
+    .buffer_index =
+        Some(4));
+    case!(c, d, "bindings[set 1, binding 0].buffer_index", |e| b(
+        e, "discrete", 1, 0
+    )
+    .buffer_index =
+        Some(6));
+    case!(c, d, "bindings[set 0, binding 0].texture_index", |e| b(
+        e, "discrete", 0, 0
+    )
+    .texture_index =
+        Some(3));
+    case!(c, d, "bindings[set 0, binding 0].sampler_index", |e| b(
+        e, "discrete", 0, 0
+    )
+    .sampler_index =
+        Some(3));
+    case!(c, d, "bindings[set 0, binding 0].sampler_id", |e| b(
+        e, "discrete", 0, 0
+    )
+    .sampler_id =
+        Some(3));
+    case!(c, d, "bindings[set 0, binding 0].id", |e| {
+        let b = b(e, "discrete", 0, 0);
+        b.id = Some(0);
+        b.byte_offset = Some(0);
+    });
+    case!(c, d, "bindings[set 1, binding 1].texture_index", |e| b(
+        e, "discrete", 1, 1
+    )
+    .texture_index =
+        Some(128));
+    case!(c, d, "bindings[set 1, binding 3].texture_index", |e| b(
+        e, "discrete", 1, 3
+    )
+    .texture_index =
+        Some(127));
+    case!(c, d, "bindings[set 1, binding 3].texture_index", |e| b(
+        e, "discrete", 1, 3
+    )
+    .texture_index =
+        Some(0));
+    case!(c, d, "bindings[set 1, binding 2].sampler_index", |e| b(
+        e, "discrete", 1, 2
+    )
+    .sampler_index =
+        Some(16));
+    case!(c, d, "bindings[set 1, binding 3].sampler_index", |e| b(
+        e, "discrete", 1, 3
+    )
+    .sampler_index =
+        Some(15));
+    case!(c, d, "bindings[set 1, binding 3].sampler_index", |e| b(
+        e, "discrete", 1, 3
+    )
+    .sampler_index =
+        None);
+    case!(c, d, "bindings[set 1, binding 2].buffer_index", |e| b(
+        e, "discrete", 1, 2
+    )
+    .buffer_index =
+        Some(20));
+    case!(c, d, "bindings[set 1, binding 2].texture_index", |e| b(
+        e, "discrete", 1, 2
+    )
+    .texture_index =
+        Some(20));
+
+    // Argument-buffer members.
+    case!(c, m, "bindings[set 0, binding 1].byte_offset", |e| b(
+        e, "main", 0, 1
+    )
+    .byte_offset =
+        None);
+    case!(c, m, "bindings[set 0, binding 1].id", |e| b(
+        e, "main", 0, 1
+    )
+    .id = None);
+    case!(c, m, "bindings[set 0, binding 1].id", |e| {
+        let b = b(e, "main", 0, 1);
+        b.id = None;
+        b.byte_offset = None;
+    });
+    case!(c, m, "bindings[set 0, binding 1].buffer_index", |e| b(
+        e, "main", 0, 1
+    )
+    .buffer_index =
+        Some(3));
+    case!(c, m, "bindings[set 1, binding 2].id", |e| b(
+        e, "main", 0, 2
+    )
+    .set = 1);
+    case!(c, m, "bindings[set 0, binding 1].byte_offset", |e| b(
+        e, "main", 0, 1
+    )
+    .byte_offset =
+        Some(4));
+    case!(c, m, "bindings[set 0, binding 2].byte_offset", |e| b(
+        e, "main", 0, 2
+    )
+    .byte_offset =
+        Some(24));
+    case!(c, m, "bindings[set 0, binding 1].id", |e| b(
+        e, "main", 0, 1
+    )
+    .id = Some(0));
+    case!(c, m, "bindings[set 0, binding 1].byte_offset", |e| b(
+        e, "main", 0, 1
+    )
+    .byte_offset =
+        Some(0));
+    case!(c, m, "bindings[set 0, binding 2].id", |e| b(
+        e, "main", 0, 1
+    )
+    .count = 2);
+    case!(c, im, "bindings[set 0, binding 1].id", |e| b(
+        e, "images", 0, 1
+    )
+    .id = Some(9));
+    case!(
+        c,
+        im,
+        "bindings[set 0, binding 1].sampler_byte_offset",
+        |e| b(e, "images", 0, 1).sampler_byte_offset = None
+    );
+    case!(c, im, "bindings[set 0, binding 2].sampler_id", |e| b(
+        e, "images", 0, 2
+    )
+    .sampler_id =
+        Some(3));
+    case!(
+        c,
+        im,
+        "bindings[set 0, binding 2].sampler_byte_offset",
+        |e| b(e, "images", 0, 2).sampler_byte_offset = Some(24)
+    );
+    case!(c, im, "bindings[set 0, binding 3].id", |e| b(
+        e, "images", 0, 3
+    )
+    .texture_index =
+        None);
+
+    // Sizes indices.
+    case!(c, im, "bindings[set 0, binding 0].sizes_index", |e| b(
+        e, "images", 0, 0
+    )
+    .sizes_index =
+        Some(0));
+    case!(c, m, "bindings[set 0, binding 0].sizes_index", |e| b(
+        e, "main", 0, 0
+    )
+    .sizes_index =
+        Some(0));
+    case!(c, d, "bindings[set 0, binding 0].sizes_index", |e| {
+        let k = k(e, "discrete");
+        k.sizes_buffer_index = None;
+        k.sizes_entries = 0;
+    });
+    case!(c, d, "bindings[set 0, binding 1].sizes_index", |e| b(
+        e, "discrete", 0, 1
+    )
+    .sizes_index =
+        Some(2));
+    case!(c, al, "bindings[set 0, binding 1].sizes_index", |e| b(
+        e,
+        "array_length",
+        0,
+        1
+    )
+    .sizes_index =
+        Some(u32::MAX));
+    c
+}
+
+#[test]
+fn valid_executable_loads_with_typed_accessors() {
+    let bytes = all().build();
+    let exe = Executable::load(&bytes).expect("valid executable");
+    assert_eq!(exe.kernels().len(), 6);
+    let names: Vec<_> = exe.entry_points().map(|k| k.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "array_length",
+            "discrete",
+            "images",
+            "main",
+            "sparse",
+            "spec"
+        ]
+    );
+    for name in &names {
+        assert_eq!(exe.kernel(name).map(|k| k.name()), Some(*name));
+    }
+    assert!(exe.kernel("missing").is_none());
+
+    let main = exe.entry_point("main").unwrap();
+    assert_eq!(main.msl_name(), "main0");
+    assert_eq!(main.default_threads_per_threadgroup(), [64, 1, 1]);
+    assert_eq!(main.binding_model(), BindingModel::ArgumentBuffers);
+    assert_eq!(main.argument_buffer(0).map(|a| a.size()), Some(24));
+    assert_eq!(main.binding(0, 2).map(|b| b.min_size()), Some(8));
+    assert_eq!(main.library().msl_version().major(), 3);
+
+    let spec = exe.entry_point("spec").unwrap();
+    assert_eq!(spec.threadgroup_size()[0].spec_id, Some(0));
+    assert_eq!(spec.function_constants().len(), 4);
+    assert_eq!(
+        spec.function_constant(2).map(|c| c.type_()),
+        Some(ScalarType::Bool)
+    );
+
+    let d = exe.entry_point("discrete").unwrap();
+    assert_eq!(
+        d.push_constants().map(|p| (p.buffer_index, p.size)),
+        Some((6, 8))
+    );
+    assert_eq!(
+        d.sizes_buffer().map(|s| (s.buffer_index, s.entries)),
+        Some((7, 5))
+    );
+}
+
+#[test]
+fn every_corrupted_field_is_reported_with_kernel_and_field() {
+    let cases = cases();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let mut exe = all();
+        (case.mutate)(&mut exe);
+        let bytes = exe.build();
+        match Executable::load(&bytes) {
+            Err(LoadError::Invalid(v)) => {
+                if v.kernel.as_deref() != case.kernel || v.field != case.field {
+                    failures.push(format!(
+                        "line {}: expected {:?} / {}, got {:?} / {} ({v})",
+                        case.line, case.kernel, case.field, v.kernel, v.field
+                    ));
+                }
+            }
+            other => failures.push(format!(
+                "line {}: expected a violation, got {other:?}",
+                case.line
+            )),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+    assert!(cases.len() >= 90, "{} cases", cases.len());
+}
+
+#[test]
+fn violation_messages_name_kernel_and_field() {
+    let mut exe = all();
+    b(&mut exe, "main", 0, 1).byte_offset = Some(4);
+    let err = Executable::load(&exe.build()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid executable: kernel `main`: bindings[set 0, binding 1].byte_offset: 4 is not a multiple of 8"
+    );
+    let mut exe = all();
+    b(&mut exe, "discrete", 1, 0).buffer_index = Some(6);
+    let err = Executable::load(&exe.build()).unwrap_err();
+    assert_eq!(
+        err.violation().map(|v| v.message.as_str()),
+        Some("6..7 in the buffer argument table collides with push_constants (6..7)")
+    );
+}
+
+#[test]
+fn a_metallib_without_source_is_enough() {
+    let mut exe = all();
+    exe.libraries[0].msl_source = None;
+    exe.libraries[0].metallib = Some(b"MTLB fake".to_vec());
+    assert!(Executable::load(&exe.build()).is_ok());
+}
+
+#[test]
+fn identifier_version_and_structure_are_checked_first() {
+    let good = all().build();
+
+    let mut bad_id = good.clone();
+    bad_id[4..8].copy_from_slice(b"HALD");
+    assert!(matches!(
+        Executable::load(&bad_id),
+        Err(LoadError::BadIdentifier)
+    ));
+    assert!(matches!(
+        Executable::load(&[]),
+        Err(LoadError::BadIdentifier)
+    ));
+
+    for version in [0, 2, u32::MAX] {
+        let mut exe = all();
+        exe.format_version = version;
+        match Executable::load(&exe.build()) {
+            Err(LoadError::Version { found, expected }) => {
+                assert_eq!(
+                    (found, expected),
+                    (version, schema::FormatVersion::Current.0)
+                )
+            }
+            other => panic!("version {version}: {other:?}"),
+        }
+    }
+
+    let truncated = &good[..good.len() / 2];
+    assert!(matches!(
+        Executable::load(truncated),
+        Err(LoadError::Corrupt(_))
+    ));
+
+    let limits = VerifyLimits {
+        max_bytes: 64,
+        ..VerifyLimits::default()
+    };
+    assert!(matches!(
+        Executable::load_with_limits(&good, limits),
+        Err(LoadError::TooLarge { limit: 64, .. })
+    ));
+    let limits = VerifyLimits {
+        max_tables: 3,
+        ..VerifyLimits::default()
+    };
+    assert!(matches!(
+        Executable::load_with_limits(&good, limits),
+        Err(LoadError::Corrupt(_))
+    ));
+    let limits = VerifyLimits {
+        max_argument_buffer_bytes: 16,
+        ..VerifyLimits::default()
+    };
+    let err = Executable::load_with_limits(&good, limits).unwrap_err();
+    assert_eq!(
+        err.violation().map(|v| v.field.as_str()),
+        Some("argument_buffers[set 0].size")
+    );
+}
+
+#[test]
+fn inputs_shorter_than_the_header_are_rejected_not_a_panic() {
+    // Regression: the generated identifier check asserts on < 8 bytes.
+    for len in 0..8 {
+        let bytes = &b"\x08\0\0\0HALC"[..len];
+        assert!(
+            matches!(Executable::load(bytes), Err(LoadError::BadIdentifier)),
+            "{len} bytes"
+        );
+    }
+}
+
+#[test]
+fn owned_executable_reads_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("all.halc");
+    std::fs::write(&path, all().build()).unwrap();
+    let owned = OwnedExecutable::read(&path).unwrap();
+    assert_eq!(owned.executable().kernels().len(), 6);
+    assert!(owned.executable().entry_point("spec").is_some());
+
+    let missing = dir.path().join("missing.halc");
+    let err = OwnedExecutable::read(&missing).unwrap_err();
+    assert!(matches!(err, LoadError::Io { .. }));
+    assert!(err.to_string().contains("missing.halc"), "{err}");
+
+    let small = VerifyLimits {
+        max_bytes: 10,
+        ..VerifyLimits::default()
+    };
+    assert!(matches!(
+        OwnedExecutable::read_with_limits(&path, small),
+        Err(LoadError::TooLarge { .. })
+    ));
+    let mut exe = all();
+    exe.kernels.clear();
+    std::fs::write(&path, exe.build()).unwrap();
+    assert!(matches!(
+        OwnedExecutable::read(&path),
+        Err(LoadError::Invalid(_))
+    ));
+}

@@ -1,0 +1,517 @@
+//! Metal tests: run on a Mac (`.github/workflows/macos.yml`). On other
+//! platforms this test binary is empty: these tests do not exist there.
+//!
+//! The kernels are hand-written MSL in the shape SPIRV-Cross emits, packed
+//! with the test builder, so these tests need no compiler. With
+//! `HALC_FIXTURES_DIR` set to a directory of `halc compile` outputs, every
+//! kernel in it must also make a pipeline.
+
+#![cfg(target_vendor = "apple")]
+
+#[path = "../common/mod.rs"]
+mod common;
+
+use std::time::Duration;
+
+use common::{Ab, Exe, Fc, Lib, B, K};
+use runtime_loader::memory::{MemoryType, StorageMode};
+use runtime_loader::metal::{ArgumentEncoding, Device, MetalError, ResourceBindings};
+use runtime_loader::plan::{Grid, PlanError, SpecValue};
+use runtime_loader::schema::{Access, BindingKind, BindingModel, ScalarType};
+use runtime_loader::{Executable, OwnedExecutable};
+
+const SAXPY_MSL: &str = r#"
+#include <metal_stdlib>
+using namespace metal;
+
+struct InBuf { float x[1]; };
+struct OutBuf { float y[1]; };
+struct Params { float a; uint n; };
+
+struct spvDescriptorSetBuffer0
+{
+    const device InBuf* inBuf [[id(0)]];
+    device OutBuf* outBuf [[id(1)]];
+    constant Params* params [[id(2)]];
+};
+
+kernel void main0(constant spvDescriptorSetBuffer0& spvDescriptorSet0 [[buffer(0)]],
+                  uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+{
+    uint i = gl_GlobalInvocationID.x;
+    if (i < (*spvDescriptorSet0.params).n)
+    {
+        (*spvDescriptorSet0.outBuf).y[i] =
+            ((*spvDescriptorSet0.params).a * (*spvDescriptorSet0.inBuf).x[i]) + (*spvDescriptorSet0.outBuf).y[i];
+    }
+}
+"#;
+
+const SCALE_MSL: &str = r#"
+#include <metal_stdlib>
+using namespace metal;
+
+struct Push { float scale; uint n; };
+
+constant uint wg_x_tmp [[function_constant(0)]];
+constant uint wg_x = is_function_constant_defined(wg_x_tmp) ? wg_x_tmp : 64u;
+
+kernel void scale0(device float* data [[buffer(0)]],
+                   device uint* groups [[buffer(1)]],
+                   constant Push& pc [[buffer(2)]],
+                   uint3 gid [[thread_position_in_grid]],
+                   uint3 tid [[thread_position_in_threadgroup]],
+                   uint3 tgid [[threadgroup_position_in_grid]],
+                   uint3 tpg [[threads_per_threadgroup]])
+{
+    if (tid.x == 0)
+    {
+        groups[tgid.x] = wg_x * 1000u + tpg.x;
+    }
+    if (gid.x < pc.n)
+    {
+        data[gid.x] = data[gid.x] * pc.scale;
+    }
+}
+"#;
+
+const LENGTH_MSL: &str = r#"
+#include <metal_stdlib>
+using namespace metal;
+
+struct Data { uint header; float values[1]; };
+
+struct spvDescriptorSetBuffer0
+{
+    device Data* data [[id(0)]];
+    constant uint* spvBufferSizeConstants [[id(1)]];
+};
+
+kernel void len0(constant spvDescriptorSetBuffer0& spvDescriptorSet0 [[buffer(0)]],
+                 constant uint* spvBufferSizeConstants [[buffer(1)]])
+{
+    uint size = spvDescriptorSet0.spvBufferSizeConstants[0];
+    (*spvDescriptorSet0.data).header = (size - 4u) / 4u;
+}
+"#;
+
+fn saxpy_exe() -> Exe {
+    let mut exe = Exe::new(vec![common::saxpy()]);
+    exe.libraries = vec![Lib::msl(SAXPY_MSL)];
+    exe
+}
+
+fn scale_exe() -> Exe {
+    let mut k = K::new("scale", BindingModel::Discrete);
+    k.tg = vec![(64, 0, true), (1, 0, false), (1, 0, false)];
+    k.max_threads = 1024;
+    k.fcs = vec![Fc {
+        id: 0,
+        ty: ScalarType::UInt32,
+        default_bits: 64,
+    }];
+    k.bindings = vec![
+        B::new(0, 0, BindingKind::StorageBuffer)
+            .buffer(0)
+            .access(Access::ReadWrite),
+        B::new(0, 1, BindingKind::StorageBuffer)
+            .buffer(1)
+            .access(Access::ReadWrite),
+    ];
+    k.push = Some((2, 8));
+    let mut exe = Exe::new(vec![k]);
+    exe.libraries = vec![Lib::msl(SCALE_MSL)];
+    exe
+}
+
+fn length_exe() -> Exe {
+    let mut k = K::new("len", BindingModel::ArgumentBuffers);
+    k.tg = vec![(1, 0, false), (1, 0, false), (1, 0, false)];
+    k.max_threads = 1;
+    k.abs = vec![Ab {
+        set: 0,
+        buffer_index: 0,
+        size: 16,
+        sizes_id: Some(1),
+        sizes_byte_offset: Some(8),
+    }];
+    k.bindings = vec![B::new(0, 0, BindingKind::StorageBuffer)
+        .member(0, 0)
+        .min_size(4)
+        .sizes(0)
+        .access(Access::ReadWrite)];
+    k.sizes_buffer_index = Some(1);
+    k.sizes_entries = 1;
+    let mut exe = Exe::new(vec![k]);
+    exe.libraries = vec![Lib::msl(LENGTH_MSL)];
+    exe
+}
+
+fn floats(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|f| f.to_le_bytes()).collect()
+}
+
+fn read_floats(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// Whether the device can take GPU addresses in argument buffers. When it
+/// cannot, the caller skips (and says so) unless `HALC_REQUIRE_METAL3` is
+/// set, which makes it a failure.
+fn metal3(device: &Device, test: &str) -> bool {
+    let ok = device.supports_metal3() && device.argument_buffers_tier2();
+    if !ok {
+        let msg = format!(
+            "{test}: SKIPPED: `{}` is not a Metal 3 device with tier-2 argument buffers",
+            device.name()
+        );
+        assert!(std::env::var_os("HALC_REQUIRE_METAL3").is_none(), "{msg}");
+        eprintln!("{msg}");
+    }
+    ok
+}
+
+fn run_saxpy(encoding: ArgumentEncoding, y_memory: MemoryType) {
+    let device = Device::system_default().unwrap();
+    if encoding == ArgumentEncoding::GpuAddress && !metal3(&device, "saxpy with GPU addresses") {
+        return;
+    }
+    let bytes = saxpy_exe().build();
+    let exe = Executable::load(&bytes).unwrap();
+    let program = device.load(exe).unwrap();
+    let pipeline = program.pipeline_with("main", &[], encoding).unwrap();
+    assert_eq!(pipeline.argument_encoding(), encoding);
+
+    let n = 1000u32;
+    let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let y: Vec<f32> = (0..n).map(|i| (2 * i) as f32).collect();
+    let mut params = 3.0f32.to_le_bytes().to_vec();
+    params.extend(n.to_le_bytes());
+    let xb = device
+        .buffer_with_data(&floats(&x), MemoryType::HostVisible)
+        .unwrap();
+    let yb = device.buffer_with_data(&floats(&y), y_memory).unwrap();
+    let pb = device
+        .buffer_with_data(&params, MemoryType::HostVisible)
+        .unwrap();
+    let mut bindings = ResourceBindings::new();
+    bindings
+        .buffer(0, 0, &xb)
+        .buffer(0, 1, &yb)
+        .buffer(0, 2, &pb);
+
+    let mut cb = device.command_buffer().unwrap();
+    let mut pass = cb.compute().unwrap();
+    let plan = pass
+        .dispatch(
+            &pipeline,
+            &bindings,
+            &[],
+            Grid::Threads([u64::from(n), 1, 1]),
+        )
+        .unwrap();
+    assert_eq!(plan.threadgroups, [16, 1, 1]);
+    pass.end();
+    let readback = device
+        .buffer(yb.len() as usize, MemoryType::HostVisible)
+        .unwrap();
+    cb.copy(&yb, 0, &readback, 0, yb.len()).unwrap();
+    cb.commit().wait().unwrap();
+
+    let out = read_floats(&readback.to_vec().unwrap());
+    for i in 0..n as usize {
+        assert_eq!(out[i], 3.0 * x[i] + y[i], "y[{i}]");
+    }
+}
+
+#[test]
+fn saxpy_with_gpu_addresses() {
+    run_saxpy(ArgumentEncoding::GpuAddress, MemoryType::HostVisible);
+}
+
+#[test]
+fn saxpy_with_argument_encoder() {
+    run_saxpy(ArgumentEncoding::ArgumentEncoder, MemoryType::HostVisible);
+}
+
+#[test]
+fn saxpy_into_a_private_buffer() {
+    let device = Device::system_default().unwrap();
+    assert_eq!(
+        device
+            .buffer(16, MemoryType::DeviceLocal)
+            .unwrap()
+            .storage_mode(),
+        StorageMode::Private
+    );
+    run_saxpy(ArgumentEncoding::Auto, MemoryType::DeviceLocal);
+}
+
+#[test]
+fn discrete_bindings_push_constants_and_specialized_threadgroup() {
+    let device = Device::system_default().unwrap();
+    let bytes = scale_exe().build();
+    let exe = Executable::load(&bytes).unwrap();
+    let program = device.load(exe).unwrap();
+    for wg in [64u32, 128, 256] {
+        let pipeline = program.pipeline("scale", &[SpecValue::u32(0, wg)]).unwrap();
+        assert_eq!(
+            pipeline.specialization().threads_per_threadgroup(),
+            [wg, 1, 1]
+        );
+        let n = 1000u32;
+        let data: Vec<f32> = (0..n).map(|i| i as f32).collect();
+        let db = device
+            .buffer_with_data(&floats(&data), MemoryType::HostVisible)
+            .unwrap();
+        let gb = device.buffer(4 * 64, MemoryType::HostVisible).unwrap();
+        let mut push = 0.5f32.to_le_bytes().to_vec();
+        push.extend(n.to_le_bytes());
+        let mut bindings = ResourceBindings::new();
+        bindings.buffer(0, 0, &db).buffer(0, 1, &gb);
+
+        let mut cb = device.command_buffer().unwrap();
+        let mut pass = cb.compute().unwrap();
+        let plan = pass
+            .dispatch(
+                &pipeline,
+                &bindings,
+                &push,
+                Grid::Threads([u64::from(n), 1, 1]),
+            )
+            .unwrap();
+        pass.end();
+        cb.commit().wait().unwrap();
+
+        let groups = plan.threadgroups[0] as usize;
+        assert_eq!(groups, n.div_ceil(wg) as usize);
+        let out = read_floats(&db.to_vec().unwrap());
+        for (i, v) in out.iter().enumerate() {
+            assert_eq!(*v, i as f32 * 0.5, "data[{i}] with threadgroup {wg}");
+        }
+        let g = gb.to_vec().unwrap();
+        for t in 0..groups {
+            let v = u32::from_le_bytes(g[4 * t..4 * t + 4].try_into().unwrap());
+            assert_eq!(
+                v,
+                wg * 1000 + wg,
+                "group {t}: function constant and threadgroup size"
+            );
+        }
+    }
+}
+
+#[test]
+fn argument_buffer_sizes_table_both_encodings() {
+    let device = Device::system_default().unwrap();
+    let bytes = length_exe().build();
+    let exe = Executable::load(&bytes).unwrap();
+    let program = device.load(exe).unwrap();
+    let mut encodings = vec![ArgumentEncoding::ArgumentEncoder];
+    if metal3(&device, "sizes table with GPU addresses") {
+        encodings.push(ArgumentEncoding::GpuAddress);
+    }
+    for encoding in encodings {
+        let pipeline = program.pipeline_with("len", &[], encoding).unwrap();
+        let buffer = device.buffer(64, MemoryType::HostVisible).unwrap();
+        let mut bindings = ResourceBindings::new();
+        // 4-byte header + 10 floats visible to the kernel.
+        bindings.buffer_range(0, 0, &buffer, 0, 44);
+        let mut cb = device.command_buffer().unwrap();
+        let mut pass = cb.compute().unwrap();
+        pass.dispatch(&pipeline, &bindings, &[], Grid::Threadgroups([1, 1, 1]))
+            .unwrap();
+        pass.end();
+        cb.commit().wait().unwrap();
+        let mut header = [0u8; 4];
+        buffer.read(0, &mut header).unwrap();
+        assert_eq!(u32::from_le_bytes(header), 10, "{encoding:?}");
+    }
+}
+
+#[test]
+fn semaphore_waits_before_signals() {
+    let device = Device::system_default().unwrap();
+    let sem = device.semaphore(0).unwrap();
+    assert_eq!(sem.value(), 0);
+
+    // Host wait, signalled later from another thread.
+    let signaller = sem.clone();
+    let t = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        signaller.signal(5);
+    });
+    sem.wait(5, Duration::from_secs(10)).unwrap();
+    t.join().unwrap();
+    assert_eq!(sem.value(), 5);
+
+    // A timeout is an error, not a hang.
+    match sem.wait(100, Duration::from_millis(50)) {
+        Err(MetalError::Timeout {
+            value: 100,
+            current: 5,
+            ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+
+    // Device wait before the host signal; device signal after.
+    let mut cb = device.command_buffer().unwrap();
+    cb.wait(&sem, 6);
+    cb.signal(&sem, 7);
+    let submission = cb.commit();
+    std::thread::sleep(Duration::from_millis(50));
+    assert_eq!(sem.value(), 5, "the GPU must still be waiting");
+    assert!(!submission.is_done());
+    sem.signal(6);
+    sem.wait(7, Duration::from_secs(10)).unwrap();
+    submission.wait().unwrap();
+}
+
+#[test]
+fn errors_surface_before_and_from_metal() {
+    let device = Device::system_default().unwrap();
+
+    // Kernel missing from the executable.
+    let bytes = saxpy_exe().build();
+    let exe = Executable::load(&bytes).unwrap();
+    let program = device.load(exe).unwrap();
+    assert!(matches!(
+        program.pipeline("nope", &[]),
+        Err(MetalError::KernelNotFound { .. })
+    ));
+
+    // Plan errors stop the dispatch before encoding.
+    let pipeline = program.pipeline("main", &[]).unwrap();
+    let x = device.buffer(64, MemoryType::HostVisible).unwrap();
+    let mut bindings = ResourceBindings::new();
+    bindings.buffer(0, 0, &x).buffer(0, 1, &x);
+    let mut cb = device.command_buffer().unwrap();
+    let mut pass = cb.compute().unwrap();
+    let err = pass
+        .dispatch(&pipeline, &bindings, &[], Grid::Threads([1, 1, 1]))
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            MetalError::Plan(PlanError::MissingBinding {
+                set: 0,
+                binding: 2,
+                ..
+            })
+        ),
+        "{err}"
+    );
+    bindings.buffer_range(0, 2, &x, 0, 128);
+    let err = pass
+        .dispatch(&pipeline, &bindings, &[], Grid::Threads([1, 1, 1]))
+        .unwrap_err();
+    assert!(matches!(err, MetalError::RangeOutOfBounds { .. }), "{err}");
+    pass.end();
+    cb.commit().wait().unwrap();
+
+    // MSL that does not compile: Metal's message, verbatim.
+    let mut exe = saxpy_exe();
+    exe.libraries[0].msl_source = Some("kernel void main0( {".into());
+    let bytes = exe.build();
+    let err = device.load(Executable::load(&bytes).unwrap()).unwrap_err();
+    assert!(
+        matches!(err, MetalError::Library { library: 0, .. }),
+        "{err}"
+    );
+
+    // The function named by the executable is missing.
+    let mut exe = saxpy_exe();
+    exe.kernels[0].msl_name = "other0".into();
+    let bytes = exe.build();
+    let program = device.load(Executable::load(&bytes).unwrap()).unwrap();
+    assert!(matches!(
+        program.pipeline("main", &[]),
+        Err(MetalError::Function { .. })
+    ));
+
+    // A metallib Metal rejects falls back to the MSL source.
+    let mut exe = saxpy_exe();
+    exe.libraries[0].metallib = Some(b"not a metallib".to_vec());
+    let bytes = exe.build();
+    let program = device.load(Executable::load(&bytes).unwrap()).unwrap();
+    assert!(matches!(
+        program.library_origin(0),
+        Some(runtime_loader::metal::LibraryOrigin::MslSource {
+            metallib_error: Some(_)
+        })
+    ));
+    program.pipeline("main", &[]).unwrap();
+}
+
+#[test]
+fn host_access_is_bounds_checked() {
+    let device = Device::system_default().unwrap();
+    let b = device.buffer(16, MemoryType::HostVisible).unwrap();
+    b.write(8, &[1; 8]).unwrap();
+    assert!(matches!(
+        b.write(9, &[1; 8]),
+        Err(MetalError::HostAccessOutOfBounds { .. })
+    ));
+    assert!(matches!(
+        b.read(u64::MAX, &mut [0; 2]),
+        Err(MetalError::HostAccessOutOfBounds { .. })
+    ));
+    let p = device.buffer(16, MemoryType::DeviceLocal).unwrap();
+    assert!(matches!(p.write(0, &[1]), Err(MetalError::NotHostVisible)));
+    assert!(matches!(
+        device.buffer(0, MemoryType::HostVisible),
+        Err(MetalError::ZeroLength)
+    ));
+}
+
+/// Every kernel of every `halc compile` output in `HALC_FIXTURES_DIR` makes
+/// a pipeline (set by the macOS workflow).
+#[test]
+fn compiled_fixtures_make_pipelines() {
+    let Some(dir) = std::env::var_os("HALC_FIXTURES_DIR") else {
+        eprintln!("HALC_FIXTURES_DIR is not set: no compiled fixtures to check");
+        return;
+    };
+    let device = Device::system_default().unwrap();
+    let mut checked = 0;
+    // The directory and its subdirectories (one per compile variant).
+    let mut entries = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(&dir)];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                entries.push(path);
+            }
+        }
+    }
+    entries.sort();
+    for path in entries
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "halc"))
+    {
+        let owned =
+            OwnedExecutable::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let exe = owned.executable();
+        let program = device
+            .load(exe)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for k in exe.entry_points() {
+            program
+                .pipeline(k.name(), &[])
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 0,
+        "no .halc files in {}",
+        std::path::Path::new(&dir).display()
+    );
+}
