@@ -72,6 +72,23 @@ pub struct Options {
     pub math_mode: MathMode,
     /// Text of the binding map, for the build info hash.
     pub binding_map_text: Option<String>,
+    /// Where SPIRV-Cross runs.
+    pub isolation: Isolation,
+    /// Limits checked before work starts.
+    pub limits: spirv::validate::Limits,
+}
+
+/// Where SPIRV-Cross (C++) runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Isolation {
+    /// In this process: fastest; a crash in SPIRV-Cross takes the process
+    /// down (input is validated first, which rejected every crasher we
+    /// measured).
+    #[default]
+    InProcess,
+    /// In one child process per `compile` call, running
+    /// `PROGRAM __msl-worker` (the `halc` binary): a crash becomes an error.
+    Subprocess(std::path::PathBuf),
 }
 
 /// A compiled kernel, with everything the FlatBuffer records.
@@ -146,6 +163,9 @@ pub enum ErrorKind {
     /// Bad options (unknown entry point, unused --spec, ...).
     #[error("{0}")]
     Options(String),
+    /// The SPIRV-Cross worker failed or crashed.
+    #[error(transparent)]
+    Worker(msl::worker::WorkerError),
     /// halc produced something inconsistent; a bug, never silent.
     #[error("internal error: {0}")]
     Internal(String),
@@ -214,6 +234,7 @@ pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
     let mut entries_found: BTreeSet<&str> = BTreeSet::new();
     let mut kernels: BTreeMap<String, Kernel> = BTreeMap::new();
     let mut hasher = Sha256::new();
+    let mut worker: Option<msl::worker::Worker> = None;
 
     for input in inputs {
         let file = Some(input.name.as_str());
@@ -224,7 +245,15 @@ pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
         let (words, baked) =
             spirv::specialize(&words, &options.specs).map_err(|e| fail(e.into()))?;
         spec_used.extend(baked.iter().map(|b| b.id));
-        let info = spirv::reflect(&words).map_err(|e| fail(e.into()))?;
+        spirv::validate::validate(&words, &options.limits).map_err(|e| fail(e.into()))?;
+        // rspirv is Rust: contain a panic on hostile input as an error.
+        let info = std::panic::catch_unwind(|| spirv::reflect(&words))
+            .unwrap_or_else(|_| {
+                Err(SpirvError::Parse(
+                    "the SPIR-V reader (rspirv) failed on this module".into(),
+                ))
+            })
+            .map_err(|e| fail(e.into()))?;
 
         let computes: Vec<&spirv::EntryPoint> = info
             .entry_points
@@ -251,7 +280,16 @@ pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
             if let Some(n) = options.entries.iter().find(|n| **n == e.name) {
                 entries_found.insert(n.as_str());
             }
-            let kernel = compile_entry(input, &words, &info, e, &baked, options, &msl_opts)?;
+            let kernel = compile_entry(
+                input,
+                &words,
+                &info,
+                e,
+                &baked,
+                options,
+                &msl_opts,
+                &mut worker,
+            )?;
             if let Some(prev) = kernels.get(&kernel.name) {
                 return Err(Error::new(
                     file,
@@ -308,6 +346,7 @@ pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 fn compile_entry(
     input: &Input,
     words: &spirv::Words,
@@ -316,6 +355,7 @@ fn compile_entry(
     baked: &[spirv::specialize::Baked],
     options: &Options,
     msl_opts: &MslOptions,
+    worker: &mut Option<msl::worker::Worker>,
 ) -> Result<Kernel, Error> {
     let fail = |k: ErrorKind| Error::new(Some(&input.name), Some(&e.name), k);
     let workgroup = e.workgroup_size.ok_or_else(|| {
@@ -361,7 +401,29 @@ fn compile_entry(
         )));
     }
     let layout = msl::layout(e, &options.layout).map_err(|k| fail(k.into()))?;
-    let generated = msl::generate(words, &e.name, &layout, msl_opts).map_err(|k| fail(k.into()))?;
+    let generated = match &options.isolation {
+        Isolation::InProcess => {
+            msl::generate(words, &e.name, &layout, msl_opts).map_err(|k| fail(k.into()))?
+        }
+        Isolation::Subprocess(program) => {
+            if worker.is_none() {
+                *worker = Some(
+                    msl::worker::Worker::spawn(program).map_err(|w| fail(ErrorKind::Worker(w)))?,
+                );
+            }
+            let w = worker.as_mut().expect("spawned above");
+            match w.generate(words, &e.name, &layout, msl_opts) {
+                Ok(g) => g,
+                Err(err) => {
+                    // A dead worker cannot serve the next kernel.
+                    if matches!(err, msl::worker::WorkerError::Crashed(_)) {
+                        *worker = None;
+                    }
+                    return Err(fail(ErrorKind::Worker(err)));
+                }
+            }
+        }
+    };
     msl::check::check(
         &generated.source,
         &generated.function_name,

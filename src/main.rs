@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 
+use halc::msl::metallib::{file_stem, MetallibError, MetallibOptions, OptLevel, Sdk, Xcrun};
 use halc::msl::{BindingMap, BindingModel, LayoutOptions, MslVersion, Platform, Tier};
 use halc::spirv::SpecValue;
 use halc::{Input, MathMode, Options};
@@ -82,6 +83,47 @@ struct CompileArgs {
     /// Also write each kernel's MSL to DIR/<kernel>.metal.
     #[arg(long, value_name = "DIR")]
     emit_msl: Option<PathBuf>,
+    /// Run SPIRV-Cross inside this process instead of a child process (faster
+    /// by one process start; a SPIRV-Cross crash then kills halc).
+    #[arg(long)]
+    in_process: bool,
+    /// Also compile each kernel's MSL to a metallib with xcrun (macOS with Xcode; see README).
+    #[arg(long)]
+    metallib: bool,
+    /// Leave the MSL source out: the executable carries the metallibs only.
+    #[arg(long, requires = "metallib")]
+    no_msl: bool,
+    /// The xcrun to run (default: $HALC_XCRUN, else xcrun on PATH).
+    #[arg(long, value_name = "PATH", requires = "metallib")]
+    xcrun: Option<PathBuf>,
+    /// Metal compiler optimisation level (-O0, -O2, -O3, -Os).
+    #[arg(
+        long,
+        value_enum,
+        default_value = "2",
+        value_name = "LEVEL",
+        requires = "metallib"
+    )]
+    metal_opt: MetalOptArg,
+    /// Metal debug info in the metallib (-gline-tables-only -frecord-sources).
+    #[arg(long, requires = "metallib")]
+    metal_debug: bool,
+    /// With --platform ios: build the metallibs for the iOS Simulator (SDK iphonesimulator).
+    #[arg(long, requires = "metallib")]
+    ios_simulator: bool,
+}
+
+/// `--metal-opt`.
+#[derive(Clone, Copy, ValueEnum)]
+enum MetalOptArg {
+    #[value(name = "0")]
+    O0,
+    #[value(name = "2")]
+    O2,
+    #[value(name = "3")]
+    O3,
+    #[value(name = "s")]
+    Os,
 }
 
 #[derive(clap::Args)]
@@ -94,6 +136,18 @@ struct InspectArgs {
 }
 
 fn main() -> ExitCode {
+    // The SPIRV-Cross worker (crash containment), started by `compile`.
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == halc::msl::worker::WORKER_ARG)
+    {
+        let ok = halc::msl::worker::serve(std::io::stdin().lock(), std::io::stdout().lock());
+        return if ok.is_ok() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        };
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -233,8 +287,40 @@ fn compile(a: CompileArgs) -> Result<()> {
             MathMode::Safe
         },
         binding_map_text: map_text,
+        isolation: if a.in_process {
+            halc::Isolation::InProcess
+        } else {
+            halc::Isolation::Subprocess(
+                std::env::current_exe().context("cannot locate the halc executable")?,
+            )
+        },
+        limits: Default::default(),
     };
-    let compiled = halc::compile(&inputs, &options)?;
+    let mut compiled = halc::compile(&inputs, &options)?;
+    if a.metallib {
+        let sdk = Sdk::for_platform(options.layout.platform, a.ios_simulator)
+            .ok_or_else(|| anyhow!("--ios-simulator needs --platform ios"))?;
+        let opts = MetallibOptions {
+            sdk,
+            msl_version: options.msl_version,
+            math: options.math_mode,
+            opt: match a.metal_opt {
+                MetalOptArg::O0 => OptLevel::O0,
+                MetalOptArg::O2 => OptLevel::O2,
+                MetalOptArg::O3 => OptLevel::O3,
+                MetalOptArg::Os => OptLevel::Os,
+            },
+            debug: a.metal_debug,
+        };
+        build_metallibs(
+            &mut compiled,
+            &opts,
+            a.xcrun.as_deref(),
+            &a.output,
+            a.emit_msl.as_deref(),
+        )?;
+        compiled.keep_msl = !a.no_msl;
+    }
     let bytes = compiled.to_flatbuffer();
     if let Some(dir) = &a.emit_msl {
         std::fs::create_dir_all(dir)
@@ -248,6 +334,81 @@ fn compile(a: CompileArgs) -> Result<()> {
     }
     write_atomic(&a.output, &bytes)?;
     Ok(())
+}
+
+/// What a `--metallib` user without Xcode's Metal compiler needs to hear.
+const NO_TOOLCHAIN_HINT: &str =
+    "Leaving out --metallib works on any OS: the executable then carries \
+only MSL, which Metal compiles when the application loads it. \
+Another xcrun can be given with --xcrun PATH or the HALC_XCRUN environment variable.";
+
+/// `--metallib`: compiles every kernel's MSL with xcrun into `compiled`.
+/// When a step rejects a kernel, its MSL is kept (in the `--emit-msl`
+/// directory, else next to the output as `OUT.<kernel>.metal`) and the
+/// error names the kernel, that file and the tool's stderr verbatim.
+fn build_metallibs(
+    compiled: &mut halc::Compiled,
+    opts: &MetallibOptions,
+    xcrun: Option<&Path>,
+    output: &Path,
+    emit_msl: Option<&Path>,
+) -> Result<()> {
+    let missing = |e: MetallibError| anyhow!("--metallib: {e}\n{NO_TOOLCHAIN_HINT}");
+    let toolchain = Xcrun::locate(xcrun)
+        .and_then(|x| x.probe(opts.sdk))
+        .map_err(|e| {
+            if e.is_missing_toolchain() {
+                missing(e)
+            } else {
+                anyhow!("--metallib: {e}")
+            }
+        })?;
+    for k in &mut compiled.kernels {
+        let subject = format!("{}: entry point `{}`", k.input, k.name);
+        match toolchain.build(&k.name, &k.msl.source, opts) {
+            Ok(built) => {
+                let warnings = built.warnings.trim_end_matches('\n');
+                if !warnings.is_empty() {
+                    eprintln!("warning: {subject}: xcrun:\n{warnings}");
+                }
+                k.metallib = Some(built.metallib);
+            }
+            Err(MetallibError::Rejected {
+                step,
+                command,
+                status,
+                stderr,
+            }) => {
+                let kept = keep_rejected_msl(k, output, emit_msl)?;
+                let stderr = stderr.strip_suffix('\n').unwrap_or(&stderr);
+                bail!(
+                    "{subject}: {step}; the MSL is kept at {}\n`{command}` {status}:\n{stderr}",
+                    kept.display()
+                );
+            }
+            Err(e) if e.is_missing_toolchain() => return Err(missing(e)),
+            Err(e) => bail!("{subject}: {e}"),
+        }
+    }
+    Ok(())
+}
+
+/// Writes a rejected kernel's MSL where the user can find it: returns the path.
+fn keep_rejected_msl(k: &halc::Kernel, output: &Path, emit_msl: Option<&Path>) -> Result<PathBuf> {
+    let path = match emit_msl {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("{}: cannot create MSL directory", dir.display()))?;
+            dir.join(format!("{}.metal", k.name))
+        }
+        None => {
+            let mut name = output.file_name().unwrap_or_default().to_os_string();
+            name.push(format!(".{}.metal", file_stem(&k.name)));
+            output.with_file_name(name)
+        }
+    };
+    write_atomic(&path, k.msl.source.as_bytes())?;
+    Ok(path)
 }
 
 fn inspect(a: InspectArgs) -> Result<()> {

@@ -25,7 +25,7 @@ use crate::schema::{self, BindingKind, BindingModel, MetalLimits, ScalarType};
 
 /// Entries in Metal's sampler argument table. Not in the schema's
 /// `MetalLimits` (the compiler does not enforce it); defined here only.
-pub const MAX_SAMPLER_SLOTS: u32 = 16;
+pub const MAX_SAMPLER_SLOTS: u32 = schema::MetalLimits::MaxSamplerSlots.0;
 
 /// A rule of the format that a field breaks: names the kernel (when the field
 /// belongs to one) and the field.

@@ -4,7 +4,7 @@
 
 use std::num::NonZeroU32;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use spirv_cross2::compile::msl::{
     ArgumentBuffersTier, BindTarget, MetalPlatform, MslVersion as ScMslVersion, ResourceBinding,
 };
@@ -22,7 +22,7 @@ use crate::spirv::Words;
 pub const SPIRV_CROSS_VERSION: &str = "spirv-cross-sys 0.7.4+aa217ae";
 
 /// An MSL language version.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct MslVersion {
     /// Major.
     pub major: u16,
@@ -70,7 +70,7 @@ impl std::str::FromStr for MslVersion {
 }
 
 /// Options of MSL generation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MslOptions {
     /// Language version.
     pub version: MslVersion,
@@ -81,7 +81,7 @@ pub struct MslOptions {
 }
 
 /// Generated MSL for one entry point.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GeneratedMsl {
     /// The source.
     pub source: String,

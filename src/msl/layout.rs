@@ -32,7 +32,7 @@ pub const MAX_BUFFER_SLOTS: u32 = runtime_loader::schema::MetalLimits::MaxBuffer
 /// Metal's texture argument table size.
 pub const MAX_TEXTURE_SLOTS: u32 = runtime_loader::schema::MetalLimits::MaxTextureSlots.0;
 /// Metal's sampler argument table size.
-pub const MAX_SAMPLER_SLOTS: u32 = 16;
+pub const MAX_SAMPLER_SLOTS: u32 = runtime_loader::schema::MetalLimits::MaxSamplerSlots.0;
 /// Largest argument-buffer id halc accepts (Metal tier 2 allows 500 000
 /// buffers per argument buffer).
 pub const MAX_ARGUMENT_ID: u32 = 500_000;
@@ -52,7 +52,7 @@ pub enum BindingModel {
 }
 
 /// Target platform.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum Platform {
     /// macOS.
     #[default]
@@ -62,7 +62,7 @@ pub enum Platform {
 }
 
 /// Argument-buffer tier.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum Tier {
     /// Tier 1.
     Tier1,
@@ -177,7 +177,7 @@ pub struct LayoutOptions {
 }
 
 /// Where one resource goes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BindingLayout {
     /// Descriptor set.
     pub set: u32,
@@ -214,7 +214,7 @@ pub struct BindingLayout {
 }
 
 /// One set's argument buffer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ArgumentBufferLayout {
     /// Descriptor set.
     pub set: u32,
@@ -229,7 +229,7 @@ pub struct ArgumentBufferLayout {
 }
 
 /// Push constants.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PushConstantLayout {
     /// `[[buffer(N)]]`.
     pub buffer_index: u32,
@@ -238,7 +238,7 @@ pub struct PushConstantLayout {
 }
 
 /// The layout of one kernel.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KernelLayout {
     /// Binding model used.
     pub model: BindingModel,
@@ -581,9 +581,9 @@ pub fn layout(entry: &EntryPoint, opts: &LayoutOptions) -> Result<KernelLayout, 
         let entries = match opts.model {
             BindingModel::Discrete => out
                 .iter()
-                .filter_map(|b| b.sizes_index)
+                .filter_map(|b| b.sizes_index.map(|i| i + b.count))
                 .max()
-                .map_or(0, |m| m + 1),
+                .unwrap_or(0),
             BindingModel::ArgumentBuffers => 0,
         };
         (Some(idx), entries)

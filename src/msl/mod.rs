@@ -5,6 +5,8 @@
 pub mod check;
 pub mod compile;
 pub mod layout;
+pub mod metallib;
+pub mod worker;
 
 pub use compile::{
     generate, CrossError, GeneratedMsl, MslOptions, MslVersion, SPIRV_CROSS_VERSION,

@@ -9,6 +9,7 @@
 pub mod binary;
 pub mod reflect;
 pub mod specialize;
+pub mod validate;
 
 pub use binary::Words;
 pub use reflect::{
@@ -16,6 +17,14 @@ pub use reflect::{
     ScalarValue, SpecConstant, WorkgroupDim, WorkgroupSize,
 };
 pub use specialize::{specialize, SpecValue};
+
+/// `OpName` for an opcode number, `Op<n>` when unknown.
+pub fn op_name(opcode: u16) -> String {
+    match rspirv::spirv::Op::from_u32(u32::from(opcode)) {
+        Some(op) => format!("Op{op:?}"),
+        None => format!("Op{opcode} (unknown opcode)"),
+    }
+}
 
 /// Errors found while reading or reflecting a SPIR-V module.
 #[derive(Debug, thiserror::Error)]
@@ -48,7 +57,7 @@ pub enum SpirvError {
         offset: usize,
     },
     /// An instruction runs past the end of the module.
-    #[error("instruction Op{opcode} at word {offset} runs past the end of the module")]
+    #[error("instruction {} at word {offset} runs past the end of the module", op_name(*.opcode))]
     InstructionPastEnd {
         /// Word offset.
         offset: usize,
@@ -67,4 +76,10 @@ pub enum SpirvError {
     /// A `--spec` value problem.
     #[error("{0}")]
     Spec(String),
+    /// A limit checked before work starts.
+    #[error("{0}")]
+    Limit(String),
+    /// The SPIR-V validator rejected the module.
+    #[error("invalid SPIR-V: {0}")]
+    Validation(String),
 }

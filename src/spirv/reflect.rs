@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use rspirv::binary::{Consumer, ParseAction};
 use rspirv::dr::{Instruction, ModuleHeader, Operand};
 use rspirv::spirv::{self, BuiltIn, Decoration, Dim, ExecutionMode, Op, StorageClass};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{SpirvError, Words};
 
@@ -104,7 +104,7 @@ pub struct WorkgroupDim {
 }
 
 /// What kind of descriptor a binding is.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum BindingKind {
     /// `StorageBuffer` (or `Uniform` + `BufferBlock`).
     StorageBuffer,
@@ -153,7 +153,7 @@ impl BindingKind {
 }
 
 /// How a kernel accesses a resource.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 pub enum Access {
     /// Never written.
     ReadOnly,
@@ -655,7 +655,7 @@ pub fn reflect(words: &Words) -> Result<ModuleInfo, SpirvError> {
             Some(wg) => wg,
             None => execution_mode_workgroup_size(&ix, func).map_err(ctx)?,
         };
-        let used = used_ids(&ix, &functions, func);
+        let used = used_ids(&functions, func);
         let (bindings, push_constant_size, threadgroup_memory_bytes) =
             resources(&ix, &functions, func, &used).map_err(ctx)?;
         entry_points.push(EntryPoint {
@@ -895,8 +895,7 @@ fn reachable_functions(functions: &HashMap<u32, &[Instruction]>, entry: u32) -> 
 }
 
 /// Every id referenced by the functions reachable from `entry`.
-fn used_ids(ix: &Index<'_>, functions: &HashMap<u32, &[Instruction]>, entry: u32) -> BTreeSet<u32> {
-    let _ = ix;
+fn used_ids(functions: &HashMap<u32, &[Instruction]>, entry: u32) -> BTreeSet<u32> {
     let mut used = BTreeSet::new();
     for f in reachable_functions(functions, entry) {
         if let Some(body) = functions.get(&f) {

@@ -342,3 +342,38 @@ fn binding_map_pins_slots_and_reports_collisions() {
         "map.toml: line 4: unknown field `bufer`",
     );
 }
+
+#[test]
+fn a_spirv_cross_crash_is_an_error_not_a_crash() {
+    // The worker crashes on purpose (fault injection); halc must report it
+    // as a one-line error naming the file and entry point, exit 1, and
+    // write nothing.
+    for (how, signal) in [
+        ("segv", "signal 11 SIGSEGV"),
+        ("abort", "signal 6 SIGABRT"),
+        ("stack-overflow", "signal"),
+    ] {
+        let d = tmp();
+        let out = d.path().join("o.halc");
+        let o = Command::new(env!("CARGO_BIN_EXE_halc"))
+            .args([
+                "compile",
+                &fixture("saxpy.spv"),
+                "-o",
+                out.to_str().unwrap(),
+            ])
+            .env(halc::msl::worker::CRASH_TEST_ENV, how)
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{how}: {err}");
+        assert!(
+            err.contains("saxpy.spv: entry point `main`: SPIRV-Cross crashed (")
+                && err.contains(signal)
+                && err.contains("the module was not compiled"),
+            "{how}: {err}"
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(!out.exists());
+    }
+}

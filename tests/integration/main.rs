@@ -2,6 +2,8 @@
 
 mod cli;
 mod fixtures;
+mod invalid;
+mod metallib;
 mod roundtrip;
 
 use std::path::{Path, PathBuf};

@@ -172,3 +172,76 @@ fn all_fixtures_in_one_executable_are_found_by_name() {
     }
     assert_eq!(exe.raw().libraries().len(), 3);
 }
+
+/// Every kernel of every fixture, in every binding variant, loads with the
+/// runtime-loader's full verification and yields a dispatch plan for
+/// bindings shaped by its own recorded layout.
+#[test]
+fn every_fixture_loads_verifies_and_plans_in_every_variant() {
+    use halc::msl::{Platform, Tier};
+    use halc::runtime_loader::plan::{
+        Bindings, BufferBinding, DispatchPlan, Grid, Resource, Specialization,
+    };
+
+    let variants = [
+        LayoutOptions::default(),
+        LayoutOptions {
+            model: BindingModel::Discrete,
+            ..Default::default()
+        },
+        LayoutOptions {
+            tier: Tier::Tier1,
+            ..Default::default()
+        },
+        LayoutOptions {
+            platform: Platform::IOS,
+            tier: Tier::Tier1,
+            ..Default::default()
+        },
+    ];
+    let mut planned = 0;
+    for path in compute_fixtures() {
+        for layout in &variants {
+            let opts = Options {
+                layout: layout.clone(),
+                ..Default::default()
+            };
+            let compiled = halc::compile(&[input(&path)], &opts)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let bytes = compiled.to_flatbuffer();
+            let exe = Executable::load(&bytes)
+                .unwrap_or_else(|e| panic!("{} {layout:?}: {e}", path.display()));
+            for k in exe.entry_points() {
+                let mut b = Bindings::new();
+                for binding in k.bindings() {
+                    let resource = |i: u32| match binding.kind() {
+                        fb::BindingKind::StorageBuffer | fb::BindingKind::UniformBuffer => {
+                            Resource::Buffer(BufferBinding {
+                                gpu_address: 0x1_0000_0000 * u64::from(i + 1),
+                                offset: 0,
+                                length: binding.min_size().max(4096),
+                            })
+                        }
+                        fb::BindingKind::Sampler => Resource::Sampler { resource_id: 1 },
+                        fb::BindingKind::CombinedImageSampler => Resource::CombinedImageSampler {
+                            texture_id: 2,
+                            sampler_id: 1,
+                        },
+                        _ => Resource::Texture { resource_id: 2 },
+                    };
+                    b.bind_array(
+                        binding.set(),
+                        binding.binding(),
+                        (0..binding.count()).map(resource),
+                    );
+                }
+                let push = vec![0; k.push_constants().map_or(0, |p| p.size as usize)];
+                let spec = Specialization::defaults(&k);
+                DispatchPlan::new(&k, &spec, &b, &push, Grid::Threads([1000, 1, 1]))
+                    .unwrap_or_else(|e| panic!("{} {layout:?}: {e}", path.display()));
+                planned += 1;
+            }
+        }
+    }
+    assert!(planned >= 4 * 17, "only {planned} kernels planned");
+}

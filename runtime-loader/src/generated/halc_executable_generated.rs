@@ -102,8 +102,9 @@ pub const ENUM_MIN_METAL_LIMITS: u32 = 8;
 pub const ENUM_MAX_METAL_LIMITS: u32 = 32768;
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
 #[allow(non_camel_case_types)]
-pub const ENUM_VALUES_METAL_LIMITS: [MetalLimits; 6] = [
+pub const ENUM_VALUES_METAL_LIMITS: [MetalLimits; 7] = [
   MetalLimits::ArgumentBufferSlotBytes,
+  MetalLimits::MaxSamplerSlots,
   MetalLimits::MaxBufferSlots,
   MetalLimits::MaxTextureSlots,
   MetalLimits::MaxThreadsPerThreadgroup,
@@ -117,6 +118,7 @@ pub struct MetalLimits(pub u32);
 #[allow(non_upper_case_globals)]
 impl MetalLimits {
   pub const ArgumentBufferSlotBytes: Self = Self(8);
+  pub const MaxSamplerSlots: Self = Self(16);
   pub const MaxBufferSlots: Self = Self(31);
   pub const MaxTextureSlots: Self = Self(128);
   pub const MaxThreadsPerThreadgroup: Self = Self(1024);
@@ -127,6 +129,7 @@ impl MetalLimits {
   pub const ENUM_MAX: u32 = 32768;
   pub const ENUM_VALUES: &'static [Self] = &[
     Self::ArgumentBufferSlotBytes,
+    Self::MaxSamplerSlots,
     Self::MaxBufferSlots,
     Self::MaxTextureSlots,
     Self::MaxThreadsPerThreadgroup,
@@ -137,6 +140,7 @@ impl MetalLimits {
   pub fn variant_name(self) -> Option<&'static str> {
     match self {
       Self::ArgumentBufferSlotBytes => Some("ArgumentBufferSlotBytes"),
+      Self::MaxSamplerSlots => Some("MaxSamplerSlots"),
       Self::MaxBufferSlots => Some("MaxBufferSlots"),
       Self::MaxTextureSlots => Some("MaxTextureSlots"),
       Self::MaxThreadsPerThreadgroup => Some("MaxThreadsPerThreadgroup"),

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs one fuzz target for a given time, seeding its corpus first.
+#   bash fuzz/run.sh TARGET SECONDS
+# TARGET: compile_bytes | compile_mutated   (fuzz/, the compiler)
+#         load_bytes | load_mutated         (runtime-loader/fuzz/, the loader)
+# Needs nightly and cargo-fuzz (`cargo install cargo-fuzz`). Crashes land in
+# the package's artifacts/TARGET/; each becomes a regression fixture.
+set -euo pipefail
+target="${1:?target}"
+secs="${2:-60}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+case "$target" in
+  compile_*) pkg="$root/fuzz" ;;
+  load_*) pkg="$root/runtime-loader/fuzz" ;;
+  *) echo "unknown target $target" >&2; exit 2 ;;
+esac
+seeds="$pkg/seeds/$target"
+rm -rf "$seeds"
+mkdir -p "$seeds" "$pkg/corpus/$target"
+case "$target" in
+  compile_*)
+    cp "$root"/fixtures/kernels/*.spv "$seeds/"
+    ;;
+  load_mutated)
+    cargo build -q --manifest-path "$root/Cargo.toml" --bin halc
+    halc="$root/target/debug/halc"
+    for f in "$root"/fixtures/kernels/*.spv; do
+      n="$(basename "$f" .spv)"
+      "$halc" compile "$f" -o "$seeds/$n.halc" 2>/dev/null || true
+      "$halc" compile "$f" --bindings discrete -o "$seeds/$n.discrete.halc" 2>/dev/null || true
+      "$halc" compile "$f" --argument-buffer-tier 1 --platform ios -o "$seeds/$n.ios1.halc" 2>/dev/null || true
+    done
+    ;;
+esac
+cd "$pkg"
+cargo +nightly fuzz run "$target" "corpus/$target" "$seeds" -- \
+  -max_total_time="$secs" -rss_limit_mb=4096 -print_final_stats=1
