@@ -6,17 +6,9 @@ use halc::Options;
 
 use crate::input;
 
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path("../snapshots");
-    s.set_prepend_module_to_snapshot(false);
-    s.set_omit_expression(true);
-    s
-}
-
 #[test]
 fn snapshots_per_fixture() {
-    settings().bind(|| {
+    crate::snapshot_settings().bind(|| {
         insta::glob!("../../fixtures", "kernels/*.spv", |path| {
             let name = path.file_stem().unwrap().to_string_lossy().to_string();
             let inp = input(path);

@@ -3,17 +3,9 @@
 
 use std::process::Command;
 
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path("../snapshots");
-    s.set_prepend_module_to_snapshot(false);
-    s.set_omit_expression(true);
-    s
-}
-
 #[test]
 fn invalid_inputs_fail_cleanly() {
-    settings().bind(|| {
+    crate::snapshot_settings().bind(|| {
         insta::glob!("../../fixtures", "invalid/*.spv", |path| {
             let rel = format!(
                 "fixtures/invalid/{}",

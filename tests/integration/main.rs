@@ -8,6 +8,15 @@ mod roundtrip;
 
 use std::path::{Path, PathBuf};
 
+/// insta settings shared by every snapshot test: snapshots in tests/snapshots.
+pub fn snapshot_settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path("../snapshots");
+    s.set_prepend_module_to_snapshot(false);
+    s.set_omit_expression(true);
+    s
+}
+
 /// The repository root.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

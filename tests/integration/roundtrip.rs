@@ -245,3 +245,93 @@ fn every_fixture_loads_verifies_and_plans_in_every_variant() {
     }
     assert!(planned >= 4 * 17, "only {planned} kernels planned");
 }
+
+#[test]
+fn baked_spec_constants_fix_workgroup_size_array_sizes_and_leave_function_constants() {
+    use halc::spirv::SpecValue;
+    let spec = |id: u32, text: &str| SpecValue {
+        id,
+        text: text.into(),
+    };
+
+    // Workgroup size driven by SpecId 0, plus float/bool/int constants.
+    let opts = Options {
+        specs: vec![spec(0, "256"), spec(1, "0.5"), spec(2, "false")],
+        ..Default::default()
+    };
+    let c = halc::compile(&[input(&crate::kernel("spec_constants.spv"))], &opts).unwrap();
+    let k = &c.kernels[0];
+    assert_eq!(k.workgroup.values(), [256, 1, 1]);
+    assert!(k.workgroup.dims.iter().all(|d| d.spec_id.is_none()));
+    let open: Vec<u32> = k.function_constants.iter().map(|f| f.id).collect();
+    assert_eq!(open, vec![3], "only OFFSET stays a function constant");
+    let baked: Vec<(u32, u64)> = k.baked.iter().map(|b| (b.id, b.value.0)).collect();
+    assert_eq!(
+        baked,
+        vec![(0, 256), (1, u64::from(0.5f32.to_bits())), (2, 0)]
+    );
+    assert!(!k.msl.source.contains("function_constant(0)"));
+    assert!(!k.msl.source.contains("function_constant(1)"));
+    assert!(k.msl.source.contains("function_constant(3)"));
+    assert!(
+        k.msl.source.contains("uint3(256u, 1u, 1u)"),
+        "{}",
+        k.msl.source
+    );
+    let bytes = c.to_flatbuffer();
+    let exe = halc::runtime_loader::Executable::load(&bytes).unwrap();
+    let kk = exe.raw().kernels().get(0);
+    assert_eq!(kk.max_threads_per_threadgroup(), 256);
+    assert!(kk.threadgroup_size().iter().all(|d| !d.has_spec_id()));
+
+    // A shared array sized by the workgroup size: threadgroup memory follows.
+    let opts = Options {
+        specs: vec![spec(0, "128")],
+        ..Default::default()
+    };
+    let c = halc::compile(&[input(&crate::kernel("shared_spec_size.spv"))], &opts).unwrap();
+    assert_eq!(c.kernels[0].entry.threadgroup_memory_bytes, 128 * 4);
+    assert_eq!(c.kernels[0].workgroup.values(), [128, 1, 1]);
+
+    // LocalSizeId (vulkan1.3) with duplicated SpecIds: every copy is baked.
+    let opts = Options {
+        specs: vec![spec(0, "16"), spec(1, "8")],
+        ..Default::default()
+    };
+    let c = halc::compile(&[input(&crate::kernel("local_size_id.spv"))], &opts).unwrap();
+    assert_eq!(c.kernels[0].workgroup.values(), [16, 8, 1]);
+    assert!(c.kernels[0].function_constants.is_empty());
+    assert!(
+        c.kernels[0].msl.source.contains("uint3(16u, 8u, 1u)"),
+        "{}",
+        c.kernels[0].msl.source
+    );
+}
+
+#[test]
+fn big_endian_input_compiles_to_the_same_kernel() {
+    let le = halc::compile(&[input(&crate::kernel("saxpy.spv"))], &Options::default()).unwrap();
+    let be = halc::compile(
+        &[input(&crate::kernel("saxpy_be.spv"))],
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(le.kernels[0].msl, be.kernels[0].msl);
+    assert_eq!(le.kernels[0].layout, be.kernels[0].layout);
+}
+
+#[test]
+fn stripped_names_do_not_change_the_layout() {
+    // glslc -O strips names: slots are keyed by (set, binding), never names.
+    let named = halc::compile(&[input(&crate::kernel("saxpy.spv"))], &Options::default()).unwrap();
+    let bare = halc::compile(&[input(&crate::kernel("saxpy_O.spv"))], &Options::default()).unwrap();
+    let strip = |l: &KernelLayout| {
+        let mut l = l.clone();
+        l.bindings.iter_mut().for_each(|b| b.name = None);
+        l
+    };
+    assert_eq!(
+        strip(&named.kernels[0].layout),
+        strip(&bare.kernels[0].layout)
+    );
+}
