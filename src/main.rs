@@ -80,7 +80,8 @@ struct CompileArgs {
     /// Use Metal fast math (default: safe math, recorded in the executable).
     #[arg(long)]
     fast_math: bool,
-    /// Also write each kernel's MSL to DIR/<kernel>.metal.
+    /// Also write each kernel's MSL to DIR/<kernel>.metal (characters other
+    /// than ASCII letters and digits in the name become `_`).
     #[arg(long, value_name = "DIR")]
     emit_msl: Option<PathBuf>,
     /// Run SPIRV-Cross inside this process instead of a child process (faster
@@ -327,7 +328,7 @@ fn compile(a: CompileArgs) -> Result<()> {
             .with_context(|| format!("{}: cannot create MSL directory", dir.display()))?;
         for k in &compiled.kernels {
             write_atomic(
-                &dir.join(format!("{}.metal", k.name)),
+                &dir.join(format!("{}.metal", file_stem(&k.name))),
                 k.msl.source.as_bytes(),
             )?;
         }
@@ -399,7 +400,7 @@ fn keep_rejected_msl(k: &halc::Kernel, output: &Path, emit_msl: Option<&Path>) -
         Some(dir) => {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("{}: cannot create MSL directory", dir.display()))?;
-            dir.join(format!("{}.metal", k.name))
+            dir.join(format!("{}.metal", file_stem(&k.name)))
         }
         None => {
             let mut name = output.file_name().unwrap_or_default().to_os_string();

@@ -15,15 +15,7 @@ use halc::msl::MslVersion;
 use halc::runtime_loader::Executable;
 use halc::MathMode;
 
-use crate::{kernel, root};
-
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path("../snapshots");
-    s.set_prepend_module_to_snapshot(false);
-    s.set_omit_expression(true);
-    s
-}
+use crate::{kernel, root, snapshot_settings as settings};
 
 const FAKE_VERSION: &str = "Apple metal version 99999.1 (fake-xcrun)";
 
@@ -162,18 +154,25 @@ fn opts(
     }
 }
 
-/// (kernel name, MSL source, metallib, toolchain) per library, through the runtime-loader.
-fn libraries(bytes: &[u8]) -> Vec<(String, Option<String>, Option<Vec<u8>>, Option<String>)> {
+/// A kernel's library as the runtime-loader reads it.
+struct Lib {
+    kernel: String,
+    msl: Option<String>,
+    metallib: Option<Vec<u8>>,
+    toolchain: Option<String>,
+}
+
+fn libraries(bytes: &[u8]) -> Vec<Lib> {
     let exe = Executable::load(bytes).expect("the runtime-loader accepts the file");
     exe.entry_points()
         .map(|k| {
             let lib = k.library();
-            (
-                k.name().to_string(),
-                lib.msl_source().map(str::to_string),
-                lib.metallib().map(|m| m.bytes().to_vec()),
-                lib.metallib_toolchain().map(str::to_string),
-            )
+            Lib {
+                kernel: k.name().to_string(),
+                msl: lib.msl_source().map(str::to_string),
+                metallib: lib.metallib().map(|m| m.bytes().to_vec()),
+                toolchain: lib.metallib_toolchain().map(str::to_string),
+            }
         })
         .collect()
 }
@@ -269,7 +268,12 @@ fn macos_metallib_is_stored_beside_the_msl() {
     let bytes = std::fs::read(f.path().join("out.halc")).unwrap();
     let libs = libraries(&bytes);
     assert_eq!(libs.len(), 1);
-    let (name, msl, metallib, toolchain) = &libs[0];
+    let Lib {
+        kernel: name,
+        msl,
+        metallib,
+        toolchain,
+    } = &libs[0];
     assert_eq!(name, "main");
     let msl = msl.as_deref().expect("the MSL stays as a fallback");
     assert!(msl.contains("kernel void main0("), "{msl}");
@@ -320,7 +324,13 @@ fn ios_metallibs_one_per_kernel() {
     let bytes = std::fs::read(f.path().join("out.halc")).unwrap();
     let libs = libraries(&bytes);
     assert_eq!(libs.len(), 2);
-    for (name, msl, metallib, toolchain) in &libs {
+    for Lib {
+        kernel: name,
+        msl,
+        metallib,
+        toolchain,
+    } in &libs
+    {
         let msl = msl.as_deref().unwrap();
         assert!(
             msl.contains(&format!("kernel void {name}(")),
@@ -444,8 +454,8 @@ fn no_msl_drops_the_source() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let bytes = std::fs::read(f.path().join("out.halc")).unwrap();
     let libs = libraries(&bytes);
-    assert_eq!(libs[0].1, None, "MSL left out");
-    let metallib = libs[0].2.as_deref().unwrap();
+    assert_eq!(libs[0].msl, None, "MSL left out");
+    let metallib = libs[0].metallib.as_deref().unwrap();
     assert!(metallib.starts_with(b"FAKE-METALLIB\nFAKE-AIR sdk=macosx\n"));
     let view = halc::inspect::decode(&bytes).unwrap();
     assert_eq!(view.libraries[0].msl_bytes, None);
@@ -481,7 +491,8 @@ fn without_metallib_xcrun_is_never_run() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(f.calls().is_empty());
     let libs = libraries(&std::fs::read(f.path().join("out.halc")).unwrap());
-    assert_eq!((libs[0].2.is_none(), libs[0].3.is_none()), (true, true));
+    assert_eq!(libs[0].metallib, None);
+    assert_eq!(libs[0].toolchain, None);
 }
 
 /// What a Metal compiler error looks like: several lines, quotes, carets,
