@@ -377,9 +377,9 @@ fn compile_entry(
     }
     if workgroup.total() > u64::from(MAX_THREADS_PER_THREADGROUP) {
         let [x, y, z] = workgroup.values();
+        let total = u128::from(x) * u128::from(y) * u128::from(z);
         return Err(fail(ErrorKind::Rejected(format!(
-            "workgroup size {x}x{y}x{z} = {} threads exceeds Metal's {MAX_THREADS_PER_THREADGROUP} threads per threadgroup",
-            workgroup.total()
+            "workgroup size {x}x{y}x{z} = {total} threads exceeds Metal's {MAX_THREADS_PER_THREADGROUP} threads per threadgroup"
         ))));
     }
     if e.threadgroup_memory_bytes > u64::from(MAX_THREADGROUP_MEMORY_BYTES) {

@@ -74,7 +74,10 @@ pub struct WorkgroupSize {
 impl WorkgroupSize {
     /// Product of the three (default or baked) dimensions.
     pub fn total(&self) -> u64 {
-        self.dims.iter().map(|d| u64::from(d.value)).product()
+        // Saturating: three u32 factors can overflow u64.
+        self.dims
+            .iter()
+            .fold(1u64, |acc, d| acc.saturating_mul(u64::from(d.value)))
     }
 
     /// The three values.
@@ -717,6 +720,12 @@ fn spec_constants(ix: &Index<'_>) -> Result<Vec<SpecConstant>, SpirvError> {
                 return Err(invalid(format!(
                     "SpecId {id} is declared as both {} and {ty}",
                     prev.ty
+                )));
+            }
+            if prev.default != default {
+                return Err(invalid(format!(
+                    "SpecId {id} has two different defaults ({:#x} and {:#x})",
+                    prev.default.0, default.0
                 )));
             }
             continue;
