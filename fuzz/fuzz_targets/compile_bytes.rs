@@ -2,10 +2,6 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let input = halc::Input { name: "fuzz.spv".into(), bytes: data.to_vec() };
-    if let Ok(c) = halc::compile(&[input], &halc::Options::default()) {
-        let bytes = c.to_flatbuffer();
-        runtime_loader::Executable::load(&bytes).expect("halc wrote an executable it cannot load");
-    }
-});
+mod common;
+
+fuzz_target!(|data: &[u8]| common::compile_and_reload(data));
