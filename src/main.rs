@@ -169,14 +169,28 @@ fn main() -> ExitCode {
     }
 }
 
-fn read_input(path: &Path) -> Result<Vec<u8>> {
+/// Reads at most `limit` bytes: a larger file, or an endless one such as
+/// `/dev/zero` or a pipe, is refused before it is buffered.
+fn read_input(path: &Path, what: &str, limit: usize) -> Result<Vec<u8>> {
+    use std::io::Read;
     let shown = path.display();
-    let meta =
-        std::fs::metadata(path).map_err(|e| anyhow!("{shown}: cannot read: {}", io_reason(&e)))?;
+    let cannot = |e: std::io::Error| anyhow!("{shown}: cannot read: {}", io_reason(&e));
+    let meta = std::fs::metadata(path).map_err(cannot)?;
     if meta.is_dir() {
-        bail!("{shown}: is a directory, expected a SPIR-V file");
+        bail!("{shown}: is a directory, expected {what}");
     }
-    std::fs::read(path).map_err(|e| anyhow!("{shown}: cannot read: {}", io_reason(&e)))
+    let too_large = || anyhow!("{shown}: larger than halc's input limit of {limit} bytes");
+    if meta.len() > limit as u64 {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit as u64 + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    if bytes.len() > limit {
+        return Err(too_large());
+    }
+    Ok(bytes)
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -241,11 +255,12 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 
 fn compile(a: CompileArgs) -> Result<()> {
     check_output(&a.output, &a.inputs)?;
+    let limits = halc::spirv::validate::Limits::default();
     let mut inputs = Vec::with_capacity(a.inputs.len());
     for p in &a.inputs {
         inputs.push(Input {
             name: p.display().to_string(),
-            bytes: read_input(p)?,
+            bytes: read_input(p, "a SPIR-V file", limits.max_bytes)?,
         });
     }
     let (map, map_text) = match &a.binding_map {
@@ -295,7 +310,7 @@ fn compile(a: CompileArgs) -> Result<()> {
                 std::env::current_exe().context("cannot locate the halc executable")?,
             )
         },
-        limits: Default::default(),
+        limits,
     };
     let mut compiled = halc::compile(&inputs, &options)?;
     if a.metallib {
@@ -413,7 +428,8 @@ fn keep_rejected_msl(k: &halc::Kernel, output: &Path, emit_msl: Option<&Path>) -
 }
 
 fn inspect(a: InspectArgs) -> Result<()> {
-    let bytes = read_input(&a.file)?;
+    let limit = halc::runtime_loader::VerifyLimits::default().max_bytes;
+    let bytes = read_input(&a.file, "a halc executable", limit)?;
     let view = halc::inspect::decode(&bytes).map_err(|e| anyhow!("{}: {e}", a.file.display()))?;
     let mut out = std::io::stdout().lock();
     if a.json {
