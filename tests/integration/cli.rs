@@ -301,6 +301,14 @@ fn corrupt_executable_is_a_clear_inspect_error() {
         "{}",
         stderr(&o)
     );
+    for (arg, expect) in [
+        (".", ".: is a directory, expected a halc executable"),
+        ("gone.halc", "gone.halc: cannot read: no such file"),
+    ] {
+        let o = halc(&["inspect", arg], d.path());
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert_eq!(stderr(&o).trim_end(), format!("error: {expect}"));
+    }
 }
 
 #[test]
