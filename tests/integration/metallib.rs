@@ -89,6 +89,14 @@ impl Fake {
         c.output().expect("run halc")
     }
 
+    /// `halc compile saxpy.spv -o out.halc --metallib EXTRA...` with `env`.
+    fn saxpy_metallib(&self, extra: &[&str], env: &[(&str, &str)]) -> Output {
+        let saxpy = fixture("saxpy.spv");
+        let mut args = vec!["compile", &saxpy, "-o", "out.halc", "--metallib"];
+        args.extend(extra);
+        self.halc(&args, env)
+    }
+
     /// Each recorded invocation's arguments (after the program).
     fn calls(&self) -> Vec<Vec<String>> {
         match std::fs::read_to_string(self.log()) {
@@ -109,6 +117,13 @@ fn make_executable(p: &Path) {
 
 #[cfg(not(unix))]
 fn make_executable(_: &Path) {}
+
+/// Asserts that halc exited with 1; returns its stderr.
+fn failed(o: &Output) -> String {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    err
+}
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()
@@ -240,16 +255,7 @@ fn unknown_msl_version_has_no_argv() {
 #[test]
 fn macos_metallib_is_stored_beside_the_msl() {
     let f = Fake::new();
-    let o = f.halc(
-        &[
-            "compile",
-            &fixture("saxpy.spv"),
-            "-o",
-            "out.halc",
-            "--metallib",
-        ],
-        &[],
-    );
+    let o = f.saxpy_metallib(&[], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(o.stderr.is_empty(), "{}", stderr(&o));
 
@@ -386,11 +392,10 @@ fn ios_simulator_sdk() {
         ],
         &[],
     );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = failed(&o);
     assert!(
-        stderr(&o).contains("--ios-simulator needs --platform ios"),
-        "{}",
-        stderr(&o)
+        err.contains("--ios-simulator needs --platform ios"),
+        "{err}"
     );
     assert!(!f.path().join("mac.halc").exists());
 }
@@ -440,17 +445,7 @@ fn math_optimisation_and_debug_flags_reach_the_compiler() {
 #[test]
 fn no_msl_drops_the_source() {
     let f = Fake::new();
-    let o = f.halc(
-        &[
-            "compile",
-            &fixture("saxpy.spv"),
-            "-o",
-            "out.halc",
-            "--metallib",
-            "--no-msl",
-        ],
-        &[],
-    );
+    let o = f.saxpy_metallib(&["--no-msl"], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let bytes = std::fs::read(f.path().join("out.halc")).unwrap();
     let libs = libraries(&bytes);
@@ -504,21 +499,14 @@ fn compile_error_exits_1_with_stderr_verbatim_and_keeps_the_msl() {
     let f = Fake::new();
     let out = f.path().join("out.halc");
     std::fs::write(&out, b"previous output").unwrap();
-    let o = f.halc(
-        &[
-            "compile",
-            &fixture("saxpy.spv"),
-            "-o",
-            "out.halc",
-            "--metallib",
-        ],
+    let o = f.saxpy_metallib(
+        &[],
         &[
             ("FAKE_XCRUN_FAIL", "compile"),
             ("FAKE_XCRUN_STDERR", COMPILER_STDERR),
         ],
     );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let err = stderr(&o);
+    let err = failed(&o);
     let kept = f.path().join("out.halc.main.metal");
     // The kept path is shown as the user gave the output (relative here).
     let first = format!(
@@ -592,15 +580,11 @@ fn compile_error_with_emit_msl_keeps_the_file_there() {
             ("FAKE_XCRUN_STDERR", COMPILER_STDERR),
         ],
     );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = failed(&o);
     let kept = f.path().join("msl/main_a.metal");
-    assert!(
-        stderr(&o).contains(
+    assert!(err.contains(
             "entry point `main_a`: the Metal compiler rejected the MSL; the MSL is kept at msl/main_a.metal\n"
-        ),
-        "{}",
-        stderr(&o)
-    );
+        ), "{err}");
     assert!(std::fs::read_to_string(kept)
         .unwrap()
         .contains("kernel void main_a("));
@@ -610,21 +594,14 @@ fn compile_error_with_emit_msl_keeps_the_file_there() {
 #[test]
 fn link_error_is_reported_the_same_way() {
     let f = Fake::new();
-    let o = f.halc(
-        &[
-            "compile",
-            &fixture("saxpy.spv"),
-            "-o",
-            "out.halc",
-            "--metallib",
-        ],
+    let o = f.saxpy_metallib(
+        &[],
         &[
             ("FAKE_XCRUN_FAIL", "link"),
             ("FAKE_XCRUN_STDERR", "metallib: error: bad AIR\n"),
         ],
     );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let err = stderr(&o);
+    let err = failed(&o);
     assert!(
         err.contains("entry point `main`: the metallib linker failed; the MSL is kept at "),
         "{err}"
@@ -636,21 +613,11 @@ fn link_error_is_reported_the_same_way() {
 #[test]
 fn a_step_that_writes_nothing_is_an_error() {
     let f = Fake::new();
-    let o = f.halc(
-        &[
-            "compile",
-            &fixture("saxpy.spv"),
-            "-o",
-            "out.halc",
-            "--metallib",
-        ],
-        &[("FAKE_XCRUN_NO_OUTPUT", "1")],
-    );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let o = f.saxpy_metallib(&[], &[("FAKE_XCRUN_NO_OUTPUT", "1")]);
+    let err = failed(&o);
     assert!(
-        stderr(&o).contains("succeeded but did not write main.air"),
-        "{}",
-        stderr(&o)
+        err.contains("succeeded but did not write main.air"),
+        "{err}"
     );
     assert!(!f.path().join("out.halc").exists());
 }
@@ -658,14 +625,8 @@ fn a_step_that_writes_nothing_is_an_error() {
 #[test]
 fn compiler_warnings_are_shown() {
     let f = Fake::new();
-    let o = f.halc(
-        &[
-            "compile",
-            &fixture("saxpy.spv"),
-            "-o",
-            "out.halc",
-            "--metallib",
-        ],
+    let o = f.saxpy_metallib(
+        &[],
         &[(
             "FAKE_XCRUN_WARN",
             "main.metal:3:7: warning: unused variable 'x'\n",
@@ -686,18 +647,8 @@ const ANY_OS: &str = "Leaving out --metallib works on any OS";
 #[test]
 fn missing_metal_toolchain_says_how_to_get_it() {
     let f = Fake::new();
-    let o = f.halc(
-        &[
-            "compile",
-            &fixture("saxpy.spv"),
-            "-o",
-            "out.halc",
-            "--metallib",
-        ],
-        &[("FAKE_XCRUN_NO_TOOLCHAIN", "1")],
-    );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let err = stderr(&o);
+    let o = f.saxpy_metallib(&[], &[("FAKE_XCRUN_NO_TOOLCHAIN", "1")]);
+    let err = failed(&o);
     assert_eq!(
         err,
         format!(
@@ -728,8 +679,7 @@ fn missing_xcrun_on_path() {
         &[],
         f.path().join("empty").into_os_string(),
     );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let err = stderr(&o);
+    let err = failed(&o);
     assert!(
         err.starts_with("error: --metallib: xcrun not found: no `xcrun` on PATH (xcrun comes with Xcode, on macOS)\n"),
         "{err}"
@@ -741,38 +691,16 @@ fn missing_xcrun_on_path() {
 #[test]
 fn missing_xcrun_given_explicitly() {
     let f = Fake::new();
-    let o = f.halc(
-        &[
-            "compile",
-            &fixture("saxpy.spv"),
-            "-o",
-            "out.halc",
-            "--metallib",
-            "--xcrun",
-            "/nonexistent/xcrun",
-        ],
-        &[],
-    );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let err = stderr(&o);
+    let o = f.saxpy_metallib(&["--xcrun", "/nonexistent/xcrun"], &[]);
+    let err = failed(&o);
     assert!(
         err.starts_with("error: --metallib: xcrun not found: /nonexistent/xcrun: no such file\n"),
         "{err}"
     );
     assert!(err.contains(ANY_OS), "{err}");
 
-    let o = f.halc(
-        &[
-            "compile",
-            &fixture("saxpy.spv"),
-            "-o",
-            "out.halc",
-            "--metallib",
-        ],
-        &[("HALC_XCRUN", "/nonexistent/xcrun")],
-    );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let err = stderr(&o);
+    let o = f.saxpy_metallib(&[], &[("HALC_XCRUN", "/nonexistent/xcrun")]);
+    let err = failed(&o);
     assert!(
         err.starts_with(
             "error: --metallib: xcrun not found: HALC_XCRUN=/nonexistent/xcrun: no such file\n"
