@@ -87,9 +87,22 @@ pub enum Isolation {
     #[default]
     InProcess,
     /// In one child process per `compile` call, running
-    /// `PROGRAM __msl-worker` (the `halc` binary): a crash becomes an error.
-    Subprocess(std::path::PathBuf),
+    /// `program __msl-worker` (the `halc` binary), which also runs
+    /// SPIRV-Tools' validator: a crash becomes an error, and so does a
+    /// request (validating a module, or generating one kernel's MSL) that
+    /// takes longer than `time_limit`.
+    Subprocess {
+        /// The `halc` binary.
+        program: std::path::PathBuf,
+        /// Longest time one request may take.
+        time_limit: std::time::Duration,
+    },
 }
+
+/// Default for [`Isolation::Subprocess`]'s time limit: far above what real
+/// kernels need (milliseconds), far below the hours a hostile module's
+/// nesting can cost the validator.
+pub const DEFAULT_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// A compiled kernel, with everything the FlatBuffer records.
 #[derive(Debug, Clone)]
@@ -245,7 +258,18 @@ pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
         let (words, baked) =
             spirv::specialize(&words, &options.specs).map_err(|e| fail(e.into()))?;
         spec_used.extend(baked.iter().map(|b| b.id));
-        spirv::validate::validate(&words, &options.limits).map_err(|e| fail(e.into()))?;
+        match &options.isolation {
+            Isolation::InProcess => spirv::validate::validate(&words, &options.limits),
+            Isolation::Subprocess { .. } => {
+                spirv::validate::check(&words, &options.limits).map_err(|e| fail(e.into()))?;
+                let w = running_worker(&mut worker, &options.isolation).map_err(fail)?;
+                w.validate(&words).map_err(|err| {
+                    worker_failed(&mut worker, &err);
+                    fail(ErrorKind::Worker(err))
+                })?
+            }
+        }
+        .map_err(|e| fail(e.into()))?;
         // rspirv is Rust: contain a panic on hostile input as an error.
         let info = std::panic::catch_unwind(|| spirv::reflect(&words))
             .unwrap_or_else(|_| {
@@ -346,6 +370,37 @@ pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
     })
 }
 
+/// The worker, started on first use.
+fn running_worker<'w>(
+    worker: &'w mut Option<msl::worker::Worker>,
+    isolation: &Isolation,
+) -> Result<&'w mut msl::worker::Worker, ErrorKind> {
+    if let (
+        None,
+        Isolation::Subprocess {
+            program,
+            time_limit,
+        },
+    ) = (&*worker, isolation)
+    {
+        *worker =
+            Some(msl::worker::Worker::spawn(program, *time_limit).map_err(ErrorKind::Worker)?);
+    }
+    worker
+        .as_mut()
+        .ok_or_else(|| ErrorKind::Internal("no worker for in-process isolation".into()))
+}
+
+/// A dead (crashed or killed) worker cannot serve the next request.
+fn worker_failed(worker: &mut Option<msl::worker::Worker>, err: &msl::worker::WorkerError) {
+    if matches!(
+        err,
+        msl::worker::WorkerError::Crashed(..) | msl::worker::WorkerError::TimedOut(..)
+    ) {
+        *worker = None;
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn compile_entry(
     input: &Input,
@@ -405,23 +460,13 @@ fn compile_entry(
         Isolation::InProcess => {
             msl::generate(words, &e.name, &layout, msl_opts).map_err(|k| fail(k.into()))?
         }
-        Isolation::Subprocess(program) => {
-            if worker.is_none() {
-                *worker = Some(
-                    msl::worker::Worker::spawn(program).map_err(|w| fail(ErrorKind::Worker(w)))?,
-                );
-            }
-            let w = worker.as_mut().expect("spawned above");
-            match w.generate(words, &e.name, &layout, msl_opts) {
-                Ok(g) => g,
-                Err(err) => {
-                    // A dead worker cannot serve the next kernel.
-                    if matches!(err, msl::worker::WorkerError::Crashed(_)) {
-                        *worker = None;
-                    }
-                    return Err(fail(ErrorKind::Worker(err)));
-                }
-            }
+        Isolation::Subprocess { .. } => {
+            let w = running_worker(worker, &options.isolation).map_err(fail)?;
+            w.generate(words, &e.name, &layout, msl_opts)
+                .map_err(|err| {
+                    worker_failed(worker, &err);
+                    fail(ErrorKind::Worker(err))
+                })?
         }
     };
     msl::check::check(

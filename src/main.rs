@@ -84,10 +84,16 @@ struct CompileArgs {
     /// than ASCII letters and digits in the name become `_`).
     #[arg(long, value_name = "DIR")]
     emit_msl: Option<PathBuf>,
-    /// Run SPIRV-Cross inside this process instead of a child process (faster
-    /// by one process start; a SPIRV-Cross crash then kills halc).
+    /// Run the SPIR-V validator and SPIRV-Cross inside this process instead of
+    /// a child process (faster by one process start; a crash in them then
+    /// kills halc, and no time limit applies).
     #[arg(long)]
     in_process: bool,
+    /// Longest time, in seconds, that validating one module or generating one
+    /// kernel's MSL may take before halc stops it with an error.
+    #[arg(long, value_name = "SECONDS", default_value_t = halc::DEFAULT_TIME_LIMIT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "in_process")]
+    time_limit: u64,
     /// Also compile each kernel's MSL to a metallib with xcrun (macOS with Xcode; see README).
     #[arg(long)]
     metallib: bool,
@@ -306,9 +312,10 @@ fn compile(a: CompileArgs) -> Result<()> {
         isolation: if a.in_process {
             halc::Isolation::InProcess
         } else {
-            halc::Isolation::Subprocess(
-                std::env::current_exe().context("cannot locate the halc executable")?,
-            )
+            halc::Isolation::Subprocess {
+                program: std::env::current_exe().context("cannot locate the halc executable")?,
+                time_limit: std::time::Duration::from_secs(a.time_limit),
+            }
         },
         limits,
     };

@@ -1,22 +1,27 @@
-//! Crash containment for SPIRV-Cross (C++): MSL generation runs in a child
-//! process, so an abort, segfault or stack overflow inside it becomes an
-//! ordinary error naming the entry point and the signal.
+//! Containment for the C++ that untrusted SPIR-V reaches: SPIRV-Tools'
+//! validator and SPIRV-Cross run in a child process, so an abort, segfault or
+//! stack overflow inside them becomes an ordinary error naming the entry
+//! point and the signal, and a request that runs past the time limit is
+//! killed (the validator's time grows steeply with structured nesting).
 //!
-//! One child serves every kernel of a `compile` call (requests and replies
-//! are length-prefixed JSON over its stdin/stdout), so a batch pays one
-//! process start, not one per kernel. The child is the `halc` binary itself
-//! (`halc __msl-worker`, see [`serve`]); library users choose with
-//! [`crate::Isolation`].
+//! One child serves every module and kernel of a `compile` call (requests
+//! and replies are length-prefixed JSON over its stdin/stdout), so a batch
+//! pays one process start, not one per kernel. The child is the `halc`
+//! binary itself (`halc __msl-worker`, see [`serve`]); library users choose
+//! with [`crate::Isolation`].
 
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use super::compile::{generate, GeneratedMsl, MslOptions};
 use super::layout::KernelLayout;
-use crate::spirv::Words;
+use crate::spirv::{SpirvError, Words};
 
 /// Largest message accepted over the pipe (the module plus its layout).
 const MAX_MESSAGE: u32 = 256 << 20;
@@ -24,22 +29,30 @@ const MAX_MESSAGE: u32 = 256 << 20;
 /// The hidden subcommand that runs [`serve`].
 pub const WORKER_ARG: &str = "__msl-worker";
 
-/// Environment variable that makes the worker crash on purpose before
-/// compiling (`abort`, `segv` or `stack-overflow`): how the tests prove the
-/// containment works, since validated input no longer crashes SPIRV-Cross.
+/// Environment variable that makes the worker crash on purpose: `abort`,
+/// `segv` or `stack-overflow` before generating MSL, or the same prefixed
+/// with `validate:` before validating. How the tests prove the containment
+/// works, since validated input no longer crashes SPIRV-Cross.
 pub const CRASH_TEST_ENV: &str = "HALC_WORKER_CRASH_TEST";
 
 #[derive(Serialize, Deserialize)]
-struct Request {
-    words: Vec<u32>,
-    entry: String,
-    layout: KernelLayout,
-    options: MslOptions,
+enum Request {
+    /// Run SPIRV-Tools' validator.
+    Validate { words: Vec<u32> },
+    /// Generate MSL for one entry point.
+    Generate {
+        words: Vec<u32>,
+        entry: String,
+        layout: KernelLayout,
+        options: MslOptions,
+    },
 }
 
 #[derive(Serialize, Deserialize)]
 enum Reply {
-    Ok(GeneratedMsl),
+    Valid,
+    Invalid(String),
+    Generated(GeneratedMsl),
     Err(String),
 }
 
@@ -74,18 +87,40 @@ pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
     let mut output = BufWriter::new(output);
     while let Some(req) = read_msg::<Request>(&mut input)? {
         if let Ok(how) = std::env::var(CRASH_TEST_ENV) {
-            crash_for_test(&how);
+            match (&req, how.strip_prefix("validate:")) {
+                (Request::Validate { .. }, Some(how)) => crash_for_test(how),
+                (Request::Generate { .. }, None) => crash_for_test(&how),
+                _ => {}
+            }
         }
-        let reply = match Words::from_words(req.words) {
-            Ok(words) => match generate(&words, &req.entry, &req.layout, &req.options) {
-                Ok(g) => Reply::Ok(g),
+        write_msg(&mut output, &answer(req))?;
+    }
+    Ok(())
+}
+
+fn answer(req: Request) -> Reply {
+    match req {
+        Request::Validate { words } => match Words::from_words(words) {
+            Ok(words) => match crate::spirv::validate::spirv_tools(&words) {
+                Ok(()) => Reply::Valid,
+                Err(SpirvError::Validation(m)) => Reply::Invalid(m),
+                Err(e) => Reply::Err(e.to_string()),
+            },
+            Err(e) => Reply::Err(e.to_string()),
+        },
+        Request::Generate {
+            words,
+            entry,
+            layout,
+            options,
+        } => match Words::from_words(words) {
+            Ok(words) => match generate(&words, &entry, &layout, &options) {
+                Ok(g) => Reply::Generated(g),
                 Err(e) => Reply::Err(e.0),
             },
             Err(e) => Reply::Err(e.to_string()),
-        };
-        write_msg(&mut output, &reply)?;
+        },
     }
-    Ok(())
 }
 
 fn crash_for_test(how: &str) {
@@ -113,9 +148,11 @@ fn crash_for_test(how: &str) {
 
 /// A running worker.
 pub struct Worker {
-    child: Child,
+    /// Shared with the watchdog thread that kills it after the time limit.
+    child: Arc<Mutex<Child>>,
     stdin: Option<BufWriter<ChildStdin>>,
     stdout: BufReader<ChildStdout>,
+    time_limit: Duration,
 }
 
 /// Why a worker request failed.
@@ -125,16 +162,19 @@ pub enum WorkerError {
     #[error("SPIRV-Cross: {0}")]
     Cross(String),
     /// The worker died.
-    #[error("SPIRV-Cross crashed ({0}); the module was not compiled")]
-    Crashed(String),
+    #[error("{0} crashed ({1}); the module was not compiled")]
+    Crashed(&'static str, String),
+    /// A request ran past the time limit; the worker was killed.
+    #[error("{0} did not finish within the time limit of {1} s; the module was not compiled")]
+    TimedOut(&'static str, u64),
     /// The worker could not be started or talked to.
     #[error("cannot run the SPIRV-Cross worker process: {0}")]
     Io(String),
 }
 
 impl Worker {
-    /// Starts `program __msl-worker`.
-    pub fn spawn(program: &Path) -> Result<Worker, WorkerError> {
+    /// Starts `program __msl-worker`; each request may take `time_limit`.
+    pub fn spawn(program: &Path, time_limit: Duration) -> Result<Worker, WorkerError> {
         let mut child = Command::new(program)
             .arg(WORKER_ARG)
             .stdin(Stdio::piped())
@@ -149,10 +189,25 @@ impl Worker {
             .map(BufReader::new)
             .ok_or_else(|| WorkerError::Io("no stdout".into()))?;
         Ok(Worker {
-            child,
+            child: Arc::new(Mutex::new(child)),
             stdin,
             stdout,
+            time_limit,
         })
+    }
+
+    /// Runs SPIRV-Tools' validator in the worker: `Ok(Err(_))` is an
+    /// invalid module, `Err(_)` a crash or time-out.
+    pub fn validate(&mut self, words: &Words) -> Result<Result<(), SpirvError>, WorkerError> {
+        let req = Request::Validate {
+            words: words.as_slice().to_vec(),
+        };
+        match self.exchange(&req, "the SPIR-V validator (SPIRV-Tools)")? {
+            Reply::Valid => Ok(Ok(())),
+            Reply::Invalid(m) => Ok(Err(SpirvError::Validation(m))),
+            Reply::Err(m) => Ok(Err(SpirvError::Parse(m))),
+            Reply::Generated(_) => Err(WorkerError::Io("unexpected reply".into())),
+        }
     }
 
     /// Generates MSL in the worker.
@@ -163,31 +218,66 @@ impl Worker {
         layout: &KernelLayout,
         options: &MslOptions,
     ) -> Result<GeneratedMsl, WorkerError> {
-        let req = Request {
+        let req = Request::Generate {
             words: words.as_slice().to_vec(),
             entry: entry.to_string(),
             layout: layout.clone(),
             options: *options,
         };
+        match self.exchange(&req, "SPIRV-Cross")? {
+            Reply::Generated(g) => Ok(g),
+            Reply::Err(e) => Err(WorkerError::Cross(e)),
+            Reply::Valid | Reply::Invalid(_) => Err(WorkerError::Io("unexpected reply".into())),
+        }
+    }
+
+    /// Sends one request and reads its reply, killing the child if the
+    /// reply does not come within the time limit. `what` names the C++ that
+    /// runs, for the error.
+    fn exchange(&mut self, req: &Request, what: &'static str) -> Result<Reply, WorkerError> {
+        let (done, wait) = mpsc::channel::<()>();
+        let killed = Arc::new(AtomicBool::new(false));
+        let watchdog = {
+            let child = Arc::clone(&self.child);
+            let killed = Arc::clone(&killed);
+            let limit = self.time_limit;
+            std::thread::spawn(move || {
+                if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                    killed.store(true, Ordering::SeqCst);
+                    let mut child = child.lock().unwrap_or_else(|p| p.into_inner());
+                    let _ = child.kill();
+                }
+            })
+        };
         let sent = match self.stdin.as_mut() {
-            Some(w) => write_msg(w, &req),
+            Some(w) => write_msg(w, req),
             None => Err(io::Error::other("worker input closed")),
         };
         let reply = match sent {
             Ok(()) => read_msg::<Reply>(&mut self.stdout),
             Err(e) => Err(e),
         };
+        let _ = done.send(());
+        let _ = watchdog.join();
         match reply {
-            Ok(Some(Reply::Ok(g))) => Ok(g),
-            Ok(Some(Reply::Err(e))) => Err(WorkerError::Cross(e)),
-            Ok(None) | Err(_) => Err(WorkerError::Crashed(self.death())),
+            // A reply that raced the watchdog still lost: the child is dead.
+            Ok(Some(reply)) if !killed.load(Ordering::SeqCst) => Ok(reply),
+            Ok(_) | Err(_) => {
+                let death = self.death();
+                if killed.load(Ordering::SeqCst) {
+                    Err(WorkerError::TimedOut(what, self.time_limit.as_secs()))
+                } else {
+                    Err(WorkerError::Crashed(what, death))
+                }
+            }
         }
     }
 
     /// How the child ended, after a failed exchange.
     fn death(&mut self) -> String {
         self.stdin = None;
-        match self.child.wait() {
+        let mut child = self.child.lock().unwrap_or_else(|p| p.into_inner());
+        match child.wait() {
             Ok(status) => describe(status),
             Err(e) => format!("lost: {e}"),
         }
@@ -198,7 +288,8 @@ impl Drop for Worker {
     fn drop(&mut self) {
         // Closing stdin ends the loop; then reap the child.
         self.stdin = None;
-        let _ = self.child.wait();
+        let mut child = self.child.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = child.wait();
     }
 }
 

@@ -110,6 +110,13 @@ pub fn target_env(version: (u8, u8)) -> TargetEnv {
 /// Checks limits, execution models and capabilities, then runs the
 /// SPIR-V validator. `Ok` means SPIRV-Cross may see the module.
 pub fn validate(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
+    check(words, limits)?;
+    spirv_tools(words)
+}
+
+/// halc's own checks, linear in the module size: limits, execution models
+/// and capabilities. They run before anything else sees the module.
+pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
     let bytes = words.as_slice().len() * 4;
     if bytes > limits.max_bytes {
         return Err(SpirvError::Limit(format!(
@@ -171,7 +178,14 @@ pub fn validate(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
     if !has_entry {
         return Err(SpirvError::Unsupported("module has no entry point".into()));
     }
+    Ok(())
+}
 
+/// SPIRV-Tools' validator (C++), in the Vulkan environment that matches the
+/// module's version. Its running time grows steeply with structured nesting
+/// (measured: a 1000-deep `if` chain takes about a minute), so the CLI runs
+/// it in the worker process under a time limit (see [`crate::msl::worker`]).
+pub fn spirv_tools(words: &Words) -> Result<(), SpirvError> {
     let env = target_env(words.version());
     let validator = spirv_tools::val::create(Some(env));
     // Layout rules are the producer's business (DXC emits scalar layouts);

@@ -417,4 +417,62 @@ fn a_spirv_cross_crash_is_an_error_not_a_crash() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(!out.exists());
     }
+    // The validator runs in the same worker, and is contained the same way.
+    let d = tmp();
+    let out = d.path().join("o.halc");
+    let o = Command::new(env!("CARGO_BIN_EXE_halc"))
+        .args([
+            "compile",
+            &fixture("saxpy.spv"),
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .env(halc::msl::worker::CRASH_TEST_ENV, "validate:abort")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim_end(),
+        format!(
+            "error: {}: the SPIR-V validator (SPIRV-Tools) crashed (signal 6 SIGABRT); the module was not compiled",
+            fixture("saxpy.spv")
+        )
+    );
+    assert!(!out.exists());
+}
+
+/// SPIRV-Tools' validator takes about a minute on a 1000-deep chain of
+/// nested `if`s (its time grows with the cube of the depth): the time limit
+/// stops it, and the next input would get a fresh worker.
+#[test]
+fn a_slow_module_hits_the_time_limit() {
+    let d = tmp();
+    let out = d.path().join("o.halc");
+    std::fs::write(&out, b"previous").unwrap();
+    let slow = crate::root().join("fixtures/slow/deep_nesting.spv");
+    let started = std::time::Instant::now();
+    let o = halc(
+        &[
+            "compile",
+            slow.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--time-limit",
+            "1",
+        ],
+        d.path(),
+    );
+    let took = started.elapsed();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).trim_end().ends_with(
+            "deep_nesting.spv: the SPIR-V validator (SPIRV-Tools) did not finish within the time limit of 1 s; the module was not compiled"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stderr(&o).trim_end().lines().count(), 1);
+    assert!(took < std::time::Duration::from_secs(20), "took {took:?}");
+    assert_eq!(std::fs::read(&out).unwrap(), b"previous");
+    assert_eq!(listing(d.path()), vec![out]);
 }
