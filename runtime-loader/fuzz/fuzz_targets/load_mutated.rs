@@ -1,5 +1,5 @@
 //! Load mutated valid executables: the corpus is seeded with executables
-//! compiled from every fixture in four binding variants by `run.sh`, and
+//! compiled from every fixture in three binding variants by `run.sh`, and
 //! libFuzzer mutates them. Err or Ok, never a panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
