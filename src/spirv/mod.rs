@@ -7,6 +7,7 @@
 //! workgroup size to every entry point).
 
 pub mod binary;
+pub mod nesting;
 pub mod reflect;
 pub mod specialize;
 pub mod validate;

@@ -10,6 +10,7 @@
 use spirv_tools::val::{Validator, ValidatorOptions};
 use spirv_tools::TargetEnv;
 
+use super::nesting::FunctionCfg;
 use super::{SpirvError, Words};
 
 const OP_CAPABILITY: u16 = 17;
@@ -17,6 +18,7 @@ const OP_ENTRY_POINT: u16 = 15;
 const OP_LOOP_MERGE: u16 = 246;
 const OP_SELECTION_MERGE: u16 = 247;
 const OP_FUNCTION: u16 = 54;
+const OP_FUNCTION_END: u16 = 56;
 
 /// Limits checked before any work starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +32,9 @@ pub struct Limits {
     /// Most structured merges (loops and selections) in one function: bounds
     /// the control-flow nesting SPIRV-Cross recurses through.
     pub max_merges_per_function: usize,
+    /// Deepest structured-control-flow nesting (constructs inside
+    /// constructs): SPIRV-Tools' validator takes time growing with its cube.
+    pub max_nesting_depth: usize,
 }
 
 impl Default for Limits {
@@ -39,6 +44,7 @@ impl Default for Limits {
             max_id_bound: 4_194_303,
             max_instructions: 4_000_000,
             max_merges_per_function: 20_000,
+            max_nesting_depth: 256,
         }
     }
 }
@@ -134,8 +140,12 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
     let mut count = 0usize;
     let mut merges = 0usize;
     let mut has_entry = false;
+    let mut function: Option<FunctionCfg> = None;
     for inst in words.instructions() {
         let inst = inst?;
+        if let Some(f) = function.as_mut() {
+            f.push(&inst);
+        }
         count += 1;
         if count > limits.max_instructions {
             return Err(SpirvError::Limit(format!(
@@ -162,7 +172,15 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
                     )));
                 }
             }
-            OP_FUNCTION => merges = 0,
+            OP_FUNCTION => {
+                merges = 0;
+                function = Some(FunctionCfg::default());
+            }
+            OP_FUNCTION_END => {
+                if let Some(f) = function.take() {
+                    check_nesting(&f, limits)?;
+                }
+            }
             OP_LOOP_MERGE | OP_SELECTION_MERGE => {
                 merges += 1;
                 if merges > limits.max_merges_per_function {
@@ -179,6 +197,20 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
         return Err(SpirvError::Unsupported("module has no entry point".into()));
     }
     Ok(())
+}
+
+fn check_nesting(f: &FunctionCfg, limits: &Limits) -> Result<(), SpirvError> {
+    match f.deepest() {
+        Ok(Some(d)) if d.depth > limits.max_nesting_depth => Err(SpirvError::Limit(format!(
+            "structured control flow nested {} deep (block at word {}), over halc's limit of {}",
+            d.depth, d.offset, limits.max_nesting_depth
+        ))),
+        Ok(_) => Ok(()),
+        Err(e) => Err(SpirvError::Limit(format!(
+            "control flow too irregular to analyse (function starting at word {})",
+            e.offset
+        ))),
+    }
 }
 
 /// SPIRV-Tools' validator (C++), in the Vulkan environment that matches the
