@@ -124,9 +124,19 @@ impl FunctionCfg {
                 }
             }
         }
-        let idom = dominators(&rpo, &order, &preds).ok_or(TooComplex {
+        let too_complex = TooComplex {
             offset: self.blocks[0].offset,
-        })?;
+        };
+        let idom = dominators(&rpo, &order, &preds).ok_or(too_complex)?;
+        // Every reachable block gets an earlier immediate dominator (its DFS
+        // parent is among its predecessors); anything else is refused, not
+        // trusted.
+        if rpo[1..]
+            .iter()
+            .any(|&b| idom[b] == usize::MAX || order[idom[b]] >= order[b])
+        {
+            return Err(too_complex);
+        }
 
         // Dominator-tree intervals, for O(1) "a dominates b" queries.
         let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
