@@ -10,6 +10,8 @@
 use spirv_tools::val::{Validator, ValidatorOptions};
 use spirv_tools::TargetEnv;
 
+use std::collections::HashSet;
+
 use super::nesting::FunctionCfg;
 use super::{SpirvError, Words};
 
@@ -19,6 +21,10 @@ const OP_LOOP_MERGE: u16 = 246;
 const OP_SELECTION_MERGE: u16 = 247;
 const OP_FUNCTION: u16 = 54;
 const OP_FUNCTION_END: u16 = 56;
+const OP_TYPE_POINTER: u16 = 32;
+const OP_TYPE_FORWARD_POINTER: u16 = 39;
+const OP_TYPE_UNTYPED_POINTER: u16 = 4417;
+const OP_SPEC_CONSTANT_OP: u16 = 52;
 
 /// Limits checked before any work starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +54,12 @@ impl Default for Limits {
         }
     }
 }
+
+const OP_VECTOR_SHUFFLE: u32 = 79;
+const OP_COMPOSITE_EXTRACT: u32 = 81;
+const OP_COMPOSITE_INSERT: u32 = 82;
+/// Instructions that declare a constant (or undef) with `words[1]` its type.
+const CONSTANT_OPS: &[u16] = &[1, 41, 42, 43, 44, 45, 46, 48, 49, 50, 51, 52];
 
 /// Capabilities Metal (or SPIRV-Cross's MSL backend) cannot honour, with why.
 const UNSUPPORTED: &[(u32, &str, &str)] = &[
@@ -141,10 +153,19 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
     let mut merges = 0usize;
     let mut has_entry = false;
     let mut function: Option<FunctionCfg> = None;
+    // Pointer types, and the constants whose type is one.
+    let mut pointer_types: HashSet<u32> = HashSet::new();
+    let mut pointer_values: HashSet<u32> = HashSet::new();
     for inst in words.instructions() {
         let inst = inst?;
         if let Some(f) = function.as_mut() {
             f.push(&inst);
+        }
+        if CONSTANT_OPS.contains(&inst.opcode)
+            && inst.words.len() >= 3
+            && pointer_types.contains(&inst.words[1])
+        {
+            pointer_values.insert(inst.words[2]);
         }
         count += 1;
         if count > limits.max_instructions {
@@ -154,6 +175,27 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
             )));
         }
         match inst.opcode {
+            OP_TYPE_POINTER | OP_TYPE_FORWARD_POINTER | OP_TYPE_UNTYPED_POINTER
+                if inst.words.len() >= 2 =>
+            {
+                pointer_types.insert(inst.words[1]);
+            }
+            OP_SPEC_CONSTANT_OP if inst.words.len() >= 4 => {
+                let w = inst.words;
+                // Operand ids; composite and shuffle operations end with
+                // literal indices.
+                let ids = match w[3] {
+                    OP_COMPOSITE_EXTRACT => &w[4..w.len().min(5)],
+                    OP_VECTOR_SHUFFLE | OP_COMPOSITE_INSERT => &w[4..w.len().min(6)],
+                    _ => &w[4..],
+                };
+                if pointer_types.contains(&w[1]) || ids.iter().any(|i| pointer_values.contains(i)) {
+                    return Err(SpirvError::Unsupported(format!(
+                        "OpSpecConstantOp (word {}): spec-constant arithmetic on pointers is not supported (SPIRV-Cross aborts on it)",
+                        inst.offset
+                    )));
+                }
+            }
             OP_CAPABILITY if inst.words.len() >= 2 => {
                 let cap = inst.words[1];
                 if let Some((_, name, why)) = UNSUPPORTED.iter().find(|(c, _, _)| *c == cap) {
@@ -271,6 +313,28 @@ mod tests {
         let w = Words::from_words(raw).unwrap();
         let e = validate(&w, &Limits::default()).unwrap_err().to_string();
         assert!(e.contains("id bound 4294967295 exceeds"), "{e}");
+    }
+
+    #[test]
+    fn spec_constant_ops_on_pointers_are_refused() {
+        let int = [(4 << 16) | 21, 1, 32, 0];
+        let ptr = [(4 << 16) | 32, 2, 7, 1];
+        // %3 = OpSpecConstantOp %ptr CompositeExtract %9 0: a pointer result.
+        let w = module(&[&int[..], &ptr, &[(6 << 16) | 52, 2, 3, 81, 9, 0]].concat());
+        let e = validate(&w, &Limits::default()).unwrap_err().to_string();
+        assert!(
+            e.starts_with("OpSpecConstantOp (word 13): spec-constant arithmetic on pointers"),
+            "{e}"
+        );
+        // %4 = OpSpecConstantOp %int ISub %3 %3 with %3 a null pointer.
+        let null = [(3 << 16) | 46, 2, 3];
+        let w = module(&[&int[..], &ptr, &null, &[(6 << 16) | 52, 1, 4, 130, 3, 3]].concat());
+        let e = validate(&w, &Limits::default()).unwrap_err().to_string();
+        assert!(e.starts_with("OpSpecConstantOp (word 16)"), "{e}");
+        // A literal index equal to that id is not an operand: no objection.
+        let w = module(&[&int[..], &ptr, &null, &[(6 << 16) | 52, 1, 4, 81, 9, 3]].concat());
+        let e = validate(&w, &Limits::default()).unwrap_err().to_string();
+        assert_eq!(e, "module has no entry point");
     }
 
     #[test]
