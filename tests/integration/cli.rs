@@ -384,40 +384,9 @@ fn binding_map_pins_slots_and_reports_collisions() {
     );
 }
 
-#[test]
-fn a_spirv_cross_crash_is_an_error_not_a_crash() {
-    // The worker crashes on purpose (fault injection); halc must report it
-    // as a one-line error naming the file and entry point, exit 1, and
-    // write nothing.
-    for (how, signal) in [
-        ("segv", "signal 11 SIGSEGV"),
-        ("abort", "signal 6 SIGABRT"),
-        ("stack-overflow", "signal"),
-    ] {
-        let d = tmp();
-        let out = d.path().join("o.halc");
-        let o = Command::new(env!("CARGO_BIN_EXE_halc"))
-            .args([
-                "compile",
-                &fixture("saxpy.spv"),
-                "-o",
-                out.to_str().unwrap(),
-            ])
-            .env(halc::msl::worker::CRASH_TEST_ENV, how)
-            .output()
-            .unwrap();
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(1), "{how}: {err}");
-        assert!(
-            err.contains("saxpy.spv: entry point `main`: SPIRV-Cross crashed (")
-                && err.contains(signal)
-                && err.contains("the module was not compiled"),
-            "{how}: {err}"
-        );
-        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-        assert!(!out.exists());
-    }
-    // The validator runs in the same worker, and is contained the same way.
+/// Compiles saxpy with the worker told to crash as `how` (fault injection):
+/// exit 1, one line, nothing written. Returns the line.
+fn compile_with_crash(how: &str) -> String {
     let d = tmp();
     let out = d.path().join("o.halc");
     let o = Command::new(env!("CARGO_BIN_EXE_halc"))
@@ -427,18 +396,40 @@ fn a_spirv_cross_crash_is_an_error_not_a_crash() {
             "-o",
             out.to_str().unwrap(),
         ])
-        .env(halc::msl::worker::CRASH_TEST_ENV, "validate:abort")
+        .env(halc::msl::worker::CRASH_TEST_ENV, how)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{how}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!out.exists(), "{how}: output written");
+    err
+}
+
+#[test]
+fn a_spirv_cross_crash_is_an_error_not_a_crash() {
+    // The error names the file and entry point and the signal.
+    for (how, signal) in [
+        ("segv", "signal 11 SIGSEGV"),
+        ("abort", "signal 6 SIGABRT"),
+        ("stack-overflow", "signal"),
+    ] {
+        let err = compile_with_crash(how);
+        assert!(
+            err.contains("saxpy.spv: entry point `main`: SPIRV-Cross crashed (")
+                && err.contains(signal)
+                && err.contains("the module was not compiled"),
+            "{how}: {err}"
+        );
+    }
+    // The validator runs in the same worker, and is contained the same way.
     assert_eq!(
-        stderr(&o).trim_end(),
+        compile_with_crash("validate:abort").trim_end(),
         format!(
             "error: {}: the SPIR-V validator (SPIRV-Tools) crashed (signal 6 SIGABRT); the module was not compiled",
             fixture("saxpy.spv")
         )
     );
-    assert!(!out.exists());
 }
 
 /// SPIRV-Tools' validator takes ~40 s on 128 nested `if`s around 1000 in
