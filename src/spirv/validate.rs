@@ -58,8 +58,9 @@ impl Default for Limits {
 const OP_VECTOR_SHUFFLE: u32 = 79;
 const OP_COMPOSITE_EXTRACT: u32 = 81;
 const OP_COMPOSITE_INSERT: u32 = 82;
-/// Instructions that declare a constant (or undef) with `words[1]` its type.
-const CONSTANT_OPS: &[u16] = &[1, 41, 42, 43, 44, 45, 46, 48, 49, 50, 51, 52];
+/// Module-level values a spec-constant operation could name, with
+/// `words[1]` their type: undef, constants, spec constants, variables.
+const CONSTANT_OPS: &[u16] = &[1, 41, 42, 43, 44, 45, 46, 48, 49, 50, 51, 52, 59];
 
 /// Capabilities Metal (or SPIRV-Cross's MSL backend) cannot honour, with why.
 const UNSUPPORTED: &[(u32, &str, &str)] = &[
