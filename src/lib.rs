@@ -462,11 +462,11 @@ fn compile_entry(
         }
         Isolation::Subprocess { .. } => {
             let w = running_worker(worker, &options.isolation).map_err(fail)?;
-            w.generate(words, &e.name, &layout, msl_opts)
-                .map_err(|err| {
-                    worker_failed(worker, &err);
-                    fail(ErrorKind::Worker(err))
-                })?
+            // The worker holds the module since validating it.
+            w.generate(&e.name, &layout, msl_opts).map_err(|err| {
+                worker_failed(worker, &err);
+                fail(ErrorKind::Worker(err))
+            })?
         }
     };
     msl::check::check(

@@ -37,11 +37,11 @@ pub const CRASH_TEST_ENV: &str = "HALC_WORKER_CRASH_TEST";
 
 #[derive(Serialize, Deserialize)]
 enum Request {
-    /// Run SPIRV-Tools' validator.
+    /// Run SPIRV-Tools' validator; a valid module stays in the worker for
+    /// the `Generate` requests that follow, so it crosses the pipe once.
     Validate { words: Vec<u32> },
-    /// Generate MSL for one entry point.
+    /// Generate MSL for one entry point of the last valid module.
     Generate {
-        words: Vec<u32>,
         entry: String,
         layout: KernelLayout,
         options: MslOptions,
@@ -85,6 +85,7 @@ fn read_msg<T: for<'de> Deserialize<'de>>(r: &mut impl Read) -> io::Result<Optio
 pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
     let mut input = BufReader::new(input);
     let mut output = BufWriter::new(output);
+    let mut module: Option<Words> = None;
     while let Some(req) = read_msg::<Request>(&mut input)? {
         if let Ok(how) = std::env::var(CRASH_TEST_ENV) {
             match (&req, how.strip_prefix("validate:")) {
@@ -93,32 +94,37 @@ pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
                 _ => {}
             }
         }
-        write_msg(&mut output, &answer(req))?;
+        write_msg(&mut output, &answer(req, &mut module))?;
     }
     Ok(())
 }
 
-fn answer(req: Request) -> Reply {
+fn answer(req: Request, module: &mut Option<Words>) -> Reply {
     match req {
-        Request::Validate { words } => match Words::from_words(words) {
-            Ok(words) => match crate::spirv::validate::spirv_tools(&words) {
-                Ok(()) => Reply::Valid,
-                Err(SpirvError::Validation(m)) => Reply::Invalid(m),
+        Request::Validate { words } => {
+            *module = None;
+            match Words::from_words(words) {
+                Ok(words) => match crate::spirv::validate::spirv_tools(&words) {
+                    Ok(()) => {
+                        *module = Some(words);
+                        Reply::Valid
+                    }
+                    Err(SpirvError::Validation(m)) => Reply::Invalid(m),
+                    Err(e) => Reply::Err(e.to_string()),
+                },
                 Err(e) => Reply::Err(e.to_string()),
-            },
-            Err(e) => Reply::Err(e.to_string()),
-        },
+            }
+        }
         Request::Generate {
-            words,
             entry,
             layout,
             options,
-        } => match Words::from_words(words) {
-            Ok(words) => match generate(&words, &entry, &layout, &options) {
+        } => match module {
+            Some(words) => match generate(words, &entry, &layout, &options) {
                 Ok(g) => Reply::Generated(g),
                 Err(e) => Reply::Err(e.0),
             },
-            Err(e) => Reply::Err(e.to_string()),
+            None => Reply::Err("no validated module in the worker".into()),
         },
     }
 }
@@ -196,8 +202,9 @@ impl Worker {
         })
     }
 
-    /// Runs SPIRV-Tools' validator in the worker: `Ok(Err(_))` is an
-    /// invalid module, `Err(_)` a crash or time-out.
+    /// Runs SPIRV-Tools' validator in the worker, which keeps a valid module
+    /// for [`Worker::generate`]: `Ok(Err(_))` is an invalid module, `Err(_)`
+    /// a crash or time-out.
     pub fn validate(&mut self, words: &Words) -> Result<Result<(), SpirvError>, WorkerError> {
         let req = Request::Validate {
             words: words.as_slice().to_vec(),
@@ -210,16 +217,15 @@ impl Worker {
         }
     }
 
-    /// Generates MSL in the worker.
+    /// Generates MSL in the worker, for the module last passed to
+    /// [`Worker::validate`].
     pub fn generate(
         &mut self,
-        words: &Words,
         entry: &str,
         layout: &KernelLayout,
         options: &MslOptions,
     ) -> Result<GeneratedMsl, WorkerError> {
         let req = Request::Generate {
-            words: words.as_slice().to_vec(),
             entry: entry.to_string(),
             layout: layout.clone(),
             options: *options,
