@@ -21,8 +21,10 @@ pub struct ExecutableView {
 /// A decoded kernel.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct KernelView {
-    /// SPIR-V name.
+    /// Name in the executable (the lookup key).
     pub name: String,
+    /// SPIR-V entry-point name.
+    pub entry_point: String,
     /// MSL function name.
     pub msl_name: String,
     /// Library index.
@@ -47,13 +49,18 @@ pub struct KernelView {
     pub sizes_buffer_entries: u32,
     /// Threadgroup memory bytes.
     pub threadgroup_memory_bytes: u32,
-    /// Function constants: (id, type, default bits, name).
-    pub function_constants: Vec<(u32, String, u64, String)>,
+    /// Function constants: (id, type, default bits, name, other
+    /// declarations of the id as (type, default bits, name)).
+    pub function_constants: Vec<FunctionConstantView>,
     /// Baked constants: (id, type, bits).
     pub baked_constants: Vec<(u32, String, u64)>,
     /// Capabilities.
     pub capabilities: Vec<String>,
 }
+
+/// A decoded function constant: (id, type, default bits, name, other
+/// declarations of the id as (type, default bits, name)).
+pub type FunctionConstantView = (u32, String, u64, String, Vec<(String, u64, String)>);
 
 /// A decoded argument buffer.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -159,6 +166,7 @@ pub fn view(exe: &Executable<'_>) -> ExecutableView {
         .iter()
         .map(|k| KernelView {
             name: k.name().to_string(),
+            entry_point: k.entry_point().to_string(),
             msl_name: k.msl_name().to_string(),
             library: k.library(),
             source_file: k.source_file().unwrap_or_default().to_string(),
@@ -201,6 +209,19 @@ pub fn view(exe: &Executable<'_>) -> ExecutableView {
                                 name(f.type_()),
                                 f.default_bits(),
                                 f.name().unwrap_or_default().to_string(),
+                                f.aliases()
+                                    .map(|a| {
+                                        a.iter()
+                                            .map(|a| {
+                                                (
+                                                    name(a.type_()),
+                                                    a.default_bits(),
+                                                    a.name().unwrap_or_default().to_string(),
+                                                )
+                                            })
+                                            .collect()
+                                    })
+                                    .unwrap_or_default(),
                             )
                         })
                         .collect()
@@ -303,8 +324,8 @@ pub fn render(v: &ExecutableView) -> String {
             .collect();
         let _ = writeln!(
             s,
-            "kernel {} -> MSL `{}` (library {}, from {})",
-            k.name, k.msl_name, k.library, k.source_file
+            "kernel {} (entry point `{}` of {}) -> MSL `{}` (library {})",
+            k.name, k.entry_point, k.source_file, k.msl_name, k.library
         );
         let _ = writeln!(
             s,
@@ -381,8 +402,11 @@ pub fn render(v: &ExecutableView) -> String {
                 k.sizes_buffer_entries
             );
         }
-        for (id, ty, bits, n) in &k.function_constants {
+        for (id, ty, bits, n, aliases) in &k.function_constants {
             let _ = writeln!(s, "  function constant {id}: {ty} = {bits:#x} {n}");
+            for (ty, bits, n) in aliases {
+                let _ = writeln!(s, "    also declared as {ty} = {bits:#x} {n}");
+            }
         }
         for (id, ty, bits) in &k.baked_constants {
             let _ = writeln!(s, "  baked spec constant {id}: {ty} = {bits:#x}");

@@ -41,10 +41,62 @@ pub const MAX_THREADGROUP_MEMORY_BYTES: u32 =
 /// One SPIR-V input.
 #[derive(Debug, Clone)]
 pub struct Input {
-    /// How errors name it (usually the path as given).
+    /// How errors name it (usually the path as given). Its file stem names
+    /// the kernel of an entry point called `main`.
     pub name: String,
     /// The file's bytes.
     pub bytes: Vec<u8>,
+    /// Explicit kernel names for some of its entry points.
+    pub renames: Vec<Rename>,
+}
+
+impl Input {
+    /// An input with no renames.
+    pub fn new(name: impl Into<String>, bytes: Vec<u8>) -> Self {
+        Input {
+            name: name.into(),
+            bytes,
+            renames: Vec::new(),
+        }
+    }
+
+    /// Names the kernel of entry point `entry` `name`.
+    pub fn rename(mut self, entry: impl Into<String>, name: impl Into<String>) -> Self {
+        self.renames.push(Rename {
+            entry: entry.into(),
+            name: name.into(),
+        });
+        self
+    }
+
+    /// The kernel name of entry point `entry`: an explicit rename, else the
+    /// file stem for `main` (glslc names every entry point `main`), else the
+    /// entry-point name.
+    pub fn kernel_name(&self, entry: &str) -> String {
+        if let Some(r) = self.renames.iter().find(|r| r.entry == entry) {
+            return r.name.clone();
+        }
+        if entry == "main" {
+            if let Some(stem) = std::path::Path::new(&self.name)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .filter(|s| !s.is_empty())
+            {
+                return stem.to_string();
+            }
+        }
+        entry.to_string()
+    }
+}
+
+/// An explicit kernel name for one entry point of an input
+/// (`halc compile file.spv:ENTRY=NAME`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rename {
+    /// SPIR-V entry-point name.
+    pub entry: String,
+    /// Kernel name in the executable.
+    pub name: String,
 }
 
 /// Math mode of the Metal compiler.
@@ -107,7 +159,8 @@ pub const DEFAULT_TIME_LIMIT: std::time::Duration = std::time::Duration::from_se
 /// A compiled kernel, with everything the FlatBuffer records.
 #[derive(Debug, Clone)]
 pub struct Kernel {
-    /// SPIR-V entry-point name.
+    /// Name in the executable (see [`Input::kernel_name`]); the SPIR-V
+    /// entry-point name is `entry.name`.
     pub name: String,
     /// Input it came from.
     pub input: String,
@@ -297,15 +350,45 @@ pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
             };
             return Err(fail(ErrorKind::Rejected(msg)));
         }
+        for r in &input.renames {
+            if !computes.iter().any(|e| e.name == r.entry) {
+                return Err(fail(ErrorKind::Options(format!(
+                    "rename {}={}: the module has no GLCompute entry point `{}`",
+                    r.entry, r.name, r.entry
+                ))));
+            }
+            if r.name.is_empty() || r.name.chars().any(char::is_control) {
+                return Err(fail(ErrorKind::Options(format!(
+                    "rename {}={:?}: a kernel name must be non-empty and printable",
+                    r.entry, r.name
+                ))));
+            }
+        }
         for e in computes {
-            if !options.entries.is_empty() && !options.entries.contains(&e.name) {
+            let name = input.kernel_name(&e.name);
+            // --entry selects by entry-point name or by kernel name.
+            let selected: Vec<&String> = options
+                .entries
+                .iter()
+                .filter(|n| **n == e.name || **n == name)
+                .collect();
+            if !options.entries.is_empty() && selected.is_empty() {
                 continue;
             }
-            if let Some(n) = options.entries.iter().find(|n| **n == e.name) {
-                entries_found.insert(n.as_str());
+            entries_found.extend(selected.iter().map(|n| n.as_str()));
+            if let Some(prev) = kernels.get(&name) {
+                return Err(Error::new(
+                    file,
+                    Some(&e.name),
+                    ErrorKind::Rejected(format!(
+                        "kernel name `{name}` is already taken by entry point `{}` of {}; kernel names must be unique in an executable: rename one with FILE:ENTRY=NAME",
+                        prev.entry.name, prev.input
+                    )),
+                ));
             }
             let kernel = compile_entry(
                 input,
+                name.clone(),
                 &words,
                 &info,
                 e,
@@ -314,17 +397,7 @@ pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
                 &msl_opts,
                 &mut worker,
             )?;
-            if let Some(prev) = kernels.get(&kernel.name) {
-                return Err(Error::new(
-                    file,
-                    Some(&kernel.name),
-                    ErrorKind::Rejected(format!(
-                        "kernel name collides with the entry point of the same name in {}; kernel names must be unique in an executable (select one with --entry)",
-                        prev.input
-                    )),
-                ));
-            }
-            kernels.insert(kernel.name.clone(), kernel);
+            kernels.insert(name, kernel);
         }
     }
     for name in &options.entries {
@@ -333,7 +406,7 @@ pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
                 None,
                 None,
                 ErrorKind::Options(format!(
-                    "--entry {name}: no input has a GLCompute entry point named `{name}`"
+                    "--entry {name}: no input has a GLCompute entry point or kernel named `{name}`"
                 )),
             ));
         }
@@ -404,6 +477,7 @@ fn worker_failed(worker: &mut Option<msl::worker::Worker>, err: &msl::worker::Wo
 #[allow(clippy::too_many_arguments)]
 fn compile_entry(
     input: &Input,
+    name: String,
     words: &spirv::Words,
     info: &spirv::ModuleInfo,
     e: &spirv::EntryPoint,
@@ -480,18 +554,88 @@ fn compile_entry(
             "generated MSL does not match the layout: {m}"
         )))
     })?;
+    let mut workgroup = workgroup;
+    let function_constants =
+        function_constants(&generated.source, &info.spec_constants, &mut workgroup)
+            .map_err(fail)?;
     Ok(Kernel {
-        name: e.name.clone(),
+        name,
         input: input.name.clone(),
         entry: e.clone(),
         workgroup,
         layout,
         msl: generated,
-        function_constants: info.spec_constants.clone(),
+        function_constants,
         baked: baked.to_vec(),
         capabilities: info.capabilities.clone(),
         metallib: None,
     })
+}
+
+/// The kernel's Metal function constants: the spec constants its MSL
+/// declares `[[function_constant(id)]]`, each recorded with the type Metal
+/// declares it as. SpecIds SPIRV-Cross fixed as macros (they size arrays)
+/// are not function constants: a workgroup dimension they drive is fixed.
+fn function_constants(
+    msl: &str,
+    specs: &[spirv::SpecConstant],
+    workgroup: &mut spirv::WorkgroupSize,
+) -> Result<Vec<spirv::SpecConstant>, ErrorKind> {
+    let used = msl::check::spec_constant_use(msl)
+        .map_err(|m| ErrorKind::Internal(format!("generated MSL: {m}")))?;
+    let mut out = Vec::new();
+    for sc in specs {
+        let declared = used.function_constants.get(&sc.id);
+        if declared.is_some() && used.macros.contains(&sc.id) {
+            return Err(ErrorKind::Rejected(format!(
+                "SpecId {} sizes an array, which SPIRV-Cross fixes when it generates the MSL, and is also read as a value, which stays a Metal function constant: specialising it at run time would change one and not the other; bake it with --spec {}=VALUE",
+                sc.id, sc.id
+            )));
+        }
+        let Some(msl_ty) = declared else { continue };
+        // Metal's function constant has the type of the declaration
+        // SPIRV-Cross chose; the others read its bits as their own type.
+        let mut decls: Vec<spirv::reflect::SpecAlias> =
+            std::iter::once(spirv::reflect::SpecAlias {
+                ty: sc.ty,
+                default: sc.default,
+                name: sc.name.clone(),
+            })
+            .chain(sc.aliases.iter().cloned())
+            .collect();
+        let Some(main) = decls
+            .iter()
+            .position(|d| msl::check::msl_scalar(d.ty) == Some(msl_ty.as_str()))
+        else {
+            return Err(ErrorKind::Internal(format!(
+                "function constant {} is declared as {msl_ty} in the MSL, but SpecId {} is a {}",
+                sc.id, sc.id, sc.ty
+            )));
+        };
+        let first = decls.remove(main);
+        out.push(spirv::SpecConstant {
+            id: sc.id,
+            ty: first.ty,
+            default: first.default,
+            name: first.name,
+            aliases: decls,
+        });
+    }
+    if let Some(id) = used
+        .function_constants
+        .keys()
+        .find(|id| !specs.iter().any(|s| s.id == **id))
+    {
+        return Err(ErrorKind::Internal(format!(
+            "the MSL declares function constant {id}, which is no open spec constant"
+        )));
+    }
+    for d in &mut workgroup.dims {
+        if d.spec_id.is_some_and(|id| !out.iter().any(|c| c.id == id)) {
+            d.spec_id = None;
+        }
+    }
+    Ok(out)
 }
 
 impl Options {

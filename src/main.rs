@@ -50,9 +50,12 @@ enum PlatformArg {
 
 #[derive(clap::Args)]
 struct CompileArgs {
-    /// SPIR-V modules (either byte order).
-    #[arg(required = true, value_name = "IN.spv")]
-    inputs: Vec<PathBuf>,
+    /// SPIR-V modules (either byte order). A kernel is named after its entry
+    /// point, or after the file's stem when the entry point is `main` (as
+    /// glslc names them); `IN.spv:ENTRY=NAME[,ENTRY=NAME…]` names kernels
+    /// explicitly.
+    #[arg(required = true, value_name = "IN.spv[:ENTRY=NAME]", value_parser = parse_input_arg)]
+    inputs: Vec<InputArg>,
     /// Output executable.
     #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
@@ -259,15 +262,65 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// An input path with optional kernel renames.
+#[derive(Clone, Debug)]
+struct InputArg {
+    path: PathBuf,
+    renames: Vec<(String, String)>,
+}
+
+/// `PATH` or `PATH:ENTRY=NAME[,ENTRY=NAME…]`. An existing file is always a
+/// path, so a file name containing `:` still works.
+fn parse_input_arg(arg: &str) -> std::result::Result<InputArg, String> {
+    let plain = || InputArg {
+        path: PathBuf::from(arg),
+        renames: Vec::new(),
+    };
+    if Path::new(arg).exists() {
+        return Ok(plain());
+    }
+    let Some((path, spec)) = arg.rsplit_once(':') else {
+        return Ok(plain());
+    };
+    if !spec.contains('=') {
+        return Ok(plain());
+    }
+    let mut renames = Vec::new();
+    for part in spec.split(',') {
+        let (entry, name) = part
+            .split_once('=')
+            .ok_or_else(|| format!("`{arg}`: expected PATH:ENTRY=NAME, got `{part}`"))?;
+        let (entry, name) = (entry.trim(), name.trim());
+        if entry.is_empty() || name.is_empty() {
+            return Err(format!(
+                "`{arg}`: expected PATH:ENTRY=NAME, with neither part empty"
+            ));
+        }
+        if renames.iter().any(|(e, _): &(String, String)| e == entry) {
+            return Err(format!("`{arg}`: entry point `{entry}` is renamed twice"));
+        }
+        renames.push((entry.to_string(), name.to_string()));
+    }
+    Ok(InputArg {
+        path: PathBuf::from(path),
+        renames,
+    })
+}
+
 fn compile(a: CompileArgs) -> Result<()> {
-    check_output(&a.output, &a.inputs)?;
+    let paths: Vec<PathBuf> = a.inputs.iter().map(|i| i.path.clone()).collect();
+    check_output(&a.output, &paths)?;
     let limits = halc::spirv::validate::Limits::default();
     let mut inputs = Vec::with_capacity(a.inputs.len());
-    for p in &a.inputs {
-        inputs.push(Input {
-            name: p.display().to_string(),
-            bytes: read_input(p, "a SPIR-V file", limits.max_bytes)?,
-        });
+    for i in &a.inputs {
+        let mut input = Input::new(
+            i.path.display().to_string(),
+            read_input(&i.path, "a SPIR-V file", limits.max_bytes)?,
+        );
+        for (entry, name) in &i.renames {
+            input = input.rename(entry, name);
+        }
+        inputs.push(input);
     }
     let (map, map_text) = match &a.binding_map {
         Some(p) => {
@@ -387,7 +440,7 @@ fn build_metallibs(
             }
         })?;
     for k in &mut compiled.kernels {
-        let subject = format!("{}: entry point `{}`", k.input, k.name);
+        let subject = format!("{}: entry point `{}`", k.input, k.entry.name);
         match toolchain.build(&k.name, &k.msl.source, opts) {
             Ok(built) => {
                 let warnings = built.warnings.trim_end_matches('\n');

@@ -50,9 +50,14 @@ impl<'a> Kernel<'a> {
         self.raw
     }
 
-    /// SPIR-V entry-point name.
+    /// Name in the executable (unique; the lookup key).
     pub fn name(&self) -> &'a str {
         self.raw.name()
+    }
+
+    /// Entry-point name in the SPIR-V it was compiled from.
+    pub fn entry_point(&self) -> &'a str {
+        self.raw.entry_point()
     }
 
     /// Function name in the MSL.

@@ -138,7 +138,7 @@ impl<'a> Executable<'a> {
         self.root.kernels().iter()
     }
 
-    /// The kernel with SPIR-V entry-point name `name` (raw FlatBuffer table).
+    /// The kernel named `name` in the executable (raw FlatBuffer table).
     pub fn kernel(&self, name: &str) -> Option<schema::Kernel<'a>> {
         self.root
             .kernels()
@@ -151,7 +151,7 @@ impl<'a> Executable<'a> {
         root.kernels().iter().map(move |k| Kernel::new(root, k))
     }
 
-    /// The kernel with SPIR-V entry-point name `name`, as a verified typed
+    /// The kernel named `name` in the executable, as a verified typed
     /// view: the input of [`crate::plan`] and of the Metal runtime.
     pub fn entry_point(&self, name: &str) -> Option<Kernel<'a>> {
         self.kernel(name).map(|k| Kernel::new(self.root, k))

@@ -254,6 +254,12 @@ pub struct ConstantValue {
 
 /// A kernel's function constants resolved against specialization values:
 /// what a pipeline is created with, and the threadgroup size it implies.
+///
+/// Only the constants given a value are set at pipeline creation. The others
+/// stay unset, so every declaration of their SpecId keeps its own default
+/// (SPIR-V may declare one SpecId on several constants with different
+/// defaults, e.g. a workgroup size and a block size; SPIRV-Cross's MSL reads
+/// `is_function_constant_defined(c) ? c : default` for each).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Specialization {
     kernel: String,
@@ -262,26 +268,19 @@ pub struct Specialization {
 }
 
 impl Specialization {
-    /// Every function constant at its default.
+    /// No function constant set: every declaration at its own default.
     pub fn defaults(kernel: &Kernel<'_>) -> Self {
         Specialization {
             kernel: kernel.name().to_owned(),
-            constants: kernel
-                .function_constants()
-                .map(|c| ConstantValue {
-                    id: c.id(),
-                    ty: c.type_(),
-                    bits: c.default_bits(),
-                })
-                .collect(),
+            constants: Vec::new(),
             threads: kernel.default_threads_per_threadgroup(),
         }
     }
 
-    /// Applies `values` over the defaults. Each id must name a function
-    /// constant of the kernel, at most once, with bits that fit its type; a
-    /// threadgroup dimension driven by a constant takes its value, and the
-    /// resulting threadgroup must fit `max_threads_per_threadgroup`.
+    /// Sets `values`. Each id must name a function constant of the kernel,
+    /// at most once, with bits that fit its type; a threadgroup dimension
+    /// driven by a constant takes its value, and the resulting threadgroup
+    /// must fit `max_threads_per_threadgroup`.
     pub fn new(kernel: &Kernel<'_>, values: &[SpecValue]) -> Result<Self, PlanError> {
         let mut spec = Self::defaults(kernel);
         let name = || kernel.name().to_owned();
@@ -292,27 +291,32 @@ impl Specialization {
                     id: v.id,
                 });
             }
-            let Some(c) = spec.constants.iter_mut().find(|c| c.id == v.id) else {
+            let Some(c) = kernel.function_constant(v.id) else {
                 return Err(PlanError::UnknownSpecConstant {
                     kernel: name(),
                     id: v.id,
                 });
             };
-            if !bits_fit(c.ty, v.bits) {
+            if !bits_fit(c.type_(), v.bits) {
                 return Err(PlanError::SpecValueOutOfRange {
                     kernel: name(),
                     id: v.id,
-                    ty: c.ty.variant_name().unwrap_or("?"),
+                    ty: c.type_().variant_name().unwrap_or("?"),
                     bits: v.bits,
                 });
             }
-            c.bits = v.bits;
+            spec.constants.push(ConstantValue {
+                id: v.id,
+                ty: c.type_(),
+                bits: v.bits,
+            });
         }
+        spec.constants.sort_by_key(|c| c.id);
         let limit = kernel.max_threads_per_threadgroup();
         for (i, d) in kernel.threadgroup_size().iter().enumerate() {
             let Some(id) = d.spec_id else { continue };
             let Some(c) = spec.constants.iter().find(|c| c.id == id) else {
-                continue; // verified at load: cannot happen
+                continue; // not set: the dimension's own default
             };
             let size = match sign_extend(c.ty, c.bits) {
                 Some(v) if (1..=i64::from(limit)).contains(&v) => v as u32,
@@ -339,12 +343,13 @@ impl Specialization {
         Ok(spec)
     }
 
-    /// SPIR-V name of the kernel it belongs to.
+    /// Name of the kernel it belongs to.
     pub fn kernel(&self) -> &str {
         &self.kernel
     }
 
-    /// Every function constant with its value, in the file's order.
+    /// The function constants set, by ascending id: a pipeline sets these
+    /// and leaves every other function constant of the kernel unset.
     pub fn constants(&self) -> &[ConstantValue] {
         &self.constants
     }
@@ -596,7 +601,7 @@ pub struct ArgumentBufferPlan {
 /// Everything one dispatch does, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DispatchPlan {
-    /// SPIR-V name of the kernel.
+    /// Name of the kernel.
     pub kernel: String,
     /// Threads per threadgroup (after specialization).
     pub threads_per_threadgroup: [u32; 3],

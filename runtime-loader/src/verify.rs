@@ -31,7 +31,7 @@ pub const MAX_SAMPLER_SLOTS: u32 = schema::MetalLimits::MaxSamplerSlots.0;
 /// belongs to one) and the field.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
-    /// SPIR-V name of the kernel the field belongs to.
+    /// Name of the kernel the field belongs to.
     pub kernel: Option<String>,
     /// Path of the field, e.g. `bindings[set 0, binding 2].byte_offset`.
     pub field: String,
@@ -322,6 +322,38 @@ impl KernelCheck<'_, '_> {
                     ),
                 );
             }
+            for (j, a) in c.aliases().unwrap_or_default().iter().enumerate() {
+                let field = |f: &str| format!("function_constants[{i}].aliases[{j}].{f}");
+                let (Some(bits), Some(main)) = (scalar_bits(a.type_()), scalar_bits(c.type_()))
+                else {
+                    return self.fail(
+                        field("type"),
+                        format!("unknown scalar type {}", a.type_().0),
+                    );
+                };
+                let is_bool = |t: ScalarType| t == ScalarType::Bool;
+                if bits != main || is_bool(a.type_()) != is_bool(c.type_()) {
+                    return self.fail(
+                        field("type"),
+                        format!(
+                            "{} cannot alias function constant {} of type {}",
+                            a.type_().variant_name().unwrap_or("?"),
+                            c.id(),
+                            c.type_().variant_name().unwrap_or("?")
+                        ),
+                    );
+                }
+                if !bits_fit(a.type_(), a.default_bits()) {
+                    return self.fail(
+                        field("default_bits"),
+                        format!(
+                            "{:#x} does not fit a {}",
+                            a.default_bits(),
+                            a.type_().variant_name().unwrap_or("?")
+                        ),
+                    );
+                }
+            }
         }
         Ok(())
     }
@@ -364,13 +396,20 @@ impl KernelCheck<'_, '_> {
                         ),
                     );
                 }
-                if c.default_bits() != u64::from(d.size()) {
+                // The dimension is one of the constant's declarations: its
+                // own default is the size when the constant is not set.
+                let defaults = std::iter::once(c.default_bits()).chain(
+                    c.aliases()
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|a| a.default_bits()),
+                );
+                if !defaults.into_iter().any(|b| b == u64::from(d.size())) {
                     return self.fail(
                         format!("threadgroup_size[{i}].size"),
                         format!(
-                            "{} differs from the default {} of function constant {}",
+                            "{} is the default of no declaration of function constant {}",
                             d.size(),
-                            c.default_bits(),
                             d.spec_id()
                         ),
                     );

@@ -143,6 +143,22 @@ pub fn write(c: &Compiled) -> Vec<u8> {
             .function_constants
             .iter()
             .map(|f| {
+                let aliases: Vec<_> = f
+                    .aliases
+                    .iter()
+                    .map(|a| {
+                        let name = a.name.as_deref().map(|n| b.create_string(n));
+                        fb::FunctionConstantAlias::create(
+                            &mut b,
+                            &fb::FunctionConstantAliasArgs {
+                                type_: scalar(a.ty),
+                                default_bits: a.default.0,
+                                name,
+                            },
+                        )
+                    })
+                    .collect();
+                let aliases = (!aliases.is_empty()).then(|| b.create_vector(&aliases));
                 let name = f.name.as_deref().map(|n| b.create_string(n));
                 fb::FunctionConstant::create(
                     &mut b,
@@ -151,6 +167,7 @@ pub fn write(c: &Compiled) -> Vec<u8> {
                         type_: scalar(f.ty),
                         default_bits: f.default.0,
                         name,
+                        aliases,
                     },
                 )
             })
@@ -182,6 +199,7 @@ pub fn write(c: &Compiled) -> Vec<u8> {
         let dims = b.create_vector(&dims);
         let fixed = k.workgroup.dims.iter().all(|d| d.spec_id.is_none());
         let name = b.create_string(&k.name);
+        let entry_point = b.create_string(&k.entry.name);
         let msl_name = b.create_string(&k.msl.function_name);
         let source_file = b.create_string(base_name(&k.input));
         kernels.push(fb::Kernel::create(
@@ -210,6 +228,7 @@ pub fn write(c: &Compiled) -> Vec<u8> {
                 function_constants: Some(fcs),
                 baked_constants: Some(baked),
                 capabilities: Some(caps),
+                entry_point: Some(entry_point),
             },
         ));
     }

@@ -246,23 +246,33 @@ pub fn check(
             parts
         };
         for (axis, (p, dim)) in parts.iter().zip(workgroup.dims.iter()).enumerate() {
-            if let Ok(v) = p.trim_end_matches('u').parse::<u32>() {
-                if dim.spec_id.is_some() || v != dim.value {
-                    return Err(format!(
-                        "MSL gl_WorkGroupSize[{axis}] is {v}, the SPIR-V says {}{}",
-                        dim.value,
-                        if dim.spec_id.is_some() {
-                            " (spec constant)"
-                        } else {
-                            ""
-                        }
-                    ));
+            let fail = |what: String| {
+                Err(format!(
+                    "MSL gl_WorkGroupSize[{axis}] is {what}, the SPIR-V says {}{}",
+                    dim.value,
+                    if dim.spec_id.is_some() {
+                        " (spec constant)"
+                    } else {
+                        ""
+                    }
+                ))
+            };
+            match workgroup_component(msl, p) {
+                Component::Literal(v) if dim.spec_id.is_some() || v != dim.value => {
+                    return fail(v.to_string())
                 }
-            } else if dim.spec_id.is_none() {
-                return Err(format!(
-                    "MSL gl_WorkGroupSize[{axis}] is `{p}`, the SPIR-V says the constant {}",
-                    dim.value
-                ));
+                // Fixed by SPIRV-Cross (the constant sizes an array): the
+                // value must be the reflected one, specialisable or not.
+                Component::Macro(v) if v != dim.value => {
+                    return fail(format!("`{p}`, fixed at {v}"));
+                }
+                Component::FunctionConstant(d) if dim.spec_id.is_none() || d != dim.value => {
+                    return fail(format!("`{p}`, a function constant with default {d}"));
+                }
+                Component::Unknown if dim.spec_id.is_none() => {
+                    return fail(format!("`{p}`"));
+                }
+                _ => {}
             }
         }
     }
@@ -294,5 +304,152 @@ mod tests {
                 "uint3 g [[thread_position_in_grid]]"
             ]
         );
+    }
+}
+
+/// A `gl_WorkGroupSize` component as SPIRV-Cross wrote it.
+enum Component {
+    /// `64u`.
+    Literal(u32),
+    /// A constant defined from a `SPIRV_CROSS_CONSTANT_ID_N` macro, with the
+    /// macro's value.
+    Macro(u32),
+    /// `is_function_constant_defined(c) ? c : DEFAULT`.
+    FunctionConstant(u32),
+    /// Anything else.
+    Unknown,
+}
+
+fn literal_u32(s: &str) -> Option<u32> {
+    s.trim().trim_end_matches('u').parse().ok()
+}
+
+/// Resolves one component through the `constant uint NAME = …;` line that
+/// defines it and, for macros, the `#define` that sets the macro.
+fn workgroup_component(msl: &str, component: &str) -> Component {
+    let component = component.trim();
+    if let Some(v) = literal_u32(component) {
+        return Component::Literal(v);
+    }
+    let head = format!("constant uint {component} = ");
+    let Some(expr) = msl
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(head.as_str()))
+        .and_then(|e| e.strip_suffix(';'))
+    else {
+        return Component::Unknown;
+    };
+    if expr.starts_with("SPIRV_CROSS_CONSTANT_ID_") {
+        let define = format!("#define {expr} ");
+        return msl
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(define.as_str()))
+            .and_then(literal_u32)
+            .map_or(Component::Unknown, Component::Macro);
+    }
+    if expr.starts_with("is_function_constant_defined(") {
+        return expr
+            .rsplit(':')
+            .next()
+            .and_then(literal_u32)
+            .map_or(Component::Unknown, Component::FunctionConstant);
+    }
+    Component::Unknown
+}
+
+/// What the generated MSL made of the module's spec constants.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SpecConstantUse {
+    /// `constant T NAME [[function_constant(ID)]];`: id → MSL type `T`.
+    pub function_constants: BTreeMap<u32, String>,
+    /// `#define SPIRV_CROSS_CONSTANT_ID_ID …`: ids SPIRV-Cross fixed at
+    /// generation time because they size an array (MSL array sizes must be
+    /// compile-time constants, function constants are not).
+    pub macros: std::collections::BTreeSet<u32>,
+}
+
+/// Reads the function-constant declarations and spec-constant macros of
+/// generated MSL (one declaration per line, as SPIRV-Cross writes them).
+pub fn spec_constant_use(msl: &str) -> Result<SpecConstantUse, String> {
+    let mut out = SpecConstantUse::default();
+    for line in msl.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("#define SPIRV_CROSS_CONSTANT_ID_") {
+            let id = rest.split_whitespace().next().unwrap_or("");
+            let id = id
+                .parse()
+                .map_err(|_| format!("unreadable spec-constant macro `{line}`"))?;
+            out.macros.insert(id);
+            continue;
+        }
+        let Some(at) = line.find("[[function_constant(") else {
+            continue;
+        };
+        let decl = line[..at].trim();
+        let id = line[at + "[[function_constant(".len()..]
+            .split(')')
+            .next()
+            .and_then(|n| n.trim().parse::<u32>().ok())
+            .ok_or_else(|| format!("unreadable function constant `{line}`"))?;
+        // `constant TYPE NAME`
+        let mut parts = decl.split_whitespace();
+        let (Some("constant"), Some(ty), Some(_name), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(format!("unreadable function constant `{line}`"));
+        };
+        if let Some(prev) = out.function_constants.insert(id, ty.to_string()) {
+            return Err(format!(
+                "function constant {id} is declared twice (as {prev} and {ty}); Metal forbids that"
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The MSL spelling of a scalar type.
+pub fn msl_scalar(ty: crate::spirv::ScalarType) -> Option<&'static str> {
+    use crate::spirv::ScalarType as S;
+    Some(match ty {
+        S::Bool => "bool",
+        S::Int(8) => "char",
+        S::UInt(8) => "uchar",
+        S::Int(16) => "short",
+        S::UInt(16) => "ushort",
+        S::Int(32) => "int",
+        S::UInt(32) => "uint",
+        S::Int(64) => "long",
+        S::UInt(64) => "ulong",
+        S::Float(16) => "half",
+        S::Float(32) => "float",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod spec_tests {
+    use super::*;
+
+    #[test]
+    fn function_constants_and_macros_are_read() {
+        let msl = "constant uint A_tmp [[function_constant(0)]];\n\
+                   constant uint A = is_function_constant_defined(A_tmp) ? A_tmp : 32u;\n\
+                   constant int B_tmp [[function_constant(3)]];\n\
+                   #ifndef SPIRV_CROSS_CONSTANT_ID_7\n\
+                   #define SPIRV_CROSS_CONSTANT_ID_7 64u\n\
+                   #endif\n";
+        let u = spec_constant_use(msl).unwrap();
+        assert_eq!(
+            u.function_constants.into_iter().collect::<Vec<_>>(),
+            vec![(0, "uint".to_string()), (3, "int".to_string())]
+        );
+        assert_eq!(u.macros.into_iter().collect::<Vec<_>>(), vec![7]);
+    }
+
+    #[test]
+    fn a_function_constant_declared_twice_is_an_error() {
+        let msl = "constant uint A_tmp [[function_constant(0)]];\n\
+                   constant int B_tmp [[function_constant(0)]];\n";
+        let e = spec_constant_use(msl).unwrap_err();
+        assert!(e.contains("function constant 0 is declared twice"), "{e}");
     }
 }

@@ -687,6 +687,7 @@ mod tests {
             runtime_array_stride: 4,
             uses_array_length: false,
             name: None,
+            aliases: 0,
         }
     }
 

@@ -128,6 +128,20 @@ pub enum BindingKind {
 }
 
 impl BindingKind {
+    /// Words for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            BindingKind::StorageBuffer => "storage buffer",
+            BindingKind::UniformBuffer => "uniform buffer",
+            BindingKind::StorageImage => "storage image",
+            BindingKind::SampledImage => "sampled image",
+            BindingKind::Sampler => "sampler",
+            BindingKind::CombinedImageSampler => "combined image-sampler",
+            BindingKind::UniformTexelBuffer => "uniform texel buffer",
+            BindingKind::StorageTexelBuffer => "storage texel buffer",
+        }
+    }
+
     /// Whether Metal binds this as a buffer.
     pub fn is_buffer(self) -> bool {
         matches!(
@@ -188,6 +202,14 @@ pub struct Binding {
     pub uses_array_length: bool,
     /// Variable name (or its block type's name) when the module has one.
     pub name: Option<String>,
+    /// How many further variables view this descriptor (aliases; 0 when
+    /// one variable is bound here).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub aliases: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The scalar type of a spec constant.
@@ -239,6 +261,21 @@ pub struct SpecConstant {
     pub default: ScalarValue,
     /// Name when present.
     pub name: Option<String>,
+    /// Other declarations of the same SpecId whose type or default differ
+    /// (glslc's `local_size_x_id = 0` beside `constant_id = 0`): each reads
+    /// the specialised value as its own type and keeps its own default.
+    pub aliases: Vec<SpecAlias>,
+}
+
+/// Another declaration of a SpecId: same width as the first one.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SpecAlias {
+    /// Type.
+    pub ty: ScalarType,
+    /// Default value bits.
+    pub default: ScalarValue,
+    /// Name when present.
+    pub name: Option<String>,
 }
 
 /// Collects rspirv's instructions (rspirv's own `Loader` rejects
@@ -271,11 +308,53 @@ pub(crate) fn parse(words: &Words) -> Result<Vec<Instruction>, SpirvError> {
     for inst in words.instructions() {
         inst?;
     }
+    // rspirv reads one operand per logical operand of an OpSpecConstantOp's
+    // inner instruction, so a CompositeExtract/CompositeInsert with two
+    // indices or a VectorShuffle with two components is "extra operands" to
+    // it, on valid modules. Give it those instructions with one trailing
+    // literal and append the others to what it parsed.
+    let mut extra: Vec<(usize, Vec<u32>)> = Vec::new();
+    let mut kept: Vec<u32> = Vec::new();
+    for (index, inst) in words.instructions().enumerate() {
+        let inst = inst?;
+        let w = inst.words;
+        // Words: count|op, type, result, inner op, operand ids, literals.
+        let first_literal = match (inst.opcode, w.get(3)) {
+            (OP_SPEC_CONSTANT_OP, Some(&OP_COMPOSITE_EXTRACT)) => Some(5),
+            (OP_SPEC_CONSTANT_OP, Some(&(OP_COMPOSITE_INSERT | OP_VECTOR_SHUFFLE))) => Some(6),
+            _ => None,
+        };
+        if let Some(first_literal) = first_literal.filter(|f| w.len() > f + 1) {
+            if kept.is_empty() {
+                kept.extend_from_slice(&words.as_slice()[..inst.offset]);
+            }
+            extra.push((index, w[first_literal + 1..].to_vec()));
+            kept.push((((first_literal + 1) as u32) << 16) | u32::from(OP_SPEC_CONSTANT_OP));
+            kept.extend_from_slice(&w[1..=first_literal]);
+        } else if !kept.is_empty() {
+            kept.extend_from_slice(w);
+        }
+    }
     let mut c = Collect::default();
-    rspirv::binary::parse_words(words.as_slice(), &mut c)
-        .map_err(|e| SpirvError::Parse(e.to_string()))?;
+    let stream = if kept.is_empty() {
+        words.as_slice()
+    } else {
+        &kept
+    };
+    rspirv::binary::parse_words(stream, &mut c).map_err(|e| SpirvError::Parse(e.to_string()))?;
+    for (index, literals) in extra {
+        if let Some(inst) = c.insts.get_mut(index) {
+            inst.operands
+                .extend(literals.into_iter().map(Operand::LiteralBit32));
+        }
+    }
     Ok(c.insts)
 }
+
+const OP_SPEC_CONSTANT_OP: u16 = 52;
+const OP_VECTOR_SHUFFLE: u32 = 79;
+const OP_COMPOSITE_EXTRACT: u32 = 81;
+const OP_COMPOSITE_INSERT: u32 = 82;
 
 fn id_at(inst: &Instruction, i: usize) -> Option<u32> {
     match inst.operands.get(i) {
@@ -418,15 +497,21 @@ impl<'a> Index<'a> {
         Ok(match op {
             Op::CompositeExtract => {
                 let c = id_at(inst, 1).ok_or_else(unsupported)?;
-                let comp = self.get(c)?;
-                if !matches!(
-                    comp.class.opcode,
-                    Op::ConstantComposite | Op::SpecConstantComposite
-                ) {
-                    return Err(unsupported());
+                // Follow every index through nested constant composites.
+                let mut part = c;
+                for op in &inst.operands[2..] {
+                    let Operand::LiteralBit32(index) = op else {
+                        return Err(unsupported());
+                    };
+                    let comp = self.get(part)?;
+                    if !matches!(
+                        comp.class.opcode,
+                        Op::ConstantComposite | Op::SpecConstantComposite
+                    ) {
+                        return Err(unsupported());
+                    }
+                    part = id_at(comp, *index as usize).ok_or_else(unsupported)?;
                 }
-                let index = lit_at(inst, 2).ok_or_else(unsupported)? as usize;
-                let part = id_at(comp, index).ok_or_else(unsupported)?;
                 self.const_u64(part)?
             }
             Op::IAdd => arg(1)?.wrapping_add(arg(2)?),
@@ -713,20 +798,27 @@ fn spec_constants(ix: &Index<'_>) -> Result<Vec<SpecConstant>, SpirvError> {
         };
         let ty = ix.scalar_type(rty)?;
         let default = ScalarValue(ix.const_u64(rid)?);
-        // glslc emits one constant per use site with the same SpecId: keep
-        // the first; they must agree on type.
-        if let Some(prev) = out.get(&id) {
-            if prev.ty != ty {
-                return Err(invalid(format!(
-                    "SpecId {id} is declared as both {} and {ty}",
+        let name = ix.names.get(&rid).cloned();
+        // One SpecId on several constants: Vulkan gives each the specialised
+        // value (as its own type) and, unspecialised, its own default. Metal
+        // has one function constant per id, so the bits must mean the same
+        // width everywhere.
+        if let Some(prev) = out.get_mut(&id) {
+            if (prev.ty == ScalarType::Bool) != (ty == ScalarType::Bool) {
+                return Err(SpirvError::Unsupported(format!(
+                    "SpecId {id} is declared as both {} and {ty}: one Metal function constant cannot be both a bool and a number",
                     prev.ty
                 )));
             }
-            if prev.default != default {
-                return Err(invalid(format!(
-                    "SpecId {id} has two different defaults ({:#x} and {:#x})",
-                    prev.default.0, default.0
+            if prev.ty.bits() != ty.bits() {
+                return Err(SpirvError::Unsupported(format!(
+                    "SpecId {id} is declared as both {} and {ty}: one Metal function constant cannot have two widths",
+                    prev.ty
                 )));
+            }
+            let same = |t: ScalarType, d: ScalarValue| t == ty && d == default;
+            if !same(prev.ty, prev.default) && !prev.aliases.iter().any(|a| same(a.ty, a.default)) {
+                prev.aliases.push(SpecAlias { ty, default, name });
             }
             continue;
         }
@@ -736,7 +828,8 @@ fn spec_constants(ix: &Index<'_>) -> Result<Vec<SpecConstant>, SpirvError> {
                 id,
                 ty,
                 default,
-                name: ix.names.get(&rid).cloned(),
+                name,
+                aliases: Vec::new(),
             },
         );
     }
@@ -926,6 +1019,8 @@ fn resources(
 ) -> Result<Resources, SpirvError> {
     // Variables whose length is read, through access chains.
     let mut length_read = BTreeSet::new();
+    // Image variables reached by OpImageTexelPointer (image atomics).
+    let mut atomic_images = BTreeSet::new();
     let mut chain_base: HashMap<u32, u32> = HashMap::new();
     for f in reachable_functions(functions, entry) {
         for inst in functions.get(&f).copied().unwrap_or_default() {
@@ -939,6 +1034,11 @@ fn resources(
                 Op::ArrayLength => {
                     if let Some(p) = id_at(inst, 0) {
                         length_read.insert(chain_base.get(&p).copied().unwrap_or(p));
+                    }
+                }
+                Op::ImageTexelPointer => {
+                    if let Some(p) = id_at(inst, 0) {
+                        atomic_images.insert(chain_base.get(&p).copied().unwrap_or(p));
                     }
                 }
                 _ => {}
@@ -977,13 +1077,16 @@ fn resources(
                 tg_bytes += ix.natural_size(pointee, 0)?.0;
             }
             StorageClass::Uniform | StorageClass::StorageBuffer | StorageClass::UniformConstant => {
-                bindings.push(binding(
-                    ix,
-                    var,
-                    *class,
-                    pointee,
-                    length_read.contains(&var),
-                )?);
+                let b = binding(ix, var, *class, pointee, length_read.contains(&var))?;
+                if atomic_images.contains(&var) {
+                    // SPIRV-Cross gives an atomic image a companion buffer
+                    // outside the binding contract; refuse before it runs.
+                    return Err(SpirvError::Unsupported(format!(
+                        "(set {}, binding {}): atomic operations on an image (OpImageTexelPointer, GLSL imageAtomic*) are not supported: halc cannot yet lay out the companion buffer SPIRV-Cross emits for them; use a storage buffer and buffer atomics",
+                        b.set, b.binding
+                    )));
+                }
+                bindings.push(b);
             }
             StorageClass::Input | StorageClass::Output | StorageClass::Private => {}
             other => {
@@ -994,15 +1097,47 @@ fn resources(
         }
     }
     bindings.sort_by_key(|b| (b.set, b.binding));
-    for w in bindings.windows(2) {
-        if (w[0].set, w[0].binding) == (w[1].set, w[1].binding) {
-            return Err(invalid(format!(
-                "two resources share (set {}, binding {})",
-                w[0].set, w[0].binding
+    Ok((merge_aliases(bindings)?, push_constant_size, tg_bytes))
+}
+
+/// Variables on one (set, binding) are views of one descriptor (ggml reads
+/// one buffer as `float16_t[]` and as `f16vec4[]`): one Metal slot, the
+/// union of their accesses, the largest fixed size. Views of different kinds
+/// or counts cannot share a slot.
+fn merge_aliases(sorted: Vec<Binding>) -> Result<Vec<Binding>, SpirvError> {
+    let mut out: Vec<Binding> = Vec::with_capacity(sorted.len());
+    for b in sorted {
+        let Some(prev) = out
+            .last_mut()
+            .filter(|p| (p.set, p.binding) == (b.set, b.binding))
+        else {
+            out.push(b);
+            continue;
+        };
+        let at = format!("(set {}, binding {})", b.set, b.binding);
+        if prev.kind != b.kind {
+            return Err(SpirvError::Unsupported(format!(
+                "{at} is declared as both a {} and a {}: aliased descriptors must be of one kind",
+                prev.kind.describe(),
+                b.kind.describe()
             )));
         }
+        if prev.count != b.count {
+            return Err(SpirvError::Unsupported(format!(
+                "{at} is declared as arrays of {} and {} descriptors: aliased descriptors must have one count",
+                prev.count, b.count
+            )));
+        }
+        prev.access = match (prev.access, b.access) {
+            (a, b) if a == b => a,
+            _ => Access::ReadWrite,
+        };
+        prev.min_size = prev.min_size.max(b.min_size);
+        prev.runtime_array_stride = prev.runtime_array_stride.max(b.runtime_array_stride);
+        prev.uses_array_length |= b.uses_array_length;
+        prev.aliases += 1;
     }
-    Ok((bindings, push_constant_size, tg_bytes))
+    Ok(out)
 }
 
 fn binding(
@@ -1119,5 +1254,6 @@ fn binding(
         runtime_array_stride: stride,
         uses_array_length: uses_array_length && kind == BindingKind::StorageBuffer,
         name,
+        aliases: 0,
     })
 }

@@ -174,6 +174,7 @@ pub fn specialize(words: &Words, values: &[SpecValue]) -> Result<(Words, Vec<Bak
     // Pass 1: types, SpecId decorations.
     let mut types: HashMap<u32, ScalarType> = HashMap::new();
     let mut spec_of: HashMap<u32, u32> = HashMap::new(); // target id -> SpecId
+    let mut decl_types: BTreeMap<u32, Vec<ScalarType>> = BTreeMap::new();
     for inst in words.instructions() {
         let inst = inst?;
         let w = inst.words;
@@ -197,8 +198,47 @@ pub fn specialize(words: &Words, values: &[SpecValue]) -> Result<(Words, Vec<Bak
             {
                 spec_of.insert(w[1], w[3]);
             }
+            OP_SPEC_CONSTANT_TRUE | OP_SPEC_CONSTANT_FALSE | OP_SPEC_CONSTANT
+                if w.len() >= 3 && spec_of.contains_key(&w[2]) =>
+            {
+                let ty = *types.get(&w[1]).ok_or_else(|| {
+                    SpirvError::Invalid(format!("spec constant %{} has a non-scalar type", w[2]))
+                })?;
+                let decls = decl_types.entry(spec_of[&w[2]]).or_default();
+                if !decls.contains(&ty) {
+                    decls.push(ty);
+                }
+            }
             _ => {}
         }
+    }
+
+    // The value of each SpecId, as bits: one SpecId may be declared with
+    // several types of one width (`int` and `uint`); the text is read as the
+    // first of them (in module order) that accepts it, and every declaration
+    // gets those bits, as Vulkan specialisation does.
+    let mut values_of: HashMap<u32, Baked> = HashMap::new();
+    for (&id, decls) in &decl_types {
+        let first = decls[0];
+        if let Some(other) = decls.iter().find(|t| {
+            t.bits() != first.bits() || (**t == ScalarType::Bool) != (first == ScalarType::Bool)
+        }) {
+            return Err(SpirvError::Spec(format!(
+                "--spec {id}: SpecId {id} is declared as both {first} and {other}, which one value cannot specialise"
+            )));
+        }
+        let text = &wanted[&id].text;
+        let parsed = decls
+            .iter()
+            .find_map(|&ty| parse_value(ty, text).ok().map(|v| (ty, v)));
+        let (ty, value) = match parsed {
+            Some(p) => p,
+            None => {
+                let e = parse_value(first, text).err().unwrap_or_default();
+                return Err(SpirvError::Spec(format!("--spec {id}: {e}")));
+            }
+        };
+        values_of.insert(id, Baked { id, ty, value });
     }
 
     // Pass 2: rewrite.
@@ -220,24 +260,14 @@ pub fn specialize(words: &Words, values: &[SpecValue]) -> Result<(Words, Vec<Bak
                 let ty = *types.get(&w[1]).ok_or_else(|| {
                     SpirvError::Invalid(format!("spec constant %{} has a non-scalar type", w[2]))
                 })?;
-                let value = parse_value(ty, &wanted[&spec_id].text)
-                    .map_err(|e| SpirvError::Spec(format!("--spec {spec_id}: {e}")))?;
-                if let Some(prev) = baked.get(&spec_id) {
-                    if prev.ty != ty {
-                        return Err(SpirvError::Spec(format!(
-                            "--spec {spec_id}: SpecId {spec_id} is declared as both {} and {ty}",
-                            prev.ty
-                        )));
-                    }
-                }
-                baked.insert(
-                    spec_id,
-                    Baked {
-                        id: spec_id,
-                        ty,
-                        value,
-                    },
-                );
+                let Some(b) = values_of.get(&spec_id) else {
+                    return Err(SpirvError::Invalid(format!(
+                        "spec constant %{} has no value for SpecId {spec_id}",
+                        w[2]
+                    )));
+                };
+                let value = b.value;
+                baked.entry(spec_id).or_insert_with(|| b.clone());
                 if ty == ScalarType::Bool {
                     let op = if value.0 != 0 {
                         OP_CONSTANT_TRUE

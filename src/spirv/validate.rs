@@ -16,6 +16,28 @@ use super::nesting::FunctionCfg;
 use super::{SpirvError, Words};
 
 const OP_CAPABILITY: u16 = 17;
+const OP_EXTENSION: u16 = 10;
+
+/// Why an untested capability or extension is refused.
+const UNTESTED: &str = "not among the capabilities and extensions halc has tested end to end, so halc refuses it rather than emit MSL nobody has checked (the list is in the README)";
+
+/// A capability's SPIR-V name (its number when unknown).
+fn capability_name(cap: u32) -> String {
+    match rspirv::spirv::Capability::from_u32(cap) {
+        Some(c) => format!("{c:?}"),
+        None => format!("{cap} (unknown capability)"),
+    }
+}
+
+/// A nul-terminated literal string packed little-endian into words.
+fn literal_string(words: &[u32]) -> String {
+    let bytes: Vec<u8> = words
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .take_while(|b| *b != 0)
+        .collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
 const OP_ENTRY_POINT: u16 = 15;
 const OP_LOOP_MERGE: u16 = 246;
 const OP_SELECTION_MERGE: u16 = 247;
@@ -61,6 +83,41 @@ const OP_COMPOSITE_INSERT: u32 = 82;
 /// Module-level values a spec-constant operation could name, with
 /// `words[1]` their type: undef, constants, spec constants, variables.
 const CONSTANT_OPS: &[u16] = &[1, 41, 42, 43, 44, 45, 46, 48, 49, 50, 51, 52, 59];
+
+/// Capabilities halc accepts: each is exercised by a fixture in
+/// `fixtures/kernels/` whose MSL is snapshot-checked in both binding models
+/// (the table in `fixtures/kernels/README.md` says which). Anything else is
+/// refused before SPIRV-Cross runs: SPIRV-Cross translates some capabilities
+/// into MSL that does not compile or silently computes something else
+/// (`WorkgroupMemoryExplicitLayoutKHR` gives MSL with undeclared
+/// identifiers), so halc never emits MSL for a construct nobody has checked.
+const TESTED_CAPABILITIES: &[(u32, &str)] = &[
+    (1, "Shader"),
+    (9, "Float16"),
+    (11, "Int64"),
+    (22, "Int16"),
+    (39, "Int8"),
+    (46, "SampledBuffer"),
+    (50, "ImageQuery"),
+    (61, "GroupNonUniform"),
+    (62, "GroupNonUniformVote"),
+    (63, "GroupNonUniformArithmetic"),
+    (64, "GroupNonUniformBallot"),
+    (65, "GroupNonUniformShuffle"),
+    (66, "GroupNonUniformShuffleRelative"),
+    (68, "GroupNonUniformQuad"),
+    (4433, "StorageBuffer16BitAccess"),
+    (4434, "UniformAndStorageBuffer16BitAccess"),
+    (4448, "StorageBuffer8BitAccess"),
+    (4449, "UniformAndStorageBuffer8BitAccess"),
+];
+
+/// Extensions halc accepts: those the tested capabilities need.
+const TESTED_EXTENSIONS: &[&str] = &[
+    "SPV_KHR_16bit_storage",
+    "SPV_KHR_8bit_storage",
+    "SPV_KHR_storage_buffer_storage_class",
+];
 
 /// Capabilities Metal (or SPIRV-Cross's MSL backend) cannot honour, with why.
 const UNSUPPORTED: &[(u32, &str, &str)] = &[
@@ -202,6 +259,22 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
                 if let Some((_, name, why)) = UNSUPPORTED.iter().find(|(c, _, _)| *c == cap) {
                     return Err(SpirvError::Unsupported(format!(
                         "OpCapability {name} (word {}): {why}",
+                        inst.offset
+                    )));
+                }
+                if !TESTED_CAPABILITIES.iter().any(|(c, _)| *c == cap) {
+                    return Err(SpirvError::Unsupported(format!(
+                        "OpCapability {} (word {}): {UNTESTED}",
+                        capability_name(cap),
+                        inst.offset
+                    )));
+                }
+            }
+            OP_EXTENSION => {
+                let name = literal_string(&inst.words[1..]);
+                if !TESTED_EXTENSIONS.contains(&name.as_str()) {
+                    return Err(SpirvError::Unsupported(format!(
+                        "OpExtension \"{name}\" (word {}): {UNTESTED}",
                         inst.offset
                     )));
                 }

@@ -60,7 +60,10 @@ fn compile_then_inspect_succeeds() {
     let o = halc(&["inspect", out.to_str().unwrap()], d.path());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = String::from_utf8(o.stdout).unwrap();
-    assert!(text.contains("kernel main -> MSL `main0`"), "{text}");
+    assert!(
+        text.contains("kernel saxpy (entry point `main` of saxpy.spv) -> MSL `main0`"),
+        "{text}"
+    );
     assert!(
         text.contains("(set 0, binding 1) StorageBuffer ReadWrite"),
         "{text}"
@@ -73,9 +76,66 @@ fn compile_then_inspect_succeeds() {
     let o = halc(&["inspect", "--json", out.to_str().unwrap()], d.path());
     assert_eq!(o.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["kernels"][0]["name"], "main");
+    assert_eq!(v["kernels"][0]["name"], "saxpy");
+    assert_eq!(v["kernels"][0]["entry_point"], "main");
     assert_eq!(v["kernels"][0]["threadgroup_size"][0][0], 64);
     assert_eq!(v["kernels"][0]["bindings"][2]["kind"], "UniformBuffer");
+}
+
+/// The headline use: several glslc kernels (every entry point `main`) in one
+/// executable, no flags; `FILE:ENTRY=NAME` renames.
+#[test]
+fn glsl_kernels_share_an_executable_named_by_file() {
+    let d = tmp();
+    let out = d.path().join("kernels.halc");
+    let out_s = out.to_str().unwrap();
+    let (a, s, b) = (
+        fixture("add_one.spv"),
+        fixture("scale.spv"),
+        fixture("block_sum.spv"),
+    );
+    let o = halc(&["compile", &a, &s, &b, "-o", out_s], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = halc(&["inspect", out_s], d.path());
+    let text = String::from_utf8(o.stdout).unwrap();
+    let kernels: Vec<&str> = text.lines().filter(|l| l.starts_with("kernel ")).collect();
+    assert_eq!(
+        kernels,
+        [
+            "kernel add_one (entry point `main` of add_one.spv) -> MSL `main0` (library 0)",
+            "kernel block_sum (entry point `main` of block_sum.spv) -> MSL `main0` (library 1)",
+            "kernel scale (entry point `main` of scale.spv) -> MSL `main0` (library 2)",
+        ]
+    );
+    let bytes = std::fs::read(&out).unwrap();
+    let exe = runtime_loader::Executable::load(&bytes).unwrap();
+    assert_eq!(exe.entry_point("block_sum").unwrap().entry_point(), "main");
+
+    // The same file twice: a clash naming the file, fixed by a rename.
+    fails(
+        &["compile", &a, &a],
+        1,
+        "add_one.spv: entry point `main`: kernel name `add_one` is already taken by entry point `main` of",
+    );
+    let renamed = format!("{a}:main=add_two");
+    let o = halc(&["compile", &a, &renamed, "-o", out_s], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = halc(&["inspect", out_s], d.path());
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.contains("kernel add_two (entry point `main` of add_one.spv)"),
+        "{text}"
+    );
+    fails(
+        &["compile", &format!("{a}:nope=x")],
+        1,
+        "add_one.spv: rename nope=x: the module has no GLCompute entry point `nope`",
+    );
+    fails(
+        &["compile", &format!("{a}:main=")],
+        2,
+        "expected PATH:ENTRY=NAME, with neither part empty",
+    );
 }
 
 #[test]
@@ -158,7 +218,7 @@ fn bad_inputs_exit_1_with_one_line() {
     fails(
         &["compile", &saxpy, "--entry", "nope"],
         1,
-        "--entry nope: no input has a GLCompute entry point named `nope`",
+        "--entry nope: no input has a GLCompute entry point or kernel named `nope`",
     );
     fails(
         &["compile", &saxpy, "--spec", "9=1"],
@@ -175,7 +235,7 @@ fn bad_inputs_exit_1_with_one_line() {
     fails(
         &["compile", &saxpy, &saxpy],
         1,
-        "entry point `main`: kernel name collides with the entry point of the same name in",
+        "saxpy.spv: entry point `main`: kernel name `saxpy` is already taken by entry point `main` of",
     );
     fails(
         &["compile", "missing.spv"],

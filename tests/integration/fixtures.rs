@@ -32,7 +32,7 @@ fn snapshots_per_fixture() {
                 .collect();
             insta::assert_json_snapshot!(format!("{name}.layout"), layouts);
             for k in &compiled.kernels {
-                insta::assert_snapshot!(format!("{name}.{}.msl", k.name), k.msl.source);
+                insta::assert_snapshot!(format!("{name}.{}.msl", k.entry.name), k.msl.source);
             }
             let bytes = compiled.to_flatbuffer();
             let view = halc::inspect::decode(&bytes).unwrap();
@@ -51,10 +51,13 @@ fn snapshots_per_fixture() {
             let compiled = halc::compile(std::slice::from_ref(&inp), &discrete).unwrap();
             for k in &compiled.kernels {
                 insta::assert_json_snapshot!(
-                    format!("{name}.{}.discrete.layout", k.name),
+                    format!("{name}.{}.discrete.layout", k.entry.name),
                     k.layout
                 );
-                insta::assert_snapshot!(format!("{name}.{}.discrete.msl", k.name), k.msl.source);
+                insta::assert_snapshot!(
+                    format!("{name}.{}.discrete.msl", k.entry.name),
+                    k.msl.source
+                );
             }
         });
     });

@@ -29,13 +29,13 @@ pub fn kernel(name: &str) -> PathBuf {
 
 /// Reads a fixture as a compiler input.
 pub fn input(path: &Path) -> halc::Input {
-    halc::Input {
-        name: format!(
+    halc::Input::new(
+        format!(
             "fixtures/kernels/{}",
             path.file_name().unwrap().to_string_lossy()
         ),
-        bytes: std::fs::read(path).unwrap(),
-    }
+        std::fs::read(path).unwrap(),
+    )
 }
 
 /// Every fixture kernel (`.spv`); all of them compile.

@@ -262,7 +262,7 @@ fn macos_metallib_is_stored_beside_the_msl() {
     let calls = f.calls();
     let expected = argv(
         &opts(Sdk::MacOSX, (3, 0), MathMode::Safe, OptLevel::O2, false),
-        "main",
+        "saxpy",
     )
     .unwrap();
     assert_eq!(
@@ -280,7 +280,7 @@ fn macos_metallib_is_stored_beside_the_msl() {
         metallib,
         toolchain,
     } = &libs[0];
-    assert_eq!(name, "main");
+    assert_eq!(name, "saxpy");
     let msl = msl.as_deref().expect("the MSL stays as a fallback");
     assert!(msl.contains("kernel void main0("), "{msl}");
     assert_eq!(metallib.as_deref(), Some(&fake_metallib("macosx", msl)[..]));
@@ -422,7 +422,7 @@ fn math_optimisation_and_debug_flags_reach_the_compiler() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let expected = argv(
         &opts(Sdk::MacOSX, (2, 4), MathMode::Fast, OptLevel::Os, true),
-        "main",
+        "saxpy",
     )
     .unwrap();
     assert_eq!(
@@ -492,7 +492,7 @@ fn without_metallib_xcrun_is_never_run() {
 
 /// What a Metal compiler error looks like: several lines, quotes, carets,
 /// no trailing newline trimming surprises.
-const COMPILER_STDERR: &str = "main.metal:12:5: error: use of undeclared identifier 'frobnicate'\n    frobnicate(x);\n    ^\n1 error generated.\n";
+const COMPILER_STDERR: &str = "saxpy.metal:12:5: error: use of undeclared identifier 'frobnicate'\n    frobnicate(x);\n    ^\n1 error generated.\n";
 
 #[test]
 fn compile_error_exits_1_with_stderr_verbatim_and_keeps_the_msl() {
@@ -507,10 +507,10 @@ fn compile_error_exits_1_with_stderr_verbatim_and_keeps_the_msl() {
         ],
     );
     let err = failed(&o);
-    let kept = f.path().join("out.halc.main.metal");
+    let kept = f.path().join("out.halc.saxpy.metal");
     // The kept path is shown as the user gave the output (relative here).
     let first = format!(
-        "error: {}: entry point `main`: the Metal compiler rejected the MSL; the MSL is kept at out.halc.main.metal\n",
+        "error: {}: entry point `main`: the Metal compiler rejected the MSL; the MSL is kept at out.halc.saxpy.metal\n",
         fixture("saxpy.spv"),
     );
     assert!(err.starts_with(&first), "{err}");
@@ -541,7 +541,7 @@ fn compile_error_exits_1_with_stderr_verbatim_and_keeps_the_msl() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         std::fs::read_to_string(&kept).unwrap(),
-        std::fs::read_to_string(f.path().join("msl/main.metal")).unwrap()
+        std::fs::read_to_string(f.path().join("msl/saxpy.metal")).unwrap()
     );
     assert_eq!(
         std::fs::read(&out).unwrap(),
@@ -556,7 +556,7 @@ fn compile_error_exits_1_with_stderr_verbatim_and_keeps_the_msl() {
             "msl",
             "ok.halc",
             "out.halc",
-            "out.halc.main.metal",
+            "out.halc.saxpy.metal",
             "xcrun.log"
         ]
     );
@@ -606,7 +606,7 @@ fn link_error_is_reported_the_same_way() {
         err.contains("entry point `main`: the metallib linker failed; the MSL is kept at "),
         "{err}"
     );
-    assert!(err.contains(" metallib main.air -o main.metallib` exited with status 1:\nmetallib: error: bad AIR\n"), "{err}");
+    assert!(err.contains(" metallib saxpy.air -o saxpy.metallib` exited with status 1:\nmetallib: error: bad AIR\n"), "{err}");
     assert!(!f.path().join("out.halc").exists());
 }
 
@@ -616,7 +616,7 @@ fn a_step_that_writes_nothing_is_an_error() {
     let o = f.saxpy_metallib(&[], &[("FAKE_XCRUN_NO_OUTPUT", "1")]);
     let err = failed(&o);
     assert!(
-        err.contains("succeeded but did not write main.air"),
+        err.contains("succeeded but did not write saxpy.air"),
         "{err}"
     );
     assert!(!f.path().join("out.halc").exists());
@@ -629,14 +629,14 @@ fn compiler_warnings_are_shown() {
         &[],
         &[(
             "FAKE_XCRUN_WARN",
-            "main.metal:3:7: warning: unused variable 'x'\n",
+            "saxpy.metal:3:7: warning: unused variable 'x'\n",
         )],
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         stderr(&o),
         format!(
-            "warning: {}: entry point `main`: xcrun:\nmain.metal:3:7: warning: unused variable 'x'\n",
+            "warning: {}: entry point `main`: xcrun:\nsaxpy.metal:3:7: warning: unused variable 'x'\n",
             fixture("saxpy.spv")
         )
     );

@@ -150,27 +150,72 @@ fn output_is_byte_identical_across_runs() {
 
 #[test]
 fn all_fixtures_in_one_executable_are_found_by_name() {
-    // Kernel names must be unique: take one module per entry-point name.
-    let paths: Vec<_> = compute_fixtures()
-        .into_iter()
-        .filter(|p| {
-            let n = p.file_name().unwrap().to_string_lossy();
-            // two_entry_points* hold main_a/main_b; the rest are `main`.
-            n == "two_entry_points.spv" || n == "saxpy.spv"
+    // glslc names every entry point `main`: each such kernel takes its file's
+    // stem, so every fixture fits in one executable. The two hand-written
+    // two-entry-point modules share `main_a`/`main_b`: one is renamed.
+    let inputs: Vec<_> = compute_fixtures()
+        .iter()
+        .map(|p| {
+            let i = input(p);
+            if p.file_name().unwrap() == "two_entry_points_builtin.spv" {
+                i.rename("main_a", "builtin_a")
+                    .rename("main_b", "builtin_b")
+            } else {
+                i
+            }
         })
         .collect();
-    let inputs: Vec<_> = paths.iter().map(|p| input(p)).collect();
     let compiled = halc::compile(&inputs, &Options::default()).unwrap();
     let bytes = compiled.to_flatbuffer();
     let exe = Executable::load(&bytes).unwrap();
-    for name in ["main", "main_a", "main_b"] {
+    let names: Vec<&str> = exe.entry_points().map(|k| k.name()).collect();
+    for (name, entry) in [
+        ("saxpy", "main"),
+        ("saxpy_O", "main"),
+        ("add_one", "main"),
+        ("block_sum", "main"),
+        ("main_a", "main_a"),
+        ("builtin_b", "main_b"),
+        ("main_cs", "main_cs"),
+    ] {
         let k = exe
-            .raw()
-            .kernels()
-            .lookup_by_key(name, |k, n| k.key_compare_with_value(n));
-        assert!(k.is_some(), "{name} not found");
+            .entry_point(name)
+            .unwrap_or_else(|| panic!("{name} not found in {names:?}"));
+        assert_eq!(k.entry_point(), entry);
     }
-    assert_eq!(exe.raw().libraries().len(), 3);
+    // One kernel per module with a single compute entry point, two for
+    // each of the two-entry-point modules.
+    assert_eq!(exe.entry_points().len(), compute_fixtures().len() + 2);
+    assert_eq!(exe.raw().libraries().len(), exe.entry_points().len());
+}
+
+#[test]
+fn a_kernel_name_taken_twice_names_both_inputs() {
+    let saxpy = input(&crate::kernel("saxpy.spv"));
+    let mut other = input(&crate::kernel("add_one.spv"));
+    other.name = "elsewhere/saxpy.spv".into();
+    let e = halc::compile(&[saxpy.clone(), other.clone()], &Options::default())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "elsewhere/saxpy.spv: entry point `main`: kernel name `saxpy` is already taken by entry point `main` of fixtures/kernels/saxpy.spv; kernel names must be unique in an executable: rename one with FILE:ENTRY=NAME"
+    );
+    // A rename resolves it; renaming an entry point the module lacks is an error.
+    let ok = halc::compile(
+        &[saxpy.clone(), other.clone().rename("main", "add_one")],
+        &Options::default(),
+    )
+    .unwrap();
+    let names: Vec<_> = ok.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["add_one", "saxpy"]);
+    let e = halc::compile(&[saxpy.rename("nope", "x")], &Options::default())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "fixtures/kernels/saxpy.spv: rename nope=x: the module has no GLCompute entry point `nope`"
+    );
 }
 
 /// Every kernel of every fixture, in every binding variant, loads with the
@@ -334,4 +379,100 @@ fn stripped_names_do_not_change_the_layout() {
         strip(&named.kernels[0].layout),
         strip(&bare.kernels[0].layout)
     );
+}
+
+/// One SpecId on two declarations (ggml's pattern): unbaked, one function
+/// constant whose other declaration keeps its own default (the threadgroup
+/// x of 1 beside BLOCK_SIZE's 32); baked, every declaration takes the bits,
+/// read as its own type (`-3` sets the uint workgroup y and the int alike).
+#[test]
+fn a_spec_id_shared_by_declarations_of_two_defaults_and_types() {
+    let inp = input(&crate::kernel("spec_defaults.spv"));
+    let c = halc::compile(std::slice::from_ref(&inp), &Options::default()).unwrap();
+    let k = &c.kernels[0];
+    assert_eq!(k.workgroup.values(), [1, 1, 1]);
+    let fc: Vec<_> = k
+        .function_constants
+        .iter()
+        .map(|f| {
+            (
+                f.id,
+                f.ty.to_string(),
+                f.default.0,
+                f.aliases
+                    .iter()
+                    .map(|a| (a.ty.to_string(), a.default.0))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        fc,
+        [
+            (0, "u32".into(), 32, vec![("u32".into(), 1)]),
+            (1, "u32".into(), 1, vec![("i32".into(), 0xffff_fffd)]),
+        ]
+    );
+    let exe_bytes = c.to_flatbuffer();
+    let exe = Executable::load(&exe_bytes).unwrap();
+    assert_eq!(
+        exe.entry_point("spec_defaults")
+            .unwrap()
+            .default_threads_per_threadgroup(),
+        [1, 1, 1]
+    );
+
+    let baked = Options {
+        specs: vec!["0=16".parse().unwrap(), "1=2".parse().unwrap()],
+        ..Default::default()
+    };
+    let c = halc::compile(std::slice::from_ref(&inp), &baked).unwrap();
+    let k = &c.kernels[0];
+    assert_eq!(k.workgroup.values(), [16, 2, 1]);
+    assert!(k.function_constants.is_empty());
+    assert!(!k.msl.source.contains("function_constant"));
+    // `-3` is no u32 but is an i32: the bits go to both declarations, and
+    // 0xfffffffd threads is over Metal's limit.
+    let neg = Options {
+        specs: vec!["1=-3".parse().unwrap()],
+        ..Default::default()
+    };
+    let e = halc::compile(std::slice::from_ref(&inp), &neg)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("workgroup size 1x4294967293x1"), "{e}");
+}
+
+/// rspirv rejected an `OpSpecConstantOp` CompositeInsert/CompositeExtract
+/// with two indices as "extra operands": valid SPIR-V, now read.
+#[test]
+fn spec_constant_ops_with_several_indices_are_read() {
+    let inp = input(&crate::kernel("spec_op_composite.spv"));
+    let c = halc::compile(std::slice::from_ref(&inp), &Options::default()).unwrap();
+    assert!(
+        c.kernels[0].msl.source.contains("_17[1][0]"),
+        "{}",
+        c.kernels[0].msl.source
+    );
+}
+
+/// Two block types on one (set, binding): one slot, the union of accesses.
+#[test]
+fn aliased_descriptors_share_one_slot_in_both_models() {
+    let inp = input(&crate::kernel("aliased_buffers.spv"));
+    for model in [BindingModel::ArgumentBuffers, BindingModel::Discrete] {
+        let opts = Options {
+            layout: LayoutOptions {
+                model,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let c = halc::compile(std::slice::from_ref(&inp), &opts).unwrap();
+        let b = &c.kernels[0].layout.bindings;
+        assert_eq!(b.len(), 2, "{model:?}");
+        assert_eq!((b[0].set, b[0].binding), (0, 0));
+        assert!(b[0].sizes_index.is_some());
+        assert_eq!(b[0].access, Access::ReadOnly);
+    }
 }

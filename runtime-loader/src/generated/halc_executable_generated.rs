@@ -15,7 +15,7 @@ pub mod fb {
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
 pub const ENUM_MIN_FORMAT_VERSION: u32 = 0;
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
-pub const ENUM_MAX_FORMAT_VERSION: u32 = 1;
+pub const ENUM_MAX_FORMAT_VERSION: u32 = 2;
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
 #[allow(non_camel_case_types)]
 pub const ENUM_VALUES_FORMAT_VERSION: [FormatVersion; 2] = [
@@ -29,10 +29,10 @@ pub struct FormatVersion(pub u32);
 #[allow(non_upper_case_globals)]
 impl FormatVersion {
   pub const Unknown: Self = Self(0);
-  pub const Current: Self = Self(1);
+  pub const Current: Self = Self(2);
 
   pub const ENUM_MIN: u32 = 0;
-  pub const ENUM_MAX: u32 = 1;
+  pub const ENUM_MAX: u32 = 2;
   pub const ENUM_VALUES: &'static [Self] = &[
     Self::Unknown,
     Self::Current,
@@ -1790,6 +1790,7 @@ impl<'a> FunctionConstant<'a> {
   pub const VT_TYPE_: ::flatbuffers::VOffsetT = 6;
   pub const VT_DEFAULT_BITS: ::flatbuffers::VOffsetT = 8;
   pub const VT_NAME: ::flatbuffers::VOffsetT = 10;
+  pub const VT_ALIASES: ::flatbuffers::VOffsetT = 12;
 
   #[inline]
   pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
@@ -1802,6 +1803,7 @@ impl<'a> FunctionConstant<'a> {
   ) -> ::flatbuffers::WIPOffset<FunctionConstant<'bldr>> {
     let mut builder = FunctionConstantBuilder::new(_fbb);
     builder.add_default_bits(args.default_bits);
+    if let Some(x) = args.aliases { builder.add_aliases(x); }
     if let Some(x) = args.name { builder.add_name(x); }
     builder.add_id(args.id);
     builder.add_type_(args.type_);
@@ -1837,6 +1839,13 @@ impl<'a> FunctionConstant<'a> {
     // which contains a valid value in this slot
     unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(FunctionConstant::VT_NAME, None)}
   }
+  #[inline]
+  pub fn aliases(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<FunctionConstantAlias<'a>>>> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<FunctionConstantAlias>>>>(FunctionConstant::VT_ALIASES, None)}
+  }
 }
 
 impl ::flatbuffers::Verifiable for FunctionConstant<'_> {
@@ -1849,6 +1858,7 @@ impl ::flatbuffers::Verifiable for FunctionConstant<'_> {
      .visit_field::<ScalarType>("type_", Self::VT_TYPE_, false)?
      .visit_field::<u64>("default_bits", Self::VT_DEFAULT_BITS, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("name", Self::VT_NAME, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<FunctionConstantAlias>>>>("aliases", Self::VT_ALIASES, false)?
      .finish();
     Ok(())
   }
@@ -1858,6 +1868,7 @@ pub struct FunctionConstantArgs<'a> {
     pub type_: ScalarType,
     pub default_bits: u64,
     pub name: Option<::flatbuffers::WIPOffset<&'a str>>,
+    pub aliases: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<FunctionConstantAlias<'a>>>>>,
 }
 impl<'a> Default for FunctionConstantArgs<'a> {
   #[inline]
@@ -1867,6 +1878,7 @@ impl<'a> Default for FunctionConstantArgs<'a> {
       type_: ScalarType::Bool,
       default_bits: 0,
       name: None,
+      aliases: None,
     }
   }
 }
@@ -1893,6 +1905,10 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> FunctionConstantBuilder<'a, '
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(FunctionConstant::VT_NAME, name);
   }
   #[inline]
+  pub fn add_aliases(&mut self, aliases: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<FunctionConstantAlias<'b >>>>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(FunctionConstant::VT_ALIASES, aliases);
+  }
+  #[inline]
   pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> FunctionConstantBuilder<'a, 'b, A> {
     let start = _fbb.start_table();
     FunctionConstantBuilder {
@@ -1911,6 +1927,137 @@ impl ::core::fmt::Debug for FunctionConstant<'_> {
   fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
     let mut ds = f.debug_struct("FunctionConstant");
       ds.field("id", &self.id());
+      ds.field("type_", &self.type_());
+      ds.field("default_bits", &self.default_bits());
+      ds.field("name", &self.name());
+      ds.field("aliases", &self.aliases());
+      ds.finish()
+  }
+}
+pub enum FunctionConstantAliasOffset {}
+#[derive(Copy, Clone, PartialEq)]
+
+pub struct FunctionConstantAlias<'a> {
+  pub _tab: ::flatbuffers::Table<'a>,
+}
+
+impl<'a> ::flatbuffers::Follow<'a> for FunctionConstantAlias<'a> {
+  type Inner = FunctionConstantAlias<'a>;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    Self { _tab: unsafe { ::flatbuffers::Table::new(buf, loc) } }
+  }
+}
+
+impl<'a> FunctionConstantAlias<'a> {
+  pub const VT_TYPE_: ::flatbuffers::VOffsetT = 4;
+  pub const VT_DEFAULT_BITS: ::flatbuffers::VOffsetT = 6;
+  pub const VT_NAME: ::flatbuffers::VOffsetT = 8;
+
+  #[inline]
+  pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
+    FunctionConstantAlias { _tab: table }
+  }
+  #[allow(unused_mut)]
+  pub fn create<'bldr: 'args, 'args: 'mut_bldr, 'mut_bldr, A: ::flatbuffers::Allocator + 'bldr>(
+    _fbb: &'mut_bldr mut ::flatbuffers::FlatBufferBuilder<'bldr, A>,
+    args: &'args FunctionConstantAliasArgs<'args>
+  ) -> ::flatbuffers::WIPOffset<FunctionConstantAlias<'bldr>> {
+    let mut builder = FunctionConstantAliasBuilder::new(_fbb);
+    builder.add_default_bits(args.default_bits);
+    if let Some(x) = args.name { builder.add_name(x); }
+    builder.add_type_(args.type_);
+    builder.finish()
+  }
+
+
+  #[inline]
+  pub fn type_(&self) -> ScalarType {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<ScalarType>(FunctionConstantAlias::VT_TYPE_, Some(ScalarType::Bool)).unwrap()}
+  }
+  #[inline]
+  pub fn default_bits(&self) -> u64 {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<u64>(FunctionConstantAlias::VT_DEFAULT_BITS, Some(0)).unwrap()}
+  }
+  #[inline]
+  pub fn name(&self) -> Option<&'a str> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(FunctionConstantAlias::VT_NAME, None)}
+  }
+}
+
+impl ::flatbuffers::Verifiable for FunctionConstantAlias<'_> {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.visit_table(pos)?
+     .visit_field::<ScalarType>("type_", Self::VT_TYPE_, false)?
+     .visit_field::<u64>("default_bits", Self::VT_DEFAULT_BITS, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("name", Self::VT_NAME, false)?
+     .finish();
+    Ok(())
+  }
+}
+pub struct FunctionConstantAliasArgs<'a> {
+    pub type_: ScalarType,
+    pub default_bits: u64,
+    pub name: Option<::flatbuffers::WIPOffset<&'a str>>,
+}
+impl<'a> Default for FunctionConstantAliasArgs<'a> {
+  #[inline]
+  fn default() -> Self {
+    FunctionConstantAliasArgs {
+      type_: ScalarType::Bool,
+      default_bits: 0,
+      name: None,
+    }
+  }
+}
+
+pub struct FunctionConstantAliasBuilder<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> {
+  fbb_: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>,
+  start_: ::flatbuffers::WIPOffset<::flatbuffers::TableUnfinishedWIPOffset>,
+}
+impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> FunctionConstantAliasBuilder<'a, 'b, A> {
+  #[inline]
+  pub fn add_type_(&mut self, type_: ScalarType) {
+    self.fbb_.push_slot::<ScalarType>(FunctionConstantAlias::VT_TYPE_, type_, ScalarType::Bool);
+  }
+  #[inline]
+  pub fn add_default_bits(&mut self, default_bits: u64) {
+    self.fbb_.push_slot::<u64>(FunctionConstantAlias::VT_DEFAULT_BITS, default_bits, 0);
+  }
+  #[inline]
+  pub fn add_name(&mut self, name: ::flatbuffers::WIPOffset<&'b  str>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(FunctionConstantAlias::VT_NAME, name);
+  }
+  #[inline]
+  pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> FunctionConstantAliasBuilder<'a, 'b, A> {
+    let start = _fbb.start_table();
+    FunctionConstantAliasBuilder {
+      fbb_: _fbb,
+      start_: start,
+    }
+  }
+  #[inline]
+  pub fn finish(self) -> ::flatbuffers::WIPOffset<FunctionConstantAlias<'a>> {
+    let o = self.fbb_.end_table(self.start_);
+    ::flatbuffers::WIPOffset::new(o.value())
+  }
+}
+
+impl ::core::fmt::Debug for FunctionConstantAlias<'_> {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+    let mut ds = f.debug_struct("FunctionConstantAlias");
       ds.field("type_", &self.type_());
       ds.field("default_bits", &self.default_bits());
       ds.field("name", &self.name());
@@ -2079,6 +2226,7 @@ impl<'a> Kernel<'a> {
   pub const VT_FUNCTION_CONSTANTS: ::flatbuffers::VOffsetT = 30;
   pub const VT_BAKED_CONSTANTS: ::flatbuffers::VOffsetT = 32;
   pub const VT_CAPABILITIES: ::flatbuffers::VOffsetT = 34;
+  pub const VT_ENTRY_POINT: ::flatbuffers::VOffsetT = 36;
 
   #[inline]
   pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
@@ -2090,6 +2238,7 @@ impl<'a> Kernel<'a> {
     args: &'args KernelArgs<'args>
   ) -> ::flatbuffers::WIPOffset<Kernel<'bldr>> {
     let mut builder = KernelBuilder::new(_fbb);
+    if let Some(x) = args.entry_point { builder.add_entry_point(x); }
     if let Some(x) = args.capabilities { builder.add_capabilities(x); }
     if let Some(x) = args.baked_constants { builder.add_baked_constants(x); }
     if let Some(x) = args.function_constants { builder.add_function_constants(x); }
@@ -2232,6 +2381,13 @@ impl<'a> Kernel<'a> {
     // which contains a valid value in this slot
     unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>>>(Kernel::VT_CAPABILITIES, None)}
   }
+  #[inline]
+  pub fn entry_point(&self) -> &'a str {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(Kernel::VT_ENTRY_POINT, None).unwrap()}
+  }
 }
 
 impl ::flatbuffers::Verifiable for Kernel<'_> {
@@ -2256,6 +2412,7 @@ impl ::flatbuffers::Verifiable for Kernel<'_> {
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<FunctionConstant>>>>("function_constants", Self::VT_FUNCTION_CONSTANTS, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<BakedConstant>>>>("baked_constants", Self::VT_BAKED_CONSTANTS, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<&'_ str>>>>("capabilities", Self::VT_CAPABILITIES, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("entry_point", Self::VT_ENTRY_POINT, true)?
      .finish();
     Ok(())
   }
@@ -2277,6 +2434,7 @@ pub struct KernelArgs<'a> {
     pub function_constants: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<FunctionConstant<'a>>>>>,
     pub baked_constants: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<BakedConstant<'a>>>>>,
     pub capabilities: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>>>,
+    pub entry_point: Option<::flatbuffers::WIPOffset<&'a str>>,
 }
 impl<'a> Default for KernelArgs<'a> {
   #[inline]
@@ -2298,6 +2456,7 @@ impl<'a> Default for KernelArgs<'a> {
       function_constants: None,
       baked_constants: None,
       capabilities: None,
+      entry_point: None, // required field
     }
   }
 }
@@ -2372,6 +2531,10 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> KernelBuilder<'a, 'b, A> {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_CAPABILITIES, capabilities);
   }
   #[inline]
+  pub fn add_entry_point(&mut self, entry_point: ::flatbuffers::WIPOffset<&'b  str>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_ENTRY_POINT, entry_point);
+  }
+  #[inline]
   pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> KernelBuilder<'a, 'b, A> {
     let start = _fbb.start_table();
     KernelBuilder {
@@ -2385,6 +2548,7 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> KernelBuilder<'a, 'b, A> {
     self.fbb_.required(o, Kernel::VT_NAME,"name");
     self.fbb_.required(o, Kernel::VT_MSL_NAME,"msl_name");
     self.fbb_.required(o, Kernel::VT_THREADGROUP_SIZE,"threadgroup_size");
+    self.fbb_.required(o, Kernel::VT_ENTRY_POINT,"entry_point");
     ::flatbuffers::WIPOffset::new(o.value())
   }
 }
@@ -2408,6 +2572,7 @@ impl ::core::fmt::Debug for Kernel<'_> {
       ds.field("function_constants", &self.function_constants());
       ds.field("baked_constants", &self.baked_constants());
       ds.field("capabilities", &self.capabilities());
+      ds.field("entry_point", &self.entry_point());
       ds.finish()
   }
 }

@@ -89,8 +89,8 @@ impl<'a> Program<'a> {
         self.libraries.get(index).map(|l| &l.1)
     }
 
-    /// The pipeline of kernel `name` (SPIR-V entry-point name) with
-    /// `values` over its function constants' defaults.
+    /// The pipeline of kernel `name` (its name in the executable) with
+    /// `values` set; other function constants keep their defaults.
     pub fn pipeline(&self, name: &str, values: &[SpecValue]) -> Result<Pipeline<'a>, MetalError> {
         self.pipeline_with(name, values, ArgumentEncoding::Auto)
     }
@@ -261,7 +261,9 @@ fn create_function(
         msl_name: kernel.msl_name().into(),
         message,
     };
-    if spec.constants().is_empty() {
+    // A function with function constants is always specialised, with an
+    // empty set when none is given: each constant then keeps its defaults.
+    if kernel.function_constants().len() == 0 {
         return library
             .newFunctionWithName(&name)
             .ok_or_else(|| fail("not found in the library".into()));

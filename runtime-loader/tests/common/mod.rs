@@ -137,6 +137,8 @@ pub struct Fc {
     pub id: u32,
     pub ty: ScalarType,
     pub default_bits: u64,
+    /// Other declarations of the id: (type, default bits).
+    pub aliases: Vec<(ScalarType, u64)>,
 }
 
 #[derive(Debug, Clone)]
@@ -205,6 +207,7 @@ impl Exe {
         let mut kernels = Vec::new();
         for k in &self.kernels {
             let name = fbb.create_string(&k.name);
+            let entry_point = fbb.create_string(&k.name);
             let msl_name = fbb.create_string(&k.msl_name);
             let source_file = fbb.create_string("test.spv");
             let dims: Vec<_> =
@@ -263,6 +266,21 @@ impl Exe {
             });
             let mut fcs = Vec::new();
             for c in &k.fcs {
+                let aliases: Vec<_> = c
+                    .aliases
+                    .iter()
+                    .map(|&(type_, default_bits)| {
+                        schema::FunctionConstantAlias::create(
+                            &mut fbb,
+                            &schema::FunctionConstantAliasArgs {
+                                type_,
+                                default_bits,
+                                name: None,
+                            },
+                        )
+                    })
+                    .collect();
+                let aliases = fbb.create_vector(&aliases);
                 let name = fbb.create_string(&format!("c{}", c.id));
                 fcs.push(schema::FunctionConstant::create(
                     &mut fbb,
@@ -271,6 +289,7 @@ impl Exe {
                         type_: c.ty,
                         default_bits: c.default_bits,
                         name: Some(name),
+                        aliases: Some(aliases),
                     },
                 ));
             }
@@ -294,6 +313,7 @@ impl Exe {
                     function_constants: Some(fcs),
                     baked_constants: None,
                     capabilities: None,
+                    entry_point: Some(entry_point),
                 },
             ));
         }
@@ -442,21 +462,25 @@ pub fn spec() -> K {
             id: 0,
             ty: ScalarType::UInt32,
             default_bits: 128,
+            aliases: Vec::new(),
         },
         Fc {
             id: 1,
             ty: ScalarType::Float32,
             default_bits: u64::from(1.5f32.to_bits()),
+            aliases: Vec::new(),
         },
         Fc {
             id: 2,
             ty: ScalarType::Bool,
             default_bits: 1,
+            aliases: Vec::new(),
         },
         Fc {
             id: 3,
             ty: ScalarType::Int32,
             default_bits: 7,
+            aliases: Vec::new(),
         },
     ];
     k.abs = vec![Ab {

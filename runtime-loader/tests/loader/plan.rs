@@ -424,6 +424,8 @@ fn specialization_drives_the_threadgroup_size() {
 
     let defaults = Specialization::defaults(&k);
     assert_eq!(defaults.threads_per_threadgroup(), [128, 1, 1]);
+    // Unset constants stay unset: each declaration keeps its own default.
+    assert!(defaults.constants().is_empty());
     let p = DispatchPlan::new(&k, &defaults, &b, &[], Grid::Threads([1000, 1, 1])).unwrap();
     assert_eq!(p.threadgroups, [8, 1, 1]);
 
@@ -447,7 +449,6 @@ fn specialization_drives_the_threadgroup_size() {
         [
             (0, ScalarType::UInt32, 256),
             (1, ScalarType::Float32, u64::from(2.0f32.to_bits())),
-            (2, ScalarType::Bool, 1),
             (3, ScalarType::Int32, 0xFFFF_FFFF),
         ]
     );
@@ -728,4 +729,31 @@ fn uniform_alignment_follows_the_library_platform() {
         plan(&bytes, "main", &b, &[], Grid::Threads([1, 1, 1])),
         Err(PlanError::MisalignedOffset { alignment: 16, .. })
     ));
+}
+
+/// One SpecId on two declarations with different defaults (glslc's
+/// `local_size_x_id = 0` beside `constant_id = 0 ... = 32`): unset, the
+/// threadgroup keeps its own default and no constant is set; set, both take
+/// the value.
+#[test]
+fn an_aliased_function_constant_keeps_each_default_until_set() {
+    let mut exe = all();
+    let spec = exe.kernels.iter_mut().find(|k| k.name == "spec").unwrap();
+    spec.fcs[0].default_bits = 32;
+    spec.fcs[0].aliases = vec![(ScalarType::Int32, 128)];
+    let bytes = exe.build();
+    let exe = Executable::load(&bytes).unwrap();
+    let k = exe.entry_point("spec").unwrap();
+    let defaults = Specialization::defaults(&k);
+    assert_eq!(defaults.threads_per_threadgroup(), [128, 1, 1]);
+    assert!(defaults.constants().is_empty());
+    let set = Specialization::new(&k, &[SpecValue::u32(0, 64)]).unwrap();
+    assert_eq!(set.threads_per_threadgroup(), [64, 1, 1]);
+    assert_eq!(
+        set.constants()
+            .iter()
+            .map(|c| (c.id, c.ty, c.bits))
+            .collect::<Vec<_>>(),
+        [(0, ScalarType::UInt32, 64)]
+    );
 }

@@ -118,6 +118,23 @@ fn cases() -> Vec<Case> {
         BindingModel(5));
 
     // Function constants.
+    case!(c, s, "function_constants[0].aliases[0].type", |e| k(
+        e, "spec"
+    )
+    .fcs[0]
+        .aliases
+        .push((ScalarType::UInt16, 1)));
+    case!(c, s, "function_constants[2].aliases[0].type", |e| k(
+        e, "spec"
+    )
+    .fcs[2]
+        .aliases
+        .push((ScalarType::UInt32, 1)));
+    case!(c, s, "function_constants[0].aliases[0].default_bits", |e| {
+        k(e, "spec").fcs[0]
+            .aliases
+            .push((ScalarType::Int32, 1 << 32))
+    });
     case!(c, s, "function_constants[2].id", |e| k(e, "spec").fcs[2]
         .id = 1);
     case!(c, s, "function_constants[1].type", |e| k(e, "spec").fcs
@@ -569,7 +586,7 @@ fn identifier_version_and_structure_are_checked_first() {
         Err(LoadError::BadIdentifier)
     ));
 
-    for version in [0, 2, u32::MAX] {
+    for version in [0, 1, 3, u32::MAX] {
         let mut exe = all();
         exe.format_version = version;
         match Executable::load(&exe.build()) {

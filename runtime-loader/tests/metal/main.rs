@@ -109,6 +109,7 @@ fn scale_exe() -> Exe {
         id: 0,
         ty: ScalarType::UInt32,
         default_bits: 64,
+        aliases: Vec::new(),
     }];
     k.bindings = vec![
         B::new(0, 0, BindingKind::StorageBuffer)
