@@ -476,3 +476,52 @@ fn aliased_descriptors_share_one_slot_in_both_models() {
         assert_eq!(b[0].access, Access::ReadOnly);
     }
 }
+
+/// One SpecId declared with two widths (or as a bool and a number) cannot be
+/// one Metal function constant: refused with both types named.
+#[test]
+fn a_spec_id_of_two_widths_is_refused() {
+    use spirv_tools::assembler::Assembler;
+    let module = |second_type: &str| {
+        let text = format!(
+            r#"OpCapability Shader
+               OpCapability Int16
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+               OpDecorate %a SpecId 3
+               OpDecorate %b SpecId 3
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+     %ushort = OpTypeInt 16 0
+       %bool = OpTypeBool
+          %a = OpSpecConstant %uint 1
+          %b = {second_type}
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+"#
+        );
+        let bin = spirv_tools::assembler::create(None)
+            .assemble(&text, Default::default())
+            .unwrap();
+        halc::Input::new("two_widths.spv", bin.as_bytes().to_vec())
+    };
+    for (second, expect) in [
+        (
+            "OpSpecConstant %ushort 2",
+            "two_widths.spv: SpecId 3 is declared as both u32 and u16: one Metal function constant cannot have two widths",
+        ),
+        (
+            "OpSpecConstantTrue %bool",
+            "two_widths.spv: SpecId 3 is declared as both u32 and bool: one Metal function constant cannot be both a bool and a number",
+        ),
+    ] {
+        let e = halc::compile(&[module(second)], &Options::default())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, expect);
+    }
+}
