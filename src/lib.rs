@@ -17,6 +17,7 @@
 
 #![deny(missing_docs)]
 
+pub mod amber;
 pub mod flatbuffer;
 pub mod inspect;
 pub mod msl;

@@ -1,0 +1,440 @@
+//! Amber data types: element types, their std140/std430 layouts, and the
+//! conversion of text values to bytes and back.
+
+use std::fmt;
+
+/// A scalar component type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scalar {
+    /// Signed integer of the given bit width (8, 16, 32, 64).
+    Int(u32),
+    /// Unsigned integer of the given bit width (8, 16, 32, 64).
+    UInt(u32),
+    /// IEEE float of the given bit width (16, 32, 64).
+    Float(u32),
+}
+
+impl Scalar {
+    /// Size in bytes.
+    pub fn bytes(self) -> usize {
+        match self {
+            Scalar::Int(b) | Scalar::UInt(b) | Scalar::Float(b) => b as usize / 8,
+        }
+    }
+
+    /// Whether it is a float type.
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::Float(_))
+    }
+
+    /// Amber's name (`int32`, `float`, `float16`, `double`).
+    fn amber_name(self) -> String {
+        match self {
+            Scalar::Int(b) => format!("int{b}"),
+            Scalar::UInt(b) => format!("uint{b}"),
+            Scalar::Float(16) => "float16".into(),
+            Scalar::Float(32) => "float".into(),
+            Scalar::Float(64) => "double".into(),
+            Scalar::Float(b) => format!("float{b}"),
+        }
+    }
+
+    /// Parses Amber's scalar names.
+    pub fn from_amber(name: &str) -> Option<Scalar> {
+        Some(match name {
+            "int8" => Scalar::Int(8),
+            "int16" => Scalar::Int(16),
+            "int32" => Scalar::Int(32),
+            "int64" => Scalar::Int(64),
+            "uint8" => Scalar::UInt(8),
+            "uint16" => Scalar::UInt(16),
+            "uint32" => Scalar::UInt(32),
+            "uint64" => Scalar::UInt(64),
+            "float16" => Scalar::Float(16),
+            "float" => Scalar::Float(32),
+            "double" => Scalar::Float(64),
+            _ => return None,
+        })
+    }
+}
+
+/// Memory layout rules for a buffer's elements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layout {
+    /// std430 (Amber's default for buffers).
+    #[default]
+    Std430,
+    /// std140: array elements and matrix columns rounded up to 16 bytes.
+    Std140,
+}
+
+/// The type of one buffer element: a scalar, a vector or a matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DataType {
+    /// Component type.
+    pub scalar: Scalar,
+    /// Components per vector (1 for a scalar); rows of a matrix.
+    pub rows: u32,
+    /// Matrix columns (1 for scalars and vectors).
+    pub columns: u32,
+}
+
+impl fmt::Display for DataType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.scalar.amber_name();
+        match (self.columns, self.rows) {
+            (1, 1) => f.write_str(&s),
+            (1, n) => write!(f, "vec{n}<{s}>"),
+            (c, r) => write!(f, "mat{c}x{r}<{s}>"),
+        }
+    }
+}
+
+impl DataType {
+    /// A scalar type.
+    pub fn scalar(scalar: Scalar) -> Self {
+        DataType {
+            scalar,
+            rows: 1,
+            columns: 1,
+        }
+    }
+
+    /// Parses Amber's `DATA_TYPE` values: `uint32`, `vec4<float>`,
+    /// `mat2x3<float>` (columns x rows).
+    pub fn from_amber(name: &str) -> Option<DataType> {
+        if let Some(s) = Scalar::from_amber(name) {
+            return Some(DataType::scalar(s));
+        }
+        let (head, inner) = name.strip_suffix('>')?.split_once('<')?;
+        let scalar = Scalar::from_amber(inner)?;
+        let n = |c: &str| c.parse::<u32>().ok().filter(|n| (2..=4).contains(n));
+        if let Some(n) = head.strip_prefix("vec").and_then(n) {
+            return Some(DataType {
+                scalar,
+                rows: n,
+                columns: 1,
+            });
+        }
+        let (c, r) = head.strip_prefix("mat")?.split_once('x')?;
+        Some(DataType {
+            scalar,
+            rows: n(r)?,
+            columns: n(c)?,
+        })
+    }
+
+    /// Parses VkScript's GLSL-style type names (`int`, `uvec4`, `i16vec2`,
+    /// `mat3x2`, `float`, `double`, `int64_t`, ...).
+    pub fn from_vkscript(name: &str) -> Option<DataType> {
+        let scalar = |s: Scalar| Some(DataType::scalar(s));
+        match name {
+            "int" => return scalar(Scalar::Int(32)),
+            "uint" => return scalar(Scalar::UInt(32)),
+            "int8_t" => return scalar(Scalar::Int(8)),
+            "uint8_t" => return scalar(Scalar::UInt(8)),
+            "int16_t" => return scalar(Scalar::Int(16)),
+            "uint16_t" => return scalar(Scalar::UInt(16)),
+            "int64_t" => return scalar(Scalar::Int(64)),
+            "uint64_t" => return scalar(Scalar::UInt(64)),
+            "float16_t" => return scalar(Scalar::Float(16)),
+            "float" => return scalar(Scalar::Float(32)),
+            "double" => return scalar(Scalar::Float(64)),
+            _ => {}
+        }
+        let prefixes: [(&str, Scalar); 11] = [
+            ("i8vec", Scalar::Int(8)),
+            ("u8vec", Scalar::UInt(8)),
+            ("i16vec", Scalar::Int(16)),
+            ("u16vec", Scalar::UInt(16)),
+            ("i64vec", Scalar::Int(64)),
+            ("u64vec", Scalar::UInt(64)),
+            ("f16vec", Scalar::Float(16)),
+            ("ivec", Scalar::Int(32)),
+            ("uvec", Scalar::UInt(32)),
+            ("dvec", Scalar::Float(64)),
+            ("vec", Scalar::Float(32)),
+        ];
+        for (p, s) in prefixes {
+            if let Some(rest) = name.strip_prefix(p) {
+                let rows = if rest.is_empty() {
+                    4
+                } else {
+                    rest.parse().ok().filter(|n| (2..=4).contains(n))?
+                };
+                return Some(DataType {
+                    scalar: s,
+                    rows,
+                    columns: 1,
+                });
+            }
+        }
+        for (p, s) in [("dmat", Scalar::Float(64)), ("mat", Scalar::Float(32))] {
+            if let Some(rest) = name.strip_prefix(p) {
+                let n = |c: &str| c.parse::<u32>().ok().filter(|n| (2..=4).contains(n));
+                let (c, r) = match rest.split_once('x') {
+                    Some((c, r)) => (n(c)?, n(r)?),
+                    None if rest.is_empty() => (4, 4),
+                    None => (n(rest)?, n(rest)?),
+                };
+                return Some(DataType {
+                    scalar: s,
+                    rows: r,
+                    columns: c,
+                });
+            }
+        }
+        None
+    }
+
+    /// Components per element.
+    pub fn components(&self) -> usize {
+        (self.rows * self.columns) as usize
+    }
+
+    /// Byte stride between the vectors (matrix columns) of one element.
+    fn column_stride(&self, layout: Layout) -> usize {
+        let s = self.scalar.bytes();
+        let vec = match self.rows {
+            1 => s,
+            2 => 2 * s,
+            _ => 4 * s,
+        };
+        if self.columns > 1 && layout == Layout::Std140 {
+            vec.next_multiple_of(16)
+        } else {
+            vec
+        }
+    }
+
+    /// Byte stride between consecutive elements of a buffer (an array of
+    /// this type) in `layout`.
+    pub fn stride(&self, layout: Layout) -> usize {
+        let s = self.scalar.bytes();
+        let stride = if self.columns > 1 {
+            self.column_stride(layout) * self.columns as usize
+        } else {
+            match self.rows {
+                1 => s,
+                2 => 2 * s,
+                _ => 4 * s,
+            }
+        };
+        match layout {
+            Layout::Std430 => stride,
+            Layout::Std140 => stride.next_multiple_of(16),
+        }
+    }
+
+    /// Byte offset of component `i` (column-major) inside one element.
+    pub fn component_offset(&self, i: usize, layout: Layout) -> usize {
+        let rows = self.rows as usize;
+        (i / rows) * self.column_stride(layout) + (i % rows) * self.scalar.bytes()
+    }
+}
+
+/// A value as written in a script, kept as text until its type is known.
+pub fn encode(scalar: Scalar, text: &str) -> Result<Vec<u8>, String> {
+    let bad = || format!("`{text}` is not a valid {}", scalar.amber_name());
+    let int = |t: &str| -> Option<i128> {
+        let (neg, t) = match t.strip_prefix('-') {
+            Some(r) => (true, r),
+            None => (false, t.strip_prefix('+').unwrap_or(t)),
+        };
+        let v = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            Some(h) => i128::from_str_radix(h, 16).ok()?,
+            None => t.parse::<i128>().ok()?,
+        };
+        Some(if neg { -v } else { v })
+    };
+    let bytes = scalar.bytes();
+    match scalar {
+        Scalar::Int(b) | Scalar::UInt(b) => {
+            let v = int(text).ok_or_else(bad)?;
+            let (min, max) = if matches!(scalar, Scalar::Int(_)) {
+                (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1)
+            } else {
+                (0, (1i128 << b) - 1)
+            };
+            // Hex literals give bit patterns: 0xffffffff is a valid int32.
+            let is_hex = text.trim_start_matches('-').starts_with("0x");
+            let fits = (min..=max).contains(&v) || (is_hex && (0..(1i128 << b)).contains(&v));
+            if !fits {
+                return Err(format!(
+                    "`{text}` is out of range for {}",
+                    scalar.amber_name()
+                ));
+            }
+            Ok((v as u64).to_le_bytes()[..bytes].to_vec())
+        }
+        Scalar::Float(b) => {
+            if let Some(h) = text.strip_prefix("0x") {
+                // A hex value is the float's bit pattern.
+                let v = u64::from_str_radix(h, 16).map_err(|_| bad())?;
+                return Ok(v.to_le_bytes()[..bytes].to_vec());
+            }
+            let v: f64 = match text {
+                "inf" | "+inf" => f64::INFINITY,
+                "-inf" => f64::NEG_INFINITY,
+                "nan" | "NaN" => f64::NAN,
+                t => t.parse().map_err(|_| bad())?,
+            };
+            Ok(match b {
+                16 => f32_to_f16(v as f32).to_le_bytes().to_vec(),
+                32 => (v as f32).to_le_bytes().to_vec(),
+                _ => v.to_le_bytes().to_vec(),
+            })
+        }
+    }
+}
+
+/// A component read back from bytes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value {
+    /// Any integer, sign-extended or zero-extended.
+    Int(i128),
+    /// Any float, widened.
+    Float(f64),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(v) => write!(f, "{v}"),
+            Value::Float(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// Reads one component of type `scalar` from `bytes` (little-endian).
+pub fn decode(scalar: Scalar, bytes: &[u8]) -> Value {
+    let mut raw = [0u8; 8];
+    raw[..bytes.len()].copy_from_slice(bytes);
+    let bits = u64::from_le_bytes(raw);
+    match scalar {
+        Scalar::UInt(_) => Value::Int(i128::from(bits)),
+        Scalar::Int(b) => {
+            let shift = 64 - b;
+            Value::Int(i128::from(((bits << shift) as i64) >> shift))
+        }
+        Scalar::Float(16) => Value::Float(f64::from(f16_to_f32(bits as u16))),
+        Scalar::Float(32) => Value::Float(f64::from(f32::from_bits(bits as u32))),
+        Scalar::Float(_) => Value::Float(f64::from_bits(bits)),
+    }
+}
+
+/// IEEE half from single, rounding to nearest even.
+pub fn f32_to_f16(f: f32) -> u16 {
+    let x = f.to_bits();
+    let sign = ((x >> 16) & 0x8000) as u16;
+    let exp = ((x >> 23) & 0xff) as i32;
+    let man = x & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = man | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = 1u32 << (shift - 1);
+        let mut r = m >> shift;
+        let rem = m & ((1 << shift) - 1);
+        if rem > half || (rem == half && r & 1 == 1) {
+            r += 1;
+        }
+        return sign | r as u16;
+    }
+    let mut r = ((e as u32) << 10) | (man >> 13);
+    let rem = man & 0x1fff;
+    if rem > 0x1000 || (rem == 0x1000 && r & 1 == 1) {
+        r += 1;
+    }
+    sign | r as u16
+}
+
+/// IEEE single from half (exact).
+pub fn f16_to_f32(h: u16) -> f32 {
+    let sign = (u32::from(h) & 0x8000) << 16;
+    let exp = (u32::from(h) >> 10) & 0x1f;
+    let man = u32::from(h) & 0x3ff;
+    let bits = match (exp, man) {
+        (0, 0) => sign,
+        (0, m) => {
+            // Subnormal: normalise.
+            let shift = m.leading_zeros() - 21;
+            let m = (m << shift) & 0x3ff;
+            sign | ((127 - 15 + 1 - shift) << 23) | (m << 13)
+        }
+        (0x1f, 0) => sign | 0x7f80_0000,
+        (0x1f, m) => sign | 0x7fc0_0000 | (m << 13),
+        (e, m) => sign | ((e + 127 - 15) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn type_names_parse() {
+        let t = DataType::from_amber("vec3<float>").unwrap();
+        assert_eq!((t.rows, t.columns), (3, 1));
+        assert_eq!(t.to_string(), "vec3<float>");
+        let m = DataType::from_amber("mat2x3<float>").unwrap();
+        assert_eq!((m.columns, m.rows), (2, 3));
+        assert_eq!(DataType::from_vkscript("uvec4").unwrap().rows, 4);
+        assert_eq!(
+            DataType::from_vkscript("i16vec2").unwrap().scalar,
+            Scalar::Int(16)
+        );
+        assert!(DataType::from_amber("vec5<float>").is_none());
+        assert!(DataType::from_amber("float32").is_none());
+    }
+
+    #[test]
+    fn layouts_follow_std430_and_std140() {
+        let f = DataType::scalar(Scalar::Float(32));
+        assert_eq!(f.stride(Layout::Std430), 4);
+        assert_eq!(f.stride(Layout::Std140), 16);
+        let v3 = DataType::from_amber("vec3<float>").unwrap();
+        assert_eq!(v3.stride(Layout::Std430), 16);
+        let v2h = DataType::from_amber("vec2<float16>").unwrap();
+        assert_eq!(v2h.stride(Layout::Std430), 4);
+        let m = DataType::from_amber("mat2x3<float>").unwrap();
+        assert_eq!(m.stride(Layout::Std430), 32);
+        assert_eq!(m.component_offset(3, Layout::Std430), 16);
+        let m22 = DataType::from_amber("mat2x2<float>").unwrap();
+        assert_eq!(m22.stride(Layout::Std430), 16);
+        assert_eq!(m22.stride(Layout::Std140), 32);
+    }
+
+    #[test]
+    fn values_encode_and_decode() {
+        assert_eq!(
+            encode(Scalar::Int(32), "-2").unwrap(),
+            (-2i32).to_le_bytes()
+        );
+        assert_eq!(
+            encode(Scalar::Int(32), "0xffffffff").unwrap(),
+            [0xff; 4].to_vec()
+        );
+        assert!(encode(Scalar::UInt(8), "256").is_err());
+        assert!(encode(Scalar::UInt(32), "-1").is_err());
+        assert_eq!(encode(Scalar::Float(16), "1.0").unwrap(), [0x00, 0x3c]);
+        assert_eq!(
+            decode(Scalar::Int(16), &encode(Scalar::Int(16), "-5").unwrap()),
+            Value::Int(-5)
+        );
+        assert_eq!(decode(Scalar::Float(16), &[0x00, 0xc0]), Value::Float(-2.0));
+        for h in [0x0001u16, 0x03ff, 0x3555, 0x7bff, 0x8400] {
+            assert_eq!(f32_to_f16(f16_to_f32(h)), h, "{h:#x}");
+        }
+    }
+}
