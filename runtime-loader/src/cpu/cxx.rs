@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use sha2::{Digest, Sha256};
 
-use super::{CpuError, SHIM_METAL_STDLIB, SHIM_SIMD_H};
+use super::{CpuError, SHIM_FILES};
 
 /// The flags every kernel is compiled with: C++17, optimised, position
 /// independent; `char` is signed (MSL's `char` is); signed overflow wraps and
@@ -164,29 +164,21 @@ pub(super) struct Compiled {
 
 impl Compiler {
     fn shim_dir(&self) -> Result<PathBuf, CpuError> {
-        let mut h = Sha256::new();
-        h.update(SHIM_METAL_STDLIB.as_bytes());
-        h.update([0]);
-        h.update(SHIM_SIMD_H.as_bytes());
-        let hex = hex(&h.finalize());
+        let hex = hex(&shim_hash());
         let dir = self.cache_dir.join(format!("shim-{}", &hex[..16]));
         std::fs::create_dir_all(dir.join("simd"))
             .map_err(io_err(format!("creating {}", dir.display())))?;
-        write_atomic(&dir.join("metal_stdlib"), SHIM_METAL_STDLIB.as_bytes())?;
-        write_atomic(&dir.join("simd/simd.h"), SHIM_SIMD_H.as_bytes())?;
+        for (path, text) in SHIM_FILES {
+            write_atomic(&dir.join(path), text.as_bytes())?;
+        }
         Ok(dir)
     }
 
     /// The cache key of `source`.
     pub(super) fn key(&self, source: &str) -> String {
         let mut h = Sha256::new();
-        for part in [
-            SHIM_METAL_STDLIB,
-            SHIM_SIMD_H,
-            &self.clang.version_text,
-            &FLAGS.join(" "),
-            source,
-        ] {
+        h.update(shim_hash());
+        for part in [&self.clang.version_text, &FLAGS.join(" "), source] {
             h.update((part.len() as u64).to_le_bytes());
             h.update(part.as_bytes());
         }
@@ -236,6 +228,17 @@ impl Compiler {
         let _ = std::fs::remove_dir_all(&work);
         result
     }
+}
+
+fn shim_hash() -> [u8; 32] {
+    let mut h = Sha256::new();
+    for (path, text) in SHIM_FILES {
+        for part in [path, text] {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part.as_bytes());
+        }
+    }
+    h.finalize().into()
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -55,7 +55,19 @@ pub use encode::{Bound, ResourceBindings};
 pub use error::CpuError;
 pub use program::{Pipeline, Program};
 
-/// The `metal_stdlib` shim the kernels are compiled against.
-pub const SHIM_METAL_STDLIB: &str = include_str!("shim/metal_stdlib");
-/// `<simd/simd.h>` of the shim (includes `metal_stdlib`).
-pub const SHIM_SIMD_H: &str = include_str!("shim/simd/simd.h");
+/// The shim the kernels are compiled against: `(path, contents)` of every
+/// header, `metal_stdlib` first (the others include it).
+pub const SHIM_FILES: &[(&str, &str)] = &[
+    ("metal_stdlib", include_str!("shim/metal_stdlib")),
+    ("simd/simd.h", include_str!("shim/simd/simd.h")),
+    ("metal_atomic", include_str!("shim/metal_atomic")),
+    ("metal_common", include_str!("shim/metal_common")),
+    ("metal_compute", include_str!("shim/metal_compute")),
+    ("metal_geometric", include_str!("shim/metal_geometric")),
+    ("metal_integer", include_str!("shim/metal_integer")),
+    ("metal_math", include_str!("shim/metal_math")),
+    ("metal_numeric", include_str!("shim/metal_numeric")),
+    ("metal_relational", include_str!("shim/metal_relational")),
+    ("metal_simdgroup", include_str!("shim/metal_simdgroup")),
+    ("metal_types", include_str!("shim/metal_types")),
+];

@@ -27,7 +27,7 @@ pub(crate) fn device(fill: ThreadgroupFill, time_limit: Duration) -> Option<Devi
         ..Default::default()
     }) {
         Ok(d) => Some(d),
-        Err(e @ (CpuError::ClangNotFound { .. } | CpuError::BadClang { .. }))
+        Err(e @ CpuError::ClangNotFound { .. })
             if std::env::var("HALC_REQUIRE_CLANG").as_deref() != Ok("1") =>
         {
             println!("skipped: {e}");
