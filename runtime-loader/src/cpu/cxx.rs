@@ -50,7 +50,10 @@ fn probe(cmd: &Path) -> Result<Clang, String> {
     let out = Command::new(cmd)
         .arg("--version")
         .output()
-        .map_err(|e| format!("{e}"))?;
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => "not found".to_string(),
+            _ => e.to_string(),
+        })?;
     if !out.status.success() {
         return Err(format!("`--version` exited with {}", out.status));
     }
@@ -87,6 +90,7 @@ pub fn find_clang() -> Result<Clang, CpuError> {
         });
     }
     let mut tried = Vec::new();
+    let mut missing = Vec::new();
     let names = (MIN_CLANG_MAJOR..=22)
         .rev()
         .map(|v| format!("clang++-{v}"))
@@ -94,8 +98,12 @@ pub fn find_clang() -> Result<Clang, CpuError> {
     for name in names {
         match probe(Path::new(&name)) {
             Ok(c) => return Ok(c),
+            Err(e) if e == "not found" => missing.push(name),
             Err(e) => tried.push(format!("{name}: {e}")),
         }
+    }
+    if !missing.is_empty() {
+        tried.insert(0, format!("{}: not found", missing.join(", ")));
     }
     Err(CpuError::ClangNotFound {
         tried: tried.join("; "),

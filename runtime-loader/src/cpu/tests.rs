@@ -309,3 +309,35 @@ fn atomics_are_atomic_across_worker_threads() {
     run(&dev, &msl, &[&out], [512, 1, 1], [64, 1, 1]).unwrap();
     assert_eq!(u32s(&out)[0], 512 * 64);
 }
+
+#[test]
+fn clang_errors_name_the_kernel_and_the_msl_line() {
+    let Some(dev) = dev() else { return };
+    // Line 5 of the MSL uses an undeclared identifier.
+    let msl = format!(
+        "{HEADER}kernel void main0(device uint* out [[buffer(0)]])\n{{\n    out[0] = _11;\n}}\n"
+    );
+    let e = run(&dev, &msl, &[], [1, 1, 1], [1, 1, 1]).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        matches!(e, CpuError::Compile { .. })
+            && text.contains("kernel `test`")
+            && text.contains("test.metal:5:14: error: use of undeclared identifier '_11'"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_warm_compile_is_a_cache_hit() {
+    let Some(dev) = dev() else { return };
+    let src = format!(
+        "{HEADER}// {}\nkernel void main0(device uint* out [[buffer(0)]])\n{{\n}}\n",
+        std::process::id()
+    );
+    let prepared = source::prepare(&src, "test", "main0", &[]).unwrap();
+    let c = &dev.inner.compiler;
+    let first = c.compile("test", &prepared.source).unwrap();
+    let second = c.compile("test", &prepared.source).unwrap();
+    assert!(second.cached, "the second compile must come from the cache");
+    assert_eq!(first.path, second.path);
+}
