@@ -14,8 +14,10 @@
 //!   resources, with every binding error caught before a GPU is involved;
 //! - [`memory`]: the storage-mode policy for buffers.
 //!
-//! and a Metal part, [`metal`], that executes plans through `objc2-metal` on
-//! Apple platforms and reports [`metal::MetalError::Unavailable`] elsewhere.
+//! a Metal part, [`metal`], that executes plans through `objc2-metal` on
+//! Apple platforms and reports [`metal::MetalError::Unavailable`] elsewhere,
+//! and (feature `cpu`, Unix) a CPU backend, `cpu`, that runs the same plans
+//! from the MSL on the host.
 
 #![deny(missing_docs)]
 
@@ -36,6 +38,8 @@ pub mod schema {
     pub use crate::generated::halc::fb::*;
 }
 
+#[cfg(all(feature = "cpu", unix))]
+pub mod cpu;
 mod kernel;
 mod load;
 pub mod memory;

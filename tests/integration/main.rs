@@ -1,6 +1,8 @@
 //! halc's integration tests: one binary, with a temp-dir helper.
 
 mod cli;
+#[cfg(unix)]
+mod cpu;
 mod fixtures;
 mod invalid;
 mod metallib;

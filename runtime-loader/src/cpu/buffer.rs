@@ -1,0 +1,205 @@
+//! Buffers: exact-size shared mappings between two guard pages.
+//!
+//! The bytes end exactly where the guard page after them starts, so a read
+//! or write one byte past the end faults (and the fault is reported as an
+//! out-of-bounds access of that buffer). The start is aligned to the largest
+//! power of two (up to 4096) dividing the length, which is at least the
+//! alignment of the elements the length is made of. The mapping is
+//! `MAP_SHARED`, so the forked child that runs a dispatch writes the
+//! caller's memory.
+
+use std::sync::Arc;
+
+use super::CpuError;
+
+pub(super) fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if p > 0 {
+        p as usize
+    } else {
+        4096
+    }
+}
+
+/// One guarded mapping.
+#[derive(Debug)]
+pub(super) struct Mapping {
+    map: *mut u8,
+    map_len: usize,
+    data: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the mapping is plain memory owned by this value; concurrent access
+// to its bytes is the caller's business, as for any GPU buffer.
+unsafe impl Send for Mapping {}
+// SAFETY: as above; `&Mapping` only hands out raw pointers.
+unsafe impl Sync for Mapping {}
+
+impl Mapping {
+    /// `len` zeroed bytes (0 is allowed: the pointer is then the guard page).
+    pub(super) fn new(len: usize) -> Result<Mapping, CpuError> {
+        let page = page_size();
+        let data_pages = len.div_ceil(page);
+        let map_len = (data_pages + 2) * page;
+        // SAFETY: an anonymous mapping at an address of the kernel's choice;
+        // no existing memory is affected.
+        let map = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                map_len,
+                libc::PROT_NONE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if map == libc::MAP_FAILED {
+            return Err(CpuError::os(format!("mapping a {len}-byte buffer")));
+        }
+        let map = map.cast::<u8>();
+        if data_pages > 0 {
+            // SAFETY: `map + page .. map + page + data_pages * page` is inside
+            // the mapping just created.
+            let rc = unsafe {
+                libc::mprotect(
+                    map.add(page).cast(),
+                    data_pages * page,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                )
+            };
+            if rc != 0 {
+                let e = CpuError::os("mprotect");
+                // SAFETY: unmapping what was mapped above, once.
+                unsafe { libc::munmap(map.cast(), map_len) };
+                return Err(e);
+            }
+        }
+        // SAFETY: `page + data_pages * page - len` is within the mapping
+        // (data_pages * page >= len).
+        let data = unsafe { map.add(page + data_pages * page - len) };
+        Ok(Mapping {
+            map,
+            map_len,
+            data,
+            len,
+        })
+    }
+
+    /// A mapping holding `bytes`.
+    pub(super) fn with_bytes(bytes: &[u8]) -> Result<Mapping, CpuError> {
+        let m = Mapping::new(bytes.len())?;
+        // SAFETY: `m.data` is valid for `bytes.len()` writable bytes, a fresh
+        // mapping that cannot overlap `bytes`.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), m.data, bytes.len()) };
+        Ok(m)
+    }
+
+    pub(super) fn ptr(&self) -> *mut u8 {
+        self.data
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The whole mapping, guards included: `[start, end)`.
+    pub(super) fn span(&self) -> (u64, u64) {
+        (self.map as u64, self.map as u64 + self.map_len as u64)
+    }
+}
+
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        // SAFETY: the mapping was created by `Mapping::new` with this length
+        // and is unmapped once.
+        unsafe { libc::munmap(self.map.cast(), self.map_len) };
+    }
+}
+
+/// A buffer of the CPU device: exact size, zero-initialised, guarded.
+///
+/// Cloning shares the buffer. Host access ([`Buffer::write`],
+/// [`Buffer::read`]) copies bytes; dispatches are synchronous, so there is
+/// nothing to wait for.
+#[derive(Debug, Clone)]
+pub struct Buffer {
+    m: Arc<Mapping>,
+}
+
+impl Buffer {
+    pub(super) fn new(len: usize) -> Result<Buffer, CpuError> {
+        if len == 0 {
+            return Err(CpuError::ZeroLength);
+        }
+        Ok(Buffer {
+            m: Arc::new(Mapping::new(len)?),
+        })
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> u64 {
+        self.m.len() as u64
+    }
+
+    /// Whether the buffer is empty (never).
+    pub fn is_empty(&self) -> bool {
+        self.m.len() == 0
+    }
+
+    /// The "GPU address" the plan writes into argument buffers: the host
+    /// address of the first byte.
+    pub fn gpu_address(&self) -> u64 {
+        self.m.ptr() as u64
+    }
+
+    pub(super) fn mapping(&self) -> &Mapping {
+        &self.m
+    }
+
+    /// Whether `self` and `other` are the same buffer.
+    pub fn same(&self, other: &Buffer) -> bool {
+        Arc::ptr_eq(&self.m, &other.m)
+    }
+
+    fn range(&self, offset: u64, len: usize) -> Result<*mut u8, CpuError> {
+        let end = offset.checked_add(len as u64);
+        match end {
+            // SAFETY: `offset + len <= self.len()`, so the result is inside
+            // (or one past) the buffer's bytes.
+            Some(end) if end <= self.len() => Ok(unsafe { self.m.ptr().add(offset as usize) }),
+            _ => Err(CpuError::HostAccessOutOfBounds {
+                offset,
+                end: end.unwrap_or(u64::MAX),
+                len: self.len(),
+            }),
+        }
+    }
+
+    /// Copies `data` into the buffer at `offset`.
+    pub fn write(&self, offset: u64, data: &[u8]) -> Result<(), CpuError> {
+        let dst = self.range(offset, data.len())?;
+        // SAFETY: `dst` is valid for `data.len()` bytes (checked by `range`);
+        // the mapping cannot overlap a Rust slice the caller holds... unless
+        // it was made from this buffer, which `read`/`write` never hand out.
+        unsafe { std::ptr::copy(data.as_ptr(), dst, data.len()) };
+        Ok(())
+    }
+
+    /// Copies `out.len()` bytes at `offset` out of the buffer.
+    pub fn read(&self, offset: u64, out: &mut [u8]) -> Result<(), CpuError> {
+        let src = self.range(offset, out.len())?;
+        // SAFETY: `src` is valid for `out.len()` bytes (checked by `range`).
+        unsafe { std::ptr::copy(src, out.as_mut_ptr(), out.len()) };
+        Ok(())
+    }
+
+    /// The whole buffer as a `Vec`.
+    pub fn to_vec(&self) -> Vec<u8> {
+        let mut v = vec![0; self.m.len()];
+        // Cannot fail: the range is the buffer.
+        let _ = self.read(0, &mut v);
+        v
+    }
+}

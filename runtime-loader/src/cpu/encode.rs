@@ -1,0 +1,371 @@
+//! The plan → kernel-argument mapping: each [`Command`] of a plan becomes an
+//! entry of the kernel's `[[buffer(N)]]` table, exactly as the Metal backend
+//! turns it into one encoder call. No decision is taken here that the plan
+//! has not already taken; what Metal would leave undefined (a slot never
+//! set, a resource never made resident) is an error.
+
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+
+use super::buffer::{Buffer, Mapping};
+use super::program::Pipeline;
+use super::source::ParamKind;
+use super::CpuError;
+use crate::plan::{
+    Bindings, BufferBinding, BytesPurpose, Command, DispatchPlan, MemberValue, Resource,
+    ResourceKey,
+};
+use crate::schema::MetalLimits;
+
+/// A buffer range bound to one array element of a binding.
+#[derive(Debug, Clone)]
+pub struct Bound<'r> {
+    /// The buffer.
+    pub buffer: &'r Buffer,
+    /// Byte offset.
+    pub offset: u64,
+    /// Byte length (what a buffer-sizes table records).
+    pub length: u64,
+}
+
+/// CPU buffers bound to a dispatch, keyed by (set, binding).
+#[derive(Debug, Clone, Default)]
+pub struct ResourceBindings<'r> {
+    map: BTreeMap<(u32, u32), Vec<Bound<'r>>>,
+}
+
+impl<'r> ResourceBindings<'r> {
+    /// No bindings.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Binds a whole buffer to (set, binding).
+    pub fn buffer(&mut self, set: u32, binding: u32, buffer: &'r Buffer) -> &mut Self {
+        let length = buffer.len();
+        self.buffer_range(set, binding, buffer, 0, length)
+    }
+
+    /// Binds `length` bytes of a buffer from `offset`.
+    pub fn buffer_range(
+        &mut self,
+        set: u32,
+        binding: u32,
+        buffer: &'r Buffer,
+        offset: u64,
+        length: u64,
+    ) -> &mut Self {
+        self.map.insert(
+            (set, binding),
+            vec![Bound {
+                buffer,
+                offset,
+                length,
+            }],
+        );
+        self
+    }
+
+    /// Binds an array binding, one range per element.
+    pub fn bind_array(
+        &mut self,
+        set: u32,
+        binding: u32,
+        elements: impl IntoIterator<Item = Bound<'r>>,
+    ) -> &mut Self {
+        self.map
+            .insert((set, binding), elements.into_iter().collect());
+        self
+    }
+
+    fn get(&self, key: ResourceKey) -> Result<&Bound<'r>, CpuError> {
+        self.map
+            .get(&(key.set, key.binding))
+            .and_then(|v| v.get(key.element as usize))
+            .ok_or(CpuError::Inconsistent {
+                key,
+                message: "the plan refers to an element that is not bound",
+            })
+    }
+
+    /// The portable bindings a plan is made from: every buffer's GPU address
+    /// is its host address.
+    pub fn to_plan(&self) -> Result<Bindings, CpuError> {
+        let mut out = Bindings::new();
+        for (&(set, binding), elements) in &self.map {
+            let mut resources = Vec::with_capacity(elements.len());
+            for (element, b) in (0u32..).zip(elements) {
+                let key = ResourceKey {
+                    set,
+                    binding,
+                    element,
+                };
+                let end = b.offset.checked_add(b.length);
+                if end.is_none_or(|end| end > b.buffer.len()) {
+                    return Err(CpuError::RangeOutOfBounds {
+                        key,
+                        offset: b.offset,
+                        end: end.unwrap_or(u64::MAX),
+                        len: b.buffer.len(),
+                    });
+                }
+                resources.push(Resource::Buffer(BufferBinding {
+                    gpu_address: b.buffer.gpu_address(),
+                    offset: b.offset,
+                    length: b.length,
+                }));
+            }
+            out.bind_array(set, binding, resources);
+        }
+        Ok(out)
+    }
+
+    fn buffers(&self) -> impl Iterator<Item = (ResourceKey, &Bound<'r>)> {
+        self.map.iter().flat_map(|(&(set, binding), v)| {
+            (0u32..).zip(v).map(move |(element, b)| {
+                (
+                    ResourceKey {
+                        set,
+                        binding,
+                        element,
+                    },
+                    b,
+                )
+            })
+        })
+    }
+}
+
+/// A memory range with a name, to say what a faulting address hit.
+#[derive(Debug, Clone)]
+pub(super) struct Region {
+    pub(super) name: String,
+    /// First byte.
+    pub(super) start: u64,
+    /// Length in bytes.
+    pub(super) len: u64,
+    /// The mapping with its guard pages.
+    pub(super) span: (u64, u64),
+}
+
+impl Region {
+    pub(super) fn of(name: String, m: &Mapping) -> Region {
+        Region {
+            name,
+            start: m.ptr() as u64,
+            len: m.len() as u64,
+            span: m.span(),
+        }
+    }
+}
+
+/// A plan made ready to run: the `[[buffer(N)]]` table and what it points to.
+#[derive(Debug)]
+pub(super) struct Encoded {
+    pub(super) slots: [*mut c_void; MetalLimits::MaxBufferSlots.0 as usize],
+    pub(super) threadgroups: [u64; 3],
+    pub(super) threads: [u32; 3],
+    pub(super) regions: Vec<Region>,
+    /// Argument buffers, `setBytes` copies and sizes tables, alive until the
+    /// dispatch ends.
+    _keep: Vec<Mapping>,
+}
+
+impl Encoded {
+    /// A table made by hand (unit tests of the executor).
+    #[cfg(test)]
+    pub(super) fn for_test(
+        slots: [*mut c_void; 31],
+        threadgroups: [u64; 3],
+        threads: [u32; 3],
+        regions: Vec<Region>,
+    ) -> Encoded {
+        Encoded {
+            slots,
+            threadgroups,
+            threads,
+            regions,
+            _keep: Vec::new(),
+        }
+    }
+}
+
+/// Maps `plan`'s commands onto the kernel's parameters.
+pub(super) fn encode(
+    pipeline: &Pipeline<'_>,
+    plan: &DispatchPlan,
+    bindings: &ResourceBindings<'_>,
+) -> Result<Encoded, CpuError> {
+    let kernel = pipeline.kernel().name().to_string();
+    let mut slots: [*mut c_void; 31] =
+        [std::ptr::null_mut(); MetalLimits::MaxBufferSlots.0 as usize];
+    let mut keep = Vec::new();
+    let mut regions = Vec::new();
+    let mut resident: Vec<&Buffer> = Vec::new();
+    let mut resident_sizes: Vec<u32> = Vec::new();
+    let mut dispatch = None;
+    let slot = |index: u32| -> Result<usize, CpuError> {
+        let i = index as usize;
+        if i < MetalLimits::MaxBufferSlots.0 as usize {
+            Ok(i)
+        } else {
+            Err(CpuError::Limit {
+                kernel: kernel.clone(),
+                message: format!(
+                    "buffer slot {index} is beyond Metal's {} slots",
+                    MetalLimits::MaxBufferSlots.0
+                ),
+            })
+        }
+    };
+    // Each argument buffer's bytes with the sizes table's address patched in.
+    let mut ab_copies: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
+
+    for c in &plan.commands {
+        match c {
+            Command::SetBytes {
+                index,
+                bytes,
+                purpose,
+            } => {
+                let m = Mapping::with_bytes(bytes)?;
+                slots[slot(*index)?] = m.ptr().cast();
+                let what = match purpose {
+                    BytesPurpose::PushConstants => "push constants",
+                    BytesPurpose::SizesTable => "buffer-sizes table",
+                };
+                regions.push(Region::of(format!("the {what} at buffer({index})"), &m));
+                keep.push(m);
+            }
+            Command::SetArgumentBuffer { index, set } => {
+                let a = plan.argument_buffer(*set).ok_or(CpuError::Kernel {
+                    kernel: kernel.clone(),
+                    message: format!("the plan sets the argument buffer of set {set}, which it does not describe"),
+                })?;
+                let mut bytes = a.bytes.clone();
+                if let Some(t) = &a.sizes_table {
+                    let m = Mapping::with_bytes(&t.bytes())?;
+                    let at = t.byte_offset as usize;
+                    if let Some(dst) = bytes.get_mut(at..at + 8) {
+                        dst.copy_from_slice(&(m.ptr() as u64).to_le_bytes());
+                    }
+                    regions.push(Region::of(
+                        format!("the buffer-sizes table of set {set}"),
+                        &m,
+                    ));
+                    keep.push(m);
+                }
+                let m = Mapping::with_bytes(&bytes)?;
+                slots[slot(*index)?] = m.ptr().cast();
+                regions.push(Region::of(format!("the argument buffer of set {set}"), &m));
+                keep.push(m);
+                ab_copies.insert(*set, bytes);
+            }
+            Command::UseSizesTable { set } => resident_sizes.push(*set),
+            Command::SetBuffer { index, key, offset } => {
+                let b = bindings.get(*key)?;
+                if *offset > b.buffer.len() {
+                    return Err(CpuError::RangeOutOfBounds {
+                        key: *key,
+                        offset: *offset,
+                        end: *offset,
+                        len: b.buffer.len(),
+                    });
+                }
+                // SAFETY: `offset <= len`, so the pointer is inside (or one
+                // past) the buffer's bytes.
+                slots[slot(*index)?] =
+                    unsafe { b.buffer.mapping().ptr().add(*offset as usize) }.cast();
+            }
+            Command::UseResource { key, .. } => resident.push(bindings.get(*key)?.buffer),
+            Command::SetTexture { key, .. } | Command::SetSamplerState { key, .. } => {
+                return Err(CpuError::Unsupported {
+                    kernel: kernel.clone(),
+                    what: format!("{key} is a texture or sampler"),
+                })
+            }
+            Command::Dispatch {
+                threadgroups,
+                threads_per_threadgroup,
+            } => dispatch = Some((*threadgroups, *threads_per_threadgroup)),
+        }
+    }
+    let (threadgroups, threads) = dispatch.ok_or(CpuError::Kernel {
+        kernel: kernel.clone(),
+        message: "the plan has no dispatch command".into(),
+    })?;
+
+    // Every [[buffer(N)]] the kernel declares must have been set.
+    for p in pipeline.params() {
+        if let ParamKind::Buffer(n) = p.kind {
+            if slots.get(n as usize).is_none_or(|s| s.is_null()) {
+                return Err(CpuError::UnboundSlot {
+                    kernel,
+                    param: p.name.clone(),
+                    index: n,
+                });
+            }
+        }
+    }
+
+    // Every buffer an argument buffer points to must be resident.
+    for a in &plan.argument_buffers {
+        let Some(bytes) = ab_copies.get(&a.set) else {
+            continue;
+        };
+        if a.sizes_table.is_some() && !resident_sizes.contains(&a.set) {
+            return Err(CpuError::Kernel {
+                kernel,
+                message: format!(
+                    "the buffer-sizes table of the argument buffer of set {} is not made resident (useResource)",
+                    a.set
+                ),
+            });
+        }
+        for m in &a.members {
+            let MemberValue::Buffer { .. } = m.value else {
+                continue;
+            };
+            let at = m.byte_offset as usize;
+            let Some(word) = bytes.get(at..at + 8) else {
+                continue;
+            };
+            let address = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+            let target = bindings.buffers().find(|(_, b)| {
+                let start = b.buffer.gpu_address();
+                (start..=start + b.buffer.len()).contains(&address)
+            });
+            let Some((_, b)) = target else {
+                return Err(CpuError::StrayAddress {
+                    kernel,
+                    set: a.set,
+                    byte_offset: m.byte_offset,
+                    key: m.key,
+                    address,
+                });
+            };
+            if !resident.iter().any(|r| r.same(b.buffer)) {
+                return Err(CpuError::NotResident {
+                    kernel,
+                    key: m.key,
+                    set: a.set,
+                    byte_offset: m.byte_offset,
+                });
+            }
+        }
+    }
+
+    for (key, b) in bindings.buffers() {
+        regions.push(Region::of(
+            format!("the buffer bound to {key}"),
+            b.buffer.mapping(),
+        ));
+    }
+    Ok(Encoded {
+        slots,
+        threadgroups,
+        threads,
+        regions,
+        _keep: keep,
+    })
+}

@@ -1,0 +1,194 @@
+//! The CPU backend's errors.
+
+use std::time::Duration;
+
+use crate::plan::{PlanError, ResourceKey};
+
+/// Why the CPU backend could not compile or run something.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CpuError {
+    /// No usable clang++ was found.
+    #[error("no clang++ >= 15 found (tried {tried}): install one, e.g. `apt-get install clang-19`, or set HALC_CLANG to a clang++ binary")]
+    ClangNotFound {
+        /// What was tried, and why each failed.
+        tried: String,
+    },
+    /// `HALC_CLANG` names something that is not a usable clang++.
+    #[error("HALC_CLANG=`{path}`: {message}")]
+    BadClang {
+        /// The value.
+        path: String,
+        /// Why.
+        message: String,
+    },
+    /// clang rejected a kernel's MSL (or the generated wrapper).
+    #[error("kernel `{kernel}`: clang++ rejected the MSL:\n{stderr}")]
+    Compile {
+        /// Kernel.
+        kernel: String,
+        /// clang's stderr (positions are `KERNEL.metal:LINE:COL` in the MSL).
+        stderr: String,
+    },
+    /// The MSL breaks a rule of MSL that C++ would not enforce.
+    #[error("kernel `{kernel}`: invalid MSL at line {line}: {message}")]
+    InvalidMsl {
+        /// Kernel.
+        kernel: String,
+        /// 1-based line in the MSL.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Something the CPU backend does not support (yet).
+    #[error("kernel `{kernel}`: not supported by the CPU backend: {what}")]
+    Unsupported {
+        /// Kernel.
+        kernel: String,
+        /// What.
+        what: String,
+    },
+    /// The kernel's library has no MSL source.
+    #[error("kernel `{kernel}`: its library has no MSL source (the CPU backend runs MSL)")]
+    NoMslSource {
+        /// Kernel.
+        kernel: String,
+    },
+    /// No kernel of that name.
+    #[error("no kernel named `{name}`")]
+    KernelNotFound {
+        /// The name.
+        name: String,
+    },
+    /// A file-system or OS call failed.
+    #[error("{what}: {message}")]
+    Os {
+        /// What was being done.
+        what: String,
+        /// The OS error.
+        message: String,
+    },
+    /// A shared object could not be loaded.
+    #[error("loading `{path}`: {message}")]
+    Load {
+        /// The file.
+        path: String,
+        /// dlopen's message.
+        message: String,
+    },
+    /// The plan is invalid.
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// The kernel declares `[[buffer(N)]]` and the plan never set slot N.
+    #[error(
+        "kernel `{kernel}`: parameter `{param}` is [[buffer({index})]], which the plan never sets"
+    )]
+    UnboundSlot {
+        /// Kernel.
+        kernel: String,
+        /// The parameter's name in the MSL.
+        param: String,
+        /// The slot.
+        index: u32,
+    },
+    /// A buffer reached through an argument buffer was not made resident.
+    #[error("kernel `{kernel}`: {key} is reached through the argument buffer of set {set} (byte offset {byte_offset}) but no useResource makes it resident; a GPU can hang or fault")]
+    NotResident {
+        /// Kernel.
+        kernel: String,
+        /// The binding whose buffer is not resident.
+        key: ResourceKey,
+        /// The argument buffer's set.
+        set: u32,
+        /// Byte offset of the member.
+        byte_offset: u32,
+    },
+    /// An argument-buffer member holds an address outside every bound buffer.
+    #[error("kernel `{kernel}`: the argument buffer of set {set} holds {address:#x} at byte offset {byte_offset} (member for {key}), which is inside no bound buffer")]
+    StrayAddress {
+        /// Kernel.
+        kernel: String,
+        /// Set.
+        set: u32,
+        /// Byte offset.
+        byte_offset: u32,
+        /// The member's binding.
+        key: ResourceKey,
+        /// The address found.
+        address: u64,
+    },
+    /// The plan refers to a binding element that is not bound.
+    #[error("{key}: {message}")]
+    Inconsistent {
+        /// Where.
+        key: ResourceKey,
+        /// What.
+        message: &'static str,
+    },
+    /// A bound range is outside its buffer.
+    #[error("{key}: range {offset}..{end} is outside the buffer ({len} bytes)")]
+    RangeOutOfBounds {
+        /// Where.
+        key: ResourceKey,
+        /// Offset.
+        offset: u64,
+        /// End.
+        end: u64,
+        /// Buffer length.
+        len: u64,
+    },
+    /// Host access outside a buffer.
+    #[error("host access {offset}..{end} is outside the buffer ({len} bytes)")]
+    HostAccessOutOfBounds {
+        /// Offset.
+        offset: u64,
+        /// End.
+        end: u64,
+        /// Length.
+        len: u64,
+    },
+    /// Buffers cannot be empty (as in Metal).
+    #[error("a buffer cannot be empty")]
+    ZeroLength,
+    /// A Metal limit is exceeded.
+    #[error("kernel `{kernel}`: {message}")]
+    Limit {
+        /// Kernel.
+        kernel: String,
+        /// Which limit.
+        message: String,
+    },
+    /// The kernel crashed (out-of-bounds access, arithmetic trap, ...).
+    #[error("kernel `{kernel}`: {message}")]
+    Fault {
+        /// Kernel.
+        kernel: String,
+        /// What happened, where.
+        message: String,
+    },
+    /// The kernel did something undefined in Metal that the executor caught
+    /// (a barrier not reached by every thread, too much threadgroup memory).
+    #[error("kernel `{kernel}`: {message}")]
+    Kernel {
+        /// Kernel.
+        kernel: String,
+        /// What.
+        message: String,
+    },
+    /// The dispatch ran past its time limit and was killed.
+    #[error("kernel `{kernel}`: the dispatch did not finish within the time limit of {limit:?} (endless loop?); it was killed")]
+    Timeout {
+        /// Kernel.
+        kernel: String,
+        /// The limit.
+        limit: Duration,
+    },
+}
+
+impl CpuError {
+    pub(super) fn os(what: impl Into<String>) -> CpuError {
+        CpuError::Os {
+            what: what.into(),
+            message: std::io::Error::last_os_error().to_string(),
+        }
+    }
+}

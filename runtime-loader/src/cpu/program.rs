@@ -1,0 +1,133 @@
+//! Programs and pipelines: a kernel's MSL, specialised and compiled.
+
+use std::time::{Duration, Instant};
+
+use super::cxx::Library;
+use super::device::Device;
+use super::exec::{self, EntryFn};
+use super::source::{self, Param};
+use super::CpuError;
+use crate::kernel::Kernel;
+use crate::plan::{SpecValue, Specialization};
+use crate::Executable;
+
+/// An executable on the CPU device.
+#[derive(Debug, Clone)]
+pub struct Program<'a> {
+    device: Device,
+    exe: Executable<'a>,
+}
+
+impl<'a> Program<'a> {
+    pub(super) fn new(device: &Device, exe: Executable<'a>) -> Result<Program<'a>, CpuError> {
+        Ok(Program {
+            device: device.clone(),
+            exe,
+        })
+    }
+
+    /// The executable.
+    pub fn executable(&self) -> Executable<'a> {
+        self.exe
+    }
+
+    /// The device.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// The pipeline of kernel `name` (SPIR-V entry-point name) with
+    /// `values` over its function constants' defaults: the kernel's MSL with
+    /// those values baked in, compiled (or taken from the cache) and loaded.
+    pub fn pipeline(&self, name: &str, values: &[SpecValue]) -> Result<Pipeline<'a>, CpuError> {
+        let kernel = self
+            .exe
+            .entry_point(name)
+            .ok_or_else(|| CpuError::KernelNotFound { name: name.into() })?;
+        let spec = Specialization::new(&kernel, values)?;
+        let msl = kernel
+            .library()
+            .msl_source()
+            .filter(|s| !s.is_empty())
+            .ok_or_else(|| CpuError::NoMslSource {
+                kernel: name.into(),
+            })?;
+        let prepared = source::prepare(msl, name, kernel.msl_name(), spec.constants())?;
+        let start = Instant::now();
+        let compiled = self.device.inner.compiler.compile(name, &prepared.source)?;
+        let compile_time = start.elapsed();
+        let library = Library::open(&compiled.path)?;
+        let abi_fn = library.symbol("halc_abi")?;
+        // SAFETY: `halc_abi` is defined by the generated wrapper with this
+        // signature.
+        let abi = unsafe {
+            std::mem::transmute::<*mut std::ffi::c_void, extern "C" fn() -> u64>(abi_fn)()
+        };
+        if abi != exec::ABI {
+            return Err(CpuError::Load {
+                path: compiled.path.display().to_string(),
+                message: format!(
+                    "built for executor ABI {abi}, this runtime has {}",
+                    exec::ABI
+                ),
+            });
+        }
+        let entry = library.symbol("halc_entry")?;
+        // SAFETY: `halc_entry` is defined by the generated wrapper with the
+        // `EntryFn` signature (checked by the ABI number above).
+        let entry = unsafe { std::mem::transmute::<*mut std::ffi::c_void, EntryFn>(entry) };
+        Ok(Pipeline {
+            kernel,
+            spec,
+            params: prepared.params,
+            entry,
+            library,
+            compile_time: (!compiled.cached).then_some(compile_time),
+            device: self.device.clone(),
+        })
+    }
+}
+
+/// A kernel with one specialization, compiled and loaded.
+#[derive(Debug)]
+pub struct Pipeline<'a> {
+    kernel: Kernel<'a>,
+    spec: Specialization,
+    params: Vec<Param>,
+    entry: EntryFn,
+    /// Keeps `entry` loaded.
+    library: Library,
+    compile_time: Option<Duration>,
+    device: Device,
+}
+
+impl<'a> Pipeline<'a> {
+    /// The kernel.
+    pub fn kernel(&self) -> &Kernel<'a> {
+        &self.kernel
+    }
+
+    /// Its specialization (function-constant values, threadgroup size).
+    pub fn specialization(&self) -> &Specialization {
+        &self.spec
+    }
+
+    /// How long clang took, or `None` if the object came from the cache.
+    pub fn compile_time(&self) -> Option<Duration> {
+        self.compile_time
+    }
+
+    /// The device it was made on.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    pub(super) fn params(&self) -> &[Param] {
+        &self.params
+    }
+
+    pub(super) fn entry(&self) -> EntryFn {
+        let _ = &self.library;
+        self.entry
+    }
+}

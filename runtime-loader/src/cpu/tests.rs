@@ -1,0 +1,343 @@
+//! Unit tests of the shim and the executor: tiny MSL kernels compiled with
+//! clang and run on the executor, no executable or plan involved.
+//!
+//! They need clang++ ≥ 15: without it they print why and pass, unless
+//! `HALC_REQUIRE_CLANG=1`, when they fail.
+
+use std::ffi::c_void;
+use std::time::Duration;
+
+use super::buffer::Buffer;
+use super::cxx::Library;
+use super::device::{Device, DeviceOptions, ThreadgroupFill};
+use super::encode::{Encoded, Region};
+use super::exec::{self, EntryFn, Launch};
+use super::source;
+use super::CpuError;
+
+/// The test device, or `None` (with a printed reason) without clang.
+pub(crate) fn device(fill: ThreadgroupFill, time_limit: Duration) -> Option<Device> {
+    let cache_dir = std::env::var_os("HALC_CPU_CACHE")
+        .map(Into::into)
+        .unwrap_or_else(|| std::env::temp_dir().join("halc-cpu-test-cache"));
+    match Device::with_options(DeviceOptions {
+        cache_dir: Some(cache_dir),
+        threadgroup_fill: fill,
+        time_limit,
+        ..Default::default()
+    }) {
+        Ok(d) => Some(d),
+        Err(e @ CpuError::ClangNotFound { .. })
+            if std::env::var("HALC_REQUIRE_CLANG").as_deref() != Ok("1") =>
+        {
+            println!("skipped: {e}");
+            None
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Compiles `msl` (kernel `main0`) and runs it with `buffers[i]` at
+/// `[[buffer(i)]]`.
+fn run(
+    dev: &Device,
+    msl: &str,
+    buffers: &[&Buffer],
+    groups: [u64; 3],
+    threads: [u32; 3],
+) -> Result<(), CpuError> {
+    let prepared = source::prepare(msl, "test", "main0", &[])?;
+    let compiled = dev.inner.compiler.compile("test", &prepared.source)?;
+    let lib = Library::open(&compiled.path)?;
+    // SAFETY: the generated wrapper defines `halc_entry` with this signature.
+    let entry = unsafe { std::mem::transmute::<*mut c_void, EntryFn>(lib.symbol("halc_entry")?) };
+    let mut slots = [std::ptr::null_mut(); 31];
+    let mut regions = Vec::new();
+    for (i, b) in buffers.iter().enumerate() {
+        slots[i] = b.mapping().ptr().cast();
+        regions.push(Region::of(format!("buffer {i}"), b.mapping()));
+    }
+    let encoded = Encoded::for_test(slots, groups, threads, regions);
+    exec::run(&Launch {
+        kernel: "test",
+        entry,
+        encoded: &encoded,
+        fill: dev.inner.fill,
+        time_limit: dev.inner.time_limit,
+        workers: dev.inner.workers,
+    })
+}
+
+fn dev() -> Option<Device> {
+    device(ThreadgroupFill::Poison, Duration::from_secs(60))
+}
+
+fn u32s(b: &Buffer) -> Vec<u32> {
+    b.to_vec()
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn f32s(b: &Buffer) -> Vec<f32> {
+    u32s(b).into_iter().map(f32::from_bits).collect()
+}
+
+const HEADER: &str = "#include <metal_stdlib>\nusing namespace metal;\n";
+
+#[test]
+fn integer_functions_have_msl_semantics() {
+    let Some(dev) = dev() else { return };
+    let out = dev.buffer(4 * 8).unwrap();
+    let msl = format!(
+        "{HEADER}kernel void main0(device uint* out [[buffer(0)]], uint i [[thread_position_in_grid]])\n{{\n    if (i != 0) return;\n    uint zero = out[7];\n    out[0] = clz(zero);\n    out[1] = uint(extract_bits(int(0xF0), 4, 4));\n    out[2] = extract_bits(0xF0u, 4, 4);\n    out[3] = ctz(zero);\n    out[4] = uint(clz(ushort(zero)));\n    out[5] = popcount(0xF0F0u);\n    out[6] = reverse_bits(1u);\n}}\n"
+    );
+    run(&dev, &msl, &[&out], [1, 1, 1], [1, 1, 1]).unwrap();
+    let v = u32s(&out);
+    assert_eq!(v[0], 32, "clz(0) is the bit width");
+    assert_eq!(v[1] as i32, -1, "extract_bits sign-extends a signed value");
+    assert_eq!(v[2], 15, "extract_bits zero-extends an unsigned value");
+    assert_eq!(v[3], 32, "ctz(0) is the bit width");
+    assert_eq!(v[4], 16, "clz(ushort 0) is 16");
+    assert_eq!(v[5], 8);
+    assert_eq!(v[6], 0x8000_0000);
+}
+
+#[test]
+fn float_functions_have_msl_semantics() {
+    let Some(dev) = dev() else { return };
+    let out = dev.buffer(4 * 8).unwrap();
+    // out[7] holds a NaN put there by the host.
+    out.write(28, &f32::NAN.to_le_bytes()).unwrap();
+    let msl = format!(
+        "{HEADER}kernel void main0(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]])\n{{\n    float nan = out[7];\n    out[0] = min(nan, 1.5);\n    out[1] = max(2.5, nan);\n    out[2] = clamp(nan, 0.0, 1.0);\n    out[3] = 0.1 * 3.0;\n    out[4] = fract(-0.25);\n    out[5] = select(1.0, 2.0, nan != nan);\n    float4 v = float4(1.0, float2(2.0, 3.0), 4.0);\n    out[6] = dot(v.wzyx, float4(1.0));\n}}\n"
+    );
+    run(&dev, &msl, &[&out], [1, 1, 1], [1, 1, 1]).unwrap();
+    let v = f32s(&out);
+    assert_eq!(v[0], 1.5, "float min is fmin: NaN loses");
+    assert_eq!(v[1], 2.5, "float max is fmax: NaN loses");
+    assert_eq!(v[2], 0.0);
+    assert_eq!(v[3], 0.1f32 * 3.0f32, "MSL literals are float, not double");
+    assert_eq!(v[4], 0.75);
+    assert_eq!(v[5], 2.0);
+    assert_eq!(v[6], 10.0);
+}
+
+#[test]
+fn simd_sum_in_a_divergent_branch_then_a_barrier() {
+    let Some(dev) = dev() else { return };
+    let out = dev.buffer(4 * 64).unwrap();
+    // Lanes < 10 of each SIMD group sum their indices; the others skip the
+    // branch; then everyone meets at a barrier.
+    let msl = format!(
+        "{HEADER}kernel void main0(device uint* out [[buffer(0)]], uint i [[thread_index_in_threadgroup]], uint lane [[thread_index_in_simdgroup]])\n{{\n    uint r = 0xFFFFFFFFu;\n    if (lane < 10u)\n    {{\n        r = simd_sum(i);\n    }}\n    threadgroup_barrier(mem_flags::mem_threadgroup);\n    out[i] = r;\n}}\n"
+    );
+    run(&dev, &msl, &[&out], [1, 1, 1], [64, 1, 1]).unwrap();
+    let v = u32s(&out);
+    for i in 0..64u32 {
+        let lane = i % 32;
+        let base = i - lane;
+        let expected = if lane < 10 {
+            (base..base + 10).sum()
+        } else {
+            u32::MAX
+        };
+        assert_eq!(v[i as usize], expected, "thread {i}");
+    }
+}
+
+#[test]
+fn simd_scans_ballot_and_shuffles_use_the_active_lanes() {
+    let Some(dev) = dev() else { return };
+    let out = dev.buffer(4 * 40 * 4).unwrap();
+    // 40 threads: the second SIMD group has 8 lanes; lanes that returned
+    // are inactive.
+    let msl = format!(
+        "{HEADER}kernel void main0(device uint4* out [[buffer(0)]], uint i [[thread_index_in_threadgroup]], uint lane [[thread_index_in_simdgroup]])\n{{\n    if (lane == 3u) return;\n    uint ex = simd_prefix_exclusive_sum(1u);\n    uint in = simd_prefix_inclusive_sum(lane);\n    uint ballot = uint(simd_vote::vote_t(simd_ballot((lane & 1u) == 1u)));\n    uint down = simd_shuffle_down(lane, ushort(1));\n    out[i] = uint4(ex, in, ballot, down);\n}}\n"
+    );
+    run(&dev, &msl, &[&out], [1, 1, 1], [40, 1, 1]).unwrap();
+    let v = u32s(&out);
+    for i in 0..40u32 {
+        let lane = i % 32;
+        let width = if i < 32 { 32 } else { 8 };
+        if lane == 3 {
+            assert_eq!(&v[4 * i as usize..4 * i as usize + 4], &[0, 0, 0, 0]);
+            continue;
+        }
+        let active: Vec<u32> = (0..width).filter(|&l| l != 3).collect();
+        let ex = active.iter().filter(|&&l| l < lane).count() as u32;
+        let inc: u32 = active.iter().filter(|&&l| l <= lane).sum();
+        let ballot = active
+            .iter()
+            .filter(|&&l| l & 1 == 1)
+            .fold(0u32, |m, l| m | 1 << l);
+        let got = &v[4 * i as usize..4 * i as usize + 4];
+        assert_eq!(got[..3], [ex, inc, ballot], "thread {i}");
+        if lane + 1 < width && lane + 1 != 3 {
+            assert_eq!(got[3], lane + 1, "shuffle_down at thread {i}");
+        }
+    }
+}
+
+const REDUCE: &str = "kernel void main0(device float* inp [[buffer(0)]], device float* out [[buffer(1)]], uint lid [[thread_index_in_threadgroup]], uint gid [[threadgroup_position_in_grid]], uint id [[thread_position_in_grid]])\n{\n    threadgroup spvUnsafeArray<float, 128> tile;\n    tile[lid] = inp[id];\n    threadgroup_barrier(mem_flags::mem_threadgroup);\n    for (uint s = 64u; s > 0u; s >>= 1u)\n    {\n        if (lid < s)\n        {\n            tile[lid] += tile[lid + s];\n        }\n        threadgroup_barrier(mem_flags::mem_threadgroup);\n    }\n    if (lid == 0u)\n    {\n        out[gid] = tile[0];\n    }\n}\n";
+
+#[test]
+fn a_tree_reduction_with_barriers_in_threadgroup_memory() {
+    let Some(dev) = dev() else { return };
+    let groups = 16u64;
+    let data: Vec<f32> = (0..128 * groups).map(|i| (i % 7) as f32).collect();
+    let inp = dev
+        .buffer_with_data(
+            &data
+                .iter()
+                .flat_map(|f| f.to_le_bytes())
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
+    let out = dev.buffer(4 * groups as usize).unwrap();
+    run(
+        &dev,
+        &format!("{HEADER}{REDUCE}"),
+        &[&inp, &out],
+        [groups, 1, 1],
+        [128, 1, 1],
+    )
+    .unwrap();
+    let got = f32s(&out);
+    for g in 0..groups as usize {
+        let expected: f32 = data[g * 128..(g + 1) * 128].iter().sum();
+        assert_eq!(got[g], expected, "group {g}");
+    }
+}
+
+/// Reads threadgroup memory before writing it: the sum of a "zeroed" tile.
+const READS_UNINITIALISED: &str = "kernel void main0(device float* out [[buffer(0)]], uint lid [[thread_index_in_threadgroup]])\n{\n    threadgroup spvUnsafeArray<float, 64> acc;\n    acc[lid] += 1.0;\n    threadgroup_barrier(mem_flags::mem_threadgroup);\n    out[lid] = acc[lid];\n}\n";
+
+#[test]
+fn threadgroup_memory_is_poisoned_not_zeroed() {
+    let Some(dev) = dev() else { return };
+    let out = dev.buffer(4 * 64).unwrap();
+    run(
+        &dev,
+        &format!("{HEADER}{READS_UNINITIALISED}"),
+        &[&out],
+        [3, 1, 1],
+        [64, 1, 1],
+    )
+    .unwrap();
+    assert!(
+        f32s(&out).iter().all(|f| f.is_nan()),
+        "a kernel relying on zeroed threadgroup memory must see the poison"
+    );
+    // Control: with zero-filled memory the same kernel "works", so the
+    // poison is what makes the difference.
+    let Some(zero) = device(ThreadgroupFill::Zero, Duration::from_secs(60)) else {
+        return;
+    };
+    run(
+        &zero,
+        &format!("{HEADER}{READS_UNINITIALISED}"),
+        &[&out],
+        [3, 1, 1],
+        [64, 1, 1],
+    )
+    .unwrap();
+    assert!(f32s(&out).iter().all(|&f| f == 1.0));
+}
+
+#[test]
+fn a_barrier_some_threads_return_before_is_an_error() {
+    let Some(dev) = dev() else { return };
+    let out = dev.buffer(4 * 64).unwrap();
+    let msl = format!(
+        "{HEADER}kernel void main0(device uint* out [[buffer(0)]], uint lid [[thread_index_in_threadgroup]])\n{{\n    if (lid >= 60u) return;\n    threadgroup_barrier(mem_flags::mem_threadgroup);\n    out[lid] = 1u;\n}}\n"
+    );
+    let e = run(&dev, &msl, &[&out], [1, 1, 1], [64, 1, 1]).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        matches!(e, CpuError::Kernel { .. })
+            && text.contains("60 of 64 threads wait at threadgroup_barrier"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_out_of_bounds_read_fails_the_dispatch_and_the_caller_survives() {
+    let Some(dev) = dev() else { return };
+    let inp = dev.buffer(4 * 64).unwrap();
+    let out = dev.buffer(4 * 64).unwrap();
+    // Thread 63 reads inp[64], one element past the end.
+    let msl = format!(
+        "{HEADER}kernel void main0(device float* inp [[buffer(0)]], device float* out [[buffer(1)]], uint i [[thread_position_in_grid]])\n{{\n    out[i] = inp[i + 1u];\n}}\n"
+    );
+    let e = run(&dev, &msl, &[&inp, &out], [1, 1, 1], [64, 1, 1]).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        matches!(e, CpuError::Fault { .. })
+            && text.contains("out-of-bounds access")
+            && text.contains("0 bytes past the end of buffer 0 (256 bytes)")
+            && text.contains("thread [63, 0, 0]"),
+        "{text}"
+    );
+    // The caller is alive and the device still works.
+    let msl_ok = msl.replace("inp[i + 1u]", "inp[i]");
+    run(&dev, &msl_ok, &[&inp, &out], [1, 1, 1], [64, 1, 1]).unwrap();
+}
+
+#[test]
+fn an_endless_loop_hits_the_time_limit() {
+    let Some(dev) = device(ThreadgroupFill::Poison, Duration::from_millis(300)) else {
+        return;
+    };
+    let out = dev.buffer(4).unwrap();
+    let msl = format!(
+        "{HEADER}kernel void main0(device atomic_uint* out [[buffer(0)]], uint i [[thread_position_in_grid]])\n{{\n    while (atomic_load_explicit(out, memory_order_relaxed) == 0u)\n    {{\n    }}\n}}\n"
+    );
+    let start = std::time::Instant::now();
+    let e = run(&dev, &msl, &[&out], [1, 1, 1], [1, 1, 1]).unwrap_err();
+    assert!(matches!(e, CpuError::Timeout { .. }), "{e}");
+    assert!(start.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn atomics_are_atomic_across_worker_threads() {
+    let Some(dev) = dev() else { return };
+    let out = dev.buffer(4).unwrap();
+    let msl = format!(
+        "{HEADER}kernel void main0(device uint* out [[buffer(0)]], uint i [[thread_position_in_grid]])\n{{\n    atomic_fetch_add_explicit((device atomic_uint*)&out[0], 1u, memory_order_relaxed);\n}}\n"
+    );
+    run(&dev, &msl, &[&out], [512, 1, 1], [64, 1, 1]).unwrap();
+    assert_eq!(u32s(&out)[0], 512 * 64);
+}
+
+#[test]
+fn clang_errors_name_the_kernel_and_the_msl_line() {
+    let Some(dev) = dev() else { return };
+    // Line 5 of the MSL uses an undeclared identifier.
+    let msl = format!(
+        "{HEADER}kernel void main0(device uint* out [[buffer(0)]])\n{{\n    out[0] = _11;\n}}\n"
+    );
+    let e = run(&dev, &msl, &[], [1, 1, 1], [1, 1, 1]).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        matches!(e, CpuError::Compile { .. })
+            && text.contains("kernel `test`")
+            && text.contains("test.metal:5:14: error: use of undeclared identifier '_11'"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_warm_compile_is_a_cache_hit() {
+    let Some(dev) = dev() else { return };
+    let src = format!(
+        "{HEADER}// {}\nkernel void main0(device uint* out [[buffer(0)]])\n{{\n}}\n",
+        std::process::id()
+    );
+    let prepared = source::prepare(&src, "test", "main0", &[]).unwrap();
+    let c = &dev.inner.compiler;
+    let first = c.compile("test", &prepared.source).unwrap();
+    let second = c.compile("test", &prepared.source).unwrap();
+    assert!(second.cached, "the second compile must come from the cache");
+    assert_eq!(first.path, second.path);
+}

@@ -1,0 +1,549 @@
+//! End to end on the CPU backend: every buffer-only fixture is compiled
+//! in-process (both binding models), loaded by the runtime-loader, planned,
+//! and run from its MSL; results are checked against values computed here.
+//! Then negative controls: the same dispatches with the plan broken in the
+//! ways a runtime breaks it must fail.
+//!
+//! Needs clang++ ≥ 15: without it each test prints why and passes, unless
+//! `HALC_REQUIRE_CLANG=1`, when it fails.
+
+use std::time::Duration;
+
+use halc::msl::{BindingModel, LayoutOptions};
+use halc::runtime_loader::cpu::{CpuError, Device, DeviceOptions, Pipeline, ResourceBindings};
+use halc::runtime_loader::plan::{Command, DispatchPlan, Grid, SpecValue};
+use halc::runtime_loader::Executable;
+use halc::Options;
+
+use crate::{input, kernel};
+
+const MODELS: [BindingModel; 2] = [BindingModel::ArgumentBuffers, BindingModel::Discrete];
+
+fn device() -> Option<Device> {
+    let cache_dir = std::env::var_os("HALC_CPU_CACHE")
+        .map(Into::into)
+        .unwrap_or_else(|| std::env::temp_dir().join("halc-cpu-test-cache"));
+    match Device::with_options(DeviceOptions {
+        cache_dir: Some(cache_dir),
+        time_limit: Duration::from_secs(60),
+        ..Default::default()
+    }) {
+        Ok(d) => Some(d),
+        Err(e @ CpuError::ClangNotFound { .. })
+            if std::env::var("HALC_REQUIRE_CLANG").as_deref() != Ok("1") =>
+        {
+            println!("skipped: {e}");
+            None
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// `fixtures/kernels/NAME.spv` compiled with `model`, as executable bytes.
+fn build(name: &str, model: BindingModel) -> Vec<u8> {
+    let options = Options {
+        layout: LayoutOptions {
+            model,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let inp = input(&kernel(&format!("{name}.spv")));
+    halc::compile(std::slice::from_ref(&inp), &options)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .to_flatbuffer()
+}
+
+fn pipeline<'a>(dev: &Device, exe: Executable<'a>, spec: &[SpecValue]) -> Pipeline<'a> {
+    dev.load(exe)
+        .unwrap()
+        .pipeline("main", spec)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn bytes_f32(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|f| f.to_le_bytes()).collect()
+}
+
+fn bytes_u32(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|f| f.to_le_bytes()).collect()
+}
+
+fn f32s(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn u32s(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// saxpy: x, y, params {a, n} at (0, 0..=2); `n` threads.
+struct Saxpy {
+    x: Vec<f32>,
+    y: Vec<f32>,
+    a: f32,
+}
+
+impl Saxpy {
+    fn new(n: usize) -> Saxpy {
+        Saxpy {
+            x: (0..n).map(|i| i as f32 * 0.5).collect(),
+            y: (0..n).map(|i| 1000.0 - i as f32).collect(),
+            a: 3.0,
+        }
+    }
+
+    fn expected(&self) -> Vec<f32> {
+        self.x
+            .iter()
+            .zip(&self.y)
+            .map(|(x, y)| self.a * x + y)
+            .collect()
+    }
+}
+
+/// Runs saxpy with `n` threads (params.n = n), letting `tamper` change the
+/// plan first. Returns y.
+fn run_saxpy(
+    dev: &Device,
+    model: BindingModel,
+    s: &Saxpy,
+    n: u32,
+    tamper: impl FnOnce(&mut DispatchPlan),
+) -> Result<Vec<f32>, CpuError> {
+    let bytes = build("saxpy", model);
+    let exe = Executable::load(&bytes).unwrap();
+    let p = pipeline(dev, exe, &[]);
+    let x = dev.buffer_with_data(&bytes_f32(&s.x)).unwrap();
+    let y = dev.buffer_with_data(&bytes_f32(&s.y)).unwrap();
+    let mut params = s.a.to_le_bytes().to_vec();
+    params.extend(n.to_le_bytes());
+    let params = dev.buffer_with_data(&params).unwrap();
+    let mut b = ResourceBindings::new();
+    b.buffer(0, 0, &x).buffer(0, 1, &y).buffer(0, 2, &params);
+    let mut plan = DispatchPlan::new(
+        p.kernel(),
+        p.specialization(),
+        &b.to_plan()?,
+        &[],
+        Grid::Threads([u64::from(n), 1, 1]),
+    )?;
+    tamper(&mut plan);
+    dev.execute(&p, &plan, &b)?;
+    Ok(f32s(&y.to_vec()))
+}
+
+#[test]
+fn saxpy_runs_in_both_binding_models() {
+    let Some(dev) = device() else { return };
+    let s = Saxpy::new(1000);
+    for model in MODELS {
+        let y = run_saxpy(&dev, model, &s, 1000, |_| {}).unwrap();
+        assert_eq!(y, s.expected(), "{model:?}");
+    }
+}
+
+#[test]
+fn push_constants_arrive_at_their_slot() {
+    let Some(dev) = device() else { return };
+    let n = 100usize;
+    let src: Vec<f32> = (0..2 * n).map(|i| i as f32).collect();
+    for model in MODELS {
+        let bytes = build("push_constants", model);
+        let exe = Executable::load(&bytes).unwrap();
+        let p = pipeline(&dev, exe, &[]);
+        let a = dev.buffer_with_data(&bytes_f32(&src)).unwrap();
+        let d = dev.buffer(8 * (n + 28)).unwrap();
+        let count = n as u32 - 3; // the last 3 pairs stay untouched
+        let mut pc = count.to_le_bytes().to_vec();
+        pc.extend(2.0f32.to_le_bytes());
+        pc.extend(bytes_f32(&[10.0, -1.0]));
+        let mut b = ResourceBindings::new();
+        b.buffer(0, 0, &a).buffer(0, 1, &d);
+        dev.dispatch(&p, &b, &pc, Grid::Threads([n as u64 + 28, 1, 1]))
+            .unwrap();
+        let got = f32s(&d.to_vec());
+        for i in 0..n + 28 {
+            let expected = if i < count as usize {
+                [src[2 * i] * 2.0 + 10.0, src[2 * i + 1] * 2.0 - 1.0]
+            } else {
+                [0.0, 0.0]
+            };
+            assert_eq!(got[2 * i..2 * i + 2], expected, "{model:?} element {i}");
+        }
+    }
+}
+
+#[test]
+fn shared_memory_reduction_with_barriers() {
+    let Some(dev) = device() else { return };
+    let groups = 12usize;
+    let data: Vec<f32> = (0..256 * groups).map(|i| ((i * 7) % 13) as f32).collect();
+    for model in MODELS {
+        let bytes = build("shared_memory", model);
+        let exe = Executable::load(&bytes).unwrap();
+        let p = pipeline(&dev, exe, &[]);
+        let inp = dev.buffer_with_data(&bytes_f32(&data)).unwrap();
+        let out = dev.buffer(4 * groups).unwrap();
+        let mut b = ResourceBindings::new();
+        b.buffer(0, 0, &inp).buffer(0, 1, &out);
+        dev.dispatch(&p, &b, &[], Grid::Threadgroups([groups as u64, 1, 1]))
+            .unwrap();
+        let got = f32s(&out.to_vec());
+        for g in 0..groups {
+            let expected: f32 = data[256 * g..256 * (g + 1)].iter().sum();
+            assert_eq!(got[g], expected, "{model:?} group {g}");
+        }
+    }
+}
+
+#[test]
+fn subgroup_sum_and_ballot_per_simd_group() {
+    let Some(dev) = device() else { return };
+    let groups = 5usize;
+    let x: Vec<f32> = (0..64 * groups)
+        .map(|i| if i % 3 == 0 { -(i as f32) } else { i as f32 })
+        .collect();
+    for model in MODELS {
+        let bytes = build("subgroup", model);
+        let exe = Executable::load(&bytes).unwrap();
+        let p = pipeline(&dev, exe, &[]);
+        let inp = dev.buffer_with_data(&bytes_f32(&x)).unwrap();
+        let sums = dev.buffer(4 * 2 * groups).unwrap();
+        let counts = dev.buffer(4 * 2 * groups).unwrap();
+        let mut b = ResourceBindings::new();
+        b.buffer(0, 0, &inp)
+            .buffer(0, 1, &sums)
+            .buffer(0, 2, &counts);
+        dev.dispatch(&p, &b, &[], Grid::Threadgroups([groups as u64, 1, 1]))
+            .unwrap();
+        let (s, c) = (f32s(&sums.to_vec()), u32s(&counts.to_vec()));
+        // 64 threads = two 32-lane SIMD groups per threadgroup.
+        for slot in 0..2 * groups {
+            let lanes = &x[32 * slot..32 * (slot + 1)];
+            assert_eq!(s[slot], lanes.iter().sum::<f32>(), "{model:?} sum {slot}");
+            let positive = lanes.iter().filter(|&&v| v > 0.0).count() as u32;
+            assert_eq!(c[slot], positive, "{model:?} count {slot}");
+        }
+    }
+}
+
+#[test]
+fn atomics_count_across_threadgroups() {
+    let Some(dev) = device() else { return };
+    let n = 64 * 40;
+    let values: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(2_654_435_761) >> 7)
+        .collect();
+    let mut bins = [0u32; 16];
+    for v in &values {
+        bins[(v & 15) as usize] += 1;
+    }
+    let total = values.iter().fold(0u32, |a, v| a.wrapping_add(*v));
+    let nonzero = values.iter().filter(|&&v| v != 0).count() as u32;
+    for model in MODELS {
+        let bytes = build("atomics", model);
+        let exe = Executable::load(&bytes).unwrap();
+        let p = pipeline(&dev, exe, &[]);
+        let vals = dev.buffer_with_data(&bytes_u32(&values)).unwrap();
+        let counter = dev.buffer(8).unwrap();
+        let hist = dev.buffer(64).unwrap();
+        let mut b = ResourceBindings::new();
+        b.buffer(0, 0, &vals)
+            .buffer(0, 1, &counter)
+            .buffer(0, 2, &hist);
+        dev.dispatch(&p, &b, &[], Grid::Threads([n as u64, 1, 1]))
+            .unwrap();
+        assert_eq!(u32s(&counter.to_vec()), [total, nonzero], "{model:?}");
+        assert_eq!(u32s(&hist.to_vec()), bins, "{model:?}");
+    }
+}
+
+#[test]
+fn array_length_reads_the_sizes_table() {
+    let Some(dev) = device() else { return };
+    for model in MODELS {
+        let bytes = build("array_length", model);
+        let exe = Executable::load(&bytes).unwrap();
+        let p = pipeline(&dev, exe, &[]);
+        // header + 7 floats; 11 indices.
+        let mut data = 0u32.to_le_bytes().to_vec();
+        data.extend(bytes_f32(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.5]));
+        let data = dev.buffer_with_data(&data).unwrap();
+        let idx = dev.buffer(4 * 11).unwrap();
+        let mut b = ResourceBindings::new();
+        b.buffer(0, 0, &data).buffer(0, 1, &idx);
+        dev.dispatch(&p, &b, &[], Grid::Threads([1, 1, 1])).unwrap();
+        let header = u32s(&data.to_vec())[0];
+        assert_eq!(header, 28 + 11, "{model:?}: uint(sum) + n");
+        assert_eq!(
+            u32s(&idx.to_vec()),
+            (0..11).rev().collect::<Vec<u32>>(),
+            "{model:?}"
+        );
+    }
+}
+
+/// f32 → f16 bits for values exactly representable as normal halves.
+fn half_bits(f: f32) -> u16 {
+    let b = f.to_bits();
+    if f == 0.0 {
+        return 0;
+    }
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exp = ((b >> 23) & 0xff) as i32 - 127 + 15;
+    assert!(
+        (1..31).contains(&exp) && b & 0x1fff == 0,
+        "{f} is not a plain half"
+    );
+    sign | ((exp as u16) << 10) | ((b >> 13) & 0x3ff) as u16
+}
+
+#[test]
+fn small_types_compute_in_8_and_16_bits() {
+    let Some(dev) = device() else { return };
+    let n = 64usize;
+    let bytes_in: Vec<u8> = (0..n).map(|i| (250 + i) as u8).collect(); // wraps at 255 + 1
+    let halves: Vec<f32> = (0..n).map(|i| i as f32 - 20.0).collect();
+    let shorts: Vec<i16> = (0..n).map(|i| 16_000 + 100 * i as i16).collect(); // * 2 wraps
+    let expected: Vec<f32> = (0..n)
+        .map(|i| {
+            let b = bytes_in[i].wrapping_add(1);
+            let s = shorts[i].wrapping_mul(2);
+            halves[i] * 0.5 + f32::from(b) + f32::from(s)
+        })
+        .collect();
+    for model in MODELS {
+        let exe_bytes = build("small_types", model);
+        let exe = Executable::load(&exe_bytes).unwrap();
+        let p = pipeline(&dev, exe, &[]);
+        let b8 = dev.buffer_with_data(&bytes_in).unwrap();
+        let h16 = dev
+            .buffer_with_data(
+                &halves
+                    .iter()
+                    .flat_map(|&h| half_bits(h).to_le_bytes())
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap();
+        let s16 = dev
+            .buffer_with_data(
+                &shorts
+                    .iter()
+                    .flat_map(|s| s.to_le_bytes())
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap();
+        let out = dev.buffer(4 * n).unwrap();
+        let mut b = ResourceBindings::new();
+        b.buffer(0, 0, &b8)
+            .buffer(0, 1, &h16)
+            .buffer(0, 2, &s16)
+            .buffer(0, 3, &out);
+        dev.dispatch(&p, &b, &[], Grid::Threads([n as u64, 1, 1]))
+            .unwrap();
+        assert_eq!(f32s(&out.to_vec()), expected, "{model:?}");
+    }
+}
+
+#[test]
+fn spec_constants_are_specialised() {
+    let Some(dev) = device() else { return };
+    let n = 256usize;
+    let v: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let bias: Vec<f32> = (0..128).map(|i| 1000.0 * i as f32).collect();
+    // (values, alpha, use_bias, offset, threadgroup width)
+    let cases: [(Vec<SpecValue>, f32, bool, i32, usize); 2] = [
+        (vec![], 2.5, true, -4, 128),
+        (
+            vec![
+                SpecValue::u32(0, 32),
+                SpecValue::f32(1, 0.5),
+                SpecValue::bool(2, false),
+                SpecValue::i32(3, 7),
+            ],
+            0.5,
+            false,
+            7,
+            32,
+        ),
+    ];
+    for model in MODELS {
+        let bytes = build("spec_constants", model);
+        for (values, alpha, use_bias, offset, width) in &cases {
+            let exe = Executable::load(&bytes).unwrap();
+            let p = pipeline(&dev, exe, values);
+            assert_eq!(
+                p.specialization().threads_per_threadgroup()[0],
+                *width as u32
+            );
+            let data = dev.buffer_with_data(&bytes_f32(&v)).unwrap();
+            let bias_buf = dev.buffer_with_data(&bytes_f32(&bias)).unwrap();
+            let mut b = ResourceBindings::new();
+            b.buffer(0, 0, &data).buffer(0, 1, &bias_buf);
+            dev.dispatch(&p, &b, &[], Grid::Threads([n as u64, 1, 1]))
+                .unwrap();
+            let expected: Vec<f32> = (0..n)
+                .map(|i| {
+                    let x = v[i] * alpha + *offset as f32;
+                    if *use_bias {
+                        x + bias[i % width]
+                    } else {
+                        x
+                    }
+                })
+                .collect();
+            assert_eq!(f32s(&data.to_vec()), expected, "{model:?} {values:?}");
+        }
+    }
+}
+
+#[test]
+fn sparse_sets_bind_by_set_and_binding() {
+    let Some(dev) = device() else { return };
+    let n = 96usize;
+    let a: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let bb: Vec<f32> = (0..n).map(|i| 0.25 * i as f32).collect();
+    let expected: Vec<f32> = (0..n).map(|i| a[i] * 3.0 + bb[i] + 0.5).collect();
+    for model in MODELS {
+        let bytes = build("sparse_sets", model);
+        let exe = Executable::load(&bytes).unwrap();
+        let k = exe.entry_point("main").unwrap();
+        assert!(
+            k.binding(1, 0).is_none(),
+            "the unused set 1 is not a binding"
+        );
+        let p = pipeline(&dev, exe, &[]);
+        let ab = dev.buffer_with_data(&bytes_f32(&a)).unwrap();
+        let out = dev.buffer(4 * n).unwrap();
+        let scale = dev.buffer_with_data(&bytes_f32(&[3.0, 0.5])).unwrap();
+        let bbuf = dev.buffer_with_data(&bytes_f32(&bb)).unwrap();
+        let mut b = ResourceBindings::new();
+        b.buffer(0, 3, &ab)
+            .buffer(0, 7, &out)
+            .buffer(2, 1, &scale)
+            .buffer(2, 5, &bbuf);
+        dev.dispatch(&p, &b, &[], Grid::Threads([n as u64, 1, 1]))
+            .unwrap();
+        assert_eq!(f32s(&out.to_vec()), expected, "{model:?}");
+    }
+}
+
+// ---------------------------------------------------------- negative controls
+
+#[test]
+fn two_swapped_buffer_slots_give_wrong_results() {
+    let Some(dev) = device() else { return };
+    let s = Saxpy::new(256);
+    let y = run_saxpy(&dev, BindingModel::Discrete, &s, 256, |plan| {
+        let idx: Vec<usize> = plan
+            .commands
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| matches!(c, Command::SetBuffer { key, .. } if key.binding < 2))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(idx.len(), 2);
+        let (Command::SetBuffer { index: a, .. }, Command::SetBuffer { index: b, .. }) =
+            (plan.commands[idx[0]].clone(), plan.commands[idx[1]].clone())
+        else {
+            unreachable!()
+        };
+        for (i, new) in [(idx[0], b), (idx[1], a)] {
+            if let Command::SetBuffer { index, .. } = &mut plan.commands[i] {
+                *index = new;
+            }
+        }
+    })
+    .unwrap();
+    assert_ne!(y, s.expected(), "swapped x and y must not give saxpy");
+    // y was read as x and x written: y is untouched.
+    assert_eq!(y, s.y);
+}
+
+#[test]
+fn a_shifted_argument_buffer_offset_fails() {
+    let Some(dev) = device() else { return };
+    let s = Saxpy::new(256);
+    // The planner writes outBuf (binding 1, byte offset 8) 8 bytes too far,
+    // over the params pointer.
+    let e = run_saxpy(&dev, BindingModel::ArgumentBuffers, &s, 256, |plan| {
+        let ab = &mut plan.argument_buffers[0];
+        let m = ab.members.iter().find(|m| m.key.binding == 1).unwrap();
+        let at = m.byte_offset as usize;
+        let word: [u8; 8] = ab.bytes[at..at + 8].try_into().unwrap();
+        ab.bytes[at..at + 8].fill(0);
+        ab.bytes[at + 8..at + 16].copy_from_slice(&word);
+    })
+    .unwrap_err();
+    assert!(
+        matches!(&e, CpuError::StrayAddress { key, byte_offset: 8, .. } if key.binding == 1),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_buffer_left_out_of_use_resource_fails() {
+    let Some(dev) = device() else { return };
+    let s = Saxpy::new(256);
+    let e = run_saxpy(&dev, BindingModel::ArgumentBuffers, &s, 256, |plan| {
+        plan.commands
+            .retain(|c| !matches!(c, Command::UseResource { key, .. } if key.binding == 1));
+    })
+    .unwrap_err();
+    assert!(
+        matches!(&e, CpuError::NotResident { key, set: 0, .. } if key.binding == 1),
+        "{e}"
+    );
+    assert!(e.to_string().contains("(set 0, binding 1)"), "{e}");
+}
+
+#[test]
+fn a_slot_the_plan_never_sets_fails() {
+    let Some(dev) = device() else { return };
+    let bytes = build("push_constants", BindingModel::ArgumentBuffers);
+    let exe = Executable::load(&bytes).unwrap();
+    let p = pipeline(&dev, exe, &[]);
+    let a = dev.buffer(8 * 64).unwrap();
+    let d = dev.buffer(8 * 64).unwrap();
+    let mut b = ResourceBindings::new();
+    b.buffer(0, 0, &a).buffer(0, 1, &d);
+    let mut plan = DispatchPlan::new(
+        p.kernel(),
+        p.specialization(),
+        &b.to_plan().unwrap(),
+        &[0; 16],
+        Grid::Threads([64, 1, 1]),
+    )
+    .unwrap();
+    plan.commands
+        .retain(|c| !matches!(c, Command::SetBytes { .. }));
+    let e = dev.execute(&p, &plan, &b).unwrap_err();
+    assert!(
+        matches!(&e, CpuError::UnboundSlot { param, index: 1, .. } if param == "pc"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_out_of_bounds_read_fails_and_names_the_binding() {
+    let Some(dev) = device() else { return };
+    let s = Saxpy::new(1000);
+    for model in MODELS {
+        // params.n = 1024 with 1000-element buffers: threads 1000.. read x
+        // and y past their ends.
+        let e = run_saxpy(&dev, model, &s, 1024, |_| {}).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            matches!(e, CpuError::Fault { .. })
+                && text.contains("out-of-bounds access")
+                && text.contains("past the end of the buffer bound to (set 0, binding")
+                && text.contains("(4000 bytes)"),
+            "{model:?}: {text}"
+        );
+    }
+}
