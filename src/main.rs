@@ -14,6 +14,8 @@ use halc::msl::{BindingMap, BindingModel, LayoutOptions, MslVersion, Platform, T
 use halc::spirv::SpecValue;
 use halc::{Input, MathMode, Options};
 
+mod cli;
+
 /// Ahead-of-time compiler for SPIR-V compute kernels targeting Apple Metal.
 ///
 /// Reads SPIR-V compute kernels, assigns every resource a Metal slot (the
@@ -32,6 +34,9 @@ enum Command {
     Compile(CompileArgs),
     /// Print what an executable holds.
     Inspect(InspectArgs),
+    /// Run Amber compute tests (AmberScript or VkScript) through halc and
+    /// the runtime-loader's CPU backend, which executes the generated MSL.
+    Test(cli::test::TestArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -46,6 +51,58 @@ enum BindingsArg {
 enum PlatformArg {
     Macos,
     Ios,
+}
+
+/// What the generated MSL targets (shared by `compile` and `test`).
+#[derive(clap::Args)]
+struct TargetArgs {
+    /// How resources are bound.
+    #[arg(long, value_enum, default_value = "argument-buffers")]
+    bindings: BindingsArg,
+    /// MSL language version, 2.0 to 3.2.
+    #[arg(long, default_value = "3.0", value_name = "X.Y")]
+    msl_version: MslVersion,
+    /// Target platform.
+    #[arg(long, value_enum, default_value = "macos")]
+    platform: PlatformArg,
+    /// Argument-buffer tier of the target devices.
+    #[arg(long, default_value = "2", value_parser = clap::value_parser!(u8).range(1..=2))]
+    argument_buffer_tier: u8,
+    /// Use Metal fast math (default: safe math, recorded in the executable).
+    #[arg(long)]
+    fast_math: bool,
+}
+
+impl TargetArgs {
+    /// The options these flags set, over the defaults.
+    fn options(&self, map: BindingMap, map_text: Option<String>) -> Options {
+        Options {
+            layout: LayoutOptions {
+                model: match self.bindings {
+                    BindingsArg::ArgumentBuffers => BindingModel::ArgumentBuffers,
+                    BindingsArg::Discrete => BindingModel::Discrete,
+                },
+                platform: match self.platform {
+                    PlatformArg::Macos => Platform::MacOS,
+                    PlatformArg::Ios => Platform::IOS,
+                },
+                tier: if self.argument_buffer_tier == 1 {
+                    Tier::Tier1
+                } else {
+                    Tier::Tier2
+                },
+                map,
+            },
+            msl_version: self.msl_version,
+            math_mode: if self.fast_math {
+                MathMode::Fast
+            } else {
+                MathMode::Safe
+            },
+            binding_map_text: map_text,
+            ..Options::default()
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -65,24 +122,11 @@ struct CompileArgs {
     /// Bake a specialization constant: SpecId=value, parsed by the constant's type (repeatable).
     #[arg(long = "spec", value_name = "ID=VALUE")]
     specs: Vec<SpecValue>,
-    /// How resources are bound.
-    #[arg(long, value_enum, default_value = "argument-buffers")]
-    bindings: BindingsArg,
+    #[command(flatten)]
+    target: TargetArgs,
     /// TOML file pinning (set, binding) to slots or ids (see README).
     #[arg(long, value_name = "FILE")]
     binding_map: Option<PathBuf>,
-    /// MSL language version, 2.0 to 3.2.
-    #[arg(long, default_value = "3.0", value_name = "X.Y")]
-    msl_version: MslVersion,
-    /// Target platform.
-    #[arg(long, value_enum, default_value = "macos")]
-    platform: PlatformArg,
-    /// Argument-buffer tier of the target devices.
-    #[arg(long, default_value = "2", value_parser = clap::value_parser!(u8).range(1..=2))]
-    argument_buffer_tier: u8,
-    /// Use Metal fast math (default: safe math, recorded in the executable).
-    #[arg(long)]
-    fast_math: bool,
     /// Also write each kernel's MSL to DIR/<kernel>.metal (characters other
     /// than ASCII letters and digits in the name become `_`).
     #[arg(long, value_name = "DIR")]
@@ -168,6 +212,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Compile(a) => compile(a),
         Command::Inspect(a) => inspect(a),
+        Command::Test(a) => cli::test::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -339,29 +384,6 @@ fn compile(a: CompileArgs) -> Result<()> {
     let options = Options {
         entries: a.entries,
         specs: a.specs,
-        layout: LayoutOptions {
-            model: match a.bindings {
-                BindingsArg::ArgumentBuffers => BindingModel::ArgumentBuffers,
-                BindingsArg::Discrete => BindingModel::Discrete,
-            },
-            platform: match a.platform {
-                PlatformArg::Macos => Platform::MacOS,
-                PlatformArg::Ios => Platform::IOS,
-            },
-            tier: if a.argument_buffer_tier == 1 {
-                Tier::Tier1
-            } else {
-                Tier::Tier2
-            },
-            map,
-        },
-        msl_version: a.msl_version,
-        math_mode: if a.fast_math {
-            MathMode::Fast
-        } else {
-            MathMode::Safe
-        },
-        binding_map_text: map_text,
         isolation: if a.in_process {
             halc::Isolation::InProcess
         } else {
@@ -371,6 +393,7 @@ fn compile(a: CompileArgs) -> Result<()> {
             }
         },
         limits,
+        ..a.target.options(map, map_text)
     };
     let mut compiled = halc::compile(&inputs, &options)?;
     if a.metallib {

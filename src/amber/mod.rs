@@ -1,12 +1,15 @@
 //! Amber compute tests: the script model ([`Script`]), the parser for
-//! AmberScript and the older VkScript form ([`parse`]) and the data layouts
-//! their buffers use ([`data`]).
+//! AmberScript and the older VkScript form ([`parse`]), the data layouts
+//! their buffers use ([`data`]) and the runner ([`run`]) that compiles each
+//! pipeline with halc and executes it on the runtime-loader's CPU backend.
 //!
 //! A script is parsed into plain values first, so every malformed file is a
 //! `file:line: message` error before anything runs.
 
 pub mod data;
 pub mod parse;
+#[cfg(unix)]
+pub mod run;
 
 use data::{DataType, Layout};
 

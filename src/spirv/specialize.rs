@@ -23,6 +23,10 @@ const OP_CONSTANT: u16 = 43;
 const OP_SPEC_CONSTANT_TRUE: u16 = 48;
 const OP_SPEC_CONSTANT_FALSE: u16 = 49;
 const OP_SPEC_CONSTANT: u16 = 50;
+const OP_CONSTANT_COMPOSITE: u16 = 44;
+const OP_CONSTANT_NULL: u16 = 46;
+const OP_SPEC_CONSTANT_COMPOSITE: u16 = 51;
+const OP_SPEC_CONSTANT_OP: u16 = 52;
 const DECORATION_SPEC_ID: u32 = 1;
 
 /// A value given on the command line for a SpecId, still as text: it is
@@ -244,6 +248,11 @@ pub fn specialize(words: &Words, values: &[SpecValue]) -> Result<(Words, Vec<Bak
     // Pass 2: rewrite.
     let mut body = Vec::with_capacity(words.as_slice().len());
     let mut baked: BTreeMap<u32, Baked> = BTreeMap::new();
+    // Ids of plain (non-spec) constants, baked ones included.
+    let mut plain: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    // 32-bit integer values of plain constants, and constant composites.
+    let mut values: HashMap<u32, u64> = HashMap::new();
+    let mut composites: HashMap<u32, Vec<u32>> = HashMap::new();
     for inst in words.instructions() {
         let inst = inst?;
         let w = inst.words;
@@ -268,6 +277,10 @@ pub fn specialize(words: &Words, values: &[SpecValue]) -> Result<(Words, Vec<Bak
                 };
                 let value = b.value;
                 baked.entry(spec_id).or_insert_with(|| b.clone());
+                plain.insert(w[2]);
+                if matches!(ty, ScalarType::Int(32) | ScalarType::UInt(32)) {
+                    values.insert(w[2], value.0);
+                }
                 if ty == ScalarType::Bool {
                     let op = if value.0 != 0 {
                         OP_CONSTANT_TRUE
@@ -290,10 +303,98 @@ pub fn specialize(words: &Words, values: &[SpecValue]) -> Result<(Words, Vec<Bak
                     body.extend(lits);
                 }
             }
-            _ => body.extend_from_slice(w),
+            // A spec-constant operation on plain constants only (once baked)
+            // is folded into a plain constant: SPIRV-Cross emits an
+            // extraction from the baked WorkgroupSize builtin
+            // (`shared uint t[gl_WorkGroupSize.x]`) as an undeclared `_0`.
+            OP_SPEC_CONSTANT_OP if w.len() >= 5 && !values.is_empty() => {
+                match fold(w, &types, &values, &composites) {
+                    Some(v) => {
+                        values.insert(w[2], v);
+                        plain.insert(w[2]);
+                        body.extend([(4 << 16) | u32::from(OP_CONSTANT), w[1], w[2], v as u32]);
+                    }
+                    None => body.extend_from_slice(w),
+                }
+            }
+            // A spec composite whose parts are all plain constants now (the
+            // WorkgroupSize builtin once its SpecIds are baked) is a plain
+            // composite: SPIRV-Cross otherwise emits an extraction from it
+            // (`shared uint t[gl_WorkGroupSize.x]`) as an undeclared `_0`.
+            OP_SPEC_CONSTANT_COMPOSITE
+                if w.len() >= 3 && w[3..].iter().all(|id| plain.contains(id)) =>
+            {
+                plain.insert(w[2]);
+                composites.insert(w[2], w[3..].to_vec());
+                body.push((w[0] & 0xffff_0000) | u32::from(OP_CONSTANT_COMPOSITE));
+                body.extend_from_slice(&w[1..]);
+            }
+            _ => {
+                if matches!(
+                    inst.opcode,
+                    OP_CONSTANT_TRUE
+                        | OP_CONSTANT_FALSE
+                        | OP_CONSTANT
+                        | OP_CONSTANT_COMPOSITE
+                        | OP_CONSTANT_NULL
+                ) && w.len() >= 3
+                {
+                    plain.insert(w[2]);
+                    match inst.opcode {
+                        OP_CONSTANT if w.len() == 4 => {
+                            values.insert(w[2], u64::from(w[3]));
+                        }
+                        OP_CONSTANT_COMPOSITE => {
+                            composites.insert(w[2], w[3..].to_vec());
+                        }
+                        _ => {}
+                    }
+                }
+                body.extend_from_slice(w)
+            }
         }
     }
     Ok((words.with_body(body), baked.into_values().collect()))
+}
+
+/// Evaluates a 32-bit integer `OpSpecConstantOp` whose operands are all
+/// known plain constants; `None` when it is anything else.
+fn fold(
+    w: &[u32],
+    types: &HashMap<u32, ScalarType>,
+    values: &HashMap<u32, u64>,
+    composites: &HashMap<u32, Vec<u32>>,
+) -> Option<u64> {
+    if !matches!(
+        types.get(&w[1]),
+        Some(ScalarType::Int(32) | ScalarType::UInt(32))
+    ) {
+        return None;
+    }
+    let arg = |i: usize| w.get(i).and_then(|id| values.get(id)).copied();
+    let (a, b) = (|| arg(4), || arg(5));
+    let v = match w[3] {
+        81 => {
+            // CompositeExtract: follow the literal indices.
+            let mut id = *w.get(4)?;
+            for &index in &w[5..] {
+                id = *composites.get(&id)?.get(index as usize)?;
+            }
+            values.get(&id).copied()?
+        }
+        128 => a()?.wrapping_add(b()?),
+        130 => a()?.wrapping_sub(b()?),
+        132 => a()?.wrapping_mul(b()?),
+        134 => a()?.checked_div(b()?)?,
+        137 => a()?.checked_rem(b()?)?,
+        194 => a()?.checked_shr(u32::try_from(b()?).ok()?)?,
+        196 => a()?.checked_shl(u32::try_from(b()?).ok()?)?,
+        197 => a()? | b()?,
+        198 => a()? ^ b()?,
+        199 => a()? & b()?,
+        _ => return None,
+    };
+    Some(v & 0xffff_ffff)
 }
 
 #[cfg(test)]

@@ -54,10 +54,12 @@ fn build(name: &str, model: BindingModel) -> Vec<u8> {
         .to_flatbuffer()
 }
 
+/// The pipeline of the executable's one kernel (named after its fixture).
 fn pipeline<'a>(dev: &Device, exe: Executable<'a>, spec: &[SpecValue]) -> Pipeline<'a> {
+    let name = exe.entry_points().next().expect("one kernel").name();
     dev.load(exe)
         .unwrap()
-        .pipeline("main", spec)
+        .pipeline(name, spec)
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -412,7 +414,7 @@ fn sparse_sets_bind_by_set_and_binding() {
     for model in MODELS {
         let bytes = build("sparse_sets", model);
         let exe = Executable::load(&bytes).unwrap();
-        let k = exe.entry_point("main").unwrap();
+        let k = exe.entry_point("sparse_sets").unwrap();
         assert!(
             k.binding(1, 0).is_none(),
             "the unused set 1 is not a binding"

@@ -1,5 +1,7 @@
 //! halc's integration tests: one binary, with a temp-dir helper.
 
+#[cfg(unix)]
+mod amber;
 mod cli;
 #[cfg(unix)]
 mod cpu;

@@ -346,10 +346,31 @@ fn baked_spec_constants_fix_workgroup_size_array_sizes_and_leave_function_consta
     let c = halc::compile(&[input(&crate::kernel("local_size_id.spv"))], &opts).unwrap();
     assert_eq!(c.kernels[0].workgroup.values(), [16, 8, 1]);
     assert!(c.kernels[0].function_constants.is_empty());
+    // The baked composite is a plain constant: SPIRV-Cross folds its uses.
     assert!(
-        c.kernels[0].msl.source.contains("uint3(16u, 8u, 1u)"),
+        c.kernels[0].msl.source.contains("gl_NumWorkGroups.x * 16u"),
         "{}",
         c.kernels[0].msl.source
+    );
+    assert!(!c.kernels[0].msl.source.contains("function_constant"));
+}
+
+/// `--spec` on a SpecId that sizes a shared array through the WorkgroupSize
+/// builtin: the extraction is folded into a constant. SPIRV-Cross emitted
+/// it as `constant uint _17 = _0;` (an undeclared identifier, with exit 0)
+/// before halc folded it; found by running the MSL on the CPU backend.
+#[test]
+fn baking_a_workgroup_size_that_sizes_shared_memory_gives_declared_msl() {
+    let opts = Options {
+        specs: vec!["0=128".parse().unwrap()],
+        ..Default::default()
+    };
+    let c = halc::compile(&[input(&crate::kernel("shared_spec_size.spv"))], &opts).unwrap();
+    let msl = &c.kernels[0].msl.source;
+    assert!(!msl.contains("= _0;"), "{msl}");
+    assert!(
+        msl.contains("threadgroup spvUnsafeArray<float, 128> tile;"),
+        "{msl}"
     );
 }
 

@@ -1,0 +1,3 @@
+//! Subcommands that live in their own files.
+
+pub mod test;

@@ -1,0 +1,123 @@
+//! `halc test FILE.amber…`: one `PASS|FAIL|SKIP` line per file, a summary
+//! line, exit 1 when any test failed.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, Result};
+use halc::amber::run::{run as run_script, Outcome, RunOptions};
+use halc::msl::BindingMap;
+use halc::runtime_loader::cpu::{self, DeviceOptions, ThreadgroupFill};
+
+use crate::TargetArgs;
+
+#[derive(clap::Args)]
+pub struct TestArgs {
+    /// Amber files (AmberScript `#!amber` or VkScript `[test]`).
+    #[arg(required = true, value_name = "FILE.amber")]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    target: TargetArgs,
+    /// SPIR-V target for GLSL and SPIR-V assembly without TARGET_ENV:
+    /// spv1.0 … spv1.6 or vulkan1.0 … vulkan1.3.
+    #[arg(long, default_value = "spv1.3", value_name = "ENV")]
+    target_env: String,
+    /// Longest time one dispatch may run on the CPU before it fails.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    time_limit: u64,
+    /// The glslc to run for GLSL shaders (default: $HALC_GLSLC, else glslc on PATH).
+    #[arg(long, value_name = "PATH")]
+    glslc: Option<PathBuf>,
+    /// Initial threadgroup memory: `poison` (default; Metal does not zero
+    /// it, and a kernel reading it before writing must fail) or `zero`, to
+    /// tell whether a failure comes from reading uninitialised memory.
+    #[arg(long, value_enum, default_value = "poison")]
+    threadgroup_memory: Fill,
+    /// Print JSON instead of lines.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Fill {
+    Poison,
+    Zero,
+}
+
+#[derive(serde::Serialize)]
+struct Report {
+    file: String,
+    outcome: &'static str,
+    reason: Option<String>,
+    seconds: f64,
+}
+
+pub fn run(a: TestArgs) -> Result<()> {
+    let device = cpu::Device::with_options(DeviceOptions {
+        time_limit: Duration::from_secs(a.time_limit),
+        threadgroup_fill: match a.threadgroup_memory {
+            Fill::Poison => ThreadgroupFill::Poison,
+            Fill::Zero => ThreadgroupFill::Zero,
+        },
+        ..DeviceOptions::default()
+    })
+    .map_err(|e| anyhow!("halc test runs the MSL on the CPU: {e}"))?;
+    let opts = RunOptions {
+        compile: a.target.options(BindingMap::default(), None),
+        target_env: a.target_env.clone(),
+        glslc: a.glslc.clone(),
+    };
+    let mut reports = Vec::new();
+    let mut out = std::io::stdout().lock();
+    for f in &a.files {
+        let name = f.display().to_string();
+        let start = Instant::now();
+        let outcome = match std::fs::read_to_string(f) {
+            Ok(text) => run_script(&name, &text, &device, &opts),
+            Err(e) => Outcome::Fail(format!("{name}: cannot read: {e}")),
+        };
+        let (word, reason) = match outcome {
+            Outcome::Pass => ("PASS", None),
+            Outcome::Fail(r) => ("FAIL", Some(r)),
+            Outcome::Skip(r) => ("SKIP", Some(r)),
+        };
+        if !a.json {
+            // Reasons start with `file:line:`; continuation lines (a
+            // compiler's message) are indented under their test.
+            match &reason {
+                None => writeln!(out, "{word} {name}")?,
+                Some(r) => writeln!(out, "{word} {}", r.replace('\n', "\n    "))?,
+            }
+        }
+        reports.push(Report {
+            file: name,
+            outcome: word,
+            reason,
+            seconds: start.elapsed().as_secs_f64(),
+        });
+    }
+    let count = |w: &str| reports.iter().filter(|r| r.outcome == w).count();
+    let (passed, failed, skipped) = (count("PASS"), count("FAIL"), count("SKIP"));
+    if a.json {
+        serde_json::to_writer_pretty(
+            &mut out,
+            &serde_json::json!({
+                "tests": reports,
+                "passed": passed,
+                "failed": failed,
+                "skipped": skipped,
+            }),
+        )?;
+        writeln!(out)?;
+    } else {
+        writeln!(out, "{passed} passed, {failed} failed, {skipped} skipped")?;
+    }
+    if failed > 0 {
+        // The lines above say what failed; the exit status says that it did.
+        out.flush()?;
+        std::process::exit(1);
+    }
+    Ok(())
+}

@@ -1,0 +1,167 @@
+//! `halc test` over the repository's Amber tests: every test in
+//! `tests/amber/` passes in both binding models and several MSL versions,
+//! and every negative control in `tests/amber/negative/` fails for its own
+//! reason. Runs the CLI, as a user does.
+//!
+//! Needs clang++ ≥ 15 and glslc: without them the tests print why and pass,
+//! unless `HALC_REQUIRE_CLANG=1` (CI), when they fail.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use crate::root;
+
+fn halc() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_halc"));
+    c.current_dir(root());
+    if std::env::var_os("HALC_CPU_CACHE").is_none() {
+        c.env(
+            "HALC_CPU_CACHE",
+            std::env::temp_dir().join("halc-cpu-test-cache"),
+        );
+    }
+    c
+}
+
+/// Whether the tools `halc test` needs are here (or must be).
+fn tools() -> bool {
+    let has = |p: &str, arg: &str| {
+        Command::new(p)
+            .arg(arg)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let clang = (15..=22).any(|v| has(&format!("clang++-{v}"), "--version"))
+        || std::env::var_os("HALC_CLANG").is_some()
+        || has("clang++", "--version");
+    let ok = clang && has("glslc", "--version");
+    if !ok {
+        assert_ne!(
+            std::env::var("HALC_REQUIRE_CLANG").as_deref(),
+            Ok("1"),
+            "HALC_REQUIRE_CLANG=1 but clang++ or glslc is missing"
+        );
+        println!("skipped: halc test needs clang++ >= 15 and glslc");
+    }
+    ok
+}
+
+fn files(dir: &str) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(root().join(dir))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|e| e == "amber" || e == "vkscript")
+        })
+        .map(|p: PathBuf| p.strip_prefix(root()).unwrap().display().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+fn run(args: &[&str], files: &[String]) -> (i32, String) {
+    let o = halc().arg("test").args(args).args(files).output().unwrap();
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    let stderr = String::from_utf8(o.stderr).unwrap();
+    assert!(stderr.is_empty(), "{stderr}");
+    (o.status.code().unwrap(), stdout)
+}
+
+#[test]
+fn every_amber_test_passes_in_both_binding_models_and_msl_versions() {
+    if !tools() {
+        return;
+    }
+    let tests = files("tests/amber");
+    assert!(tests.len() >= 10, "{tests:?}");
+    for args in [
+        &["--bindings", "argument-buffers"][..],
+        &["--bindings", "discrete"],
+        &["--msl-version", "2.3"],
+        &["--msl-version", "3.2", "--bindings", "discrete"],
+    ] {
+        let (code, out) = run(args, &tests);
+        assert_eq!(code, 0, "{args:?}:\n{out}");
+        assert!(
+            out.ends_with(&format!("{} passed, 0 failed, 0 skipped\n", tests.len())),
+            "{args:?}:\n{out}"
+        );
+        for t in &tests {
+            assert!(
+                out.contains(&format!("PASS {t}\n")),
+                "{args:?}: {t}:\n{out}"
+            );
+        }
+    }
+}
+
+/// Each negative control must fail, for its own reason: a test suite that
+/// cannot fail proves nothing.
+#[test]
+fn negative_controls_fail_for_their_reason() {
+    if !tools() {
+        return;
+    }
+    let cases = [
+        (
+            "wrong_expectation.amber",
+            "wrong_expectation.amber:15: EXPECT d IDX 0: value 2 (byte 8, uint32): expected == 10, got 9",
+        ),
+        // Poisoned, not zeroed, threadgroup memory.
+        ("uninitialised_shared.amber", "uninitialised_shared.amber:22: EXPECT d IDX 0: value 0"),
+        ("out_of_bounds.amber", "out-of-bounds access"),
+        ("divergent_barrier.amber", "threadgroup_barrier"),
+        ("endless_loop.amber", "time limit"),
+        ("malformed.amber", "malformed.amber:3: unknown data type `unit32`"),
+    ];
+    let listed = files("tests/amber/negative");
+    assert_eq!(listed.len(), cases.len(), "{listed:?}");
+    for (file, reason) in cases {
+        let path = format!("tests/amber/negative/{file}");
+        let (code, out) = run(&["--time-limit", "2"], std::slice::from_ref(&path));
+        assert_eq!(code, 1, "{file}:\n{out}");
+        let line = out.lines().next().unwrap_or("");
+        assert!(line.starts_with(&format!("FAIL {path}")), "{file}:\n{out}");
+        assert!(
+            out.contains(reason),
+            "{file}: expected `{reason}` in:\n{out}"
+        );
+        assert!(out.ends_with("0 passed, 1 failed, 0 skipped\n"), "{out}");
+    }
+}
+
+/// The poisoned-memory control fails because of the poison: with
+/// threadgroup memory zero-filled the same test passes.
+#[test]
+fn the_shared_memory_control_passes_on_zeroed_memory() {
+    if !tools() {
+        return;
+    }
+    let path = "tests/amber/negative/uninitialised_shared.amber".to_string();
+    let (code, out) = run(
+        &["--threadgroup-memory", "zero"],
+        std::slice::from_ref(&path),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with(&format!("PASS {path}")), "{out}");
+}
+
+/// Graphics tests and features Metal lacks are skips, with the reason.
+#[test]
+fn graphics_and_unknown_features_are_skips_not_failures() {
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let gfx = dir.path().join("gfx.amber");
+    std::fs::write(&gfx, "#!amber\nSHADER vertex v PASSTHROUGH\n").unwrap();
+    let f64s = dir.path().join("f64.amber");
+    std::fs::write(&f64s, "#!amber\nDEVICE_FEATURE shaderFloat64\n").unwrap();
+    let files = [gfx.display().to_string(), f64s.display().to_string()];
+    let (code, out) = run(&[], &files);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("SKIP "), "{out}");
+    assert!(out.contains("requires shaderFloat64"), "{out}");
+    assert!(out.ends_with("0 passed, 0 failed, 2 skipped\n"), "{out}");
+}
