@@ -141,6 +141,11 @@ struct CompileArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = halc::DEFAULT_TIME_LIMIT.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "in_process")]
     time_limit: u64,
+    /// Compile every generated kernel's MSL with clang++ against the CPU
+    /// backend's `metal_stdlib` shim and fail on MSL that does not compile
+    /// (needs clang++ >= 15; kernels with textures are reported as unchecked).
+    #[arg(long)]
+    check_msl: bool,
     /// Also compile each kernel's MSL to a metallib with xcrun (macOS with Xcode; see README).
     #[arg(long)]
     metallib: bool,
@@ -396,6 +401,11 @@ fn compile(a: CompileArgs) -> Result<()> {
         ..a.target.options(map, map_text)
     };
     let mut compiled = halc::compile(&inputs, &options)?;
+    if a.check_msl {
+        for w in cli::check::check_msl(&compiled)? {
+            eprintln!("warning: {w}");
+        }
+    }
     if a.metallib {
         let sdk = Sdk::for_platform(options.layout.platform, a.ios_simulator)
             .ok_or_else(|| anyhow!("--ios-simulator needs --platform ios"))?;

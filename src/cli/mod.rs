@@ -1,3 +1,4 @@
 //! Subcommands that live in their own files.
 
+pub mod check;
 pub mod test;

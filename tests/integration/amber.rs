@@ -165,3 +165,38 @@ fn graphics_and_unknown_features_are_skips_not_failures() {
     assert!(out.contains("requires shaderFloat64"), "{out}");
     assert!(out.ends_with("0 passed, 0 failed, 2 skipped\n"), "{out}");
 }
+
+/// `halc compile --check-msl` over every fixture in both binding models:
+/// the MSL compiles against the shim; only the texture fixtures are
+/// reported as unchecked, each with a warning.
+#[test]
+fn check_msl_accepts_every_fixture_and_names_unchecked_ones() {
+    if !tools() {
+        return;
+    }
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = out_dir.path().join("k.halc");
+    for model in ["argument-buffers", "discrete"] {
+        for f in crate::compute_fixtures() {
+            let o = halc()
+                .args(["compile", "--check-msl", "--bindings", model, "-o"])
+                .arg(&out)
+                .arg(&f)
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8(o.stderr).unwrap();
+            assert_eq!(o.status.code(), Some(0), "{}: {stderr}", f.display());
+            let name = f.file_stem().unwrap().to_string_lossy();
+            if name == "images" || name == "descriptor_arrays" {
+                assert!(
+                    stderr.starts_with("warning: ")
+                        && stderr.contains("MSL not checked")
+                        && stderr.contains("textures and samplers"),
+                    "{name}: {stderr}"
+                );
+            } else {
+                assert!(stderr.is_empty(), "{name}: {stderr}");
+            }
+        }
+    }
+}

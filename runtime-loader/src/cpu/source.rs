@@ -130,6 +130,27 @@ fn idents(s: &str) -> impl Iterator<Item = &str> {
         .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
 }
 
+/// MSL texture and sampler types (not implemented by the shim).
+const TEXTURE_TYPES: &[&str] = &[
+    "texture1d",
+    "texture1d_array",
+    "texture2d",
+    "texture2d_array",
+    "texture2d_ms",
+    "texture2d_ms_array",
+    "texture3d",
+    "texturecube",
+    "texturecube_array",
+    "texture_buffer",
+    "depth2d",
+    "depth2d_array",
+    "depth2d_ms",
+    "depth2d_ms_array",
+    "depthcube",
+    "depthcube_array",
+    "sampler",
+];
+
 const VECTOR_BASES: &[&str] = &[
     "float", "half", "int", "uint", "short", "ushort", "char", "uchar", "long", "ulong", "bool",
 ];
@@ -424,6 +445,18 @@ pub(super) fn prepare(
     msl_name: &str,
     constants: &[ConstantValue],
 ) -> Result<Prepared, CpuError> {
+    // Textures and samplers (kernel parameters or argument-buffer members)
+    // have no host implementation yet: say so before clang does.
+    if let Some((n, word)) = msl.lines().enumerate().find_map(|(n, l)| {
+        idents(l)
+            .find(|w| TEXTURE_TYPES.contains(w))
+            .map(|w| (n + 1, w.to_string()))
+    }) {
+        return Err(CpuError::Unsupported {
+            kernel: kernel.into(),
+            what: format!("textures and samplers (`{word}` at MSL line {n})"),
+        });
+    }
     let (sig_line, raw_params) =
         kernel_params(msl, msl_name).ok_or_else(|| CpuError::InvalidMsl {
             kernel: kernel.into(),
@@ -460,6 +493,11 @@ pub(super) fn prepare(
                         from_constants.insert(name.to_string());
                     }
                 }
+                // A program-scope `constant` is a compile-time constant in
+                // MSL (SPIRV-Cross sizes arrays with them: `constant uint
+                // _17 = SPIRV_CROSS_CONSTANT_ID_0;`); `static const` keeps
+                // integral ones usable in constant expressions in C++.
+                *line = format!("static const {}", &line["constant ".len()..]);
             }
         }
     }
