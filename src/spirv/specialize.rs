@@ -120,7 +120,7 @@ fn mask(w: u32) -> u64 {
 }
 
 /// IEEE half from single, round to nearest even.
-fn f32_to_f16_bits(f: f32) -> u16 {
+pub(crate) fn f32_to_f16_bits(f: f32) -> u16 {
     let x = f.to_bits();
     let sign = ((x >> 16) & 0x8000) as u16;
     let exp = ((x >> 23) & 0xff) as i32;
