@@ -45,6 +45,7 @@ mod load;
 pub mod memory;
 pub mod metal;
 pub mod plan;
+pub mod transfer;
 mod verify;
 
 pub use kernel::{Kernel, PushConstantLayout, SizesBufferLayout, ThreadgroupDim};

@@ -549,3 +549,133 @@ fn an_out_of_bounds_read_fails_and_names_the_binding() {
         );
     }
 }
+
+// ------------------------------------------------- command buffers, queues
+
+/// One command buffer: fill the first `k` words, add one to every word
+/// (`add_one`), copy the words to `out` at an unaligned offset. Submitted
+/// twice, it applies twice, to the buffers' contents at each submission.
+#[test]
+fn a_replayed_command_buffer_applies_twice() {
+    let Some(dev) = device() else { return };
+    for model in MODELS {
+        let bytes = build("add_one", model);
+        let exe = Executable::load(&bytes).unwrap();
+        let p = pipeline(&dev, exe, &[]);
+        let n = 100u32;
+        let k = 10u64;
+        let data = dev
+            .buffer_with_data(&bytes_u32(&(0..n).map(|i| 1000 + i).collect::<Vec<_>>()))
+            .unwrap();
+        let out = dev.buffer(4 * n as usize + 3).unwrap();
+        let mut b = ResourceBindings::new();
+        b.buffer(0, 0, &data);
+        let mut cb = dev.command_buffer();
+        cb.fill(&data, 0, 4 * k, &[7, 0, 0, 0]).unwrap();
+        let mut pass = cb.compute();
+        pass.dispatch(
+            &p,
+            &b,
+            &n.to_le_bytes(),
+            Grid::Threads([u64::from(n), 1, 1]),
+        )
+        .unwrap();
+        pass.end();
+        cb.copy(&data, 0, &out, 3, 4 * u64::from(n)).unwrap();
+
+        let expect = |extra: u32, host: Option<(usize, u32)>| -> Vec<u32> {
+            (0..n)
+                .map(|i| match host {
+                    Some((at, v)) if i as usize == at => v + 1,
+                    _ if u64::from(i) < k => 8,
+                    _ => 1000 + i + extra,
+                })
+                .collect()
+        };
+        dev.submit(&cb).wait().unwrap();
+        assert_eq!(u32s(&out.to_vec()[3..]), expect(1, None), "{model:?}: once");
+        // The host changes a word between the submissions: the replay
+        // reads the current contents.
+        data.write(4 * 50, &500u32.to_le_bytes()).unwrap();
+        dev.submit(&cb).wait().unwrap();
+        assert_eq!(
+            u32s(&data.to_vec()),
+            expect(2, Some((50, 500))),
+            "{model:?}: twice"
+        );
+        assert_eq!(u32s(&out.to_vec()[3..]), expect(2, Some((50, 500))));
+    }
+}
+
+/// A kernel fault fails its submission: the commands after it do not run,
+/// the semaphore it would have signalled fails, the queue runs the next
+/// submission.
+#[test]
+fn a_failing_dispatch_fails_its_submission_and_the_queue_goes_on() {
+    let Some(dev) = device() else { return };
+    let bytes = build("saxpy", BindingModel::ArgumentBuffers);
+    let exe = Executable::load(&bytes).unwrap();
+    let p = pipeline(&dev, exe, &[]);
+    let s = Saxpy::new(1000);
+    let x = dev.buffer_with_data(&bytes_f32(&s.x)).unwrap();
+    let y = dev.buffer_with_data(&bytes_f32(&s.y)).unwrap();
+    // params.n = 1024 with 1000-element buffers: reads past the ends.
+    let mut params = s.a.to_le_bytes().to_vec();
+    params.extend(1024u32.to_le_bytes());
+    let params = dev.buffer_with_data(&params).unwrap();
+    let marker = dev.buffer(4).unwrap();
+    let sem = dev.semaphore(0);
+    let mut b = ResourceBindings::new();
+    b.buffer(0, 0, &x).buffer(0, 1, &y).buffer(0, 2, &params);
+    let mut failing = dev.command_buffer();
+    let mut pass = failing.compute();
+    pass.dispatch(&p, &b, &[], Grid::Threads([1024, 1, 1]))
+        .unwrap();
+    pass.end();
+    failing.fill(&marker, 0, 4, &[1]).unwrap();
+    failing.signal(&sem, 1);
+    let mut next = dev.command_buffer();
+    next.fill(&marker, 0, 2, &[2, 2]).unwrap();
+
+    let first = dev.submit(&failing);
+    let second = dev.submit(&next);
+    let e = first.wait().unwrap_err();
+    assert!(
+        matches!(e, CpuError::Fault { .. }) && e.to_string().contains("out-of-bounds access"),
+        "{e}"
+    );
+    assert_eq!(first.result().unwrap_err(), e);
+    let e = sem.wait(1, Duration::from_secs(30)).unwrap_err();
+    assert!(
+        matches!(&e, CpuError::SemaphoreFailed { value: 1, message, .. } if message.contains("out-of-bounds")),
+        "{e}"
+    );
+    second.wait().unwrap();
+    assert_eq!(
+        marker.to_vec(),
+        [2, 2, 0, 0],
+        "the fill after the fault ran"
+    );
+}
+
+/// Plan errors are record-time errors, as on Metal: nothing is recorded.
+#[test]
+fn a_plan_error_is_returned_when_recording() {
+    let Some(dev) = device() else { return };
+    let bytes = build("add_one", BindingModel::ArgumentBuffers);
+    let exe = Executable::load(&bytes).unwrap();
+    let p = pipeline(&dev, exe, &[]);
+    let mut cb = dev.command_buffer();
+    let mut pass = cb.compute();
+    let e = pass
+        .dispatch(
+            &p,
+            &ResourceBindings::new(),
+            &1u32.to_le_bytes(),
+            Grid::Threads([1, 1, 1]),
+        )
+        .unwrap_err();
+    assert!(matches!(e, CpuError::Plan(_)), "{e}");
+    pass.end();
+    assert!(cb.is_empty());
+}

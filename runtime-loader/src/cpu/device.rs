@@ -1,13 +1,16 @@
 //! The CPU device: a compiler and the execution options.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::buffer::Buffer;
+use super::command::{CommandBuffer, Queue, Submission};
 use super::cxx::{self, Clang, Compiler};
-use super::program::Program;
+use super::program::{Builtins, Program};
+use super::sync::Semaphore;
 use super::CpuError;
+use crate::transfer::BlitAlignment;
 use crate::Executable;
 
 /// What threadgroup memory holds when a threadgroup starts.
@@ -24,6 +27,25 @@ pub enum ThreadgroupFill {
     Byte(u8),
 }
 
+/// Which fills and copies run the polyfill kernels of
+/// [`crate::transfer::POLYFILL_MSL`]; the others are done directly on the
+/// host (what a blit encoder does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransferRule {
+    /// The cases a blit encoder with this alignment cannot do (default:
+    /// [`BlitAlignment::Four`], macOS, so the polyfill runs where it runs on
+    /// a Mac).
+    Blit(BlitAlignment),
+    /// Every non-empty fill and copy (to test the polyfill MSL).
+    AlwaysPolyfill,
+}
+
+impl Default for TransferRule {
+    fn default() -> Self {
+        TransferRule::Blit(BlitAlignment::Four)
+    }
+}
+
 /// How a [`Device`] compiles and runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeviceOptions {
@@ -38,6 +60,12 @@ pub struct DeviceOptions {
     pub workers: usize,
     /// Threadgroup memory at the start of each threadgroup.
     pub threadgroup_fill: ThreadgroupFill,
+    /// A command buffer's semaphore wait still unsatisfied after this long
+    /// fails its submission (default 60 s): a wait that can never be
+    /// satisfied is reported, not a hang.
+    pub queue_wait_limit: Duration,
+    /// Which fills and copies run the polyfill kernels.
+    pub transfer_rule: TransferRule,
 }
 
 impl Default for DeviceOptions {
@@ -48,6 +76,8 @@ impl Default for DeviceOptions {
             time_limit: Duration::from_secs(60),
             workers: 0,
             threadgroup_fill: ThreadgroupFill::Poison,
+            queue_wait_limit: Duration::from_secs(60),
+            transfer_rule: TransferRule::default(),
         }
     }
 }
@@ -58,6 +88,12 @@ pub(super) struct Inner {
     pub(super) time_limit: Duration,
     pub(super) workers: usize,
     pub(super) fill: ThreadgroupFill,
+    pub(super) queue_wait_limit: Duration,
+    pub(super) transfer_rule: TransferRule,
+    /// The polyfill kernels, compiled on first use.
+    pub(super) builtins: OnceLock<Result<Arc<Builtins>, CpuError>>,
+    /// The device's queue, started on first use.
+    pub(super) queue: OnceLock<Queue>,
 }
 
 /// The CPU device. Cloning shares it.
@@ -92,6 +128,10 @@ impl Device {
                 time_limit: options.time_limit,
                 workers,
                 fill: options.threadgroup_fill,
+                queue_wait_limit: options.queue_wait_limit,
+                transfer_rule: options.transfer_rule,
+                builtins: OnceLock::new(),
+                queue: OnceLock::new(),
             }),
         })
     }
@@ -122,5 +162,40 @@ impl Device {
     /// returned [`Program`].
     pub fn load<'a>(&self, exe: Executable<'a>) -> Result<Program<'a>, CpuError> {
         Program::new(self, exe)
+    }
+
+    /// A timeline semaphore starting at `initial`.
+    pub fn semaphore(&self, initial: u64) -> Semaphore {
+        Semaphore::new(initial)
+    }
+
+    /// A new, empty command buffer.
+    pub fn command_buffer(&self) -> CommandBuffer {
+        CommandBuffer::new(self)
+    }
+
+    /// The device's queue (started on first use; Metal's device also has
+    /// one queue for dispatch and transfer).
+    pub fn queue(&self) -> &Queue {
+        self.inner.queue.get_or_init(Queue::new)
+    }
+
+    /// Another queue, with its own thread: submissions on different queues
+    /// run concurrently and order themselves through semaphores.
+    pub fn new_queue(&self) -> Queue {
+        Queue::new()
+    }
+
+    /// Submits `cb` on the device's queue (see [`Queue::submit`]).
+    pub fn submit(&self, cb: &CommandBuffer) -> Submission {
+        self.queue().submit(cb)
+    }
+
+    /// The polyfill kernels, compiled (or taken from the cache) once.
+    pub(super) fn builtins(&self) -> Result<Arc<Builtins>, CpuError> {
+        self.inner
+            .builtins
+            .get_or_init(|| Builtins::new(self).map(Arc::new))
+            .clone()
     }
 }

@@ -120,7 +120,7 @@ impl<'r> ResourceBindings<'r> {
         Ok(out)
     }
 
-    fn buffers(&self) -> impl Iterator<Item = (ResourceKey, &Bound<'r>)> {
+    pub(super) fn buffers(&self) -> impl Iterator<Item = (ResourceKey, &Bound<'r>)> {
         self.map.iter().flat_map(|(&(set, binding), v)| {
             (0u32..).zip(v).map(move |(element, b)| {
                 (
@@ -172,6 +172,25 @@ pub(super) struct Encoded {
 }
 
 impl Encoded {
+    /// A table made by hand (the polyfill kernels, unit tests of the
+    /// executor); `keep` holds what the slots point to besides `regions`'
+    /// buffers.
+    pub(super) fn by_hand(
+        slots: [*mut c_void; 31],
+        threadgroups: [u64; 3],
+        threads: [u32; 3],
+        regions: Vec<Region>,
+        keep: Vec<Mapping>,
+    ) -> Encoded {
+        Encoded {
+            slots,
+            threadgroups,
+            threads,
+            regions,
+            _keep: keep,
+        }
+    }
+
     /// A table made by hand (unit tests of the executor).
     #[cfg(test)]
     pub(super) fn for_test(

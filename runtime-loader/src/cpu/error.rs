@@ -174,6 +174,43 @@ pub enum CpuError {
         /// What.
         message: String,
     },
+    /// A fill or copy breaks the contract of [`crate::transfer`].
+    #[error(transparent)]
+    Transfer(#[from] crate::transfer::TransferError),
+    /// A semaphore wait gave up.
+    #[error("timed out after {waited_ms} ms waiting for the semaphore to reach {value} (it is at {current})")]
+    SemaphoreTimeout {
+        /// Awaited value.
+        value: u64,
+        /// Value when the wait gave up.
+        current: u64,
+        /// Milliseconds waited.
+        waited_ms: u128,
+    },
+    /// A semaphore was signalled to a value below its current one.
+    #[error("semaphore signalled to {value}, below its current value {current}: timeline values only grow")]
+    SemaphoreBackwards {
+        /// Current value.
+        current: u64,
+        /// Requested value.
+        value: u64,
+    },
+    /// A semaphore waited on failed: a submission that was to signal it failed.
+    #[error(
+        "waiting for the semaphore to reach {value} (it is at {current}): it failed: {message}"
+    )]
+    SemaphoreFailed {
+        /// Awaited value.
+        value: u64,
+        /// Its value.
+        current: u64,
+        /// The failed submission's error.
+        message: String,
+    },
+    /// A submission was dropped by its queue before it ran (the queue's
+    /// thread ended).
+    #[error("the queue ended before the submission completed")]
+    QueueLost,
     /// The dispatch ran past its time limit and was killed.
     #[error("kernel `{kernel}`: the dispatch did not finish within the time limit of {limit:?} (endless loop?); it was killed")]
     Timeout {

@@ -11,7 +11,15 @@
 //! | [`Buffer`] | an exact-size shared mapping with a guard page before and after |
 //! | [`Program`] | an executable's MSL libraries |
 //! | [`Pipeline`] | one kernel with its [`crate::plan::Specialization`], compiled to a shared object and loaded |
-//! | [`Device::dispatch`] / [`Device::execute`] | a plan run in a forked child process |
+//! | [`CommandBuffer`] / [`ComputePass`] | recorded waits, signals, dispatches (planned and encoded when recorded), copies, fills; replayable |
+//! | [`Queue`] / [`Submission`] | a thread running submissions in order; wait / poll a submission |
+//! | [`Semaphore`] | a timeline u64 (host and queue waits and signals, wait-before-signal) |
+//! | [`Device::dispatch`] / [`Device::execute`] | one plan run synchronously in a forked child process |
+//!
+//! Fills and copies follow [`crate::transfer`]'s contract; the cases a Metal
+//! blit encoder cannot do run the polyfill kernels of
+//! [`crate::transfer::POLYFILL_MSL`], compiled like any kernel's MSL
+//! ([`TransferRule`]).
 //!
 //! How a dispatch runs:
 //! 1. `source.rs` rewrites the MSL for C++ (line numbers kept), bakes the
@@ -38,6 +46,8 @@
 
 mod buffer;
 mod command;
+#[cfg(test)]
+mod command_tests;
 mod cxx;
 mod device;
 mod encode;
@@ -45,15 +55,18 @@ mod error;
 mod exec;
 mod program;
 mod source;
+mod sync;
 #[cfg(test)]
 mod tests;
 
 pub use buffer::Buffer;
+pub use command::{CommandBuffer, ComputePass, Queue, Submission};
 pub use cxx::{find_clang, Clang};
-pub use device::{Device, DeviceOptions, ThreadgroupFill};
+pub use device::{Device, DeviceOptions, ThreadgroupFill, TransferRule};
 pub use encode::{Bound, ResourceBindings};
 pub use error::CpuError;
 pub use program::{Pipeline, Program};
+pub use sync::Semaphore;
 
 /// The shim the kernels are compiled against: `(path, contents)` of every
 /// header, `metal_stdlib` first (the others include it).

@@ -1,5 +1,6 @@
 //! Programs and pipelines: a kernel's MSL, specialised and compiled.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::cxx::Library;
@@ -53,37 +54,90 @@ impl<'a> Program<'a> {
                 kernel: name.into(),
             })?;
         let prepared = source::prepare(msl, name, kernel.msl_name(), spec.constants())?;
-        let start = Instant::now();
-        let compiled = self.device.inner.compiler.compile(name, &prepared.source)?;
-        let compile_time = start.elapsed();
-        let library = Library::open(&compiled.path)?;
-        let abi_fn = library.symbol("halc_abi")?;
-        // SAFETY: `halc_abi` is defined by the generated wrapper with this
-        // signature.
-        let abi = unsafe {
-            std::mem::transmute::<*mut std::ffi::c_void, extern "C" fn() -> u64>(abi_fn)()
-        };
-        if abi != exec::ABI {
-            return Err(CpuError::Load {
-                path: compiled.path.display().to_string(),
-                message: format!(
-                    "built for executor ABI {abi}, this runtime has {}",
-                    exec::ABI
-                ),
-            });
-        }
-        let entry = library.symbol("halc_entry")?;
-        // SAFETY: `halc_entry` is defined by the generated wrapper with the
-        // `EntryFn` signature (checked by the ABI number above).
-        let entry = unsafe { std::mem::transmute::<*mut std::ffi::c_void, EntryFn>(entry) };
+        let loaded = load(&self.device, name, &prepared.source)?;
         Ok(Pipeline {
             kernel,
             spec,
             params: prepared.params,
-            entry,
-            library,
-            compile_time: (!compiled.cached).then_some(compile_time),
+            entry: loaded.entry,
+            library: loaded.library,
+            compile_time: loaded.compile_time,
             device: self.device.clone(),
+        })
+    }
+}
+
+/// A compiled kernel, loaded.
+struct Loaded {
+    entry: EntryFn,
+    library: Arc<Library>,
+    compile_time: Option<Duration>,
+}
+
+/// Compiles (or takes from the cache) the prepared C++ of kernel `name` and
+/// loads its entry point.
+fn load(device: &Device, name: &str, source: &str) -> Result<Loaded, CpuError> {
+    let start = Instant::now();
+    let compiled = device.inner.compiler.compile(name, source)?;
+    let compile_time = start.elapsed();
+    let library = Library::open(&compiled.path)?;
+    let abi_fn = library.symbol("halc_abi")?;
+    // SAFETY: `halc_abi` is defined by the generated wrapper with this
+    // signature.
+    let abi =
+        unsafe { std::mem::transmute::<*mut std::ffi::c_void, extern "C" fn() -> u64>(abi_fn)() };
+    if abi != exec::ABI {
+        return Err(CpuError::Load {
+            path: compiled.path.display().to_string(),
+            message: format!(
+                "built for executor ABI {abi}, this runtime has {}",
+                exec::ABI
+            ),
+        });
+    }
+    let entry = library.symbol("halc_entry")?;
+    // SAFETY: `halc_entry` is defined by the generated wrapper with the
+    // `EntryFn` signature (checked by the ABI number above).
+    let entry = unsafe { std::mem::transmute::<*mut std::ffi::c_void, EntryFn>(entry) };
+    Ok(Loaded {
+        entry,
+        library: Arc::new(library),
+        compile_time: (!compiled.cached).then_some(compile_time),
+    })
+}
+
+/// One polyfill kernel of [`crate::transfer::POLYFILL_MSL`], loaded.
+#[derive(Debug, Clone)]
+pub(super) struct Builtin {
+    /// Its MSL name.
+    pub(super) name: &'static str,
+    pub(super) entry: EntryFn,
+    pub(super) library: Arc<Library>,
+}
+
+/// The polyfill kernels of a device: [`crate::transfer::POLYFILL_MSL`]
+/// through the same MSL → C++ → clang path as any kernel (Metal compiles
+/// the same string with `newLibraryWithSource`).
+#[derive(Debug)]
+pub(super) struct Builtins {
+    pub(super) fill: Builtin,
+    pub(super) copy: Builtin,
+}
+
+impl Builtins {
+    pub(super) fn new(device: &Device) -> Result<Builtins, CpuError> {
+        let one = |name: &'static str| -> Result<Builtin, CpuError> {
+            let prepared = source::prepare(crate::transfer::POLYFILL_MSL, name, name, &[])?;
+            let loaded = load(device, name, &prepared.source)?;
+            Ok(Builtin {
+                name,
+                entry: loaded.entry,
+                library: loaded.library,
+            })
+        };
+        Ok(Builtins {
+            fill: one(crate::transfer::FILL_KERNEL)?,
+            copy: one(crate::transfer::COPY_KERNEL)?,
         })
     }
 }
@@ -96,7 +150,7 @@ pub struct Pipeline<'a> {
     params: Vec<Param>,
     entry: EntryFn,
     /// Keeps `entry` loaded.
-    library: Library,
+    library: Arc<Library>,
     compile_time: Option<Duration>,
     device: Device,
 }
@@ -127,7 +181,11 @@ impl<'a> Pipeline<'a> {
     }
 
     pub(super) fn entry(&self) -> EntryFn {
-        let _ = &self.library;
         self.entry
+    }
+
+    /// The loaded object `entry` lives in.
+    pub(super) fn library(&self) -> &Arc<Library> {
+        &self.library
     }
 }

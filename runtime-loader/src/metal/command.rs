@@ -6,9 +6,10 @@ use std::ptr::NonNull;
 use block2::RcBlock;
 use objc2::rc::Retained;
 use objc2::runtime::ProtocolObject;
+use objc2_foundation::NSRange;
 use objc2_metal::{
     MTLBlitCommandEncoder, MTLCommandBuffer, MTLCommandBufferStatus, MTLCommandEncoder,
-    MTLCommandQueue, MTLComputeCommandEncoder,
+    MTLCommandQueue, MTLComputeCommandEncoder, MTLComputePipelineState,
 };
 
 use super::buffer::Buffer;
@@ -20,17 +21,21 @@ use super::sync::Semaphore;
 use super::MetalError;
 use crate::memory::StorageMode;
 use crate::plan::{DispatchPlan, Grid};
+use crate::transfer::{self, BlitAlignment, CopyParams, FillParams, Route};
 
 /// An `MTLCommandBuffer` being recorded.
 ///
-/// Semaphore waits and signals, blit copies and compute passes are encoded in
-/// call order. Every object a dispatch reaches (bound resources, argument
+/// Semaphore waits and signals, copies, fills and compute passes are encoded
+/// in call order. A command buffer is one-shot ([`CommandBuffer::commit`]
+/// consumes it, as an `MTLCommandBuffer` is); to run the same work again,
+/// record it again (the CPU backend's command buffers can be resubmitted). Every object a dispatch reaches (bound resources, argument
 /// buffers, sizes tables) is kept alive until the GPU completes the command
 /// buffer, even if the [`Submission`] is dropped.
 #[derive(Debug)]
 pub struct CommandBuffer {
     raw: Retained<ProtocolObject<dyn MTLCommandBuffer>>,
     keep: Vec<KeepAlive>,
+    device: Device,
 }
 
 impl CommandBuffer {
@@ -41,6 +46,7 @@ impl CommandBuffer {
         Ok(CommandBuffer {
             raw,
             keep: Vec::new(),
+            device: device.clone(),
         })
     }
 
@@ -80,55 +86,138 @@ impl CommandBuffer {
         })
     }
 
-    /// Copies `size` bytes between buffers with a blit encoder. Offsets and
-    /// size must be multiples of 4 on macOS.
+    /// Copies `length` bytes from `src` at `src_offset` to `dst` at
+    /// `dst_offset`: any alignment, ranges inside their buffers, no overlap
+    /// within one buffer ([`crate::transfer`]). A blit
+    /// (`copyFromBuffer:…size:`) where this platform's blit encoder can do it
+    /// (macOS: offsets and length multiples of 4), else the polyfill copy
+    /// kernel. Returns the route taken.
     pub fn copy(
         &mut self,
         src: &Buffer,
         src_offset: u64,
         dst: &Buffer,
         dst_offset: u64,
-        size: u64,
-    ) -> Result<(), MetalError> {
-        let fail = |message| MetalError::Copy {
-            src_offset,
-            dst_offset,
-            size,
-            message,
-        };
-        let fits = |offset: u64, buffer: &Buffer| {
-            offset
-                .checked_add(size)
-                .is_some_and(|end| end <= buffer.len())
-        };
-        if !fits(src_offset, src) {
-            return Err(fail("the source range is outside the source buffer"));
+        length: u64,
+    ) -> Result<Route, MetalError> {
+        let same = std::ptr::eq(src.raw(), dst.raw());
+        transfer::check_copy(src.len(), src_offset, dst.len(), dst_offset, length, same)?;
+        let route = transfer::copy_route(src_offset, dst_offset, length, BlitAlignment::current());
+        match route {
+            Route::Nothing => return Ok(route),
+            Route::Blit { .. } => {
+                let blit = self.blit()?;
+                // SAFETY: both ranges were checked to be inside their buffers
+                // (and apart within one buffer), which are live; the command
+                // buffer keeps them alive until it completes.
+                unsafe {
+                    blit.copyFromBuffer_sourceOffset_toBuffer_destinationOffset_size(
+                        src.raw(),
+                        conv::ns(src_offset),
+                        dst.raw(),
+                        conv::ns(dst_offset),
+                        conv::ns(length),
+                    )
+                };
+                blit.endEncoding();
+            }
+            Route::Polyfill => {
+                let builtins = self.device.builtins()?;
+                let params = CopyParams {
+                    src_offset,
+                    dst_offset,
+                    length,
+                };
+                self.polyfill(&builtins.copy, &[src, dst], &params.to_bytes(), length)?;
+            }
         }
-        if !fits(dst_offset, dst) {
-            return Err(fail(
-                "the destination range is outside the destination buffer",
-            ));
-        }
-        if cfg!(target_os = "macos") && (src_offset | dst_offset | size) % 4 != 0 {
-            return Err(fail("macOS needs offsets and size that are multiples of 4"));
-        }
-        let blit = self.raw.blitCommandEncoder().ok_or(MetalError::Creation {
-            what: "a blit command encoder".into(),
-        })?;
-        // SAFETY: both ranges were checked to be inside their buffers, which
-        // are live; the command buffer keeps them alive until it completes.
-        unsafe {
-            blit.copyFromBuffer_sourceOffset_toBuffer_destinationOffset_size(
-                src.raw(),
-                conv::ns(src_offset),
-                dst.raw(),
-                conv::ns(dst_offset),
-                conv::ns(size),
-            )
-        };
-        blit.endEncoding();
         self.keep.push(KeepAlive::Buffer(src.retained()));
         self.keep.push(KeepAlive::Buffer(dst.retained()));
+        Ok(route)
+    }
+
+    /// Fills `length` bytes of `dst` from `offset` with `pattern` (1, 2 or 4
+    /// bytes; `offset` and `length` multiples of its length:
+    /// [`crate::transfer`]). `fillBuffer:range:value:` writes one byte value,
+    /// and on macOS only ranges whose offset and length are multiples of 4;
+    /// every other fill runs the polyfill fill kernel. Returns the route
+    /// taken.
+    pub fn fill(
+        &mut self,
+        dst: &Buffer,
+        offset: u64,
+        length: u64,
+        pattern: &[u8],
+    ) -> Result<Route, MetalError> {
+        transfer::check_fill(dst.len(), offset, length, pattern)?;
+        let route = transfer::fill_route(offset, length, pattern, BlitAlignment::current());
+        match route {
+            Route::Nothing => return Ok(route),
+            Route::Blit { byte } => {
+                let blit = self.blit()?;
+                blit.fillBuffer_range_value(
+                    dst.raw(),
+                    NSRange::new(conv::ns(offset), conv::ns(length)),
+                    byte,
+                );
+                blit.endEncoding();
+            }
+            Route::Polyfill => {
+                let builtins = self.device.builtins()?;
+                let params = FillParams {
+                    offset,
+                    length,
+                    pattern: transfer::pattern_word(pattern),
+                };
+                self.polyfill(&builtins.fill, &[dst], &params.to_bytes(), length)?;
+            }
+        }
+        self.keep.push(KeepAlive::Buffer(dst.retained()));
+        Ok(route)
+    }
+
+    fn blit(&self) -> Result<Retained<ProtocolObject<dyn MTLBlitCommandEncoder>>, MetalError> {
+        self.raw.blitCommandEncoder().ok_or(MetalError::Creation {
+            what: "a blit command encoder".into(),
+        })
+    }
+
+    /// One dispatch of a polyfill kernel: `buffers` at `[[buffer(0)]]`…
+    /// (offset 0), `params` by `setBytes` at the next slot.
+    fn polyfill(
+        &mut self,
+        pipeline: &ProtocolObject<dyn MTLComputePipelineState>,
+        buffers: &[&Buffer],
+        params: &[u8],
+        length: u64,
+    ) -> Result<(), MetalError> {
+        let encoder = self
+            .raw
+            .computeCommandEncoder()
+            .ok_or(MetalError::Creation {
+                what: "a compute command encoder".into(),
+            })?;
+        encoder.setComputePipelineState(pipeline);
+        for (i, b) in buffers.iter().enumerate() {
+            // SAFETY: a live buffer at offset 0, at slot `i` of the kernel's
+            // `[[buffer(i)]]`; the kernel only touches the checked range, and
+            // the command buffer keeps the buffer alive.
+            unsafe { encoder.setBuffer_offset_atIndex(Some(b.raw()), 0, i) };
+        }
+        // SAFETY: `params` is a live 24-byte slice, the size of the kernel's
+        // parameter struct; Metal copies it.
+        unsafe {
+            encoder.setBytes_length_atIndex(
+                NonNull::from(params).cast(),
+                params.len(),
+                buffers.len(),
+            )
+        };
+        encoder.dispatchThreadgroups_threadsPerThreadgroup(
+            conv::map_size([transfer::polyfill_groups(length), 1, 1]),
+            conv::map_size([u64::from(transfer::POLYFILL_THREADS), 1, 1]),
+        );
+        encoder.endEncoding();
         Ok(())
     }
 
@@ -150,7 +239,7 @@ impl CommandBuffer {
     /// Commits the command buffer. The objects it uses are released when the
     /// GPU completes it.
     pub fn commit(self) -> Submission {
-        let CommandBuffer { raw, keep } = self;
+        let CommandBuffer { raw, keep, .. } = self;
         let handler = RcBlock::new(move |_cb: NonNull<ProtocolObject<dyn MTLCommandBuffer>>| {
             // Owning `keep` is the point: it is dropped with the block,
             // which Metal releases after calling it on completion.

@@ -1,5 +1,7 @@
 //! `MTLDevice` and its command queue.
 
+use std::sync::{Arc, OnceLock};
+
 use objc2::rc::Retained;
 use objc2::runtime::ProtocolObject;
 use objc2_metal::{
@@ -10,7 +12,7 @@ use objc2_metal::{
 use super::buffer::Buffer;
 use super::command::CommandBuffer;
 use super::conv;
-use super::program::Program;
+use super::program::{Builtins, Program};
 use super::sync::Semaphore;
 use super::MetalError;
 use crate::memory::{self, MemoryType, Os};
@@ -27,6 +29,8 @@ extern "C" {}
 pub struct Device {
     raw: Retained<ProtocolObject<dyn MTLDevice>>,
     queue: Retained<ProtocolObject<dyn MTLCommandQueue>>,
+    /// The polyfill kernels, compiled on first use.
+    builtins: Arc<OnceLock<Result<Arc<Builtins>, String>>>,
 }
 
 impl Device {
@@ -59,7 +63,11 @@ impl Device {
         let queue = raw.newCommandQueue().ok_or(MetalError::Creation {
             what: "a command queue".into(),
         })?;
-        Ok(Device { raw, queue })
+        Ok(Device {
+            raw,
+            queue,
+            builtins: Arc::default(),
+        })
     }
 
     /// `MTLDevice.name`.
@@ -125,6 +133,15 @@ impl Device {
     /// A timeline semaphore starting at `initial`.
     pub fn semaphore(&self, initial: u64) -> Result<Semaphore, MetalError> {
         Semaphore::new(self, initial)
+    }
+
+    /// The polyfill kernels ([`crate::transfer::POLYFILL_MSL`]), compiled
+    /// once per device.
+    pub(super) fn builtins(&self) -> Result<Arc<Builtins>, MetalError> {
+        self.builtins
+            .get_or_init(|| Builtins::new(&self.raw).map(Arc::new))
+            .clone()
+            .map_err(|message| MetalError::Polyfill { message })
     }
 
     /// A new command buffer on the device's queue.

@@ -135,17 +135,15 @@ pub enum MetalError {
     /// Metal allocates no zero-length buffers.
     #[error("cannot create a zero-length buffer")]
     ZeroLength,
-    /// A blit copy's range is invalid.
-    #[error("copy of {size} bytes from offset {src_offset} to offset {dst_offset}: {message}")]
-    Copy {
-        /// Source offset.
-        src_offset: u64,
-        /// Destination offset.
-        dst_offset: u64,
-        /// Size.
-        size: u64,
-        /// Why.
-        message: &'static str,
+    /// A fill or copy breaks the contract of [`crate::transfer`].
+    #[error(transparent)]
+    Transfer(#[from] crate::transfer::TransferError),
+    /// The polyfill kernels ([`crate::transfer::POLYFILL_MSL`]) could not be
+    /// built on this device.
+    #[error("the fill/copy polyfill kernels: {message}")]
+    Polyfill {
+        /// Metal's message.
+        message: String,
     },
     /// The command buffer failed on the GPU.
     #[error("command buffer failed ({status}): {message}")]

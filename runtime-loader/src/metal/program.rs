@@ -348,3 +348,35 @@ impl<'a> Pipeline<'a> {
         self.device.raw()
     }
 }
+
+/// The polyfill kernels of [`crate::transfer::POLYFILL_MSL`] on one device
+/// (compiled from source once, by [`Device`]).
+#[derive(Debug)]
+pub(super) struct Builtins {
+    pub(super) fill: Retained<ProtocolObject<dyn MTLComputePipelineState>>,
+    pub(super) copy: Retained<ProtocolObject<dyn MTLComputePipelineState>>,
+}
+
+impl Builtins {
+    pub(super) fn new(device: &ProtocolObject<dyn MTLDevice>) -> Result<Builtins, String> {
+        let options = MTLCompileOptions::new();
+        let library = device
+            .newLibraryWithSource_options_error(
+                &NSString::from_str(crate::transfer::POLYFILL_MSL),
+                Some(&options),
+            )
+            .map_err(|e| format!("compiling the MSL failed: {}", ns_error(&e)))?;
+        let pipeline = |name: &str| {
+            let function = library
+                .newFunctionWithName(&NSString::from_str(name))
+                .ok_or_else(|| format!("`{name}` is not in the library"))?;
+            device
+                .newComputePipelineStateWithFunction_error(&function)
+                .map_err(|e| format!("`{name}`: {}", ns_error(&e)))
+        };
+        Ok(Builtins {
+            fill: pipeline(crate::transfer::FILL_KERNEL)?,
+            copy: pipeline(crate::transfer::COPY_KERNEL)?,
+        })
+    }
+}

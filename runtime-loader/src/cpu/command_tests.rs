@@ -1,0 +1,391 @@
+//! Tests of the object model without an executable: fills and copies (the
+//! direct paths and the polyfill MSL through clang) against a Rust
+//! reference, queues, semaphores.
+//!
+//! Without clang++ they print why and pass, unless `HALC_REQUIRE_CLANG=1`.
+
+use std::time::{Duration, Instant};
+
+use super::device::{Device, DeviceOptions, ThreadgroupFill, TransferRule};
+use super::CpuError;
+use crate::transfer::{self, BlitAlignment, Route, TransferError};
+
+fn device_with(rule: TransferRule, queue_wait_limit: Duration) -> Option<Device> {
+    let d = super::tests::device(ThreadgroupFill::Poison, Duration::from_secs(60))?;
+    let options = DeviceOptions {
+        clang: Some(d.clang().clone()),
+        cache_dir: Some(d.cache_dir().to_path_buf()),
+        transfer_rule: rule,
+        queue_wait_limit,
+        ..Default::default()
+    };
+    Some(Device::with_options(options).unwrap())
+}
+
+fn dev() -> Option<Device> {
+    device_with(TransferRule::default(), Duration::from_secs(60))
+}
+
+/// Distinct background bytes.
+fn background(len: usize, seed: usize) -> Vec<u8> {
+    (0..len).map(|i| (i * 37 + seed * 11 + 5) as u8).collect()
+}
+
+const RULES: [TransferRule; 3] = [
+    TransferRule::AlwaysPolyfill,
+    TransferRule::Blit(BlitAlignment::Four),
+    TransferRule::Blit(BlitAlignment::One),
+];
+
+/// Each case gets its own 64-byte slot of one big buffer (a slot's base is
+/// 64-aligned, so offsets keep their alignment): few mappings, so the forks
+/// that run the polyfill stay cheap.
+const SLOT: u64 = 64;
+
+#[test]
+fn fill_matches_the_reference_for_every_small_case() {
+    for rule in RULES {
+        let Some(dev) = device_with(rule, Duration::from_secs(60)) else {
+            return;
+        };
+        let mut cb = dev.command_buffer();
+        let cases = 3 * 8 * 21;
+        let init = background(cases * SLOT as usize, 1);
+        let big = dev.buffer_with_data(&init).unwrap();
+        let mut want = init.clone();
+        let (mut blits, mut polyfills, mut rejected) = (0, 0, 0);
+        let mut k = 0;
+        for plen in [1usize, 2, 4] {
+            let pattern = &[0xA1u8, 0xB2, 0xC3, 0xD4][..plen];
+            for offset in 0u64..8 {
+                for length in 0u64..=20 {
+                    let at = k * SLOT + offset;
+                    k += 1;
+                    match cb.fill(&big, at, length, pattern) {
+                        Ok(route) => {
+                            match route {
+                                Route::Blit { byte } => {
+                                    assert!(pattern.iter().all(|&b| b == byte));
+                                    blits += 1
+                                }
+                                Route::Polyfill => polyfills += 1,
+                                Route::Nothing => assert_eq!(length, 0),
+                            }
+                            if rule == TransferRule::AlwaysPolyfill && length > 0 {
+                                assert_eq!(route, Route::Polyfill);
+                            }
+                            transfer::fill_reference(&mut want, at, length, pattern);
+                        }
+                        Err(e) => {
+                            rejected += 1;
+                            assert_eq!(
+                                e,
+                                CpuError::Transfer(TransferError::Misaligned {
+                                    offset: at,
+                                    length,
+                                    pattern_len: plen
+                                })
+                            );
+                            assert!(offset % plen as u64 != 0 || length % plen as u64 != 0);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(polyfills > 0, "{rule:?}: the polyfill never ran");
+        assert_eq!(rejected, 8 * 21 * 2 - (4 * 11 + 2 * 6), "{rule:?}");
+        if rule == TransferRule::Blit(BlitAlignment::Four) {
+            assert!(blits > 0, "{rule:?}");
+        }
+        // Ranges that end exactly at the end of their buffer (a byte more
+        // would hit the guard page and fault).
+        let mut exact = Vec::new();
+        for offset in 0u64..8 {
+            let pattern = [0x5Au8, 0x6B];
+            let (offset, length) = (offset & !1, 10);
+            let init = background((offset + length) as usize, offset as usize);
+            let buf = dev.buffer_with_data(&init).unwrap();
+            cb.fill(&buf, offset, length, &pattern).unwrap();
+            let mut w = init;
+            transfer::fill_reference(&mut w, offset, length, &pattern);
+            exact.push((buf, w));
+        }
+        dev.submit(&cb).wait().unwrap();
+        let got = big.to_vec();
+        for slot in 0..cases {
+            let r = slot * SLOT as usize..(slot + 1) * SLOT as usize;
+            assert_eq!(
+                &got[r.clone()],
+                &want[r],
+                "{rule:?}: case {slot} (pattern of {} bytes, offset {}, length {})",
+                [1, 2, 4][slot / (8 * 21)],
+                slot / 21 % 8,
+                slot % 21
+            );
+        }
+        for (buf, w) in exact {
+            assert_eq!(buf.to_vec(), w, "{rule:?}");
+        }
+    }
+}
+
+#[test]
+fn copy_matches_the_reference_for_every_small_case() {
+    for rule in RULES {
+        let Some(dev) = device_with(rule, Duration::from_secs(60)) else {
+            return;
+        };
+        let mut cb = dev.command_buffer();
+        let cases = 8 * 8 * 21;
+        let src_init = background(cases * SLOT as usize, 2);
+        let dst_init = background(cases * SLOT as usize, 3);
+        let src = dev.buffer_with_data(&src_init).unwrap();
+        let dst = dev.buffer_with_data(&dst_init).unwrap();
+        let mut want = dst_init.clone();
+        let mut polyfills = 0;
+        let mut k = 0;
+        for src_offset in 0u64..8 {
+            for dst_offset in 0u64..8 {
+                for length in 0u64..=20 {
+                    let (s, d) = (k * SLOT + src_offset, k * SLOT + dst_offset);
+                    k += 1;
+                    let route = cb.copy(&src, s, &dst, d, length).unwrap();
+                    if route == Route::Polyfill {
+                        polyfills += 1;
+                    }
+                    let (s, d, l) = (s as usize, d as usize, length as usize);
+                    want[d..d + l].copy_from_slice(&src_init[s..s + l]);
+                }
+            }
+        }
+        // Within one buffer, ranges that do not overlap.
+        let init = background(40, 9);
+        let one = dev.buffer_with_data(&init).unwrap();
+        cb.copy(&one, 1, &one, 21, 19).unwrap();
+        let mut want_one = init.clone();
+        want_one.copy_within(1..20, 21);
+        // Ranges that end exactly at the end of both buffers.
+        let mut exact = Vec::new();
+        for offset in 0u64..8 {
+            let a = background(offset as usize + 9, 4);
+            let b = background(16 - offset as usize, 5);
+            let (ab, bb) = (
+                dev.buffer_with_data(&a).unwrap(),
+                dev.buffer_with_data(&b).unwrap(),
+            );
+            cb.copy(&ab, offset, &bb, 7 - offset, 9).unwrap();
+            let mut w = b;
+            w[7 - offset as usize..].copy_from_slice(&a[offset as usize..]);
+            exact.push((bb, w));
+        }
+        if rule != TransferRule::Blit(BlitAlignment::One) {
+            assert!(polyfills > 0, "{rule:?}: the polyfill never ran");
+        }
+
+        dev.submit(&cb).wait().unwrap();
+        let got = dst.to_vec();
+        for slot in 0..cases {
+            let r = slot * SLOT as usize..(slot + 1) * SLOT as usize;
+            assert_eq!(
+                &got[r.clone()],
+                &want[r],
+                "{rule:?}: case {slot} (source offset {}, destination offset {}, length {})",
+                slot / (8 * 21),
+                slot / 21 % 8,
+                slot % 21
+            );
+        }
+        assert_eq!(src.to_vec(), src_init, "{rule:?}: the source changed");
+        assert_eq!(one.to_vec(), want_one, "{rule:?}: copy within one buffer");
+        for (buf, w) in exact {
+            assert_eq!(buf.to_vec(), w, "{rule:?}");
+        }
+    }
+}
+
+#[test]
+fn invalid_fills_and_copies_are_errors_naming_the_values() {
+    let Some(dev) = dev() else { return };
+    let a = dev.buffer(16).unwrap();
+    let b = dev.buffer(8).unwrap();
+    let mut cb = dev.command_buffer();
+    let text = |e: CpuError| e.to_string();
+    assert_eq!(
+        text(cb.fill(&a, 12, 8, &[1]).unwrap_err()),
+        "fill range 12..20 is outside the 16-byte buffer"
+    );
+    assert_eq!(
+        text(cb.fill(&a, 3, 4, &[1, 2]).unwrap_err()),
+        "fill of 4 bytes at offset 3 with a 2-byte pattern: offset and length must be multiples of 2"
+    );
+    assert_eq!(
+        text(cb.fill(&a, 4, 6, &[1, 2, 3, 4]).unwrap_err()),
+        "fill of 6 bytes at offset 4 with a 4-byte pattern: offset and length must be multiples of 4"
+    );
+    assert_eq!(
+        text(cb.fill(&a, 0, 3, &[1, 2, 3]).unwrap_err()),
+        "fill pattern of 3 bytes: it must be 1, 2 or 4 bytes long"
+    );
+    assert_eq!(
+        text(cb.copy(&a, 10, &b, 0, 7).unwrap_err()),
+        "copy source range 10..17 is outside the 16-byte buffer"
+    );
+    assert_eq!(
+        text(cb.copy(&a, 0, &b, 3, 6).unwrap_err()),
+        "copy destination range 3..9 is outside the 8-byte buffer"
+    );
+    assert_eq!(
+        text(cb.copy(&a, 0, &a, 3, 6).unwrap_err()),
+        "copy within one buffer: source 0..6 and destination 3..9 overlap"
+    );
+    assert!(cb.is_empty(), "a rejected command is not recorded");
+}
+
+#[test]
+fn a_queue_wait_blocks_until_the_host_signals_after_it() {
+    let Some(dev) = dev() else { return };
+    let sem = dev.semaphore(0);
+    let buf = dev.buffer(8).unwrap();
+    let mut cb = dev.command_buffer();
+    cb.wait(&sem, 1);
+    cb.fill(&buf, 0, 8, &[7]).unwrap();
+    cb.signal(&sem, 2);
+    let sub = dev.submit(&cb);
+    std::thread::sleep(Duration::from_millis(150));
+    assert!(!sub.is_done(), "ran before the semaphore reached 1");
+    assert_eq!(buf.to_vec(), [0; 8], "the fill ran before the wait");
+    assert_eq!(sem.value(), 0);
+    sem.signal(1).unwrap();
+    // The command buffer's signal, observed by a host wait.
+    sem.wait(2, Duration::from_secs(10)).unwrap();
+    assert_eq!(sub.wait_timeout(Duration::from_secs(10)), Some(Ok(())));
+    assert_eq!(buf.to_vec(), [7; 8]);
+    assert_eq!(sem.value(), 2);
+}
+
+#[test]
+fn a_later_submission_on_another_queue_can_satisfy_an_earlier_wait() {
+    let Some(dev) = dev() else { return };
+    let sem = dev.semaphore(0);
+    let buf = dev.buffer(4).unwrap();
+    let mut waiter = dev.command_buffer();
+    waiter.wait(&sem, 1);
+    waiter.fill(&buf, 0, 4, &[1, 2, 3, 4]).unwrap();
+    let first = dev.submit(&waiter);
+    let mut signaller = dev.command_buffer();
+    signaller.signal(&sem, 1);
+    let other = dev.new_queue();
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(!first.is_done());
+    other.submit(&signaller).wait().unwrap();
+    first.wait().unwrap();
+    assert_eq!(buf.to_vec(), [1, 2, 3, 4]);
+}
+
+#[test]
+fn a_wait_never_signalled_fails_its_submission_after_the_limit() {
+    let Some(dev) = device_with(TransferRule::default(), Duration::from_millis(200)) else {
+        return;
+    };
+    let sem = dev.semaphore(3);
+    let done = dev.semaphore(0);
+    let buf = dev.buffer(4).unwrap();
+    let mut cb = dev.command_buffer();
+    cb.wait(&sem, 5);
+    cb.fill(&buf, 0, 4, &[9]).unwrap();
+    cb.signal(&done, 1);
+    let start = Instant::now();
+    let e = dev.submit(&cb).wait().unwrap_err();
+    assert!(start.elapsed() >= Duration::from_millis(200));
+    assert!(
+        matches!(
+            e,
+            CpuError::SemaphoreTimeout {
+                value: 5,
+                current: 3,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("to reach 5 (it is at 3)"), "{e}");
+    assert_eq!(buf.to_vec(), [0; 4], "a command after the failed wait ran");
+    // Its signal will never come: a host wait on it fails at once, with
+    // the reason.
+    let start = Instant::now();
+    let e = done.wait(1, Duration::from_secs(30)).unwrap_err();
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert!(
+        matches!(&e, CpuError::SemaphoreFailed { value: 1, message, .. } if message.contains("to reach 5")),
+        "{e}"
+    );
+    // The queue still serves later submissions.
+    let mut next = dev.command_buffer();
+    next.fill(&buf, 0, 4, &[1]).unwrap();
+    dev.submit(&next).wait().unwrap();
+    assert_eq!(buf.to_vec(), [1; 4]);
+}
+
+#[test]
+fn submissions_on_one_queue_run_in_order() {
+    let Some(dev) = dev() else { return };
+    let sem = dev.semaphore(0);
+    let buf = dev.buffer(4).unwrap();
+    let mut first = dev.command_buffer();
+    first.wait(&sem, 1);
+    first.fill(&buf, 0, 4, &[1]).unwrap();
+    let mut second = dev.command_buffer();
+    second.fill(&buf, 0, 4, &[2]).unwrap();
+    let queue = dev.new_queue();
+    let s1 = queue.submit(&first);
+    let s2 = queue.submit(&second);
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(
+        !s2.is_done(),
+        "the second submission overtook the first, blocked one"
+    );
+    assert_eq!(buf.to_vec(), [0; 4]);
+    sem.signal(1).unwrap();
+    s2.wait().unwrap();
+    assert!(s1.is_done());
+    assert_eq!(buf.to_vec(), [2; 4], "the second submission ran first");
+}
+
+#[test]
+fn a_command_buffer_signalling_backwards_fails() {
+    let Some(dev) = dev() else { return };
+    let sem = dev.semaphore(5);
+    let mut cb = dev.command_buffer();
+    cb.signal(&sem, 4);
+    let e = dev.submit(&cb).wait().unwrap_err();
+    assert_eq!(
+        e,
+        CpuError::SemaphoreBackwards {
+            current: 5,
+            value: 4
+        }
+    );
+    assert_eq!(sem.value(), 5);
+    let e = sem.wait(6, Duration::from_millis(20)).unwrap_err();
+    assert!(
+        matches!(e, CpuError::SemaphoreTimeout { value: 6, .. }),
+        "{e}"
+    );
+}
+
+#[test]
+fn replay_reruns_copies_on_current_contents() {
+    let Some(dev) = dev() else { return };
+    // Unaligned (polyfill) and aligned (direct) copies: a ring of three.
+    let a = dev.buffer_with_data(&[1, 2, 3, 4, 5, 6, 7]).unwrap();
+    let b = dev.buffer(7).unwrap();
+    let mut cb = dev.command_buffer();
+    assert_eq!(cb.copy(&a, 1, &b, 0, 6).unwrap(), Route::Polyfill);
+    assert_eq!(cb.copy(&b, 0, &a, 0, 4).unwrap(), Route::Blit { byte: 0 });
+    dev.submit(&cb).wait().unwrap();
+    assert_eq!(a.to_vec(), [2, 3, 4, 5, 5, 6, 7]);
+    a.write(6, &[9]).unwrap();
+    dev.submit(&cb).wait().unwrap();
+    assert_eq!(b.to_vec(), [3, 4, 5, 5, 6, 9, 0]);
+    assert_eq!(a.to_vec(), [3, 4, 5, 5, 5, 6, 9]);
+}
