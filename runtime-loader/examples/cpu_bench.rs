@@ -1,11 +1,7 @@
 //! Benchmarks of the CPU backend (not a test; prints ns/thread).
 //!
 //! ```sh
-//! halc compile fixtures/kernels/saxpy.spv -o saxpy.halc
-//! # a 128-thread variant of fixtures/kernels/shared_memory.comp
-//! # (local_size_x = 128, tile[128], first stride 64: 8 barriers)
-//! halc compile reduce128.spv -o reduce128.halc
-//! cargo run --release -p runtime-loader --features cpu --example cpu_bench -- saxpy.halc reduce128.halc
+//! bash benches/cpu/run.sh    # builds the inputs (benches/cpu/reduce128.comp) and runs this
 //! ```
 //!
 //! The first pipeline of each kernel is compiled in a fresh cache directory
@@ -49,13 +45,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // saxpy, 1M threads.
     let file = OwnedExecutable::read(saxpy)?;
     let program = dev.load(file.executable())?;
-    let p = program.pipeline("main", &[])?;
+    let p = program.pipeline("saxpy", &[])?;
     println!(
         "saxpy: cold compile {:?}",
         p.compile_time().expect("a fresh cache")
     );
     let t = Instant::now();
-    let p = program.pipeline("main", &[])?;
+    let p = program.pipeline("saxpy", &[])?;
     println!("saxpy: warm pipeline (cache hit, dlopen) {:?}", t.elapsed());
     let n = 1usize << 20;
     let x: Vec<u8> = (0..n).flat_map(|i| (i as f32).to_le_bytes()).collect();
@@ -84,7 +80,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Tree reduction, 128 threads per group, 8 barriers.
     let file = OwnedExecutable::read(reduce)?;
     let program = dev.load(file.executable())?;
-    let p = program.pipeline("main", &[])?;
+    let p = program.pipeline("reduce128", &[])?;
     println!(
         "reduce128: cold compile {:?}",
         p.compile_time().expect("a fresh cache")

@@ -33,7 +33,8 @@ const A: f32 = 3.0;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (path, kernel) = match args.as_slice() {
-        [path] => (path.as_str(), "main"),
+        // halc names the kernel of saxpy.spv's `main` after its file.
+        [path] => (path.as_str(), "saxpy"),
         [path, kernel] => (path.as_str(), kernel.as_str()),
         _ => {
             eprintln!("usage: dispatch SAXPY.halc [KERNEL]");
