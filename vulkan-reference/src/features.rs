@@ -502,14 +502,14 @@ mod tests {
     /// order: setting slot `i` sets the `i`-th `VkBool32` of the struct.
     #[test]
     fn core_slots_follow_declaration_order() {
-        for i in 0..CORE_FIELDS.len() {
+        for (i, name) in CORE_FIELDS.iter().enumerate() {
             let mut s = Structs::default();
             *s.core_slot(i) = vk::TRUE;
             // SAFETY: VkPhysicalDeviceFeatures is #[repr(C)] and made of
             // exactly 55 VkBool32 (u32) fields.
             let words: [u32; 55] = unsafe { std::mem::transmute(s.core) };
             let set: Vec<usize> = (0..55).filter(|&j| words[j] == vk::TRUE).collect();
-            assert_eq!(set, vec![i], "{}", CORE_FIELDS[i]);
+            assert_eq!(set, vec![i], "{name}");
         }
     }
 

@@ -340,8 +340,13 @@ impl Reference {
             .application_info(&app)
             .enabled_extension_names(&ext_ptrs);
         // SAFETY: `info` and what it points to live across the call.
-        let instance =
-            unsafe { entry.create_instance(&info, None) }.map_err(vk_err("vkCreateInstance"))?;
+        // The loader fails instance creation when it finds no driver.
+        let instance = unsafe { entry.create_instance(&info, None) }.map_err(|e| match e {
+            vk::Result::ERROR_INCOMPATIBLE_DRIVER => Error::NoDevice {
+                detail: Some(format!("vkCreateInstance: {e}")),
+            },
+            e => vk_err("vkCreateInstance")(e),
+        })?;
 
         let enabled_instance: BTreeSet<String> = instance_enable
             .iter()
