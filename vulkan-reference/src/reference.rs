@@ -92,15 +92,16 @@ impl fmt::Display for DriverInfo {
 ///
 /// **Time-outs.** When a dispatch does not finish within the time-out,
 /// [`dispatch`](Reference::dispatch) returns [`Error::Timeout`] but the
-/// driver keeps running it (lavapipe has no way to cancel it). Until it
-/// ends, further dispatches return [`Error::Busy`]; [`wait_idle`]
-/// (Reference::wait_idle) waits for it. The buffers and pipelines it uses
-/// are leaked rather than freed if dropped meanwhile, and if it is still
-/// running when the last handle is dropped, the device, the instance and
-/// the loaded `libvulkan` are leaked too (unloading them under a running
-/// driver thread would crash the process). A lost device
-/// (`VK_ERROR_DEVICE_LOST`) makes every later call return
-/// [`Error::DeviceLost`].
+/// driver keeps running it (Vulkan cannot cancel a submission; lavapipe
+/// keeps a CPU thread busy with it). Until it ends, further dispatches
+/// return [`Error::Busy`] (buffers and pipelines can still be created);
+/// [`wait_idle`](Reference::wait_idle) waits for it, after which the
+/// `Reference` works normally. Buffers and pipelines dropped meanwhile are
+/// leaked rather than freed, and if it is still running when the last
+/// handle is dropped, the device, the instance and the loaded `libvulkan`
+/// are leaked too: destroying a device with work in flight is undefined
+/// behaviour. A lost device (`VK_ERROR_DEVICE_LOST`) makes every later
+/// call return [`Error::DeviceLost`].
 pub struct Reference {
     pub(crate) inner: Arc<Inner>,
     timeout: Cell<Duration>,
@@ -214,10 +215,11 @@ impl Drop for Inner {
         if let Some(s) = state.stuck.take() {
             // SAFETY: the fence belongs to this device.
             if unsafe { self.device.get_fence_status(s.fence) } == Ok(false) {
-                // The driver still runs the timed-out dispatch: destroying
-                // the device or unloading libvulkan under it would crash.
-                // Keep the library loaded for the life of the process and
-                // leak the rest.
+                // The driver still runs the timed-out dispatch. Destroying
+                // the device under it is undefined behaviour (lavapipe
+                // 25.0.7: SIGSEGV, tests/endless.rs). Leak the device and
+                // instance, and keep libvulkan loaded for the life of the
+                // process.
                 std::mem::forget(self.entry.clone());
                 return;
             }
@@ -587,7 +589,9 @@ impl Reference {
         &self.inner.driver
     }
 
-    /// The device's subgroup size (lavapipe: 8 with AVX2, 4 with SSE).
+    /// The device's subgroup size (lavapipe here: 8, and its minimum and
+    /// maximum are both 8, so it cannot be changed to match a 32-wide SIMD
+    /// group).
     pub fn subgroup_size(&self) -> u32 {
         self.inner.driver.subgroup_size
     }

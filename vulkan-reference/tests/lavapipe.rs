@@ -788,3 +788,50 @@ fn descriptor_arrays_bind_each_element() {
         "{e}"
     );
 }
+
+/// Two entry points with different workgroup sizes (64 and 128): each
+/// pipeline runs its own function at its own size.
+#[test]
+fn the_chosen_entry_point_runs_at_its_own_size() {
+    let Some(vk) = reference(&[]) else { return };
+    let words = kernel("two_entry_points.spv");
+    let n = 256;
+    let out = vk.buffer(&f32_bytes(&vec![-1.0; n])).unwrap();
+    let aux = vk.buffer(&f32_bytes(&vec![0.5; n])).unwrap();
+
+    let a = vk
+        .pipeline(&PipelineDesc {
+            entry: "main_a",
+            ..desc(&words, &[b(0, 0, S)])
+        })
+        .unwrap();
+    vk.dispatch(&a, &[Bound::new(0, 0, &out)], &[], [1, 1, 1])
+        .unwrap();
+    let got = f32s(&out.read());
+    for (i, v) in got.iter().enumerate() {
+        assert_eq!(
+            *v,
+            if i < 64 { 2.0 * i as f32 } else { -1.0 },
+            "main_a out[{i}]"
+        );
+    }
+
+    let bpipe = vk
+        .pipeline(&PipelineDesc {
+            entry: "main_b",
+            ..desc(&words, &[b(0, 0, S), b(0, 1, S)])
+        })
+        .unwrap();
+    vk.dispatch(
+        &bpipe,
+        &[Bound::new(0, 0, &out), Bound::new(0, 1, &aux)],
+        &[],
+        [1, 1, 1],
+    )
+    .unwrap();
+    let after = f32s(&out.read());
+    for i in 0..n {
+        let want = if i < 128 { got[i] + 0.5 } else { got[i] };
+        assert_eq!(after[i], want, "main_b out[{i}]");
+    }
+}
