@@ -90,6 +90,16 @@ impl fmt::Display for DriverInfo {
 /// for [`Buffer`](crate::Buffer). Buffers and pipelines keep the device
 /// alive, so they may outlive the `Reference` that made them.
 ///
+/// ```compile_fail
+/// fn shared_between_threads<T: Sync>() {}
+/// shared_between_threads::<vulkan_reference::Reference>();
+/// ```
+///
+/// ```compile_fail
+/// fn shared_between_threads<T: Sync>() {}
+/// shared_between_threads::<vulkan_reference::Buffer>();
+/// ```
+///
 /// **Time-outs.** When a dispatch does not finish within the time-out,
 /// [`dispatch`](Reference::dispatch) returns [`Error::Timeout`] but the
 /// driver keeps running it (Vulkan cannot cancel a submission; lavapipe
