@@ -1,0 +1,536 @@
+//! Feature names in Amber's spelling, mapped to the Vulkan structures that
+//! query and enable them.
+//!
+//! Every `VkPhysicalDevice*Features` structure is linked into a `pNext`
+//! chain at most once, however many of its fields are asked for: a
+//! structure linked twice makes the chain a loop, and `vkCreateDevice`
+//! never returns.
+
+use ash::vk;
+
+use crate::error::{Error, Result};
+
+/// The extension structures (beyond `VkPhysicalDeviceFeatures`) that
+/// feature names can select. Index into [`Structs`] and [`EXT_STRUCTS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Ext {
+    VariablePointers = 0,
+    Float16Int8 = 1,
+    Storage8Bit = 2,
+    Storage16Bit = 3,
+    SubgroupSizeControl = 4,
+    SubgroupExtendedTypes = 5,
+}
+
+/// An extension structure: Amber's prefix, the Vulkan version that made it
+/// core, the extension that provides it before that, and its fields.
+pub(crate) struct ExtStruct {
+    pub ext: Ext,
+    pub prefix: &'static str,
+    pub core_in: (u32, u32),
+    pub extension: &'static str,
+    pub fields: &'static [&'static str],
+}
+
+/// Every extension structure this crate knows, indexed by [`Ext`].
+pub(crate) const EXT_STRUCTS: [ExtStruct; 6] = [
+    ExtStruct {
+        ext: Ext::VariablePointers,
+        prefix: "VariablePointerFeatures",
+        core_in: (1, 1),
+        extension: "VK_KHR_variable_pointers",
+        fields: &["variablePointersStorageBuffer", "variablePointers"],
+    },
+    ExtStruct {
+        ext: Ext::Float16Int8,
+        prefix: "Float16Int8Features",
+        core_in: (1, 2),
+        extension: "VK_KHR_shader_float16_int8",
+        fields: &["shaderFloat16", "shaderInt8"],
+    },
+    ExtStruct {
+        ext: Ext::Storage8Bit,
+        prefix: "Storage8BitFeatures",
+        core_in: (1, 2),
+        extension: "VK_KHR_8bit_storage",
+        fields: &[
+            "storageBuffer8BitAccess",
+            "uniformAndStorageBuffer8BitAccess",
+            "storagePushConstant8",
+        ],
+    },
+    ExtStruct {
+        ext: Ext::Storage16Bit,
+        prefix: "Storage16BitFeatures",
+        core_in: (1, 1),
+        extension: "VK_KHR_16bit_storage",
+        fields: &[
+            "storageBuffer16BitAccess",
+            "uniformAndStorageBuffer16BitAccess",
+            "storagePushConstant16",
+            "storageInputOutput16",
+        ],
+    },
+    ExtStruct {
+        ext: Ext::SubgroupSizeControl,
+        prefix: "SubgroupSizeControl",
+        core_in: (1, 3),
+        extension: "VK_EXT_subgroup_size_control",
+        fields: &["subgroupSizeControl", "computeFullSubgroups"],
+    },
+    ExtStruct {
+        ext: Ext::SubgroupExtendedTypes,
+        prefix: "ShaderSubgroupExtendedTypesFeatures",
+        core_in: (1, 2),
+        extension: "VK_KHR_shader_subgroup_extended_types",
+        fields: &["shaderSubgroupExtendedTypes"],
+    },
+];
+
+/// `VkPhysicalDeviceFeatures` fields in declaration order.
+pub(crate) const CORE_FIELDS: [&str; 55] = [
+    "robustBufferAccess",
+    "fullDrawIndexUint32",
+    "imageCubeArray",
+    "independentBlend",
+    "geometryShader",
+    "tessellationShader",
+    "sampleRateShading",
+    "dualSrcBlend",
+    "logicOp",
+    "multiDrawIndirect",
+    "drawIndirectFirstInstance",
+    "depthClamp",
+    "depthBiasClamp",
+    "fillModeNonSolid",
+    "depthBounds",
+    "wideLines",
+    "largePoints",
+    "alphaToOne",
+    "multiViewport",
+    "samplerAnisotropy",
+    "textureCompressionETC2",
+    "textureCompressionASTC_LDR",
+    "textureCompressionBC",
+    "occlusionQueryPrecise",
+    "pipelineStatisticsQuery",
+    "vertexPipelineStoresAndAtomics",
+    "fragmentStoresAndAtomics",
+    "shaderTessellationAndGeometryPointSize",
+    "shaderImageGatherExtended",
+    "shaderStorageImageExtendedFormats",
+    "shaderStorageImageMultisample",
+    "shaderStorageImageReadWithoutFormat",
+    "shaderStorageImageWriteWithoutFormat",
+    "shaderUniformBufferArrayDynamicIndexing",
+    "shaderSampledImageArrayDynamicIndexing",
+    "shaderStorageBufferArrayDynamicIndexing",
+    "shaderStorageImageArrayDynamicIndexing",
+    "shaderClipDistance",
+    "shaderCullDistance",
+    "shaderFloat64",
+    "shaderInt64",
+    "shaderInt16",
+    "shaderResourceResidency",
+    "shaderResourceMinLod",
+    "sparseBinding",
+    "sparseResidencyBuffer",
+    "sparseResidencyImage2D",
+    "sparseResidencyImage3D",
+    "sparseResidency2Samples",
+    "sparseResidency4Samples",
+    "sparseResidency8Samples",
+    "sparseResidency16Samples",
+    "sparseResidencyAliased",
+    "variableMultisampleRate",
+    "inheritedQueries",
+];
+
+/// `SubgroupSupportedOperations.*` names and their flags.
+const SUBGROUP_OPS: [(&str, vk::SubgroupFeatureFlags); 8] = [
+    ("basic", vk::SubgroupFeatureFlags::BASIC),
+    ("vote", vk::SubgroupFeatureFlags::VOTE),
+    ("arithmetic", vk::SubgroupFeatureFlags::ARITHMETIC),
+    ("ballot", vk::SubgroupFeatureFlags::BALLOT),
+    ("shuffle", vk::SubgroupFeatureFlags::SHUFFLE),
+    (
+        "shuffleRelative",
+        vk::SubgroupFeatureFlags::SHUFFLE_RELATIVE,
+    ),
+    ("clustered", vk::SubgroupFeatureFlags::CLUSTERED),
+    ("quad", vk::SubgroupFeatureFlags::QUAD),
+];
+
+/// `SubgroupSupportedStages.*` names and their flags.
+const SUBGROUP_STAGES: [(&str, vk::ShaderStageFlags); 6] = [
+    ("vertex", vk::ShaderStageFlags::VERTEX),
+    (
+        "tessellationControl",
+        vk::ShaderStageFlags::TESSELLATION_CONTROL,
+    ),
+    (
+        "tessellationEvaluation",
+        vk::ShaderStageFlags::TESSELLATION_EVALUATION,
+    ),
+    ("geometry", vk::ShaderStageFlags::GEOMETRY),
+    ("fragment", vk::ShaderStageFlags::FRAGMENT),
+    ("compute", vk::ShaderStageFlags::COMPUTE),
+];
+
+/// Every feature name that
+/// [`ReferenceOptions::features`](crate::ReferenceOptions::features)
+/// accepts, besides `VK_…` extension names.
+pub fn feature_names() -> Vec<String> {
+    let mut out: Vec<String> = CORE_FIELDS.iter().map(|s| s.to_string()).collect();
+    for s in &EXT_STRUCTS {
+        out.extend(s.fields.iter().map(|f| format!("{}.{f}", s.prefix)));
+    }
+    out.extend(
+        SUBGROUP_OPS
+            .iter()
+            .map(|(n, _)| format!("SubgroupSupportedOperations.{n}")),
+    );
+    out.extend(
+        SUBGROUP_STAGES
+            .iter()
+            .map(|(n, _)| format!("SubgroupSupportedStages.{n}")),
+    );
+    out
+}
+
+/// One requested name, resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Feature {
+    /// A `VkPhysicalDeviceFeatures` field, by index into [`CORE_FIELDS`].
+    Core(usize),
+    /// A field of an extension structure.
+    Ext(Ext, usize),
+    /// A subgroup operation class: checked, never enabled.
+    SubgroupOp(vk::SubgroupFeatureFlags),
+    /// A shader stage with subgroup support: checked, never enabled.
+    SubgroupStage(vk::ShaderStageFlags),
+    /// A device (or, failing that, instance) extension.
+    Extension(String),
+}
+
+impl Feature {
+    /// Resolves an Amber-style name. `VariablePointerFeatures.` also
+    /// accepts `VariablePointersFeatures.` (the Vulkan struct's spelling).
+    pub(crate) fn parse(name: &str) -> Result<Feature> {
+        let unknown = || Error::UnknownFeature {
+            name: name.to_string(),
+        };
+        if name.starts_with("VK_") {
+            return Ok(Feature::Extension(name.to_string()));
+        }
+        let Some((prefix, field)) = name.split_once('.') else {
+            return CORE_FIELDS
+                .iter()
+                .position(|f| *f == name)
+                .map(Feature::Core)
+                .ok_or_else(unknown);
+        };
+        match prefix {
+            "SubgroupSupportedOperations" => SUBGROUP_OPS
+                .iter()
+                .find(|(n, _)| *n == field)
+                .map(|(_, f)| Feature::SubgroupOp(*f))
+                .ok_or_else(unknown),
+            "SubgroupSupportedStages" => SUBGROUP_STAGES
+                .iter()
+                .find(|(n, _)| *n == field)
+                .map(|(_, f)| Feature::SubgroupStage(*f))
+                .ok_or_else(unknown),
+            _ => {
+                let prefix = if prefix == "VariablePointersFeatures" {
+                    "VariablePointerFeatures"
+                } else {
+                    prefix
+                };
+                let s = EXT_STRUCTS
+                    .iter()
+                    .find(|s| s.prefix == prefix)
+                    .ok_or_else(unknown)?;
+                let i = s
+                    .fields
+                    .iter()
+                    .position(|f| *f == field)
+                    .ok_or_else(unknown)?;
+                Ok(Feature::Ext(s.ext, i))
+            }
+        }
+    }
+
+    /// The canonical (Amber) name.
+    pub(crate) fn name(&self) -> String {
+        match self {
+            Feature::Core(i) => CORE_FIELDS[*i].to_string(),
+            Feature::Ext(e, i) => {
+                let s = &EXT_STRUCTS[*e as usize];
+                format!("{}.{}", s.prefix, s.fields[*i])
+            }
+            Feature::SubgroupOp(f) => format!(
+                "SubgroupSupportedOperations.{}",
+                SUBGROUP_OPS
+                    .iter()
+                    .find(|(_, g)| g == f)
+                    .map_or("?", |p| p.0)
+            ),
+            Feature::SubgroupStage(f) => format!(
+                "SubgroupSupportedStages.{}",
+                SUBGROUP_STAGES
+                    .iter()
+                    .find(|(_, g)| g == f)
+                    .map_or("?", |p| p.0)
+            ),
+            Feature::Extension(e) => e.clone(),
+        }
+    }
+}
+
+/// The feature structures, one of each, to be linked once each into a
+/// `VkPhysicalDeviceFeatures2` chain.
+#[derive(Default)]
+pub(crate) struct Structs {
+    pub core: vk::PhysicalDeviceFeatures,
+    variable_pointers: vk::PhysicalDeviceVariablePointersFeatures<'static>,
+    float16_int8: vk::PhysicalDeviceShaderFloat16Int8Features<'static>,
+    storage8: vk::PhysicalDevice8BitStorageFeatures<'static>,
+    storage16: vk::PhysicalDevice16BitStorageFeatures<'static>,
+    subgroup_size: vk::PhysicalDeviceSubgroupSizeControlFeatures<'static>,
+    subgroup_types: vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures<'static>,
+}
+
+impl Structs {
+    /// The `VkBool32` of a core field.
+    pub(crate) fn core_slot(&mut self, i: usize) -> &mut vk::Bool32 {
+        let f = &mut self.core;
+        let slots = [
+            &mut f.robust_buffer_access,
+            &mut f.full_draw_index_uint32,
+            &mut f.image_cube_array,
+            &mut f.independent_blend,
+            &mut f.geometry_shader,
+            &mut f.tessellation_shader,
+            &mut f.sample_rate_shading,
+            &mut f.dual_src_blend,
+            &mut f.logic_op,
+            &mut f.multi_draw_indirect,
+            &mut f.draw_indirect_first_instance,
+            &mut f.depth_clamp,
+            &mut f.depth_bias_clamp,
+            &mut f.fill_mode_non_solid,
+            &mut f.depth_bounds,
+            &mut f.wide_lines,
+            &mut f.large_points,
+            &mut f.alpha_to_one,
+            &mut f.multi_viewport,
+            &mut f.sampler_anisotropy,
+            &mut f.texture_compression_etc2,
+            &mut f.texture_compression_astc_ldr,
+            &mut f.texture_compression_bc,
+            &mut f.occlusion_query_precise,
+            &mut f.pipeline_statistics_query,
+            &mut f.vertex_pipeline_stores_and_atomics,
+            &mut f.fragment_stores_and_atomics,
+            &mut f.shader_tessellation_and_geometry_point_size,
+            &mut f.shader_image_gather_extended,
+            &mut f.shader_storage_image_extended_formats,
+            &mut f.shader_storage_image_multisample,
+            &mut f.shader_storage_image_read_without_format,
+            &mut f.shader_storage_image_write_without_format,
+            &mut f.shader_uniform_buffer_array_dynamic_indexing,
+            &mut f.shader_sampled_image_array_dynamic_indexing,
+            &mut f.shader_storage_buffer_array_dynamic_indexing,
+            &mut f.shader_storage_image_array_dynamic_indexing,
+            &mut f.shader_clip_distance,
+            &mut f.shader_cull_distance,
+            &mut f.shader_float64,
+            &mut f.shader_int64,
+            &mut f.shader_int16,
+            &mut f.shader_resource_residency,
+            &mut f.shader_resource_min_lod,
+            &mut f.sparse_binding,
+            &mut f.sparse_residency_buffer,
+            &mut f.sparse_residency_image2_d,
+            &mut f.sparse_residency_image3_d,
+            &mut f.sparse_residency2_samples,
+            &mut f.sparse_residency4_samples,
+            &mut f.sparse_residency8_samples,
+            &mut f.sparse_residency16_samples,
+            &mut f.sparse_residency_aliased,
+            &mut f.variable_multisample_rate,
+            &mut f.inherited_queries,
+        ];
+        slots.into_iter().nth(i).expect("core feature index")
+    }
+
+    /// The `VkBool32` of an extension structure's field.
+    pub(crate) fn ext_slot(&mut self, e: Ext, i: usize) -> &mut vk::Bool32 {
+        let slots: Vec<&mut vk::Bool32> = match e {
+            Ext::VariablePointers => {
+                let s = &mut self.variable_pointers;
+                vec![
+                    &mut s.variable_pointers_storage_buffer,
+                    &mut s.variable_pointers,
+                ]
+            }
+            Ext::Float16Int8 => {
+                let s = &mut self.float16_int8;
+                vec![&mut s.shader_float16, &mut s.shader_int8]
+            }
+            Ext::Storage8Bit => {
+                let s = &mut self.storage8;
+                vec![
+                    &mut s.storage_buffer8_bit_access,
+                    &mut s.uniform_and_storage_buffer8_bit_access,
+                    &mut s.storage_push_constant8,
+                ]
+            }
+            Ext::Storage16Bit => {
+                let s = &mut self.storage16;
+                vec![
+                    &mut s.storage_buffer16_bit_access,
+                    &mut s.uniform_and_storage_buffer16_bit_access,
+                    &mut s.storage_push_constant16,
+                    &mut s.storage_input_output16,
+                ]
+            }
+            Ext::SubgroupSizeControl => {
+                let s = &mut self.subgroup_size;
+                vec![&mut s.subgroup_size_control, &mut s.compute_full_subgroups]
+            }
+            Ext::SubgroupExtendedTypes => {
+                vec![&mut self.subgroup_types.shader_subgroup_extended_types]
+            }
+        };
+        slots.into_iter().nth(i).expect("feature field index")
+    }
+
+    /// A `VkPhysicalDeviceFeatures2` whose `pNext` chain links each
+    /// structure in `used` exactly once (and nothing else). The core
+    /// features are copied in; read them back from the result's
+    /// `features` after a query.
+    pub(crate) fn chain(&mut self, used: &[Ext]) -> vk::PhysicalDeviceFeatures2<'_> {
+        let mut want = [false; EXT_STRUCTS.len()];
+        for e in used {
+            want[*e as usize] = true;
+        }
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().features(self.core);
+        // Each `push_next` takes a distinct field, so no structure can be
+        // linked twice.
+        if want[Ext::VariablePointers as usize] {
+            f2 = f2.push_next(&mut self.variable_pointers);
+        }
+        if want[Ext::Float16Int8 as usize] {
+            f2 = f2.push_next(&mut self.float16_int8);
+        }
+        if want[Ext::Storage8Bit as usize] {
+            f2 = f2.push_next(&mut self.storage8);
+        }
+        if want[Ext::Storage16Bit as usize] {
+            f2 = f2.push_next(&mut self.storage16);
+        }
+        if want[Ext::SubgroupSizeControl as usize] {
+            f2 = f2.push_next(&mut self.subgroup_size);
+        }
+        if want[Ext::SubgroupExtendedTypes as usize] {
+            f2 = f2.push_next(&mut self.subgroup_types);
+        }
+        f2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_name_parses_back() {
+        let names = feature_names();
+        assert_eq!(names.len(), 55 + 14 + 8 + 6);
+        for n in names {
+            assert_eq!(Feature::parse(&n).unwrap().name(), n);
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for name in [
+            "shaderInt64",
+            "robustBufferAccess",
+            "inheritedQueries",
+            "Float16Int8Features.shaderInt8",
+            "Storage16BitFeatures.uniformAndStorageBuffer16BitAccess",
+            "Storage8BitFeatures.storagePushConstant8",
+            "VariablePointerFeatures.variablePointersStorageBuffer",
+            "SubgroupSizeControl.computeFullSubgroups",
+            "ShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes",
+            "SubgroupSupportedOperations.shuffleRelative",
+            "SubgroupSupportedStages.compute",
+            "VK_KHR_shader_subgroup_uniform_control_flow",
+        ] {
+            assert_eq!(Feature::parse(name).unwrap().name(), name);
+        }
+        assert_eq!(
+            Feature::parse("VariablePointersFeatures.variablePointers")
+                .unwrap()
+                .name(),
+            "VariablePointerFeatures.variablePointers"
+        );
+    }
+
+    #[test]
+    fn unknown_names_are_errors_naming_them() {
+        for name in [
+            "shaderInt128",
+            "Float16Int8Features.shaderInt4",
+            "NoSuchFeatures.x",
+            "SubgroupSupportedOperations.everything",
+            "SubgroupSupportedStages.mesh",
+            "",
+        ] {
+            let e = Feature::parse(name).unwrap_err();
+            assert!(
+                matches!(&e, Error::UnknownFeature { name: n } if n == name),
+                "{e}"
+            );
+        }
+    }
+
+    /// Every core slot is a distinct field, in `VkPhysicalDeviceFeatures`
+    /// order: setting slot `i` sets the `i`-th `VkBool32` of the struct.
+    #[test]
+    fn core_slots_follow_declaration_order() {
+        for (i, name) in CORE_FIELDS.iter().enumerate() {
+            let mut s = Structs::default();
+            *s.core_slot(i) = vk::TRUE;
+            // SAFETY: VkPhysicalDeviceFeatures is #[repr(C)] and made of
+            // exactly 55 VkBool32 (u32) fields.
+            let words: [u32; 55] = unsafe { std::mem::transmute(s.core) };
+            let set: Vec<usize> = (0..55).filter(|&j| words[j] == vk::TRUE).collect();
+            assert_eq!(set, vec![i], "{name}");
+        }
+    }
+
+    /// Linking every structure gives a chain of six distinct structures
+    /// that ends (no loop).
+    #[test]
+    fn chain_links_each_structure_once() {
+        let mut s = Structs::default();
+        let all = EXT_STRUCTS.map(|e| e.ext);
+        let f2 = s.chain(&[all.as_slice(), all.as_slice()].concat());
+        let mut seen = Vec::new();
+        let mut p = f2.p_next as *const vk::BaseOutStructure<'_>;
+        while !p.is_null() {
+            assert!(seen.len() < 16, "pNext chain does not end");
+            // SAFETY: every pointer in the chain points at a field of `s`,
+            // alive for this scope; each starts with sType/pNext.
+            let b = unsafe { &*p };
+            assert!(!seen.contains(&b.s_type), "{:?} linked twice", b.s_type);
+            seen.push(b.s_type);
+            p = b.p_next;
+        }
+        assert_eq!(seen.len(), 6);
+    }
+}

@@ -1,0 +1,66 @@
+//! Runs SPIR-V compute kernels on a real Vulkan driver — Mesa's lavapipe
+//! (a CPU implementation) by default — so that their results can be
+//! compared with another implementation's, e.g. halc's MSL on its CPU
+//! backend.
+//!
+//! `libvulkan.so.1` is loaded at run time: the crate builds without any
+//! Vulkan SDK, and a machine without a driver gets [`Error::NoVulkan`] or
+//! [`Error::NoDevice`] saying what to install
+//! (`apt-get install mesa-vulkan-drivers libvulkan1` on Debian).
+//!
+//! ```no_run
+//! use vulkan_reference::*;
+//! # fn main() -> Result<(), Error> {
+//! # let words: Vec<u32> = Vec::new();
+//! let vk = Reference::new(&ReferenceOptions::default())?;
+//! let data = vk.buffer(&[0u8; 256])?;
+//! let pipeline = vk.pipeline(&PipelineDesc {
+//!     spirv: &words,
+//!     entry: "main",
+//!     specialization: &[],
+//!     bindings: &[BindingDesc { set: 0, binding: 0, kind: BindingKind::Storage, count: 1 }],
+//!     push_constant_size: 0,
+//! })?;
+//! vk.dispatch(&pipeline, &[Bound::new(0, 0, &data)], &[], [1, 1, 1])?;
+//! let bytes = data.read();
+//! # Ok(()) }
+//! ```
+//!
+//! The pieces: [`Reference`] (instance, device, queue; features),
+//! [`Buffer`] (host-visible coherent memory), [`Pipeline`] (module,
+//! layouts, specialization) and [`Reference::dispatch`] (descriptor sets,
+//! push constants, one submit and fence, with a time-out).
+//!
+//! Modules are not validated here: validate them first (a driver without
+//! validation layers may crash on invalid SPIR-V).
+#![deny(missing_docs)]
+
+mod buffer;
+mod dispatch;
+mod error;
+mod features;
+mod pipeline;
+mod reference;
+mod spirv;
+
+pub use buffer::Buffer;
+pub use dispatch::Bound;
+pub use error::{Error, Result};
+pub use features::feature_names;
+pub use pipeline::{BindingDesc, BindingKind, Pipeline, PipelineDesc};
+pub use reference::{DriverInfo, Reference, ReferenceOptions, DEFAULT_TIMEOUT};
+
+#[cfg(test)]
+mod thread_tests {
+    use super::*;
+
+    fn is_send<T: Send>() {}
+
+    #[test]
+    fn handles_are_send() {
+        is_send::<Reference>();
+        is_send::<Buffer>();
+        is_send::<Pipeline>();
+        is_send::<Error>();
+    }
+}
