@@ -1,21 +1,42 @@
-//! Runs a parsed [`Script`] through halc and the runtime-loader's CPU
-//! backend: every pipeline's shader goes through [`crate::compile`] (the
-//! same path as `halc compile`, with the caller's options) into an
-//! in-memory executable, is loaded and verified, and every `RUN` is planned
-//! and executed on the CPU from the generated MSL.
+//! Runs a parsed [`Script`]: every pipeline's shader goes through
+//! [`crate::compile`] (the same path as `halc compile`, with the caller's
+//! options) and runs on one or two **sides**:
+//!
+//! - `metal-on-cpu`: the generated MSL, loaded and verified by the
+//!   runtime-loader and executed by its CPU backend;
+//! - `vulkan`: the original SPIR-V on a Vulkan driver (lavapipe by default),
+//!   through the `vulkan-reference` crate.
+//!
+//! With both (`--compare`), every command is applied to both sides; after
+//! every `RUN` every storage buffer the pipeline binds is compared element
+//! by element (integers exactly, floats within a ULP tolerance, NaN equal to
+//! NaN), and an `EXPECT` that holds on one side only is reported as such.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
+use std::time::Duration;
 
 use runtime_loader::cpu::{self, ResourceBindings};
 use runtime_loader::plan::{Grid, SpecValue};
 use runtime_loader::Executable;
 use spirv_tools::assembler::Assembler;
 
-use super::data::{decode, encode, Scalar, Value};
+use super::data::{decode, encode, Layout, Scalar, Value};
 use super::{BindKind, Check, Command, Compare, Pipeline, Script, ShaderSource, Tolerance};
 use crate::{Input, Options};
+
+/// Where a script runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sides {
+    /// The generated MSL on the CPU backend (default).
+    #[default]
+    MetalOnCpu,
+    /// The original SPIR-V on the Vulkan reference (`--reference vulkan`).
+    Vulkan,
+    /// Both, compared buffer by buffer (`--compare`).
+    Compare,
+}
 
 /// How `halc test` runs scripts.
 #[derive(Debug, Clone)]
@@ -29,6 +50,14 @@ pub struct RunOptions {
     pub target_env: String,
     /// The glslc to run (default: `$HALC_GLSLC`, else `glslc` on `PATH`).
     pub glslc: Option<PathBuf>,
+    /// Which sides run.
+    pub sides: Sides,
+    /// Vulkan device (substring of its name; default lavapipe).
+    pub vulkan_device: Option<String>,
+    /// Longest time one dispatch may take on the Vulkan side.
+    pub vulkan_timeout: Duration,
+    /// Float tolerance of `--compare`, in units in the last place.
+    pub ulp: u32,
 }
 
 impl Default for RunOptions {
@@ -37,6 +66,10 @@ impl Default for RunOptions {
             compile: Options::default(),
             target_env: "spv1.3".into(),
             glslc: None,
+            sides: Sides::MetalOnCpu,
+            vulkan_device: None,
+            vulkan_timeout: Duration::from_secs(60),
+            ulp: 4,
         }
     }
 }
@@ -44,7 +77,7 @@ impl Default for RunOptions {
 /// How one test ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
-    /// Every expectation held.
+    /// Every expectation held (and, comparing, both sides agreed).
     Pass,
     /// Something failed: the first failure, with its line.
     Fail(String),
@@ -82,8 +115,12 @@ const FEATURES: &[&str] = &[
     "VK_KHR_shader_subgroup_extended_types",
 ];
 
-/// Parses and runs one script. `name` is how failures name the file.
-pub fn run(name: &str, text: &str, device: &cpu::Device, opts: &RunOptions) -> Outcome {
+/// Apple GPUs' SIMD-group width: subgroup results depend on it.
+const METAL_SIMD_WIDTH: u32 = 32;
+
+/// Parses and runs one script. `name` is how failures name the file;
+/// `device` is the CPU backend (needed unless only Vulkan runs).
+pub fn run(name: &str, text: &str, device: Option<&cpu::Device>, opts: &RunOptions) -> Outcome {
     let script = match super::parse(text) {
         Ok(s) => s,
         Err(e) if e.unsupported => {
@@ -91,60 +128,316 @@ pub fn run(name: &str, text: &str, device: &cpu::Device, opts: &RunOptions) -> O
         }
         Err(e) => return Outcome::Fail(format!("{name}:{}: {}", e.line, e.message)),
     };
-    if let Some((what, line)) = script
-        .requirements
-        .iter()
-        .find(|(r, _)| !FEATURES.contains(&r.as_str()))
-    {
-        return Outcome::Skip(format!(
-            "{name}:{line}: requires {what}, which halc's Metal target does not provide"
-        ));
+    if opts.sides != Sides::Vulkan {
+        if let Some((what, line)) = script
+            .requirements
+            .iter()
+            .find(|(r, _)| !FEATURES.contains(&r.as_str()))
+        {
+            return Outcome::Skip(format!(
+                "{name}:{line}: requires {what}, which halc's Metal target does not provide"
+            ));
+        }
     }
-    match Runner::new(name, &script, device, opts).and_then(|mut r| r.run()) {
+    let mut sides: Vec<Box<dyn Side + '_>> = Vec::new();
+    if opts.sides != Sides::Vulkan {
+        let Some(device) = device else {
+            return Outcome::Fail(format!("{name}: no CPU device"));
+        };
+        sides.push(Box::new(CpuSide {
+            device,
+            buffers: BTreeMap::new(),
+        }));
+    }
+    if opts.sides != Sides::MetalOnCpu {
+        let options = vulkan_reference::ReferenceOptions {
+            device: opts.vulkan_device.clone(),
+            features: script.requirements.iter().map(|(r, _)| r.clone()).collect(),
+            timeout: opts.vulkan_timeout,
+            ..Default::default()
+        };
+        match vulkan_reference::Reference::new(&options) {
+            Ok(reference) => sides.push(Box::new(VulkanSide {
+                reference,
+                buffers: BTreeMap::new(),
+                pipelines: BTreeMap::new(),
+            })),
+            Err(e @ vulkan_reference::Error::UnsupportedFeatures { .. }) => {
+                return Outcome::Skip(format!("{name}: vulkan: {e}"))
+            }
+            Err(e) => return Outcome::Fail(format!("{name}: vulkan: {e}")),
+        }
+    }
+    let mut runner = Runner {
+        name,
+        script: &script,
+        opts,
+        sides,
+        prepared: BTreeMap::new(),
+    };
+    match runner.run() {
         Ok(()) => Outcome::Pass,
-        Err(m) => Outcome::Fail(m),
+        Err(Stop::Fail(m)) => Outcome::Fail(m),
+        Err(Stop::Skip(m)) => Outcome::Skip(m),
     }
+}
+
+/// Why a run stopped early.
+enum Stop {
+    Fail(String),
+    Skip(String),
+}
+
+impl From<String> for Stop {
+    fn from(m: String) -> Self {
+        Stop::Fail(m)
+    }
+}
+
+/// A pipeline's shader, compiled once for every side.
+struct Prepared {
+    /// The original SPIR-V (the Vulkan side runs it).
+    spirv: Vec<u32>,
+    /// halc's executable of its one kernel (the Metal side runs it).
+    executable: Vec<u8>,
+    /// The kernel's name in it.
+    kernel: String,
+    /// Function-constant values set at pipeline creation (the rest of the
+    /// `SPECIALIZE` values were baked).
+    values: Vec<SpecValue>,
+    /// Resources the entry point uses: (set, binding, kind, count).
+    bindings: Vec<(u32, u32, crate::spirv::BindingKind, u32)>,
+    /// Push-constant block size.
+    push_size: u32,
+    /// Whether the module uses subgroup operations.
+    subgroups: bool,
+}
+
+/// One place a script runs.
+trait Side {
+    fn label(&self) -> &'static str;
+    fn create(&mut self, name: &str, bytes: &[u8]) -> Result<(), String>;
+    fn read(&self, name: &str) -> Result<Vec<u8>, String>;
+    fn write(&mut self, name: &str, offset: usize, bytes: &[u8]) -> Result<(), String>;
+    fn dispatch(
+        &mut self,
+        p: &Pipeline,
+        prepared: &Prepared,
+        push: &[u8],
+        groups: [u32; 3],
+    ) -> Result<(), String>;
+    /// SIMD-group / subgroup width.
+    fn subgroup_size(&self) -> u32;
+}
+
+struct CpuSide<'d> {
+    device: &'d cpu::Device,
+    buffers: BTreeMap<String, cpu::Buffer>,
+}
+
+impl Side for CpuSide<'_> {
+    fn label(&self) -> &'static str {
+        "metal-on-cpu"
+    }
+
+    fn create(&mut self, name: &str, bytes: &[u8]) -> Result<(), String> {
+        let b = self
+            .device
+            .buffer_with_data(bytes)
+            .map_err(|e| e.to_string())?;
+        self.buffers.insert(name.to_string(), b);
+        Ok(())
+    }
+
+    fn read(&self, name: &str) -> Result<Vec<u8>, String> {
+        Ok(buffer(&self.buffers, name)?.to_vec())
+    }
+
+    fn write(&mut self, name: &str, offset: usize, bytes: &[u8]) -> Result<(), String> {
+        buffer(&self.buffers, name)?
+            .write(offset as u64, bytes)
+            .map_err(|e| e.to_string())
+    }
+
+    fn dispatch(
+        &mut self,
+        p: &Pipeline,
+        prepared: &Prepared,
+        push: &[u8],
+        groups: [u32; 3],
+    ) -> Result<(), String> {
+        let exe = Executable::load(&prepared.executable).map_err(|e| e.to_string())?;
+        let program = self.device.load(exe).map_err(|e| e.to_string())?;
+        let kernel = exe.entry_point(&prepared.kernel).ok_or("no kernel")?;
+        let pipeline = program
+            .pipeline(&prepared.kernel, &prepared.values)
+            .map_err(|e| e.to_string())?;
+        let mut bindings = ResourceBindings::new();
+        for b in &p.binds {
+            if let BindKind::Storage { set, binding } | BindKind::Uniform { set, binding } = b.kind
+            {
+                // Amber binds what a test names; the layout says what the
+                // kernel uses.
+                if kernel.binding(set, binding).is_some() {
+                    let buf = buffer(&self.buffers, &b.buffer)?;
+                    let range = b.range.unwrap_or(buf.len().saturating_sub(b.offset));
+                    bindings.buffer_range(set, binding, buf, b.offset, range);
+                }
+            }
+        }
+        self.device
+            .dispatch(
+                &pipeline,
+                &bindings,
+                push,
+                Grid::Threadgroups(groups.map(u64::from)),
+            )
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    fn subgroup_size(&self) -> u32 {
+        METAL_SIMD_WIDTH
+    }
+}
+
+struct VulkanSide {
+    reference: vulkan_reference::Reference,
+    buffers: BTreeMap<String, vulkan_reference::Buffer>,
+    pipelines: BTreeMap<String, vulkan_reference::Pipeline>,
+}
+
+impl Side for VulkanSide {
+    fn label(&self) -> &'static str {
+        "vulkan"
+    }
+
+    fn create(&mut self, name: &str, bytes: &[u8]) -> Result<(), String> {
+        let b = self.reference.buffer(bytes).map_err(|e| e.to_string())?;
+        self.buffers.insert(name.to_string(), b);
+        Ok(())
+    }
+
+    fn read(&self, name: &str) -> Result<Vec<u8>, String> {
+        Ok(buffer(&self.buffers, name)?.read())
+    }
+
+    fn write(&mut self, name: &str, offset: usize, bytes: &[u8]) -> Result<(), String> {
+        buffer(&self.buffers, name)?
+            .write(offset, bytes)
+            .map_err(|e| e.to_string())
+    }
+
+    fn dispatch(
+        &mut self,
+        p: &Pipeline,
+        prepared: &Prepared,
+        push: &[u8],
+        groups: [u32; 3],
+    ) -> Result<(), String> {
+        use crate::spirv::BindingKind as K;
+        if !self.pipelines.contains_key(&p.name) {
+            let mut bindings = Vec::new();
+            for &(set, binding, kind, count) in &prepared.bindings {
+                let kind = match kind {
+                    K::StorageBuffer => vulkan_reference::BindingKind::Storage,
+                    K::UniformBuffer => vulkan_reference::BindingKind::Uniform,
+                    other => {
+                        return Err(format!(
+                            "(set {set}, binding {binding}): {} is not supported by the Vulkan reference",
+                            other.describe()
+                        ))
+                    }
+                };
+                bindings.push(vulkan_reference::BindingDesc {
+                    set,
+                    binding,
+                    kind,
+                    count: count.max(1),
+                });
+            }
+            let specialization: Vec<(u32, Vec<u8>)> = p
+                .specialize
+                .iter()
+                .map(|s| spec_value(s).map(|v| (s.id, (v.bits as u32).to_le_bytes().to_vec())))
+                .collect::<Result<_, _>>()?;
+            let pipeline = self
+                .reference
+                .pipeline(&vulkan_reference::PipelineDesc {
+                    spirv: &prepared.spirv,
+                    entry: &p.entry,
+                    specialization: &specialization,
+                    bindings: &bindings,
+                    push_constant_size: prepared.push_size,
+                })
+                .map_err(|e| e.to_string())?;
+            self.pipelines.insert(p.name.clone(), pipeline);
+        }
+        let mut bound = Vec::new();
+        for b in &p.binds {
+            if let BindKind::Storage { set, binding } | BindKind::Uniform { set, binding } = b.kind
+            {
+                if prepared
+                    .bindings
+                    .iter()
+                    .any(|&(s, n, _, _)| (s, n) == (set, binding))
+                {
+                    bound.push(vulkan_reference::Bound {
+                        set,
+                        binding,
+                        element: 0,
+                        buffer: buffer(&self.buffers, &b.buffer)?,
+                        offset: b.offset,
+                        range: b.range,
+                    });
+                }
+            }
+        }
+        let push = &push[..push.len().min(prepared.push_size as usize)];
+        self.reference
+            .dispatch(&self.pipelines[&p.name], &bound, push, groups)
+            .map_err(|e| e.to_string())
+    }
+
+    fn subgroup_size(&self) -> u32 {
+        self.reference.subgroup_size()
+    }
+}
+
+fn buffer<'b, B>(buffers: &'b BTreeMap<String, B>, name: &str) -> Result<&'b B, String> {
+    buffers
+        .get(name)
+        .ok_or_else(|| format!("unknown buffer `{name}`"))
 }
 
 struct Runner<'s> {
     name: &'s str,
     script: &'s Script,
-    device: &'s cpu::Device,
     opts: &'s RunOptions,
-    buffers: BTreeMap<&'s str, cpu::Buffer>,
-    /// Compiled executables per pipeline.
-    executables: BTreeMap<&'s str, Vec<u8>>,
+    sides: Vec<Box<dyn Side + 's>>,
+    /// Compiled pipelines.
+    prepared: BTreeMap<&'s str, Prepared>,
 }
 
 impl<'s> Runner<'s> {
-    fn new(
-        name: &'s str,
-        script: &'s Script,
-        device: &'s cpu::Device,
-        opts: &'s RunOptions,
-    ) -> Result<Self, String> {
-        let mut buffers = BTreeMap::new();
-        for b in &script.buffers {
-            let buf = device
-                .buffer_with_data(&b.bytes)
-                .map_err(|e| format!("{name}:{}: buffer `{}`: {e}", b.line, b.name))?;
-            buffers.insert(b.name.as_str(), buf);
-        }
-        Ok(Runner {
-            name,
-            script,
-            device,
-            opts,
-            buffers,
-            executables: BTreeMap::new(),
-        })
-    }
-
     fn at(&self, line: usize) -> String {
         format!("{}:{line}", self.name)
     }
 
-    fn run(&mut self) -> Result<(), String> {
+    fn run(&mut self) -> Result<(), Stop> {
+        for b in &self.script.buffers {
+            for side in &mut self.sides {
+                side.create(&b.name, &b.bytes).map_err(|e| {
+                    format!(
+                        "{}:{}: buffer `{}`: {}: {e}",
+                        self.name,
+                        b.line,
+                        b.name,
+                        side.label()
+                    )
+                })?;
+            }
+        }
         for c in &self.script.commands {
             match c {
                 Command::Run {
@@ -157,23 +450,26 @@ impl<'s> Runner<'s> {
                     offset,
                     bytes,
                     line,
-                } => self
-                    .buffer(buffer)?
-                    .write(*offset as u64, bytes)
-                    .map_err(|e| format!("{}: {e}", self.at(*line)))?,
-                Command::Copy { from, to, line } => {
-                    let data = self.buffer(from)?.to_vec();
-                    let dst = self.buffer(to)?;
-                    if dst.len() != data.len() as u64 {
-                        return Err(format!(
-                            "{}: COPY {from} TO {to}: {} bytes into {} bytes",
-                            self.at(*line),
-                            data.len(),
-                            dst.len()
-                        ));
+                } => {
+                    for side in &mut self.sides {
+                        side.write(buffer, *offset, bytes)
+                            .map_err(|e| format!("{}:{line}: {}: {e}", self.name, side.label()))?;
                     }
-                    dst.write(0, &data)
-                        .map_err(|e| format!("{}: {e}", self.at(*line)))?;
+                }
+                Command::Copy { from, to, line } => {
+                    for side in &mut self.sides {
+                        let data = side.read(from)?;
+                        let len = side.read(to)?.len();
+                        if len != data.len() {
+                            return Err(Stop::Fail(format!(
+                                "{}:{line}: COPY {from} TO {to}: {} bytes into {len} bytes",
+                                self.name,
+                                data.len()
+                            )));
+                        }
+                        side.write(to, 0, &data)
+                            .map_err(|e| format!("{}:{line}: {}: {e}", self.name, side.label()))?;
+                    }
                 }
                 Command::Expect {
                     buffer,
@@ -185,12 +481,6 @@ impl<'s> Runner<'s> {
         Ok(())
     }
 
-    fn buffer(&self, name: &str) -> Result<&cpu::Buffer, String> {
-        self.buffers
-            .get(name)
-            .ok_or_else(|| format!("{}: unknown buffer `{name}`", self.name))
-    }
-
     fn pipeline(&self, name: &str) -> Result<&'s Pipeline, String> {
         self.script
             .pipelines
@@ -199,74 +489,79 @@ impl<'s> Runner<'s> {
             .ok_or_else(|| format!("{}: unknown pipeline `{name}`", self.name))
     }
 
-    fn dispatch(&mut self, name: &'s str, groups: [u32; 3], line: usize) -> Result<(), String> {
+    fn dispatch(&mut self, name: &'s str, groups: [u32; 3], line: usize) -> Result<(), Stop> {
         let at = self.at(line);
         let p = self.pipeline(name)?;
-        if !self.executables.contains_key(name) {
-            let bytes = self
-                .compile(p)
+        if !self.prepared.contains_key(name) {
+            let prepared = self
+                .prepare(p)
                 .map_err(|e| format!("{at}: RUN {name}: {e}"))?;
-            self.executables.insert(name, bytes);
+            self.prepared.insert(name, prepared);
         }
-        let bytes = &self.executables[name];
-        let exe = Executable::load(bytes).map_err(|e| format!("{at}: RUN {name}: {e}"))?;
-        let program = self
-            .device
-            .load(exe)
-            .map_err(|e| format!("{at}: RUN {name}: {e}"))?;
-        let kernel_name = exe
-            .entry_points()
-            .next()
-            .map(|k| k.name())
-            .ok_or_else(|| format!("{at}: RUN {name}: no kernel"))?;
-        let kernel = exe.entry_point(kernel_name).expect("listed above");
-        // SPECIALIZE values of function constants are set at pipeline
-        // creation; the others were baked when compiling.
-        let mut values = Vec::new();
-        for s in &p.specialize {
-            if kernel.function_constant(s.id).is_some() {
-                values.push(spec_value(s).map_err(|e| format!("{at}: {e}"))?);
+        let prepared = &self.prepared[name];
+        if self.sides.len() > 1 && prepared.subgroups {
+            let sizes: Vec<String> = self
+                .sides
+                .iter()
+                .map(|s| format!("{} {}", s.label(), s.subgroup_size()))
+                .collect();
+            if self
+                .sides
+                .iter()
+                .any(|s| s.subgroup_size() != self.sides[0].subgroup_size())
+            {
+                return Err(Stop::Skip(format!(
+                    "{at}: RUN {name}: the kernel uses subgroup operations and the subgroup sizes differ ({}): its results legitimately differ, not compared",
+                    sizes.join(", ")
+                )));
             }
         }
-        let pipeline = program
-            .pipeline(kernel_name, &values)
-            .map_err(|e| format!("{at}: RUN {name}: {e}"))?;
-        let mut bindings = ResourceBindings::new();
-        let mut push = Vec::new();
-        for b in &p.binds {
-            let buf = self.buffer(&b.buffer)?;
-            let len = buf.len().saturating_sub(b.offset);
-            let range = b.range.unwrap_or(len);
-            match b.kind {
-                BindKind::Storage { set, binding } | BindKind::Uniform { set, binding } => {
-                    // Amber binds what a test names; the kernel's layout says
-                    // what it uses.
-                    if kernel.binding(set, binding).is_some() {
-                        bindings.buffer_range(set, binding, buf, b.offset, range);
-                    }
-                }
-                BindKind::PushConstant => push = buf.to_vec(),
-            }
+        for side in &mut self.sides {
+            let push = match p.binds.iter().find(|b| b.kind == BindKind::PushConstant) {
+                Some(b) => side.read(&b.buffer)?,
+                None => Vec::new(),
+            };
+            let mut push = push;
+            push.resize(prepared.push_size as usize, 0);
+            side.dispatch(p, prepared, &push, groups)
+                .map_err(|e| format!("{at}: RUN {name}: {}: {e}", side.label()))?;
         }
-        if let Some(pc) = kernel.push_constants() {
-            push.resize(push.len().max(pc.size as usize), 0);
-        } else {
-            push.clear();
+        if self.sides.len() == 2 {
+            self.compare_bound(p, line)?;
         }
-        self.device
-            .dispatch(
-                &pipeline,
-                &bindings,
-                &push,
-                Grid::Threadgroups(groups.map(u64::from)),
-            )
-            .map_err(|e| format!("{at}: RUN {name}: {e}"))?;
         Ok(())
     }
 
-    /// The pipeline's shader compiled by halc into an executable holding
-    /// its one kernel.
-    fn compile(&self, p: &Pipeline) -> Result<Vec<u8>, String> {
+    /// After a `RUN` on both sides: every storage buffer the pipeline binds
+    /// must hold the same values.
+    fn compare_bound(&self, p: &Pipeline, line: usize) -> Result<(), Stop> {
+        for b in &p.binds {
+            let BindKind::Storage { set, binding } = b.kind else {
+                continue;
+            };
+            let decl = self
+                .script
+                .buffers
+                .iter()
+                .find(|d| d.name == b.buffer)
+                .ok_or_else(|| format!("{}: unknown buffer `{}`", self.name, b.buffer))?;
+            let (ref_side, cpu_side) = (&self.sides[1], &self.sides[0]);
+            let want = ref_side.read(&b.buffer)?;
+            let got = cpu_side.read(&b.buffer)?;
+            if let Some(diff) = first_difference(decl.ty, decl.layout, &want, &got, self.opts.ulp) {
+                return Err(Stop::Fail(format!(
+                    "{}: RUN {}: buffer `{}` (set {set}, binding {binding}) differs: {diff}",
+                    self.at(line),
+                    p.name,
+                    b.buffer
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The pipeline's shader as SPIR-V and as halc's executable.
+    fn prepare(&self, p: &Pipeline) -> Result<Prepared, String> {
         let shader = self
             .script
             .shaders
@@ -277,128 +572,248 @@ impl<'s> Runner<'s> {
             .target_env
             .as_deref()
             .unwrap_or(&self.opts.target_env);
-        let spirv = match &shader.source {
+        let bytes = match &shader.source {
             ShaderSource::SpirvHex(b) => b.clone(),
             ShaderSource::SpirvAsm(text) => assemble(text, env)?,
             ShaderSource::Glsl(text) => glslc(self.opts.glslc.as_deref(), text, env)?,
         };
-        let input = Input::new(format!("{}.spv", shader.name), spirv);
+        let input = Input::new(format!("{}.spv", shader.name), bytes);
         let mut options = self.opts.compile.clone();
         options.entries = vec![p.entry.clone()];
         let first =
             crate::compile(std::slice::from_ref(&input), &options).map_err(|e| e.to_string())?;
+        let k = &first.kernels[0];
         // SpecIds that are no function constant (SPIRV-Cross fixed them, as
-        // they size arrays) are baked instead.
-        let open: Vec<u32> = first.kernels[0]
-            .function_constants
+        // they size arrays) are baked for the Metal side.
+        let open: Vec<u32> = k.function_constants.iter().map(|c| c.id).collect();
+        let (set, bake): (Vec<_>, Vec<_>) = p.specialize.iter().partition(|s| open.contains(&s.id));
+        let values = set
             .iter()
-            .map(|c| c.id)
-            .collect();
-        let bake: Vec<_> = p
-            .specialize
+            .map(|s| spec_value(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        let words = crate::spirv::Words::from_bytes(&input.bytes).map_err(|e| e.to_string())?;
+        let prepared = |c: &crate::Compiled| Prepared {
+            spirv: words.as_slice().to_vec(),
+            executable: c.to_flatbuffer(),
+            kernel: c.kernels[0].name.clone(),
+            values: values.clone(),
+            bindings: k
+                .entry
+                .bindings
+                .iter()
+                .map(|b| (b.set, b.binding, b.kind, b.count))
+                .collect(),
+            push_size: k.entry.push_constant_size.unwrap_or(0),
+            subgroups: k
+                .capabilities
+                .iter()
+                .any(|c| c.starts_with("GroupNonUniform")),
+        };
+        if bake.is_empty() {
+            return Ok(prepared(&first));
+        }
+        options.specs = bake
             .iter()
-            .filter(|s| !open.contains(&s.id))
             .map(|s| crate::spirv::SpecValue {
                 id: s.id,
                 text: s.value.clone(),
             })
             .collect();
-        if bake.is_empty() {
-            return Ok(first.to_flatbuffer());
-        }
-        options.specs = bake;
-        crate::compile(std::slice::from_ref(&input), &options)
-            .map(|c| c.to_flatbuffer())
-            .map_err(|e| e.to_string())
+        let baked =
+            crate::compile(std::slice::from_ref(&input), &options).map_err(|e| e.to_string())?;
+        Ok(prepared(&baked))
     }
 
-    fn expect(&self, name: &str, check: &Check, line: usize) -> Result<(), String> {
-        let at = self.at(line);
-        let data = self.buffer(name)?.to_vec();
-        match check {
-            Check::Values {
-                offset,
-                ty,
-                layout,
-                compare,
-                values,
-                tolerance,
-            } => {
-                let n = ty.components();
-                let stride = ty.stride(*layout);
-                for (i, want) in values.iter().enumerate() {
-                    let (element, comp) = (i / n, i % n);
-                    let byte = offset + element * stride + ty.component_offset(comp, *layout);
-                    let size = ty.scalar.bytes();
-                    let Some(raw) = data.get(byte..byte + size) else {
-                        return Err(format!(
-                            "{at}: EXPECT {name}: byte {byte} is past the end of the buffer ({} bytes)",
-                            data.len()
-                        ));
-                    };
-                    let got = decode(ty.scalar, raw);
-                    let want_v = decode(
-                        ty.scalar,
-                        &encode(ty.scalar, want).map_err(|m| format!("{at}: {m}"))?,
-                    );
-                    let tol = tolerance.get(comp).or(tolerance.first()).copied();
-                    if !holds(*compare, got, want_v, tol) {
-                        return Err(format!(
-                            "{at}: EXPECT {name} IDX {offset}: value {i} (byte {byte}, {}): expected {} {want}, got {got}",
-                            ty.scalar_name(),
-                            symbol(*compare)
-                        ));
+    fn expect(&self, name: &str, check: &Check, line: usize) -> Result<(), Stop> {
+        let results: Vec<(&'static str, Result<(), String>)> = self
+            .sides
+            .iter()
+            .map(|side| {
+                let r = match side.read(name) {
+                    Ok(data) => {
+                        check_expect(self, name, check, line, &data, |other| side.read(other))
                     }
-                }
-                Ok(())
+                    Err(e) => Err(e),
+                };
+                (side.label(), r)
+            })
+            .collect();
+        match results.as_slice() {
+            [(_, r)] => r.clone().map_err(Stop::Fail),
+            [(a, ra), (b, rb)] => match (ra, rb) {
+                (Ok(()), Ok(())) => Ok(()),
+                (Err(e), Ok(())) => Err(Stop::Fail(format!("{e} (on {a}; it holds on {b})"))),
+                (Ok(()), Err(e)) => Err(Stop::Fail(format!("{e} (on {b}; it holds on {a})"))),
+                (Err(e), Err(_)) => Err(Stop::Fail(format!("{e} (on {a} and on {b})"))),
+            },
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The first element where `want` (the reference) and `got` differ, read
+/// as `ty` in `layout`: integers exactly, floats within `ulp` units in the
+/// last place, NaN equal to NaN.
+fn first_difference(
+    ty: super::data::DataType,
+    layout: Layout,
+    want: &[u8],
+    got: &[u8],
+    ulp: u32,
+) -> Option<String> {
+    if want.len() != got.len() {
+        return Some(format!("{} bytes vs {} bytes", want.len(), got.len()));
+    }
+    let stride = ty.stride(layout);
+    let size = ty.scalar.bytes();
+    for element in 0..want.len() / stride.max(1) {
+        for comp in 0..ty.components() {
+            let at = element * stride + ty.component_offset(comp, layout);
+            let (w, g) = (&want[at..at + size], &got[at..at + size]);
+            if w == g || same_within(ty.scalar, w, g, ulp) {
+                continue;
             }
-            Check::EqBuffer(other) => {
-                let b = self.buffer(other)?.to_vec();
-                if b.len() != data.len() {
+            return Some(format!(
+                "element {element}{} (byte {at}, {}): vulkan {}, metal-on-cpu {}",
+                if ty.components() > 1 {
+                    format!(" component {comp}")
+                } else {
+                    String::new()
+                },
+                ty.scalar_name(),
+                decode(ty.scalar, w),
+                decode(ty.scalar, g)
+            ));
+        }
+    }
+    None
+}
+
+/// Whether two floats are within `ulp` units in the last place (or both
+/// NaN). Integers must be equal.
+fn same_within(scalar: Scalar, a: &[u8], b: &[u8], ulp: u32) -> bool {
+    let bits = |x: &[u8]| {
+        let mut raw = [0u8; 8];
+        raw[..x.len()].copy_from_slice(x);
+        u64::from_le_bytes(raw)
+    };
+    let Scalar::Float(width) = scalar else {
+        return false;
+    };
+    let (x, y) = (decode(scalar, a), decode(scalar, b));
+    if let (Value::Float(x), Value::Float(y)) = (x, y) {
+        if x.is_nan() && y.is_nan() {
+            return true;
+        }
+        if x.is_nan() || y.is_nan() {
+            return false;
+        }
+    }
+    // Map sign-magnitude bits onto a monotonic integer line.
+    let sign = 1u64 << (width - 1);
+    let line = |v: u64| -> i128 {
+        if v & sign != 0 {
+            -((v & (sign - 1)) as i128)
+        } else {
+            v as i128
+        }
+    };
+    (line(bits(a)) - line(bits(b))).unsigned_abs() <= u128::from(ulp)
+}
+
+/// Evaluates one `EXPECT` on one side's data.
+fn check_expect(
+    r: &Runner<'_>,
+    name: &str,
+    check: &Check,
+    line: usize,
+    data: &[u8],
+    read_other: impl Fn(&str) -> Result<Vec<u8>, String>,
+) -> Result<(), String> {
+    let at = r.at(line);
+    match check {
+        Check::Values {
+            offset,
+            ty,
+            layout,
+            compare,
+            values,
+            tolerance,
+        } => {
+            let n = ty.components();
+            let stride = ty.stride(*layout);
+            for (i, want) in values.iter().enumerate() {
+                let (element, comp) = (i / n, i % n);
+                let byte = offset + element * stride + ty.component_offset(comp, *layout);
+                let size = ty.scalar.bytes();
+                let Some(raw) = data.get(byte..byte + size) else {
                     return Err(format!(
-                        "{at}: EXPECT {name} EQ_BUFFER {other}: {} bytes vs {} bytes",
-                        data.len(),
-                        b.len()
+                        "{at}: EXPECT {name}: byte {byte} is past the end of the buffer ({} bytes)",
+                        data.len()
+                    ));
+                };
+                let got = decode(ty.scalar, raw);
+                let want_v = decode(
+                    ty.scalar,
+                    &encode(ty.scalar, want).map_err(|m| format!("{at}: {m}"))?,
+                );
+                let tol = tolerance.get(comp).or(tolerance.first()).copied();
+                if !holds(*compare, got, want_v, tol) {
+                    return Err(format!(
+                        "{at}: EXPECT {name} IDX {offset}: value {i} (byte {byte}, {}): expected {} {want}, got {got}",
+                        ty.scalar_name(),
+                        symbol(*compare)
                     ));
                 }
-                match data.iter().zip(&b).position(|(x, y)| x != y) {
-                    None => Ok(()),
-                    Some(i) => Err(format!(
-                        "{at}: EXPECT {name} EQ_BUFFER {other}: first difference at byte {i}: {:#04x} vs {:#04x}",
-                        data[i], b[i]
-                    )),
-                }
             }
-            Check::RmseBuffer(other, tol) => {
-                let b = self.buffer(other)?.to_vec();
-                let decl = self
-                    .script
-                    .buffers
-                    .iter()
-                    .find(|x| x.name == name)
-                    .ok_or_else(|| format!("{at}: unknown buffer `{name}`"))?;
-                let s = decl.ty.scalar;
-                let size = s.bytes();
-                let as_f = |v: Value| match v {
-                    Value::Int(i) => i as f64,
-                    Value::Float(f) => f,
-                };
-                let n = data.len().min(b.len()) / size;
-                let sum: f64 = (0..n)
-                    .map(|i| {
-                        let x = as_f(decode(s, &data[i * size..(i + 1) * size]));
-                        let y = as_f(decode(s, &b[i * size..(i + 1) * size]));
-                        (x - y) * (x - y)
-                    })
-                    .sum();
-                let rmse = (sum / n.max(1) as f64).sqrt();
-                if rmse <= *tol {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "{at}: EXPECT {name} RMSE_BUFFER {other}: RMSE {rmse} over tolerance {tol}"
-                    ))
-                }
+            Ok(())
+        }
+        Check::EqBuffer(other) => {
+            let b = read_other(other)?;
+            if b.len() != data.len() {
+                return Err(format!(
+                    "{at}: EXPECT {name} EQ_BUFFER {other}: {} bytes vs {} bytes",
+                    data.len(),
+                    b.len()
+                ));
+            }
+            match data.iter().zip(&b).position(|(x, y)| x != y) {
+                None => Ok(()),
+                Some(i) => Err(format!(
+                    "{at}: EXPECT {name} EQ_BUFFER {other}: first difference at byte {i}: {:#04x} vs {:#04x}",
+                    data[i], b[i]
+                )),
+            }
+        }
+        Check::RmseBuffer(other, tol) => {
+            let b = read_other(other)?;
+            let decl = r
+                .script
+                .buffers
+                .iter()
+                .find(|x| x.name == name)
+                .ok_or_else(|| format!("{at}: unknown buffer `{name}`"))?;
+            let s = decl.ty.scalar;
+            let size = s.bytes();
+            let as_f = |v: Value| match v {
+                Value::Int(i) => i as f64,
+                Value::Float(f) => f,
+            };
+            let n = data.len().min(b.len()) / size;
+            let sum: f64 = (0..n)
+                .map(|i| {
+                    let x = as_f(decode(s, &data[i * size..(i + 1) * size]));
+                    let y = as_f(decode(s, &b[i * size..(i + 1) * size]));
+                    (x - y) * (x - y)
+                })
+                .sum();
+            let rmse = (sum / n.max(1) as f64).sqrt();
+            if rmse <= *tol {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{at}: EXPECT {name} RMSE_BUFFER {other}: RMSE {rmse} over tolerance {tol}"
+                ))
             }
         }
     }
@@ -582,6 +997,38 @@ mod tests {
         assert!(!holds(Compare::Lt, f(f64::NAN), f(1.0), None));
         assert!(holds(Compare::Le, Value::Int(-1), Value::Int(0), None));
         assert!(!holds(Compare::Gt, Value::Int(0), Value::Int(0), None));
+    }
+
+    #[test]
+    fn floats_compare_within_ulps_and_nan_equals_nan() {
+        let f = |v: f32| v.to_le_bytes();
+        let s = Scalar::Float(32);
+        assert!(same_within(s, &f(1.0), &f(1.0), 0));
+        let next = f32::from_bits(1.0f32.to_bits() + 3);
+        assert!(same_within(s, &f(1.0), &f(next), 4));
+        assert!(!same_within(s, &f(1.0), &f(next), 2));
+        // Across zero: -0.0 and +0.0 are 0 ulps apart.
+        assert!(same_within(s, &f(-0.0), &f(0.0), 0));
+        assert!(same_within(s, &f(f32::NAN), &f(-f32::NAN), 0));
+        assert!(!same_within(s, &f(f32::NAN), &f(1.0), 1000));
+        assert!(!same_within(
+            Scalar::UInt(32),
+            &1u32.to_le_bytes(),
+            &2u32.to_le_bytes(),
+            9
+        ));
+        let ty = super::super::data::DataType::from_amber("vec2<float>").unwrap();
+        let a: Vec<u8> = [1.0f32, 2.0, 3.0, 4.0]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let mut b = a.clone();
+        b[12..16].copy_from_slice(&5.0f32.to_le_bytes());
+        assert_eq!(
+            first_difference(ty, Layout::Std430, &a, &b, 4).unwrap(),
+            "element 1 component 1 (byte 12, float): vulkan 4, metal-on-cpu 5"
+        );
+        assert_eq!(first_difference(ty, Layout::Std430, &a, &a, 0), None);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Result};
-use halc::amber::run::{run as run_script, Outcome, RunOptions};
+use halc::amber::run::{run as run_script, Outcome, RunOptions, Sides};
 use halc::msl::BindingMap;
 use halc::runtime_loader::cpu::{self, DeviceOptions, ThreadgroupFill};
 
@@ -35,9 +35,28 @@ pub struct TestArgs {
     /// tell whether a failure comes from reading uninitialised memory.
     #[arg(long, value_enum, default_value = "poison")]
     threadgroup_memory: Fill,
+    /// Run the original SPIR-V on a Vulkan driver instead of halc's MSL on
+    /// the CPU (to check a test itself, independently of halc).
+    #[arg(long, value_enum, value_name = "API", conflicts_with = "compare")]
+    reference: Option<ReferenceApi>,
+    /// Run both the Vulkan reference and halc's MSL on the CPU and compare
+    /// every bound storage buffer after every RUN.
+    #[arg(long)]
+    compare: bool,
+    /// Vulkan device: a substring of its name (default: lavapipe).
+    #[arg(long, value_name = "NAME")]
+    device: Option<String>,
+    /// Float tolerance of --compare in units in the last place.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    ulp: u32,
     /// Print JSON instead of lines.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ReferenceApi {
+    Vulkan,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -55,19 +74,34 @@ struct Report {
 }
 
 pub fn run(a: TestArgs) -> Result<()> {
-    let device = cpu::Device::with_options(DeviceOptions {
-        time_limit: Duration::from_secs(a.time_limit),
-        threadgroup_fill: match a.threadgroup_memory {
-            Fill::Poison => ThreadgroupFill::Poison,
-            Fill::Zero => ThreadgroupFill::Zero,
-        },
-        ..DeviceOptions::default()
-    })
-    .map_err(|e| anyhow!("halc test runs the MSL on the CPU: {e}"))?;
+    let sides = match (a.reference, a.compare) {
+        (Some(ReferenceApi::Vulkan), _) => Sides::Vulkan,
+        (None, true) => Sides::Compare,
+        (None, false) => Sides::MetalOnCpu,
+    };
+    let device = if sides == Sides::Vulkan {
+        None
+    } else {
+        Some(
+            cpu::Device::with_options(DeviceOptions {
+                time_limit: Duration::from_secs(a.time_limit),
+                threadgroup_fill: match a.threadgroup_memory {
+                    Fill::Poison => ThreadgroupFill::Poison,
+                    Fill::Zero => ThreadgroupFill::Zero,
+                },
+                ..DeviceOptions::default()
+            })
+            .map_err(|e| anyhow!("halc test runs the MSL on the CPU: {e}"))?,
+        )
+    };
     let opts = RunOptions {
         compile: a.target.options(BindingMap::default(), None),
         target_env: a.target_env.clone(),
         glslc: a.glslc.clone(),
+        sides,
+        vulkan_device: a.device.clone(),
+        vulkan_timeout: Duration::from_secs(a.time_limit),
+        ulp: a.ulp,
     };
     let mut reports = Vec::new();
     let mut out = std::io::stdout().lock();
@@ -75,7 +109,7 @@ pub fn run(a: TestArgs) -> Result<()> {
         let name = f.display().to_string();
         let start = Instant::now();
         let outcome = match std::fs::read_to_string(f) {
-            Ok(text) => run_script(&name, &text, &device, &opts),
+            Ok(text) => run_script(&name, &text, device.as_ref(), &opts),
             Err(e) => Outcome::Fail(format!("{name}: cannot read: {e}")),
         };
         let (word, reason) = match outcome {

@@ -96,6 +96,51 @@ fn every_amber_test_passes_in_both_binding_models_and_msl_versions() {
     }
 }
 
+/// The Vulkan reference (lavapipe) runs the original SPIR-V of every test,
+/// and `--compare` finds halc's MSL on the CPU agreeing with it buffer by
+/// buffer; the subgroup tests expect Apple's 32-lane SIMD groups, so on an
+/// 8-wide lavapipe they fail alone and are skips, with the reason, compared.
+#[test]
+fn every_amber_test_agrees_with_the_vulkan_reference() {
+    if !tools() || !vulkan() {
+        return;
+    }
+    let tests = files("tests/amber");
+    let subgroup = |t: &str| t.contains("subgroup");
+    let (code, out) = run(&["--reference", "vulkan"], &tests);
+    assert_eq!(code, 1, "{out}");
+    for t in &tests {
+        let want = if subgroup(t) { "FAIL" } else { "PASS" };
+        assert!(out.contains(&format!("{want} {t}")), "{t}:\n{out}");
+    }
+    let (code, out) = run(&["--compare"], &tests);
+    assert_eq!(code, 0, "{out}");
+    for t in &tests {
+        if subgroup(t) {
+            assert!(
+                out.contains(&format!("SKIP {t}")) && out.contains("subgroup sizes differ"),
+                "{t}:\n{out}"
+            );
+        } else {
+            assert!(out.contains(&format!("PASS {t}\n")), "{t}:\n{out}");
+        }
+    }
+}
+
+/// Whether a Vulkan driver is here (or must be).
+fn vulkan() -> bool {
+    let ok = vulkan_reference::Reference::new(&Default::default()).is_ok();
+    if !ok {
+        assert_ne!(
+            std::env::var("HALC_REQUIRE_VULKAN").as_deref(),
+            Ok("1"),
+            "HALC_REQUIRE_VULKAN=1 but no Vulkan driver (lavapipe) is available"
+        );
+        println!("skipped: no Vulkan driver (apt-get install mesa-vulkan-drivers libvulkan1)");
+    }
+    ok
+}
+
 /// Each negative control must fail, for its own reason: a test suite that
 /// cannot fail proves nothing.
 #[test]
