@@ -58,6 +58,10 @@ pub struct RunOptions {
     pub vulkan_timeout: Duration,
     /// Float tolerance of `--compare`, in units in the last place.
     pub ulp: u32,
+    /// Changes each compiled pipeline before it runs on the Metal side:
+    /// `None` in real use. Tests inject miscompiles with it to show that
+    /// `--compare` catches them.
+    pub tamper: Option<fn(&mut crate::Compiled)>,
 }
 
 impl Default for RunOptions {
@@ -70,6 +74,7 @@ impl Default for RunOptions {
             vulkan_device: None,
             vulkan_timeout: Duration::from_secs(60),
             ulp: 4,
+            tamper: None,
         }
     }
 }
@@ -592,9 +597,17 @@ impl<'s> Runner<'s> {
             .map(|s| spec_value(s))
             .collect::<Result<Vec<_>, _>>()?;
         let words = crate::spirv::Words::from_bytes(&input.bytes).map_err(|e| e.to_string())?;
+        let tamper = self.opts.tamper;
         let prepared = |c: &crate::Compiled| Prepared {
             spirv: words.as_slice().to_vec(),
-            executable: c.to_flatbuffer(),
+            executable: match tamper {
+                Some(f) => {
+                    let mut c = c.clone();
+                    f(&mut c);
+                    c.to_flatbuffer()
+                }
+                None => c.to_flatbuffer(),
+            },
             kernel: c.kernels[0].name.clone(),
             values: values.clone(),
             bindings: k

@@ -102,6 +102,7 @@ pub fn run(a: TestArgs) -> Result<()> {
         vulkan_device: a.device.clone(),
         vulkan_timeout: Duration::from_secs(a.time_limit),
         ulp: a.ulp,
+        tamper: None,
     };
     let mut reports = Vec::new();
     let mut out = std::io::stdout().lock();

@@ -245,3 +245,92 @@ fn check_msl_accepts_every_fixture_and_names_unchecked_ones() {
         }
     }
 }
+
+/// Injected miscompiles — what a halc bug would produce — are caught by
+/// `--compare`: each one passes on its own side's expectations only by
+/// luck, and the comparison names the buffer and the first element that
+/// differs.
+mod injected {
+    use halc::amber::run::{run, Outcome, RunOptions, Sides};
+    use halc::runtime_loader::cpu::Device;
+
+    fn compare(file: &str, tamper: Option<fn(&mut halc::Compiled)>) -> Outcome {
+        let text = std::fs::read_to_string(crate::root().join(file)).unwrap();
+        let device = Device::new().unwrap();
+        let opts = RunOptions {
+            sides: Sides::Compare,
+            tamper,
+            ..Default::default()
+        };
+        run(file, &text, Some(&device), &opts)
+    }
+
+    fn caught(file: &str, tamper: fn(&mut halc::Compiled), want: &[&str]) {
+        if !super::tools() || !super::vulkan() {
+            return;
+        }
+        assert_eq!(compare(file, None), Outcome::Pass, "{file} untampered");
+        match compare(file, Some(tamper)) {
+            Outcome::Fail(m) => {
+                for w in want {
+                    assert!(m.contains(w), "expected `{w}` in: {m}");
+                }
+            }
+            other => panic!("{file}: the miscompile was not caught: {other:?}"),
+        }
+    }
+
+    /// The layout records the two buffers' argument-buffer members swapped:
+    /// the runtime writes each address where the kernel reads the other, so
+    /// the kernel reads its 1024 inputs from the 16-byte output buffer.
+    #[test]
+    fn a_swapped_slot() {
+        caught(
+            "tests/amber/block_sum.amber",
+            |c| {
+                let b = &mut c.kernels[0].layout.bindings;
+                let (i0, o0) = (b[0].id, b[0].byte_offset);
+                b[0].id = b[1].id;
+                b[0].byte_offset = b[1].byte_offset;
+                b[1].id = i0;
+                b[1].byte_offset = o0;
+            },
+            &[
+                "RUN p: metal-on-cpu: kernel `block_sum`: out-of-bounds access",
+                "the buffer bound to (set 0, binding 1) (16 bytes)",
+            ],
+        );
+    }
+
+    /// The executable records a 128-thread threadgroup for a 256-wide
+    /// reduction.
+    #[test]
+    fn a_wrong_workgroup_size() {
+        caught(
+            "tests/amber/block_sum.amber",
+            |c| c.kernels[0].workgroup.dims[0].value = 128,
+            &["buffer `sums` (set 0, binding 1) differs: element 0 (byte 0, uint32): vulkan 32640"],
+        );
+    }
+
+    /// The MSL computes `b - a` where the SPIR-V computes `a - b`.
+    #[test]
+    fn an_operand_order_flipped() {
+        caught(
+            "tests/amber/subtract.amber",
+            |c| {
+                let msl = &mut c.kernels[0].msl.source;
+                let line = msl
+                    .lines()
+                    .find(|l| l.contains(" - ") && l.contains("= "))
+                    .expect("the subtraction")
+                    .to_string();
+                let (lhs, rhs) = line.split_once("= ").unwrap();
+                let expr = rhs.trim_end_matches(';');
+                let (a, b) = expr.rsplit_once(" - ").unwrap();
+                *msl = msl.replace(&line, &format!("{lhs}= {b} - {a};"));
+            },
+            &["buffer `d` (set 0, binding 2) differs: element 0 (byte 0, float): vulkan -1.5, metal-on-cpu 1.5"],
+        );
+    }
+}
