@@ -214,6 +214,8 @@ struct Prepared {
     bindings: Vec<(u32, u32, crate::spirv::BindingKind, u32)>,
     /// Push-constant block size.
     push_size: u32,
+    /// `--spec` values as Vulkan specialization data.
+    vulkan_specs: Vec<(u32, Vec<u8>)>,
     /// Whether the module uses subgroup operations.
     subgroups: bool,
 }
@@ -361,11 +363,12 @@ impl Side for VulkanSide {
                     count: count.max(1),
                 });
             }
-            let specialization: Vec<(u32, Vec<u8>)> = p
+            let mut specialization: Vec<(u32, Vec<u8>)> = p
                 .specialize
                 .iter()
                 .map(|s| spec_value(s).map(|v| (s.id, (v.bits as u32).to_le_bytes().to_vec())))
                 .collect::<Result<_, _>>()?;
+            specialization.extend(prepared.vulkan_specs.iter().cloned());
             let pipeline = self
                 .reference
                 .pipeline(&vulkan_reference::PipelineDesc {
@@ -583,8 +586,34 @@ impl<'s> Runner<'s> {
             ShaderSource::Glsl(text) => glslc(self.opts.glslc.as_deref(), text, env)?,
         };
         let input = Input::new(format!("{}.spv", shader.name), bytes);
+        let words = crate::spirv::Words::from_bytes(&input.bytes).map_err(|e| e.to_string())?;
         let mut options = self.opts.compile.clone();
         options.entries = vec![p.entry.clone()];
+        // `--spec` values are baked into every module that declares the
+        // SpecId (a pipeline's own SPECIALIZE wins); the Vulkan side gets
+        // them as specialization values.
+        let declared: Vec<crate::spirv::SpecConstant> = crate::spirv::reflect(&words)
+            .map(|i| i.spec_constants)
+            .unwrap_or_default();
+        options.specs.retain(|v| {
+            declared.iter().any(|c| c.id == v.id) && !p.specialize.iter().any(|s| s.id == v.id)
+        });
+        let mut vulkan_specs = Vec::new();
+        for v in &options.specs {
+            let c = declared
+                .iter()
+                .find(|c| c.id == v.id)
+                .expect("retained above");
+            let bits = crate::spirv::specialize::parse_value(c.ty, &v.text)
+                .map_err(|m| format!("--spec {}: {m}", v.id))?;
+            // Vulkan takes a bool as a 4-byte VkBool32, the rest at their width.
+            let width = match c.ty {
+                crate::spirv::ScalarType::Bool => 4,
+                t => (t.bits() / 8) as usize,
+            };
+            vulkan_specs.push((v.id, bits.0.to_le_bytes()[..width].to_vec()));
+        }
+        let cli_specs = options.specs.clone();
         let first =
             crate::compile(std::slice::from_ref(&input), &options).map_err(|e| e.to_string())?;
         let k = &first.kernels[0];
@@ -596,7 +625,6 @@ impl<'s> Runner<'s> {
             .iter()
             .map(|s| spec_value(s))
             .collect::<Result<Vec<_>, _>>()?;
-        let words = crate::spirv::Words::from_bytes(&input.bytes).map_err(|e| e.to_string())?;
         let tamper = self.opts.tamper;
         let prepared = |c: &crate::Compiled| Prepared {
             spirv: words.as_slice().to_vec(),
@@ -617,6 +645,7 @@ impl<'s> Runner<'s> {
                 .map(|b| (b.set, b.binding, b.kind, b.count))
                 .collect(),
             push_size: k.entry.push_constant_size.unwrap_or(0),
+            vulkan_specs: vulkan_specs.clone(),
             subgroups: k
                 .capabilities
                 .iter()
@@ -625,13 +654,13 @@ impl<'s> Runner<'s> {
         if bake.is_empty() {
             return Ok(prepared(&first));
         }
-        options.specs = bake
-            .iter()
-            .map(|s| crate::spirv::SpecValue {
+        options.specs = cli_specs;
+        options
+            .specs
+            .extend(bake.iter().map(|s| crate::spirv::SpecValue {
                 id: s.id,
                 text: s.value.clone(),
-            })
-            .collect();
+            }));
         let baked =
             crate::compile(std::slice::from_ref(&input), &options).map_err(|e| e.to_string())?;
         Ok(prepared(&baked))

@@ -23,6 +23,11 @@ pub struct TestArgs {
     /// spv1.0 … spv1.6 or vulkan1.0 … vulkan1.3.
     #[arg(long, default_value = "spv1.3", value_name = "ENV")]
     target_env: String,
+    /// Bake a specialization constant into every shader that declares the
+    /// SpecId, as `halc compile --spec` does (a pipeline's SPECIALIZE wins;
+    /// repeatable). The Vulkan reference gets the same value.
+    #[arg(long = "spec", value_name = "ID=VALUE")]
+    specs: Vec<halc::spirv::SpecValue>,
     /// Longest time one dispatch may run on the CPU before it fails.
     #[arg(long, value_name = "SECONDS", default_value_t = 60,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -94,8 +99,10 @@ pub fn run(a: TestArgs) -> Result<()> {
             .map_err(|e| anyhow!("halc test runs the MSL on the CPU: {e}"))?,
         )
     };
+    let mut compile = a.target.options(BindingMap::default(), None);
+    compile.specs = a.specs.clone();
     let opts = RunOptions {
-        compile: a.target.options(BindingMap::default(), None),
+        compile,
         target_env: a.target_env.clone(),
         glslc: a.glslc.clone(),
         sides,

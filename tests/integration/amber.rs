@@ -334,3 +334,30 @@ mod injected {
         );
     }
 }
+
+/// `--spec` bakes a SpecId into every shader that declares it, on both
+/// sides (a pipeline's own SPECIALIZE wins): SCALE 0.5 instead of 1.5 moves
+/// the default pipeline's results, identically on Metal and Vulkan.
+#[test]
+fn spec_bakes_into_every_pipeline_that_declares_it() {
+    if !tools() {
+        return;
+    }
+    let file = "tests/amber/function_constants.amber".to_string();
+    let (code, out) = run(&["--spec", "1=0.5"], std::slice::from_ref(&file));
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("function_constants.amber:32: EXPECT a IDX 0: value 1 (byte 4, float): expected == -0.5, got -1.5"),
+        "{out}"
+    );
+    if vulkan() {
+        let (_, out) = run(
+            &["--compare", "--spec", "1=0.5"],
+            std::slice::from_ref(&file),
+        );
+        assert!(
+            out.contains("got -1.5 (on metal-on-cpu and on vulkan)"),
+            "{out}"
+        );
+    }
+}
