@@ -737,6 +737,28 @@ fn series(
     }
 }
 
+/// VkScript's `TYPE OFFSET values…` (after `ssbo B subdata`, `uniform ubo
+/// B`, `uniform`/`push`): the write, the byte it ends at, and the type.
+fn typed_write(
+    line: usize,
+    buffer: &str,
+    t: &[&str],
+) -> Result<(Command, usize, DataType), ParseError> {
+    let name = t.first().ok_or_else(|| err(line, "missing type"))?;
+    let ty =
+        DataType::from_vkscript(name).ok_or_else(|| err(line, format!("unknown type `{name}`")))?;
+    let offset = parse_u32(line, "offset", t.get(1))? as usize;
+    let bytes = encode_values(line, ty, Layout::Std430, t.get(2..).unwrap_or(&[]))?;
+    let end = offset + bytes.len();
+    let write = Command::Write {
+        buffer: buffer.to_string(),
+        offset,
+        bytes,
+        line,
+    };
+    Ok((write, end, ty))
+}
+
 /// VkScript: `[require]`, `[compute shader …]`, `[test]`.
 fn vkscript(text: &str) -> Result<Script, ParseError> {
     let mut script = Script {
@@ -898,16 +920,10 @@ fn vkscript(text: &str) -> Result<Script, ParseError> {
                 let name = format!("ssbo {set}:{binding}");
                 bind(&name, BindKind::Storage { set, binding }, &mut binds);
                 if t.get(2) == Some(&"subdata") {
-                    let ty = ty_of(t.get(3))?;
-                    let offset = parse_u32(n, "offset", t.get(4))? as usize;
-                    let bytes = encode_values(n, ty, Layout::Std430, &t[5..])?;
-                    grow(&name, offset + bytes.len(), ty, Layout::Std430, n);
-                    script.commands.push(Command::Write {
-                        buffer: name,
-                        offset,
-                        bytes,
-                        line: n,
-                    });
+                    // `ssbo B subdata TYPE OFFSET values…`
+                    let write = typed_write(n, &name, &t[3..])?;
+                    grow(&name, write.1, write.2, Layout::Std430, n);
+                    script.commands.push(write.0);
                 } else {
                     let size = parse_u32(n, "size", t.get(2))? as usize;
                     grow(&name, size, byte, Layout::Std430, n);
@@ -918,29 +934,15 @@ fn vkscript(text: &str) -> Result<Script, ParseError> {
                     binding_of(n, t.get(2).ok_or_else(|| err(n, "missing binding"))?)?;
                 let name = format!("ubo {set}:{binding}");
                 bind(&name, BindKind::Uniform { set, binding }, &mut binds);
-                let ty = ty_of(t.get(3))?;
-                let offset = parse_u32(n, "offset", t.get(4))? as usize;
-                let bytes = encode_values(n, ty, Layout::Std430, &t[5..])?;
-                grow(&name, offset + bytes.len(), ty, Layout::Std430, n);
-                script.commands.push(Command::Write {
-                    buffer: name,
-                    offset,
-                    bytes,
-                    line: n,
-                });
+                let write = typed_write(n, &name, &t[3..])?;
+                grow(&name, write.1, write.2, Layout::Std430, n);
+                script.commands.push(write.0);
             }
             ("uniform" | "push", Some(_)) => {
                 bind("push", BindKind::PushConstant, &mut binds);
-                let ty = ty_of(t.get(1))?;
-                let offset = parse_u32(n, "offset", t.get(2))? as usize;
-                let bytes = encode_values(n, ty, Layout::Std430, &t[3..])?;
-                grow("push", offset + bytes.len(), ty, Layout::Std430, n);
-                script.commands.push(Command::Write {
-                    buffer: "push".into(),
-                    offset,
-                    bytes,
-                    line: n,
-                });
+                let write = typed_write(n, "push", &t[1..])?;
+                grow("push", write.1, write.2, Layout::Std430, n);
+                script.commands.push(write.0);
             }
             ("compute", Some("entrypoint")) => {
                 entry = t
