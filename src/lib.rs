@@ -18,6 +18,8 @@
 #![deny(missing_docs)]
 
 pub mod amber;
+#[cfg(unix)]
+pub mod diff;
 pub mod flatbuffer;
 pub mod inspect;
 pub mod msl;

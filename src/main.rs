@@ -37,6 +37,9 @@ enum Command {
     /// Run Amber compute tests (AmberScript or VkScript) through halc and
     /// the runtime-loader's CPU backend, which executes the generated MSL.
     Test(cli::test::TestArgs),
+    /// Differential run of one kernel: seeded random buffers through halc's
+    /// MSL on the CPU and the original SPIR-V on Vulkan (lavapipe), compared.
+    Diff(cli::diff::DiffArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -218,6 +221,7 @@ fn main() -> ExitCode {
         Command::Compile(a) => compile(a),
         Command::Inspect(a) => inspect(a),
         Command::Test(a) => cli::test::run(a),
+        Command::Diff(a) => cli::diff::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -14,8 +14,8 @@ pub mod validate;
 
 pub use binary::Words;
 pub use reflect::{
-    reflect, Access, Binding, BindingKind, EntryPoint, ExecutionModel, ModuleInfo, ScalarType,
-    ScalarValue, SpecConstant, WorkgroupDim, WorkgroupSize,
+    reflect, Access, Binding, BindingKind, BlockLayout, EntryPoint, ExecutionModel, ModuleInfo,
+    ScalarType, ScalarValue, SpecConstant, WorkgroupDim, WorkgroupSize,
 };
 pub use specialize::{specialize, SpecValue};
 

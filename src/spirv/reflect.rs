@@ -1257,3 +1257,181 @@ fn binding(
         aliases: 0,
     })
 }
+
+/// Where the scalars of a buffer block (or push-constant block) live: the
+/// fixed part, and the element of a trailing runtime array. What `halc
+/// diff` fills with typed random data and compares by type.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BlockLayout {
+    /// (byte offset, type) of every scalar of the fixed part.
+    pub fixed: Vec<(u64, ScalarType)>,
+    /// Bytes of the fixed part (where a runtime array starts).
+    pub fixed_size: u64,
+    /// A trailing runtime array: (element stride, (offset in the element,
+    /// type) of each scalar of one element).
+    pub array: Option<(u64, Vec<(u64, ScalarType)>)>,
+}
+
+/// Most scalars a fixed block part may list (a bound for hostile input).
+const MAX_BLOCK_SCALARS: usize = 1 << 20;
+
+impl Index<'_> {
+    /// Every scalar of `type_id` at `base`, with explicit-layout
+    /// decorations; `matrix` is the member's (MatrixStride, RowMajor).
+    fn scalars(
+        &self,
+        type_id: u32,
+        base: u64,
+        matrix: Option<(u64, bool)>,
+        out: &mut Vec<(u64, ScalarType)>,
+        depth: u32,
+    ) -> Result<(), SpirvError> {
+        if depth > 64 || out.len() > MAX_BLOCK_SCALARS {
+            return Err(invalid("block too deep or too large to lay out"));
+        }
+        let t = self.get(type_id)?;
+        match t.class.opcode {
+            Op::TypeBool => out.push((base, ScalarType::UInt(32))),
+            Op::TypeInt | Op::TypeFloat => out.push((base, self.scalar_type(type_id)?)),
+            Op::TypeVector => {
+                let comp = id_at(t, 0).unwrap_or(0);
+                let size = self.explicit_size(comp, depth + 1)?.0;
+                for i in 0..u64::from(lit_at(t, 1).unwrap_or(0)) {
+                    self.scalars(comp, base + i * size, None, out, depth + 1)?;
+                }
+            }
+            Op::TypeMatrix => {
+                let col = id_at(t, 0).unwrap_or(0);
+                let col_t = self.get(col)?;
+                let comp = id_at(col_t, 0).unwrap_or(0);
+                let comp_size = self.explicit_size(comp, depth + 1)?.0;
+                let rows = u64::from(lit_at(col_t, 1).unwrap_or(0));
+                let cols = u64::from(lit_at(t, 1).unwrap_or(0));
+                let (stride, row_major) =
+                    matrix.unwrap_or((self.explicit_size(col, depth + 1)?.0, false));
+                for c in 0..cols {
+                    for r in 0..rows {
+                        let at = if row_major {
+                            r * stride + c * comp_size
+                        } else {
+                            c * stride + r * comp_size
+                        };
+                        self.scalars(comp, base + at, None, out, depth + 1)?;
+                    }
+                }
+            }
+            Op::TypeArray => {
+                let elem = id_at(t, 0).unwrap_or(0);
+                let len = self.const_u64(id_at(t, 1).unwrap_or(0))?;
+                let stride = match self.decoration_lit(type_id, Decoration::ArrayStride) {
+                    Some(s) => u64::from(s),
+                    None => self.explicit_size(elem, depth + 1)?.0,
+                };
+                for i in 0..len {
+                    self.scalars(elem, base + i * stride, matrix, out, depth + 1)?;
+                }
+            }
+            Op::TypeStruct => {
+                for (m, op) in t.operands.iter().enumerate() {
+                    let Operand::IdRef(member_ty) = op else {
+                        continue;
+                    };
+                    let m = m as u32;
+                    let offset = u64::from(
+                        self.member_decoration_lit(type_id, m, Decoration::Offset)
+                            .unwrap_or(0),
+                    );
+                    let matrix = self
+                        .member_decoration_lit(type_id, m, Decoration::MatrixStride)
+                        .map(|s| {
+                            (
+                                u64::from(s),
+                                self.member_has(type_id, m, Decoration::RowMajor),
+                            )
+                        });
+                    if self.get(*member_ty)?.class.opcode == Op::TypeRuntimeArray {
+                        continue; // laid out by the caller
+                    }
+                    self.scalars(*member_ty, base + offset, matrix, out, depth + 1)?;
+                }
+            }
+            op => {
+                return Err(invalid(format!(
+                    "type %{type_id} (Op{op:?}) in a buffer block"
+                )))
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The scalar layout of the block bound at (`set`, `binding`), or of the
+/// push-constant block when `set` is `None`.
+pub fn block_layout(words: &Words, at: Option<(u32, u32)>) -> Result<BlockLayout, SpirvError> {
+    let insts = parse(words)?;
+    let ix = Index::new(&insts);
+    for inst in ix.insts {
+        if inst.class.opcode != Op::Variable {
+            continue;
+        }
+        let (Some(var), Some(ptr_ty), Some(Operand::StorageClass(class))) =
+            (inst.result_id, inst.result_type, inst.operands.first())
+        else {
+            continue;
+        };
+        let wanted = match at {
+            None => *class == StorageClass::PushConstant,
+            Some((set, binding)) => {
+                matches!(class, StorageClass::Uniform | StorageClass::StorageBuffer)
+                    && ix
+                        .decoration_lit(var, Decoration::DescriptorSet)
+                        .unwrap_or(0)
+                        == set
+                    && ix.decoration_lit(var, Decoration::Binding) == Some(binding)
+            }
+        };
+        if !wanted {
+            continue;
+        }
+        let block = id_at(ix.get(ptr_ty)?, 1).ok_or_else(|| invalid("not a pointer"))?;
+        let t = ix.get(block)?;
+        if t.class.opcode != Op::TypeStruct {
+            return Err(SpirvError::Unsupported(
+                "descriptor arrays of buffers are not laid out by halc diff".into(),
+            ));
+        }
+        let mut out = BlockLayout::default();
+        ix.scalars(block, 0, None, &mut out.fixed, 0)?;
+        let (size, stride) = ix.explicit_size(block, 0)?;
+        out.fixed_size = size;
+        // The trailing runtime array, if any: its element's scalars.
+        let members: Vec<(usize, u32)> = t
+            .operands
+            .iter()
+            .enumerate()
+            .filter_map(|(m, o)| match o {
+                Operand::IdRef(i) => Some((m, *i)),
+                _ => None,
+            })
+            .collect();
+        if let Some(&(m, last)) = members.last() {
+            let lt = ix.get(last)?;
+            if lt.class.opcode == Op::TypeRuntimeArray {
+                let elem = id_at(lt, 0).unwrap_or(0);
+                let offset = u64::from(
+                    ix.member_decoration_lit(block, m as u32, Decoration::Offset)
+                        .unwrap_or(0),
+                );
+                out.fixed_size = out.fixed_size.max(offset);
+                let mut slots = Vec::new();
+                ix.scalars(elem, 0, None, &mut slots, 0)?;
+                out.array = Some((u64::from(stride), slots));
+            }
+        }
+        return Ok(out);
+    }
+    Err(invalid(match at {
+        None => "no push-constant block".to_string(),
+        Some((s, b)) => format!("no buffer at (set {s}, binding {b})"),
+    }))
+}

@@ -361,3 +361,159 @@ fn spec_bakes_into_every_pipeline_that_declares_it() {
         );
     }
 }
+
+/// `halc diff` over every fixture whose resources are single buffers, with
+/// three seeds: halc's MSL on the CPU agrees with the SPIR-V on lavapipe, or
+/// the run is inconclusive for a stated reason. The exceptions are named
+/// with why; none may quietly change outcome.
+#[test]
+fn diff_agrees_on_every_buffer_fixture() {
+    if !tools() || !vulkan() {
+        return;
+    }
+    // Fixture → what three seeds give, when not AGREE.
+    let expected: &[(&str, &str)] = &[
+        // Writes 4 (10) words per invocation: one element per invocation
+        // is too small, and the CPU side reports the overrun.
+        ("spec_defaults", "INCONCLUSIVE"),
+        ("subgroup_ops", "INCONCLUSIVE"),
+        // Subgroup results depend on the width (lavapipe 8, Apple 32).
+        ("subgroup", "INCONCLUSIVE"),
+        // uint(sum) of a negative float sum: implementation-defined, and
+        // lavapipe and the CPU convert differently; reported, not hidden.
+        ("array_length", "DIFFER"),
+        // A fuzz finding whose every invocation stores to cells[4]: a data
+        // race; which invocation writes last may differ between the sides
+        // (and between runs), so either verdict is right.
+        ("fuzz_spec_id_two_dims", "race"),
+        // Not single buffers: refused with the reason.
+        ("descriptor_arrays", "error"),
+        ("images", "error"),
+        // Two kernels: refused without --entry.
+        ("two_entry_points", "error"),
+        ("two_entry_points_builtin", "error"),
+    ];
+    for f in crate::compute_fixtures() {
+        let name = f.file_stem().unwrap().to_string_lossy().to_string();
+        let want = expected
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or("AGREE", |(_, w)| *w);
+        let o = halc()
+            .args(["diff", "--seeds", "3"])
+            .arg(&f)
+            .output()
+            .unwrap();
+        let out = String::from_utf8(o.stdout).unwrap();
+        let err = String::from_utf8(o.stderr).unwrap();
+        match want {
+            "error" => {
+                assert_eq!(o.status.code(), Some(1), "{name}: {out}{err}");
+                assert!(err.starts_with("error: "), "{name}: {err}");
+            }
+            "DIFFER" => {
+                assert_eq!(o.status.code(), Some(1), "{name}: {out}{err}");
+                assert!(out.contains("DIFFER "), "{name}: {out}");
+            }
+            "race" => {
+                assert_eq!(out.lines().count(), 3, "{name}: {out}{err}");
+                assert!(
+                    out.lines()
+                        .all(|l| l.starts_with("AGREE ") || l.starts_with("DIFFER ")),
+                    "{name}: {out}{err}"
+                );
+            }
+            w => {
+                assert_eq!(o.status.code(), Some(0), "{name}: {out}{err}");
+                assert_eq!(
+                    out.lines()
+                        .filter(|l| l.starts_with(&format!("{w} ")))
+                        .count(),
+                    3,
+                    "{name}: expected three {w} lines:\n{out}{err}"
+                );
+            }
+        }
+    }
+    // With --entry, each kernel of a two-entry-point module runs.
+    for entry in ["main_a", "main_b"] {
+        let o = halc()
+            .args([
+                "diff",
+                "--entry",
+                entry,
+                "fixtures/kernels/two_entry_points.spv",
+            ])
+            .output()
+            .unwrap();
+        let out = String::from_utf8(o.stdout).unwrap();
+        assert!(out.starts_with("AGREE "), "{entry}: {out}");
+    }
+}
+
+/// `halc diff` catches an injected miscompile, reports the seed, and is
+/// deterministic for it; data-dependent indexing is inconclusive, not a
+/// false alarm.
+#[test]
+fn diff_catches_miscompiles_and_is_inconclusive_on_data_dependent_indexing() {
+    use halc::diff::{diff, DiffOptions, DiffOutcome};
+    if !tools() || !vulkan() {
+        return;
+    }
+    let device = halc::runtime_loader::cpu::Device::new().unwrap();
+    let saxpy = crate::input(&crate::kernel("saxpy.spv"));
+    let swap_operands: fn(&mut halc::Compiled) = |c| {
+        let msl = &mut c.kernels[0].msl.source;
+        *msl = msl.replace(" + ", " - ");
+    };
+    let opts = DiffOptions {
+        seed: 42,
+        tamper: Some(swap_operands),
+        ..Default::default()
+    };
+    let a = diff(&saxpy, &opts, &device).unwrap();
+    let b = diff(&saxpy, &opts, &device).unwrap();
+    assert_eq!(a, b, "deterministic for a seed");
+    match a {
+        DiffOutcome::Differ(m) => {
+            assert!(m.starts_with("seed 42: (set 0, binding 1) byte "), "{m}")
+        }
+        other => panic!("not caught: {other:?}"),
+    }
+    let clean = DiffOptions {
+        seed: 42,
+        ..Default::default()
+    };
+    assert!(matches!(
+        diff(&saxpy, &clean, &device).unwrap(),
+        DiffOutcome::Agree(_)
+    ));
+
+    // A gather through random indices scaled past the end of the data.
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("gather.comp");
+    std::fs::write(
+        &src,
+        "#version 450\nlayout(local_size_x = 64) in;\n\
+         layout(set = 0, binding = 0) readonly buffer I { uint idx[]; };\n\
+         layout(set = 0, binding = 1) readonly buffer D { float data[]; };\n\
+         layout(set = 0, binding = 2) writeonly buffer O { float o[]; };\n\
+         void main() { uint i = gl_GlobalInvocationID.x; o[i] = data[idx[i] * 4096u]; }\n",
+    )
+    .unwrap();
+    let spv = dir.path().join("gather.spv");
+    let ok = std::process::Command::new("glslc")
+        .arg(&src)
+        .arg("-o")
+        .arg(&spv)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let gather = halc::Input::new("gather.spv", std::fs::read(&spv).unwrap());
+    match diff(&gather, &clean, &device).unwrap() {
+        DiffOutcome::Inconclusive(m) => {
+            assert!(m.contains("out of bounds") && m.contains("seed 42"), "{m}")
+        }
+        other => panic!("{other:?}"),
+    }
+}

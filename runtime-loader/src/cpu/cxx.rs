@@ -32,6 +32,12 @@ pub(super) const FLAGS: &[&str] = &[
     "-w",
 ];
 
+/// Round every `half` (`_Float16`) operation to half, as Metal computes it,
+/// instead of evaluating in float and rounding at the end (clang's default
+/// on x86, which `halc diff` showed giving different sums than a Vulkan
+/// driver). A cc1 option, from clang 16 on.
+const HALF_PRECISION: [&str; 2] = ["-Xclang", "-ffloat16-excess-precision=none"];
+
 /// Oldest clang major version that compiles the shim.
 pub const MIN_CLANG_MAJOR: u32 = 15;
 
@@ -171,6 +177,15 @@ pub(super) struct Compiled {
 }
 
 impl Compiler {
+    /// The flags for this clang.
+    fn flags(&self) -> Vec<&'static str> {
+        let mut v = FLAGS.to_vec();
+        if self.clang.major >= 16 {
+            v.extend(HALF_PRECISION);
+        }
+        v
+    }
+
     fn shim_dir(&self) -> Result<PathBuf, CpuError> {
         let hex = hex(&shim_hash());
         let dir = self.cache_dir.join(format!("shim-{}", &hex[..16]));
@@ -186,7 +201,7 @@ impl Compiler {
     pub(super) fn key(&self, source: &str) -> String {
         let mut h = Sha256::new();
         h.update(shim_hash());
-        for part in [&self.clang.version_text, &FLAGS.join(" "), source] {
+        for part in [&self.clang.version_text, &self.flags().join(" "), source] {
             h.update((part.len() as u64).to_le_bytes());
             h.update(part.as_bytes());
         }
@@ -212,7 +227,7 @@ impl Compiler {
             std::fs::write(&src, source).map_err(io_err(format!("writing {}", src.display())))?;
             let out_tmp = work.join("kernel.so");
             let out = Command::new(&self.clang.path)
-                .args(FLAGS)
+                .args(self.flags())
                 .arg("-I")
                 .arg(&shim)
                 .arg("-o")

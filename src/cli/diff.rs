@@ -1,0 +1,127 @@
+//! `halc diff kernel.spv`: one line per seed, `AGREE`, `DIFFER` (exit 1)
+//! or `INCONCLUSIVE`, each naming the seed so a failure reproduces.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Result};
+use halc::diff::{diff, DiffOptions, DiffOutcome};
+use halc::msl::BindingMap;
+use halc::runtime_loader::cpu::{self, DeviceOptions};
+
+use crate::TargetArgs;
+
+#[derive(clap::Args)]
+pub struct DiffArgs {
+    /// The SPIR-V module.
+    #[arg(value_name = "IN.spv")]
+    input: PathBuf,
+    /// The entry point, when the module has several.
+    #[arg(long, value_name = "NAME")]
+    entry: Option<String>,
+    /// Workgroups to dispatch; runtime arrays get one element per invocation.
+    #[arg(long, value_name = "X,Y,Z", default_value = "4,1,1", value_parser = parse_groups)]
+    groups: [u32; 3],
+    /// Bake a specialization constant on both sides (repeatable).
+    #[arg(long = "spec", value_name = "ID=VALUE")]
+    specs: Vec<halc::spirv::SpecValue>,
+    /// First seed of the random data.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// How many seeds to run, from --seed on.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    seeds: u64,
+    /// A buffer's contents from a file instead of random data: SET.BINDING=FILE.
+    #[arg(long = "buffer", value_name = "SET.BINDING=FILE", value_parser = parse_buffer)]
+    buffers: Vec<(u32, u32, PathBuf)>,
+    #[command(flatten)]
+    target: TargetArgs,
+    /// Vulkan device: a substring of its name (default: lavapipe).
+    #[arg(long, value_name = "NAME")]
+    device: Option<String>,
+    /// Float tolerance in units in the last place.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    ulp: u32,
+    /// Absolute float tolerance (results near zero; a driver may fuse a
+    /// multiply-add).
+    #[arg(long, value_name = "X", default_value_t = 1e-6)]
+    atol: f64,
+    /// Longest time one dispatch may take, on either side.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    time_limit: u64,
+}
+
+fn parse_groups(s: &str) -> Result<[u32; 3], String> {
+    let v: Vec<u32> = s
+        .split(',')
+        .map(|p| p.trim().parse::<u32>().ok().filter(|n| *n > 0))
+        .collect::<Option<_>>()
+        .ok_or_else(|| format!("`{s}`: expected X,Y,Z (positive integers)"))?;
+    match v.as_slice() {
+        [x] => Ok([*x, 1, 1]),
+        [x, y] => Ok([*x, *y, 1]),
+        [x, y, z] => Ok([*x, *y, *z]),
+        _ => Err(format!("`{s}`: expected X,Y,Z")),
+    }
+}
+
+fn parse_buffer(s: &str) -> Result<(u32, u32, PathBuf), String> {
+    let bad = || format!("`{s}`: expected SET.BINDING=FILE");
+    let (at, file) = s.split_once('=').ok_or_else(bad)?;
+    let (set, binding) = at.split_once('.').ok_or_else(bad)?;
+    Ok((
+        set.parse().map_err(|_| bad())?,
+        binding.parse().map_err(|_| bad())?,
+        PathBuf::from(file),
+    ))
+}
+
+pub fn run(a: DiffArgs) -> Result<()> {
+    let bytes = crate::read_input(&a.input, "a SPIR-V file", 64 << 20)?;
+    let input = halc::Input::new(a.input.display().to_string(), bytes);
+    let mut given = Vec::new();
+    for (set, binding, file) in &a.buffers {
+        let data =
+            std::fs::read(file).map_err(|e| anyhow!("{}: cannot read: {e}", file.display()))?;
+        given.push((*set, *binding, data));
+    }
+    let device = cpu::Device::with_options(DeviceOptions {
+        time_limit: Duration::from_secs(a.time_limit),
+        ..DeviceOptions::default()
+    })
+    .map_err(|e| anyhow!("halc diff runs the MSL on the CPU: {e}"))?;
+    let mut compile = a.target.options(BindingMap::default(), None);
+    compile.specs = a.specs.clone();
+    compile.entries = a.entry.iter().cloned().collect();
+    let mut out = std::io::stdout().lock();
+    let mut differ = false;
+    for seed in a.seed..a.seed + a.seeds {
+        let opts = DiffOptions {
+            compile: compile.clone(),
+            groups: a.groups,
+            seed,
+            given: given.clone(),
+            vulkan_device: a.device.clone(),
+            ulp: a.ulp,
+            atol: a.atol,
+            time_limit: Duration::from_secs(a.time_limit),
+            tamper: None,
+        };
+        let name = a.input.display();
+        match diff(&input, &opts, &device).map_err(|e| anyhow!("{e}"))? {
+            DiffOutcome::Agree(m) => writeln!(out, "AGREE {name} {m}")?,
+            DiffOutcome::Inconclusive(m) => writeln!(out, "INCONCLUSIVE {name} {m}")?,
+            DiffOutcome::Differ(m) => {
+                differ = true;
+                writeln!(out, "DIFFER {name} {m}")?;
+            }
+        }
+    }
+    if differ {
+        out.flush()?;
+        bail!("the Metal translation and the Vulkan reference differ (see DIFFER above)");
+    }
+    Ok(())
+}

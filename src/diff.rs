@@ -1,0 +1,468 @@
+//! `halc diff`: a differential run of one kernel without writing a test.
+//! Its buffers are sized from the reflected block layouts, filled with
+//! seeded random data of each scalar's own type, and the kernel runs twice:
+//! halc's MSL on the CPU backend and the original SPIR-V on the Vulkan
+//! reference. Every storage buffer is then compared scalar by scalar
+//! (integers exactly, floats within a ULP tolerance, NaN equal to NaN).
+//!
+//! An out-of-bounds access on the CPU side (random data used as indices)
+//! makes the run *inconclusive*, not a failure of the compiler.
+
+use std::time::Duration;
+
+use runtime_loader::cpu::{self, CpuError, ResourceBindings};
+use runtime_loader::plan::Grid;
+use runtime_loader::Executable;
+
+use crate::spirv::{self, BindingKind, BlockLayout, ScalarType};
+use crate::{Input, Options};
+
+/// What a differential run does.
+#[derive(Debug, Clone)]
+pub struct DiffOptions {
+    /// Compile options (binding model, MSL version, `specs` baked on both
+    /// sides, `entries` to pick the kernel).
+    pub compile: Options,
+    /// Workgroups to dispatch.
+    pub groups: [u32; 3],
+    /// Seed of the random data.
+    pub seed: u64,
+    /// Buffer contents given instead of random data: (set, binding, bytes).
+    pub given: Vec<(u32, u32, Vec<u8>)>,
+    /// Vulkan device (substring of its name; default lavapipe).
+    pub vulkan_device: Option<String>,
+    /// Float tolerance in units in the last place.
+    pub ulp: u32,
+    /// Absolute float tolerance, for results near zero: a Vulkan driver may
+    /// fuse `a * x + y` into one rounding (SPIR-V allows it), and near zero
+    /// one rounding of `a * x` is many ULPs of the result.
+    pub atol: f64,
+    /// Longest time one dispatch may take, on either side.
+    pub time_limit: Duration,
+    /// Changes the compiled kernel before it runs on the Metal side (tests
+    /// inject miscompiles with it); `None` in real use.
+    pub tamper: Option<fn(&mut crate::Compiled)>,
+}
+
+impl Default for DiffOptions {
+    fn default() -> Self {
+        DiffOptions {
+            compile: Options::default(),
+            groups: [1, 1, 1],
+            seed: 1,
+            given: Vec::new(),
+            vulkan_device: None,
+            ulp: 4,
+            atol: 1e-6,
+            time_limit: Duration::from_secs(60),
+            tamper: None,
+        }
+    }
+}
+
+/// How a differential run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DiffOutcome {
+    /// Every storage buffer agrees.
+    Agree(String),
+    /// The first difference (the compiler, or implementation-defined
+    /// behaviour, is to blame).
+    Differ(String),
+    /// No verdict: the kernel read or wrote out of bounds with this data,
+    /// or its result depends on the subgroup width.
+    Inconclusive(String),
+}
+
+/// SPIR-V capabilities → the Vulkan features they need.
+const CAPABILITY_FEATURES: &[(&str, &str)] = &[
+    ("Int64", "shaderInt64"),
+    ("Int16", "shaderInt16"),
+    ("Float16", "Float16Int8Features.shaderFloat16"),
+    ("Int8", "Float16Int8Features.shaderInt8"),
+    (
+        "StorageBuffer16BitAccess",
+        "Storage16BitFeatures.storageBuffer16BitAccess",
+    ),
+    (
+        "UniformAndStorageBuffer16BitAccess",
+        "Storage16BitFeatures.uniformAndStorageBuffer16BitAccess",
+    ),
+    (
+        "StorageBuffer8BitAccess",
+        "Storage8BitFeatures.storageBuffer8BitAccess",
+    ),
+    (
+        "UniformAndStorageBuffer8BitAccess",
+        "Storage8BitFeatures.uniformAndStorageBuffer8BitAccess",
+    ),
+];
+
+/// SplitMix64: small, fast, and the same on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next() % n
+        }
+    }
+}
+
+/// One random scalar of `ty` as little-endian bytes: floats in [-1, 1),
+/// integers small (`0..=int_max`, signed ones also negative), so that data
+/// used as counts or indices mostly stays in range.
+fn random_scalar(rng: &mut Rng, ty: ScalarType, int_max: u64) -> Vec<u8> {
+    match ty {
+        ScalarType::Float(w) => {
+            let v = (rng.below(1 << 24) as f64 / (1u64 << 23) as f64) - 1.0;
+            match w {
+                16 => crate::spirv::specialize::f32_to_f16_bits(v as f32)
+                    .to_le_bytes()
+                    .to_vec(),
+                32 => (v as f32).to_le_bytes().to_vec(),
+                _ => v.to_le_bytes().to_vec(),
+            }
+        }
+        ScalarType::Int(w) => {
+            let v = rng.below(2 * int_max + 1) as i64 - int_max as i64;
+            v.to_le_bytes()[..(w / 8) as usize].to_vec()
+        }
+        ScalarType::UInt(w) => rng.below(int_max + 1).to_le_bytes()[..(w / 8) as usize].to_vec(),
+        ScalarType::Bool => (rng.below(2) as u32).to_le_bytes().to_vec(),
+    }
+}
+
+/// `len` bytes of a block laid out as `layout`, filled with random scalars
+/// (padding zero).
+fn fill(layout: &BlockLayout, len: usize, rng: &mut Rng, int_max: u64) -> Vec<u8> {
+    let mut out = vec![0u8; len];
+    let mut put = |at: u64, ty: ScalarType, rng: &mut Rng| {
+        let bytes = random_scalar(rng, ty, int_max);
+        let at = at as usize;
+        if at + bytes.len() <= out.len() {
+            out[at..at + bytes.len()].copy_from_slice(&bytes);
+        }
+    };
+    for &(at, ty) in &layout.fixed {
+        put(at, ty, rng);
+    }
+    if let Some((stride, slots)) = &layout.array {
+        let mut base = layout.fixed_size;
+        while *stride > 0 && base + stride <= len as u64 {
+            for &(at, ty) in slots {
+                put(base + at, ty, rng);
+            }
+            base += stride;
+        }
+    }
+    out
+}
+
+/// Every (offset, type) of a block of `len` bytes.
+fn slots(layout: &BlockLayout, len: usize) -> Vec<(u64, ScalarType)> {
+    let mut v = layout.fixed.clone();
+    if let Some((stride, slots)) = &layout.array {
+        let mut base = layout.fixed_size;
+        while *stride > 0 && base + stride <= len as u64 {
+            v.extend(slots.iter().map(|&(at, ty)| (base + at, ty)));
+            base += stride;
+        }
+    }
+    v
+}
+
+fn read_scalar(bytes: &[u8], ty: ScalarType) -> Option<(u64, String)> {
+    let n = (ty.bits().max(8) / 8) as usize;
+    let b = bytes.get(..n)?;
+    let mut raw = [0u8; 8];
+    raw[..n].copy_from_slice(b);
+    let bits = u64::from_le_bytes(raw);
+    let text = match ty {
+        ScalarType::Float(16) => crate::amber::data::f16_to_f32(bits as u16).to_string(),
+        ScalarType::Float(32) => f32::from_bits(bits as u32).to_string(),
+        ScalarType::Float(_) => f64::from_bits(bits).to_string(),
+        ScalarType::Int(w) => (((bits << (64 - w)) as i64) >> (64 - w)).to_string(),
+        _ => bits.to_string(),
+    };
+    Some((bits, text))
+}
+
+/// Whether two floats' bit patterns are within `ulp` or `atol` (or both
+/// NaN).
+fn floats_close(ty: ScalarType, a: u64, b: u64, ulp: u32, atol: f64) -> bool {
+    let ScalarType::Float(w) = ty else {
+        return a == b;
+    };
+    let value = |v: u64| match w {
+        16 => f64::from(crate::amber::data::f16_to_f32(v as u16)),
+        32 => f64::from(f32::from_bits(v as u32)),
+        _ => f64::from_bits(v),
+    };
+    let (x, y) = (value(a), value(b));
+    if x.is_nan() || y.is_nan() {
+        return x.is_nan() && y.is_nan();
+    }
+    if (x - y).abs() <= atol {
+        return true;
+    }
+    let sign = 1u64 << (w - 1);
+    let line = |v: u64| -> i128 {
+        if v & sign != 0 {
+            -((v & (sign - 1)) as i128)
+        } else {
+            v as i128
+        }
+    };
+    (line(a) - line(b)).unsigned_abs() <= u128::from(ulp)
+}
+
+/// Runs `input`'s kernel on both sides with seeded data and compares.
+pub fn diff(
+    input: &Input,
+    opts: &DiffOptions,
+    device: &cpu::Device,
+) -> Result<DiffOutcome, String> {
+    let compiled =
+        crate::compile(std::slice::from_ref(input), &opts.compile).map_err(|e| e.to_string())?;
+    let [k] = compiled.kernels.as_slice() else {
+        return Err(format!(
+            "{}: {} kernels; pick one with --entry",
+            input.name,
+            compiled.kernels.len()
+        ));
+    };
+    // The Vulkan side runs the same specialization, baked the same way.
+    let words = spirv::Words::from_bytes(&input.bytes).map_err(|e| e.to_string())?;
+    let (words, _) = spirv::specialize(&words, &opts.compile.specs).map_err(|e| e.to_string())?;
+    let wg = k.workgroup.values();
+    let invocations: u64 = opts
+        .groups
+        .iter()
+        .chain(wg.iter())
+        .map(|&v| u64::from(v))
+        .product();
+
+    // Buffers: sized from the layout (runtime arrays: one element per
+    // invocation), filled by type.
+    let mut rng = Rng(opts.seed);
+    let mut buffers: Vec<(u32, u32, BindingKind, BlockLayout, Vec<u8>)> = Vec::new();
+    for b in &k.entry.bindings {
+        if !b.kind.is_buffer() || b.count != 1 {
+            return Err(format!(
+                "{}: (set {}, binding {}): halc diff runs kernels whose resources are single buffers (this is a {}{})",
+                input.name,
+                b.set,
+                b.binding,
+                b.kind.describe(),
+                if b.count != 1 { " array" } else { "" }
+            ));
+        }
+        let layout = spirv::reflect::block_layout(&words, Some((b.set, b.binding)))
+            .map_err(|e| format!("{}: {e}", input.name))?;
+        let bytes = match opts
+            .given
+            .iter()
+            .find(|(s, n, _)| (*s, *n) == (b.set, b.binding))
+        {
+            Some((_, _, data)) => data.clone(),
+            None => {
+                let stride = layout.array.as_ref().map_or(0, |a| a.0);
+                let len = (layout.fixed_size + stride * invocations).max(4) as usize;
+                // Uniform integers are counts and sizes more often than data.
+                let int_max = if b.kind == BindingKind::UniformBuffer {
+                    invocations
+                } else {
+                    15
+                };
+                fill(&layout, len, &mut rng, int_max)
+            }
+        };
+        buffers.push((b.set, b.binding, b.kind, layout, bytes));
+    }
+    let push = match k.entry.push_constant_size {
+        Some(size) => {
+            let layout = spirv::reflect::block_layout(&words, None)
+                .map_err(|e| format!("{}: {e}", input.name))?;
+            fill(&layout, size as usize, &mut rng, invocations)
+        }
+        None => Vec::new(),
+    };
+
+    // Metal on the CPU.
+    let mut metal = compiled.clone();
+    if let Some(f) = opts.tamper {
+        f(&mut metal);
+    }
+    let exe_bytes = metal.to_flatbuffer();
+    let exe = Executable::load(&exe_bytes).map_err(|e| e.to_string())?;
+    let program = device.load(exe).map_err(|e| e.to_string())?;
+    let pipeline = program.pipeline(&k.name, &[]).map_err(|e| e.to_string())?;
+    let cpu_bufs: Vec<cpu::Buffer> = buffers
+        .iter()
+        .map(|(_, _, _, _, bytes)| device.buffer_with_data(bytes))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    let mut bindings = ResourceBindings::new();
+    for ((set, binding, ..), buf) in buffers.iter().zip(&cpu_bufs) {
+        bindings.buffer(*set, *binding, buf);
+    }
+    let grid = Grid::Threadgroups(opts.groups.map(u64::from));
+    match device.dispatch(&pipeline, &bindings, &push, grid) {
+        Ok(_) => {}
+        Err(e @ CpuError::Fault { .. }) if e.to_string().contains("out-of-bounds") => {
+            return Ok(DiffOutcome::Inconclusive(format!(
+                "seed {}: the kernel accessed memory out of bounds on the CPU with this data ({e}); its indexing depends on the data",
+                opts.seed
+            )))
+        }
+        Err(e) => return Err(format!("metal-on-cpu: {e}")),
+    }
+
+    // The SPIR-V on Vulkan.
+    let features: Vec<String> = CAPABILITY_FEATURES
+        .iter()
+        .filter(|(cap, _)| k.capabilities.iter().any(|c| c == cap))
+        .map(|(_, f)| f.to_string())
+        .collect();
+    let reference = vulkan_reference::Reference::new(&vulkan_reference::ReferenceOptions {
+        device: opts.vulkan_device.clone(),
+        features,
+        timeout: opts.time_limit,
+        ..Default::default()
+    })
+    .map_err(|e| format!("vulkan: {e}"))?;
+    if k.capabilities
+        .iter()
+        .any(|c| c.starts_with("GroupNonUniform"))
+        && reference.subgroup_size() != 32
+    {
+        return Ok(DiffOutcome::Inconclusive(format!(
+            "the kernel uses subgroup operations and the subgroup widths differ (metal-on-cpu 32, vulkan {}): not compared",
+            reference.subgroup_size()
+        )));
+    }
+    let descs: Vec<vulkan_reference::BindingDesc> = buffers
+        .iter()
+        .map(|(set, binding, kind, ..)| vulkan_reference::BindingDesc {
+            set: *set,
+            binding: *binding,
+            kind: if *kind == BindingKind::UniformBuffer {
+                vulkan_reference::BindingKind::Uniform
+            } else {
+                vulkan_reference::BindingKind::Storage
+            },
+            count: 1,
+        })
+        .collect();
+    let vk_pipeline = reference
+        .pipeline(&vulkan_reference::PipelineDesc {
+            spirv: words.as_slice(),
+            entry: &k.entry.name,
+            specialization: &[],
+            bindings: &descs,
+            push_constant_size: k.entry.push_constant_size.unwrap_or(0),
+        })
+        .map_err(|e| format!("vulkan: {e}"))?;
+    let vk_bufs: Vec<vulkan_reference::Buffer> = buffers
+        .iter()
+        .map(|(.., bytes)| reference.buffer(bytes))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("vulkan: {e}"))?;
+    let bound: Vec<vulkan_reference::Bound<'_>> = buffers
+        .iter()
+        .zip(&vk_bufs)
+        .map(|((set, binding, ..), buf)| vulkan_reference::Bound::new(*set, *binding, buf))
+        .collect();
+    reference
+        .dispatch(&vk_pipeline, &bound, &push, opts.groups)
+        .map_err(|e| format!("vulkan: {e}"))?;
+
+    // Compare every storage buffer, scalar by scalar.
+    let mut scalars = 0usize;
+    for (i, (set, binding, kind, layout, bytes)) in buffers.iter().enumerate() {
+        if *kind != BindingKind::StorageBuffer {
+            continue;
+        }
+        let want = vk_bufs[i].read();
+        let got = cpu_bufs[i].to_vec();
+        for (at, ty) in slots(layout, bytes.len()) {
+            let at = at as usize;
+            let (Some((w, wt)), Some((g, gt))) =
+                (read_scalar(&want[at..], ty), read_scalar(&got[at..], ty))
+            else {
+                continue;
+            };
+            scalars += 1;
+            if w != g && !floats_close(ty, w, g, opts.ulp, opts.atol) {
+                return Ok(DiffOutcome::Differ(format!(
+                    "seed {}: (set {set}, binding {binding}) byte {at} ({ty}): vulkan {wt}, metal-on-cpu {gt}",
+                    opts.seed
+                )));
+            }
+        }
+    }
+    Ok(DiffOutcome::Agree(format!(
+        "seed {}: {scalars} scalars in {} storage buffers agree ({} invocations)",
+        opts.seed,
+        buffers
+            .iter()
+            .filter(|b| b.2 == BindingKind::StorageBuffer)
+            .count(),
+        invocations
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_data_is_deterministic_per_seed_and_typed() {
+        let layout = BlockLayout {
+            fixed: vec![(0, ScalarType::UInt(32))],
+            fixed_size: 4,
+            array: Some((
+                8,
+                vec![(0, ScalarType::Float(32)), (4, ScalarType::Int(16))],
+            )),
+        };
+        let a = fill(&layout, 4 + 8 * 10, &mut Rng(7), 15);
+        let b = fill(&layout, 4 + 8 * 10, &mut Rng(7), 15);
+        let c = fill(&layout, 4 + 8 * 10, &mut Rng(8), 15);
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert!(u32::from_le_bytes(a[0..4].try_into().unwrap()) <= 15);
+        for e in 0..10 {
+            let f = f32::from_le_bytes(a[4 + 8 * e..8 + 8 * e].try_into().unwrap());
+            assert!((-1.0..1.0).contains(&f), "{f}");
+            let i = i16::from_le_bytes(a[8 + 8 * e..10 + 8 * e].try_into().unwrap());
+            assert!((-15..=15).contains(&i), "{i}");
+            assert_eq!(&a[10 + 8 * e..12 + 8 * e], &[0, 0], "padding stays zero");
+        }
+        assert_eq!(slots(&layout, 4 + 8 * 10).len(), 1 + 2 * 10);
+    }
+
+    #[test]
+    fn ulp_closeness() {
+        let f = |v: f32| u64::from(v.to_bits());
+        let t = ScalarType::Float(32);
+        let up = |n: u32| f(f32::from_bits(1.0f32.to_bits() + n));
+        assert!(floats_close(t, f(1.0), up(4), 4, 0.0));
+        assert!(!floats_close(t, f(1.0), up(5), 4, 0.0));
+        assert!(floats_close(t, f(1.0), up(5), 4, 1e-6));
+        assert!(!floats_close(t, f(0.5), f(0.5001), 4, 1e-6));
+        assert!(floats_close(t, f(f32::NAN), f(f32::NAN), 0, 0.0));
+        assert!(!floats_close(t, f(f32::NAN), f(0.0), 0, 1.0));
+        assert!(!floats_close(ScalarType::UInt(32), 1, 2, 100, 10.0));
+    }
+}
