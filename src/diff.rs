@@ -197,33 +197,13 @@ fn read_scalar(bytes: &[u8], ty: ScalarType) -> Option<(u64, String)> {
     Some((bits, text))
 }
 
-/// Whether two floats' bit patterns are within `ulp` or `atol` (or both
-/// NaN).
+/// Whether two scalars' bit patterns agree: integers exactly, floats
+/// within `ulp` or `atol` (NaN equal to NaN).
 fn floats_close(ty: ScalarType, a: u64, b: u64, ulp: u32, atol: f64) -> bool {
-    let ScalarType::Float(w) = ty else {
-        return a == b;
-    };
-    let value = |v: u64| match w {
-        16 => f64::from(crate::amber::data::f16_to_f32(v as u16)),
-        32 => f64::from(f32::from_bits(v as u32)),
-        _ => f64::from_bits(v),
-    };
-    let (x, y) = (value(a), value(b));
-    if x.is_nan() || y.is_nan() {
-        return x.is_nan() && y.is_nan();
+    match ty {
+        ScalarType::Float(w) => crate::amber::data::floats_within(w, a, b, ulp, atol),
+        _ => a == b,
     }
-    if (x - y).abs() <= atol {
-        return true;
-    }
-    let sign = 1u64 << (w - 1);
-    let line = |v: u64| -> i128 {
-        if v & sign != 0 {
-            -((v & (sign - 1)) as i128)
-        } else {
-            v as i128
-        }
-    };
-    (line(a) - line(b)).unsigned_abs() <= u128::from(ulp)
 }
 
 /// Runs `input`'s kernel on both sides with seeded data and compares.

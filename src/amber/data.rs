@@ -329,6 +329,34 @@ pub fn f32_to_f16(f: f32) -> u16 {
     crate::spirv::specialize::f32_to_f16_bits(f)
 }
 
+/// Whether two floats of `width` bits, given as bit patterns, are within
+/// `ulp` units in the last place or `atol` of each other; NaN equals NaN
+/// (and nothing else).
+pub fn floats_within(width: u32, a: u64, b: u64, ulp: u32, atol: f64) -> bool {
+    let value = |v: u64| match width {
+        16 => f64::from(f16_to_f32(v as u16)),
+        32 => f64::from(f32::from_bits(v as u32)),
+        _ => f64::from_bits(v),
+    };
+    let (x, y) = (value(a), value(b));
+    if x.is_nan() || y.is_nan() {
+        return x.is_nan() && y.is_nan();
+    }
+    if (x - y).abs() <= atol {
+        return true;
+    }
+    // Sign-magnitude bits onto a monotonic integer line (-0 and +0 meet).
+    let sign = 1u64 << (width - 1);
+    let line = |v: u64| -> i128 {
+        if v & sign != 0 {
+            -((v & (sign - 1)) as i128)
+        } else {
+            v as i128
+        }
+    };
+    (line(a) - line(b)).unsigned_abs() <= u128::from(ulp)
+}
+
 /// IEEE single from half (exact).
 pub fn f16_to_f32(h: u16) -> f32 {
     let sign = (u32::from(h) & 0x8000) << 16;

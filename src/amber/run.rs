@@ -739,28 +739,10 @@ fn same_within(scalar: Scalar, a: &[u8], b: &[u8], ulp: u32) -> bool {
         raw[..x.len()].copy_from_slice(x);
         u64::from_le_bytes(raw)
     };
-    let Scalar::Float(width) = scalar else {
-        return false;
-    };
-    let (x, y) = (decode(scalar, a), decode(scalar, b));
-    if let (Value::Float(x), Value::Float(y)) = (x, y) {
-        if x.is_nan() && y.is_nan() {
-            return true;
-        }
-        if x.is_nan() || y.is_nan() {
-            return false;
-        }
+    match scalar {
+        Scalar::Float(width) => super::data::floats_within(width, bits(a), bits(b), ulp, 0.0),
+        _ => false,
     }
-    // Map sign-magnitude bits onto a monotonic integer line.
-    let sign = 1u64 << (width - 1);
-    let line = |v: u64| -> i128 {
-        if v & sign != 0 {
-            -((v & (sign - 1)) as i128)
-        } else {
-            v as i128
-        }
-    };
-    (line(bits(a)) - line(bits(b))).unsigned_abs() <= u128::from(ulp)
 }
 
 /// Evaluates one `EXPECT` on one side's data.
