@@ -9,11 +9,10 @@
 
 use std::time::Duration;
 
-use halc::msl::{BindingModel, LayoutOptions};
+use halc::msl::BindingModel;
 use halc::runtime_loader::cpu::{CpuError, Device, DeviceOptions, Pipeline, ResourceBindings};
 use halc::runtime_loader::plan::{Command, DispatchPlan, Grid, SpecValue};
 use halc::runtime_loader::Executable;
-use halc::Options;
 
 use crate::{input, kernel};
 
@@ -41,13 +40,7 @@ fn device() -> Option<Device> {
 
 /// `fixtures/kernels/NAME.spv` compiled with `model`, as executable bytes.
 fn build(name: &str, model: BindingModel) -> Vec<u8> {
-    let options = Options {
-        layout: LayoutOptions {
-            model,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
+    let options = crate::options_for(model);
     let inp = input(&kernel(&format!("{name}.spv")));
     halc::compile(std::slice::from_ref(&inp), &options)
         .unwrap_or_else(|e| panic!("{name}: {e}"))

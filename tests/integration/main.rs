@@ -21,6 +21,17 @@ pub fn snapshot_settings() -> insta::Settings {
     s
 }
 
+/// Default options in binding model `model`.
+pub fn options_for(model: halc::msl::BindingModel) -> halc::Options {
+    halc::Options {
+        layout: halc::msl::LayoutOptions {
+            model,
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
 /// The repository root.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -93,13 +93,7 @@ fn recorded_layout_matches_the_carried_msl_for_every_fixture() {
     let mut checked = 0;
     for path in compute_fixtures() {
         for model in [BindingModel::ArgumentBuffers, BindingModel::Discrete] {
-            let opts = Options {
-                layout: LayoutOptions {
-                    model,
-                    ..Default::default()
-                },
-                ..Default::default()
-            };
+            let opts = crate::options_for(model);
             let compiled = halc::compile(&[input(&path)], &opts)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let bytes = compiled.to_flatbuffer();
@@ -482,13 +476,7 @@ fn spec_constant_ops_with_several_indices_are_read() {
 fn aliased_descriptors_share_one_slot_in_both_models() {
     let inp = input(&crate::kernel("aliased_buffers.spv"));
     for model in [BindingModel::ArgumentBuffers, BindingModel::Discrete] {
-        let opts = Options {
-            layout: LayoutOptions {
-                model,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
+        let opts = crate::options_for(model);
         let c = halc::compile(std::slice::from_ref(&inp), &opts).unwrap();
         let b = &c.kernels[0].layout.bindings;
         assert_eq!(b.len(), 2, "{model:?}");
