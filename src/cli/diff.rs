@@ -10,7 +10,7 @@ use halc::diff::{diff, DiffOptions, DiffOutcome};
 use halc::msl::BindingMap;
 use halc::runtime_loader::cpu::{self, DeviceOptions};
 
-use crate::TargetArgs;
+use super::TargetArgs;
 
 #[derive(clap::Args)]
 pub struct DiffArgs {
@@ -79,7 +79,7 @@ fn parse_buffer(s: &str) -> Result<(u32, u32, PathBuf), String> {
 }
 
 pub fn run(a: DiffArgs) -> Result<()> {
-    let bytes = crate::read_input(&a.input, "a SPIR-V file", 64 << 20)?;
+    let bytes = super::read_input(&a.input, "a SPIR-V file", 64 << 20)?;
     let input = halc::Input::new(a.input.display().to_string(), bytes);
     let mut given = Vec::new();
     for (set, binding, file) in &a.buffers {

@@ -1,5 +1,167 @@
-//! Subcommands that live in their own files.
+//! The subcommands, one file each, and what they share: the target flags
+//! and reading and writing files.
 
 pub mod check;
+pub mod compile;
 pub mod diff;
+pub mod inspect;
 pub mod test;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::ValueEnum;
+
+use halc::msl::{BindingMap, BindingModel, LayoutOptions, MslVersion, Platform, Tier};
+use halc::{MathMode, Options};
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum BindingsArg {
+    /// One argument buffer per descriptor set (default).
+    ArgumentBuffers,
+    /// Every resource in its own [[buffer]]/[[texture]]/[[sampler]] slot.
+    Discrete,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum PlatformArg {
+    Macos,
+    Ios,
+}
+
+/// What the generated MSL targets (shared by `compile` and `test`).
+#[derive(clap::Args)]
+pub struct TargetArgs {
+    /// How resources are bound.
+    #[arg(long, value_enum, default_value = "argument-buffers")]
+    bindings: BindingsArg,
+    /// MSL language version, 2.0 to 3.2.
+    #[arg(long, default_value = "3.0", value_name = "X.Y")]
+    msl_version: MslVersion,
+    /// Target platform.
+    #[arg(long, value_enum, default_value = "macos")]
+    platform: PlatformArg,
+    /// Argument-buffer tier of the target devices.
+    #[arg(long, default_value = "2", value_parser = clap::value_parser!(u8).range(1..=2))]
+    argument_buffer_tier: u8,
+    /// Use Metal fast math (default: safe math, recorded in the executable).
+    #[arg(long)]
+    fast_math: bool,
+}
+
+impl TargetArgs {
+    /// The options these flags set, over the defaults.
+    pub fn options(&self, map: BindingMap, map_text: Option<String>) -> Options {
+        Options {
+            layout: LayoutOptions {
+                model: match self.bindings {
+                    BindingsArg::ArgumentBuffers => BindingModel::ArgumentBuffers,
+                    BindingsArg::Discrete => BindingModel::Discrete,
+                },
+                platform: match self.platform {
+                    PlatformArg::Macos => Platform::MacOS,
+                    PlatformArg::Ios => Platform::IOS,
+                },
+                tier: if self.argument_buffer_tier == 1 {
+                    Tier::Tier1
+                } else {
+                    Tier::Tier2
+                },
+                map,
+            },
+            msl_version: self.msl_version,
+            math_mode: if self.fast_math {
+                MathMode::Fast
+            } else {
+                MathMode::Safe
+            },
+            binding_map_text: map_text,
+            ..Options::default()
+        }
+    }
+}
+
+/// Reads at most `limit` bytes: a larger file, or an endless one such as
+/// `/dev/zero` or a pipe, is refused before it is buffered.
+pub fn read_input(path: &Path, what: &str, limit: usize) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let shown = path.display();
+    let cannot = |e: std::io::Error| anyhow!("{shown}: cannot read: {}", io_reason(&e));
+    let meta = std::fs::metadata(path).map_err(cannot)?;
+    if meta.is_dir() {
+        bail!("{shown}: is a directory, expected {what}");
+    }
+    let too_large = || anyhow!("{shown}: larger than halc's input limit of {limit} bytes");
+    if meta.len() > limit as u64 {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit as u64 + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    if bytes.len() > limit {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+pub fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Checks that `out` can be written without touching any input.
+pub fn check_output(out: &Path, inputs: &[PathBuf]) -> Result<()> {
+    let shown = out.display();
+    if out.is_dir() {
+        bail!("{shown}: output path is a directory");
+    }
+    let dir = parent_dir(out);
+    if !dir.is_dir() {
+        bail!(
+            "{shown}: cannot write output: directory {} does not exist",
+            dir.display()
+        );
+    }
+    if let Ok(o) = out.canonicalize() {
+        for i in inputs {
+            if i.canonicalize().ok().as_deref() == Some(o.as_path()) {
+                bail!("{shown}: output would overwrite input {}", i.display());
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn parent_dir(p: &Path) -> &Path {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// Writes `bytes` to `path` through a temp file in the same directory and a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = parent_dir(path);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".halc-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| {
+            format!(
+                "{}: cannot create a temporary file in {}",
+                path.display(),
+                dir.display()
+            )
+        })?;
+    tmp.write_all(bytes)
+        .and_then(|_| tmp.as_file().sync_all())
+        .with_context(|| format!("{}: cannot write", path.display()))?;
+    tmp.persist(path)
+        .map_err(|e| anyhow!("{}: cannot write: {}", path.display(), e.error))?;
+    Ok(())
+}

@@ -10,7 +10,7 @@ use halc::amber::run::{run as run_script, Outcome, RunOptions, Sides};
 use halc::msl::BindingMap;
 use halc::runtime_loader::cpu::{self, DeviceOptions, ThreadgroupFill};
 
-use crate::TargetArgs;
+use super::TargetArgs;
 
 #[derive(clap::Args)]
 pub struct TestArgs {

@@ -1,0 +1,301 @@
+//! `halc compile`: SPIR-V files to one executable.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::ValueEnum;
+
+use halc::msl::metallib::{file_stem, MetallibError, MetallibOptions, OptLevel, Sdk, Xcrun};
+use halc::msl::BindingMap;
+use halc::spirv::SpecValue;
+use halc::{Input, Options};
+
+use super::{check_output, io_reason, read_input, write_atomic, TargetArgs};
+
+#[derive(clap::Args)]
+pub struct CompileArgs {
+    /// SPIR-V modules (either byte order). A kernel is named after its entry
+    /// point, or after the file's stem when the entry point is `main` (as
+    /// glslc names them); `IN.spv:ENTRY=NAME[,ENTRY=NAME…]` names kernels
+    /// explicitly.
+    #[arg(required = true, value_name = "IN.spv[:ENTRY=NAME]", value_parser = parse_input_arg)]
+    inputs: Vec<InputArg>,
+    /// Output executable.
+    #[arg(short, long, value_name = "OUT")]
+    output: PathBuf,
+    /// Compile only this entry point (repeatable; default: every GLCompute one).
+    #[arg(long = "entry", value_name = "NAME")]
+    entries: Vec<String>,
+    /// Bake a specialization constant: SpecId=value, parsed by the constant's type (repeatable).
+    #[arg(long = "spec", value_name = "ID=VALUE")]
+    specs: Vec<SpecValue>,
+    #[command(flatten)]
+    target: TargetArgs,
+    /// TOML file pinning (set, binding) to slots or ids (see README).
+    #[arg(long, value_name = "FILE")]
+    binding_map: Option<PathBuf>,
+    /// Also write each kernel's MSL to DIR/<kernel>.metal (characters other
+    /// than ASCII letters and digits in the name become `_`).
+    #[arg(long, value_name = "DIR")]
+    emit_msl: Option<PathBuf>,
+    /// Run the SPIR-V validator and SPIRV-Cross inside this process instead of
+    /// a child process (faster by one process start; a crash in them then
+    /// kills halc, and no time limit applies).
+    #[arg(long)]
+    in_process: bool,
+    /// Longest time, in seconds, that validating one module or generating one
+    /// kernel's MSL may take before halc stops it with an error.
+    #[arg(long, value_name = "SECONDS", default_value_t = halc::DEFAULT_TIME_LIMIT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "in_process")]
+    time_limit: u64,
+    /// Compile every generated kernel's MSL with clang++ against the CPU
+    /// backend's `metal_stdlib` shim and fail on MSL that does not compile
+    /// (needs clang++ >= 15; kernels with textures are reported as unchecked).
+    #[arg(long)]
+    check_msl: bool,
+    /// Also compile each kernel's MSL to a metallib with xcrun (macOS with Xcode; see README).
+    #[arg(long)]
+    metallib: bool,
+    /// Leave the MSL source out: the executable carries the metallibs only.
+    #[arg(long, requires = "metallib")]
+    no_msl: bool,
+    /// The xcrun to run (default: $HALC_XCRUN, else xcrun on PATH).
+    #[arg(long, value_name = "PATH", requires = "metallib")]
+    xcrun: Option<PathBuf>,
+    /// Metal compiler optimisation level (-O0, -O2, -O3, -Os).
+    #[arg(
+        long,
+        value_enum,
+        default_value = "2",
+        value_name = "LEVEL",
+        requires = "metallib"
+    )]
+    metal_opt: MetalOptArg,
+    /// Metal debug info in the metallib (-gline-tables-only -frecord-sources).
+    #[arg(long, requires = "metallib")]
+    metal_debug: bool,
+    /// With --platform ios: build the metallibs for the iOS Simulator (SDK iphonesimulator).
+    #[arg(long, requires = "metallib")]
+    ios_simulator: bool,
+}
+
+/// `--metal-opt`.
+#[derive(Clone, Copy, ValueEnum)]
+enum MetalOptArg {
+    #[value(name = "0")]
+    O0,
+    #[value(name = "2")]
+    O2,
+    #[value(name = "3")]
+    O3,
+    #[value(name = "s")]
+    Os,
+}
+
+/// An input path with optional kernel renames.
+#[derive(Clone, Debug)]
+struct InputArg {
+    path: PathBuf,
+    renames: Vec<(String, String)>,
+}
+
+/// `PATH` or `PATH:ENTRY=NAME[,ENTRY=NAME…]`. An existing file is always a
+/// path, so a file name containing `:` still works.
+fn parse_input_arg(arg: &str) -> std::result::Result<InputArg, String> {
+    let plain = || InputArg {
+        path: PathBuf::from(arg),
+        renames: Vec::new(),
+    };
+    if Path::new(arg).exists() {
+        return Ok(plain());
+    }
+    let Some((path, spec)) = arg.rsplit_once(':') else {
+        return Ok(plain());
+    };
+    if !spec.contains('=') {
+        return Ok(plain());
+    }
+    let mut renames = Vec::new();
+    for part in spec.split(',') {
+        let (entry, name) = part
+            .split_once('=')
+            .ok_or_else(|| format!("`{arg}`: expected PATH:ENTRY=NAME, got `{part}`"))?;
+        let (entry, name) = (entry.trim(), name.trim());
+        if entry.is_empty() || name.is_empty() {
+            return Err(format!(
+                "`{arg}`: expected PATH:ENTRY=NAME, with neither part empty"
+            ));
+        }
+        if renames.iter().any(|(e, _): &(String, String)| e == entry) {
+            return Err(format!("`{arg}`: entry point `{entry}` is renamed twice"));
+        }
+        renames.push((entry.to_string(), name.to_string()));
+    }
+    Ok(InputArg {
+        path: PathBuf::from(path),
+        renames,
+    })
+}
+
+pub fn run(a: CompileArgs) -> Result<()> {
+    let paths: Vec<PathBuf> = a.inputs.iter().map(|i| i.path.clone()).collect();
+    check_output(&a.output, &paths)?;
+    let limits = halc::spirv::validate::Limits::default();
+    let mut inputs = Vec::with_capacity(a.inputs.len());
+    for i in &a.inputs {
+        let mut input = Input::new(
+            i.path.display().to_string(),
+            read_input(&i.path, "a SPIR-V file", limits.max_bytes)?,
+        );
+        for (entry, name) in &i.renames {
+            input = input.rename(entry, name);
+        }
+        inputs.push(input);
+    }
+    let (map, map_text) = match &a.binding_map {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| {
+                anyhow!(
+                    "{}: cannot read binding map: {}",
+                    p.display(),
+                    io_reason(&e)
+                )
+            })?;
+            let map = BindingMap::from_toml(&text).map_err(|e| anyhow!("{}: {e}", p.display()))?;
+            (map, Some(text))
+        }
+        None => (BindingMap::default(), None),
+    };
+    let options = Options {
+        entries: a.entries,
+        specs: a.specs,
+        isolation: if a.in_process {
+            halc::Isolation::InProcess
+        } else {
+            halc::Isolation::Subprocess {
+                program: std::env::current_exe().context("cannot locate the halc executable")?,
+                time_limit: std::time::Duration::from_secs(a.time_limit),
+            }
+        },
+        limits,
+        ..a.target.options(map, map_text)
+    };
+    let mut compiled = halc::compile(&inputs, &options)?;
+    if a.check_msl {
+        for w in super::check::check_msl(&compiled)? {
+            eprintln!("warning: {w}");
+        }
+    }
+    if a.metallib {
+        let sdk = Sdk::for_platform(options.layout.platform, a.ios_simulator)
+            .ok_or_else(|| anyhow!("--ios-simulator needs --platform ios"))?;
+        let opts = MetallibOptions {
+            sdk,
+            msl_version: options.msl_version,
+            math: options.math_mode,
+            opt: match a.metal_opt {
+                MetalOptArg::O0 => OptLevel::O0,
+                MetalOptArg::O2 => OptLevel::O2,
+                MetalOptArg::O3 => OptLevel::O3,
+                MetalOptArg::Os => OptLevel::Os,
+            },
+            debug: a.metal_debug,
+        };
+        build_metallibs(
+            &mut compiled,
+            &opts,
+            a.xcrun.as_deref(),
+            &a.output,
+            a.emit_msl.as_deref(),
+        )?;
+        compiled.keep_msl = !a.no_msl;
+    }
+    let bytes = compiled.to_flatbuffer();
+    if let Some(dir) = &a.emit_msl {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create MSL directory", dir.display()))?;
+        for k in &compiled.kernels {
+            write_atomic(
+                &dir.join(format!("{}.metal", file_stem(&k.name))),
+                k.msl.source.as_bytes(),
+            )?;
+        }
+    }
+    write_atomic(&a.output, &bytes)?;
+    Ok(())
+}
+
+/// What a `--metallib` user without Xcode's Metal compiler needs to hear.
+const NO_TOOLCHAIN_HINT: &str =
+    "Leaving out --metallib works on any OS: the executable then carries \
+only MSL, which Metal compiles when the application loads it. \
+Another xcrun can be given with --xcrun PATH or the HALC_XCRUN environment variable.";
+
+/// `--metallib`: compiles every kernel's MSL with xcrun into `compiled`.
+/// When a step rejects a kernel, its MSL is kept (in the `--emit-msl`
+/// directory, else next to the output as `OUT.<kernel>.metal`) and the
+/// error names the kernel, that file and the tool's stderr verbatim.
+fn build_metallibs(
+    compiled: &mut halc::Compiled,
+    opts: &MetallibOptions,
+    xcrun: Option<&Path>,
+    output: &Path,
+    emit_msl: Option<&Path>,
+) -> Result<()> {
+    let missing = |e: MetallibError| anyhow!("--metallib: {e}\n{NO_TOOLCHAIN_HINT}");
+    let toolchain = Xcrun::locate(xcrun)
+        .and_then(|x| x.probe(opts.sdk))
+        .map_err(|e| {
+            if e.is_missing_toolchain() {
+                missing(e)
+            } else {
+                anyhow!("--metallib: {e}")
+            }
+        })?;
+    for k in &mut compiled.kernels {
+        let subject = format!("{}: entry point `{}`", k.input, k.entry.name);
+        match toolchain.build(&k.name, &k.msl.source, opts) {
+            Ok(built) => {
+                let warnings = built.warnings.trim_end_matches('\n');
+                if !warnings.is_empty() {
+                    eprintln!("warning: {subject}: xcrun:\n{warnings}");
+                }
+                k.metallib = Some(built.metallib);
+            }
+            Err(MetallibError::Rejected {
+                step,
+                command,
+                status,
+                stderr,
+            }) => {
+                let kept = keep_rejected_msl(k, output, emit_msl)?;
+                let stderr = stderr.strip_suffix('\n').unwrap_or(&stderr);
+                bail!(
+                    "{subject}: {step}; the MSL is kept at {}\n`{command}` {status}:\n{stderr}",
+                    kept.display()
+                );
+            }
+            Err(e) if e.is_missing_toolchain() => return Err(missing(e)),
+            Err(e) => bail!("{subject}: {e}"),
+        }
+    }
+    Ok(())
+}
+
+/// Writes a rejected kernel's MSL where the user can find it: returns the path.
+fn keep_rejected_msl(k: &halc::Kernel, output: &Path, emit_msl: Option<&Path>) -> Result<PathBuf> {
+    let path = match emit_msl {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("{}: cannot create MSL directory", dir.display()))?;
+            dir.join(format!("{}.metal", file_stem(&k.name)))
+        }
+        None => {
+            let mut name = output.file_name().unwrap_or_default().to_os_string();
+            name.push(format!(".{}.metal", file_stem(&k.name)));
+            output.with_file_name(name)
+        }
+    };
+    write_atomic(&path, k.msl.source.as_bytes())?;
+    Ok(path)
+}
