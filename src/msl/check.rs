@@ -7,6 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use std::sync::LazyLock;
+
 use regex::Regex;
 
 use super::layout::{KernelLayout, SLOT_BYTES};
@@ -52,14 +54,34 @@ fn split_top(s: &str) -> Vec<&str> {
     out
 }
 
+// The patterns of the checks, each compiled once per process: compiling them
+// on every call was half of a small kernel's whole compile (issue 14).
+
+/// `array<T, N>` at the start of a declaration.
+static RE_ARRAY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*(?:const\s+)?array<.*,\s*(\d+)\s*>").expect("static regex"));
+/// A trailing `[N]` after the attribute.
+static RE_TRAILING_COUNT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\]\]\s*\[(\d+)\]\s*;?\s*$").expect("static regex"));
+/// `[[id(N)]]` of an argument-buffer member.
+static RE_ID: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\[\[id\((\d+)\)\]\]").expect("static regex"));
+/// `[[buffer(N)]]`, `[[texture(N)]]`, `[[sampler(N)]]` of a kernel parameter.
+static RE_SLOT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\[\[(buffer|texture|sampler)\((\d+)\)\]\]").expect("static regex")
+});
+/// The literal `gl_WorkGroupSize` declaration.
+static RE_WORKGROUP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"constant uint3 gl_WorkGroupSize \[\[maybe_unused\]\] = uint3\(([^;]*)\);")
+        .expect("static regex")
+});
+
 /// Element count of a declaration: `array<T, N>` or a trailing `[N]`.
 fn decl_count(decl: &str) -> u32 {
-    let re_arr = Regex::new(r"^\s*(?:const\s+)?array<.*,\s*(\d+)\s*>").expect("static regex");
-    if let Some(c) = re_arr.captures(decl) {
+    if let Some(c) = RE_ARRAY.captures(decl) {
         return c[1].parse().unwrap_or(1);
     }
-    let re_trail = Regex::new(r"\]\]\s*\[(\d+)\]\s*;?\s*$").expect("static regex");
-    if let Some(c) = re_trail.captures(decl) {
+    if let Some(c) = RE_TRAILING_COUNT.captures(decl) {
         return c[1].parse().unwrap_or(1);
     }
     1
@@ -90,14 +112,13 @@ fn argument_struct(msl: &str, set: u32) -> Option<Vec<(u32, u32)>> {
     let head = format!("struct spvDescriptorSetBuffer{set}\n{{");
     let start = msl.find(&head)? + head.len();
     let end = start + msl[start..].find("\n};")?;
-    let re_id = Regex::new(r"\[\[id\((\d+)\)\]\]").expect("static regex");
     let mut out = Vec::new();
     for line in msl[start..end].lines() {
         let line = line.trim();
         if line.starts_with("//") {
             continue;
         }
-        if let Some(c) = re_id.captures(line) {
+        if let Some(c) = RE_ID.captures(line) {
             out.push((c[1].parse().unwrap_or(u32::MAX), decl_count(line)));
         }
     }
@@ -147,11 +168,10 @@ pub fn check(
 
     let params = kernel_params(msl, function_name)
         .ok_or_else(|| format!("no `kernel void {function_name}(` in the generated MSL"))?;
-    let re_slot = Regex::new(r"\[\[(buffer|texture|sampler)\((\d+)\)\]\]").expect("static regex");
     let mut found: BTreeMap<(Table, u32), String> = BTreeMap::new();
     let mut ab_params: BTreeMap<u32, String> = BTreeMap::new();
     for p in split_top(params) {
-        let Some(c) = re_slot.captures(p) else {
+        let Some(c) = RE_SLOT.captures(p) else {
             continue;
         };
         let t = match &c[1] {
@@ -235,10 +255,7 @@ pub fn check(
     }
 
     // A literal gl_WorkGroupSize must be the reflected one.
-    let re_wg =
-        Regex::new(r"constant uint3 gl_WorkGroupSize \[\[maybe_unused\]\] = uint3\(([^;]*)\);")
-            .expect("static regex");
-    if let Some(c) = re_wg.captures(msl) {
+    if let Some(c) = RE_WORKGROUP.captures(msl) {
         let parts: Vec<&str> = split_top(&c[1]);
         let parts: Vec<&str> = if parts.len() == 1 {
             vec![parts[0]; 3]

@@ -94,7 +94,10 @@ pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
                 _ => {}
             }
         }
-        write_msg(&mut output, &answer(req, &mut module))?;
+        let start = std::time::Instant::now();
+        let reply = answer(req, &mut module);
+        let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        write_msg(&mut output, &(reply, nanos))?;
     }
     Ok(())
 }
@@ -159,6 +162,8 @@ pub struct Worker {
     stdin: Option<BufWriter<ChildStdin>>,
     stdout: BufReader<ChildStdout>,
     time_limit: Duration,
+    /// Time the last request spent in the C++ (measured by the child).
+    last_work: Duration,
 }
 
 /// Why a worker request failed.
@@ -199,6 +204,7 @@ impl Worker {
             stdin,
             stdout,
             time_limit,
+            last_work: Duration::ZERO,
         })
     }
 
@@ -237,6 +243,13 @@ impl Worker {
         }
     }
 
+    /// Time the last request spent in SPIRV-Tools or SPIRV-Cross, as the
+    /// child measured it: the rest of the round trip is the pipe and
+    /// (de)serialisation.
+    pub fn last_work(&self) -> Duration {
+        self.last_work
+    }
+
     /// Sends one request and reads its reply, killing the child if the
     /// reply does not come within the time limit. `what` names the C++ that
     /// runs, for the error.
@@ -260,14 +273,17 @@ impl Worker {
             None => Err(io::Error::other("worker input closed")),
         };
         let reply = match sent {
-            Ok(()) => read_msg::<Reply>(&mut self.stdout),
+            Ok(()) => read_msg::<(Reply, u64)>(&mut self.stdout),
             Err(e) => Err(e),
         };
         let _ = done.send(());
         let _ = watchdog.join();
         match reply {
             // A reply that raced the watchdog still lost: the child is dead.
-            Ok(Some(reply)) if !killed.load(Ordering::SeqCst) => Ok(reply),
+            Ok(Some((reply, nanos))) if !killed.load(Ordering::SeqCst) => {
+                self.last_work = Duration::from_nanos(nanos);
+                Ok(reply)
+            }
             Ok(_) | Err(_) => {
                 let death = self.death();
                 if killed.load(Ordering::SeqCst) {
