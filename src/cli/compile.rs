@@ -1,6 +1,7 @@
 //! `halc compile`: SPIR-V files to one executable.
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
@@ -8,8 +9,10 @@ use clap::ValueEnum;
 use halc::msl::metallib::{file_stem, MetallibError, MetallibOptions, OptLevel, Sdk, Xcrun};
 use halc::msl::BindingMap;
 use halc::spirv::SpecValue;
+use halc::timings::Stage;
 use halc::{Input, Options};
 
+use super::batch::{timings_table, Bar, CliTimes};
 use super::{check_output, io_reason, read_input, write_atomic, TargetArgs};
 
 #[derive(clap::Args)]
@@ -77,6 +80,16 @@ pub struct CompileArgs {
     /// With --platform ios: build the metallibs for the iOS Simulator (SDK iphonesimulator).
     #[arg(long, requires = "metallib")]
     ios_simulator: bool,
+    /// Modules compiled at once, each job with its own reused worker
+    /// process (default: one per core). The output does not depend on it.
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    jobs: Option<u64>,
+    /// Print where the time went, per kernel and stage, and in total (stdout).
+    #[arg(long)]
+    timings: bool,
+    /// No progress bar.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// `--metal-opt`.
@@ -142,11 +155,12 @@ pub fn run(a: CompileArgs) -> Result<()> {
     check_output(&a.output, &paths)?;
     let limits = halc::spirv::validate::Limits::default();
     let mut inputs = Vec::with_capacity(a.inputs.len());
+    let mut read_times = Vec::with_capacity(a.inputs.len());
     for i in &a.inputs {
-        let mut input = Input::new(
-            i.path.display().to_string(),
-            read_input(&i.path, "a SPIR-V file", limits.max_bytes)?,
-        );
+        let start = Instant::now();
+        let bytes = read_input(&i.path, "a SPIR-V file", limits.max_bytes)?;
+        read_times.push(start.elapsed());
+        let mut input = Input::new(i.path.display().to_string(), bytes);
         for (entry, name) in &i.renames {
             input = input.rename(entry, name);
         }
@@ -178,9 +192,18 @@ pub fn run(a: CompileArgs) -> Result<()> {
             }
         },
         limits,
+        jobs: a
+            .jobs
+            .map_or(0, |j| usize::try_from(j).unwrap_or(usize::MAX)),
         ..a.target.options(map, map_text)
     };
-    let mut compiled = halc::compile(&inputs, &options)?;
+    let bar = Bar::new(inputs.len(), a.quiet);
+    let compiled = halc::compile_observed(&inputs, &options, &|p| bar.observe(p));
+    bar.finish();
+    let mut compiled = compiled?;
+    for (m, read) in compiled.timings.modules.iter_mut().zip(read_times) {
+        m.module.add(Stage::Read, read);
+    }
     if a.check_msl {
         for w in super::check::check_msl(&compiled)? {
             eprintln!("warning: {w}");
@@ -210,7 +233,9 @@ pub fn run(a: CompileArgs) -> Result<()> {
         )?;
         compiled.keep_msl = !a.no_msl;
     }
+    let start = Instant::now();
     let bytes = compiled.to_flatbuffer();
+    let pack = start.elapsed();
     if let Some(dir) = &a.emit_msl {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("{}: cannot create MSL directory", dir.display()))?;
@@ -221,7 +246,15 @@ pub fn run(a: CompileArgs) -> Result<()> {
             )?;
         }
     }
+    let start = Instant::now();
     write_atomic(&a.output, &bytes)?;
+    let write = start.elapsed();
+    if a.timings {
+        print!(
+            "{}",
+            timings_table(&compiled.timings, CliTimes { pack, write })
+        );
+    }
     Ok(())
 }
 

@@ -8,6 +8,7 @@ mod cpu;
 mod fixtures;
 mod invalid;
 mod metallib;
+mod parallel;
 mod roundtrip;
 
 use std::path::{Path, PathBuf};
