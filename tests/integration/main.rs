@@ -3,6 +3,7 @@
 #[cfg(unix)]
 mod amber;
 mod cli;
+mod corpus;
 #[cfg(unix)]
 mod cpu;
 mod fixtures;
