@@ -5,9 +5,10 @@
 //! bake `--spec` values, halc's checks, SPIRV-Tools' validator, reflection,
 //! then per entry point the layout, SPIRV-Cross and the MSL check. Jobs pull
 //! inputs in order from a shared counter; under [`Isolation::Subprocess`]
-//! each job owns one worker process for the whole call (started on first
-//! use, replaced after a crash or a time-out), so a batch of hundreds of
-//! modules starts one worker per job, not one per module.
+//! and [`Isolation::Forked`] each job owns one worker process for the whole
+//! call (forked before any thread starts, or spawned on first use and
+//! replaced after a crash or a time-out), so a batch of hundreds of modules
+//! starts one worker per job, not one per module.
 //!
 //! The results are then merged in input order, exactly as a serial run
 //! would meet them: the first error in input order is the one reported
@@ -18,7 +19,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
@@ -72,8 +73,12 @@ pub fn compile_observed(
         ));
     }
     let jobs = jobs(options.jobs).min(inputs.len());
-    let outcomes = run_jobs(inputs, options, jobs, observer);
-    merge(inputs, options, outcomes, jobs, started)
+    let workers = start_workers(options, jobs)?;
+    let workers_started = started.elapsed();
+    let outcomes = run_jobs(inputs, options, jobs, workers, observer);
+    let mut compiled = merge(inputs, options, outcomes, jobs, started)?;
+    compiled.timings.workers_start = workers_started;
+    Ok(compiled)
 }
 
 /// The number of jobs `requested` means: 0 is one per core.
@@ -112,6 +117,7 @@ fn run_jobs(
     inputs: &[Input],
     options: &Options,
     jobs: usize,
+    workers: Vec<Option<msl::worker::Worker>>,
     observer: &(dyn Fn(Progress<'_>) + Sync),
 ) -> Vec<Option<Outcome>> {
     let msl_opts = MslOptions {
@@ -124,31 +130,30 @@ fn run_jobs(
     // Index of the first input known to have failed: later ones need not run.
     let first_failed = AtomicUsize::new(usize::MAX);
     let slots: Vec<Mutex<Option<Outcome>>> = inputs.iter().map(|_| Mutex::new(None)).collect();
-    let job = || {
-        let mut worker: Option<msl::worker::Worker> = None;
-        loop {
-            let i = next.fetch_add(1, Ordering::SeqCst);
-            if i >= inputs.len() || i > first_failed.load(Ordering::SeqCst) {
-                break;
-            }
-            let outcome = compile_input(&inputs[i], options, &msl_opts, &mut worker);
-            if outcome.error.is_some() || outcome.kernels.iter().any(|k| k.result.is_err()) {
-                first_failed.fetch_min(i, Ordering::SeqCst);
-            }
-            *slots[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
-            observer(Progress {
-                done: done.fetch_add(1, Ordering::SeqCst) + 1,
-                total: inputs.len(),
-                input: &inputs[i].name,
-            });
+    let job = |mut worker: Option<msl::worker::Worker>| loop {
+        let i = next.fetch_add(1, Ordering::SeqCst);
+        if i >= inputs.len() || i > first_failed.load(Ordering::SeqCst) {
+            break;
         }
+        let outcome = compile_input(&inputs[i], options, &msl_opts, &mut worker);
+        if outcome.error.is_some() || outcome.kernels.iter().any(|k| k.result.is_err()) {
+            first_failed.fetch_min(i, Ordering::SeqCst);
+        }
+        *slots[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
+        observer(Progress {
+            done: done.fetch_add(1, Ordering::SeqCst) + 1,
+            total: inputs.len(),
+            input: &inputs[i].name,
+        });
     };
+    let mut workers = workers.into_iter();
     if jobs <= 1 {
-        job();
+        job(workers.next().flatten());
     } else {
         std::thread::scope(|s| {
             for _ in 0..jobs {
-                s.spawn(job);
+                let worker = workers.next().flatten();
+                s.spawn(|| job(worker));
             }
         });
     }
@@ -156,6 +161,26 @@ fn run_jobs(
         .into_iter()
         .map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
         .collect()
+}
+
+/// Workers that must exist before the jobs start: with
+/// [`Isolation::Forked`], one fork per job, made while the caller's thread
+/// is still the only one. Other isolations start theirs on first use.
+fn start_workers(
+    options: &Options,
+    jobs: usize,
+) -> Result<Vec<Option<msl::worker::Worker>>, Error> {
+    match &options.isolation {
+        #[cfg(unix)]
+        Isolation::Forked { time_limit } => (0..jobs)
+            .map(|_| {
+                msl::worker::Worker::fork(*time_limit)
+                    .map(Some)
+                    .map_err(|e| Error::new(None, None, ErrorKind::Worker(e)))
+            })
+            .collect(),
+        _ => Ok((0..jobs).map(|_| None).collect()),
+    }
 }
 
 /// Walks the outcomes in input order as a serial compile would: the first
@@ -246,6 +271,7 @@ fn merge(
             modules: timings,
             jobs,
             elapsed: started.elapsed(),
+            workers_start: Duration::ZERO,
         },
     })
 }
@@ -353,7 +379,7 @@ fn module_stages(
         Isolation::InProcess => t
             .time(Stage::Validate, || spirv::validate::spirv_tools(&words))
             .map_err(|e| fail(e.into()))?,
-        Isolation::Subprocess { .. } => {
+        _ => {
             let w = running_worker(worker, &options.isolation, t).map_err(fail)?;
             let start = Instant::now();
             let reply = w.validate(&words);
@@ -424,18 +450,28 @@ fn running_worker<'w>(
     isolation: &Isolation,
     t: &mut StageTimes,
 ) -> Result<&'w mut msl::worker::Worker, ErrorKind> {
-    if let (
-        None,
-        Isolation::Subprocess {
-            program,
-            time_limit,
-        },
-    ) = (&*worker, isolation)
-    {
-        let started = t.time(Stage::Worker, || {
-            msl::worker::Worker::spawn(program, *time_limit)
-        });
-        *worker = Some(started.map_err(ErrorKind::Worker)?);
+    if worker.is_none() {
+        match isolation {
+            Isolation::Subprocess {
+                program,
+                time_limit,
+            } => {
+                let started = t.time(Stage::Worker, || {
+                    msl::worker::Worker::spawn(program, *time_limit)
+                });
+                *worker = Some(started.map_err(ErrorKind::Worker)?);
+            }
+            // Forked workers are started before the jobs (see `start_workers`).
+            // A job whose worker died has met an error, and every input it
+            // could take next comes after that error: none needs a new one.
+            #[cfg(unix)]
+            Isolation::Forked { .. } => {
+                return Err(ErrorKind::Internal(
+                    "a forked worker is needed after the jobs started".into(),
+                ))
+            }
+            Isolation::InProcess => {}
+        }
     }
     worker
         .as_mut()
@@ -518,7 +554,7 @@ fn compile_entry(
                 msl::generate(words, &e.name, &layout, msl_opts)
             })
             .map_err(|k| fail(k.into()))?,
-        Isolation::Subprocess { .. } => {
+        _ => {
             let w = running_worker(worker, &options.isolation, t).map_err(fail)?;
             // The worker holds the module since validating it.
             let start = Instant::now();

@@ -158,6 +158,19 @@ pub enum Isolation {
         /// Longest time one request may take.
         time_limit: std::time::Duration,
     },
+    /// As [`Isolation::Subprocess`], but each worker is a `fork` of the
+    /// calling process without `exec` (Unix): it skips a second start of a
+    /// large program (measured: half of a small kernel's cold compile) and
+    /// needs no `halc` binary, so a build script has isolation too. The
+    /// workers of a `compile` call are forked before it starts any thread,
+    /// and fork is only sound in a single-threaded process: `compile`
+    /// refuses (on Linux, where it can tell) when the caller runs other
+    /// threads.
+    #[cfg(unix)]
+    Forked {
+        /// Longest time one request may take.
+        time_limit: std::time::Duration,
+    },
 }
 
 /// Default for [`Isolation::Subprocess`]'s time limit: far above what real

@@ -138,12 +138,16 @@ pub struct Timings {
     pub jobs: usize,
     /// Elapsed time of the whole `compile` call.
     pub elapsed: Duration,
+    /// Starting the worker processes before the jobs ran
+    /// ([`crate::Isolation::Forked`]); counted as [`Stage::Worker`].
+    pub workers_start: Duration,
 }
 
 impl Timings {
     /// Every stage summed over modules and kernels.
     pub fn total(&self) -> StageTimes {
         let mut t = StageTimes::default();
+        t.add(Stage::Worker, self.workers_start);
         for m in &self.modules {
             t.merge(&m.module);
             for (_, k) in &m.kernels {
@@ -188,9 +192,11 @@ mod tests {
             ],
             jobs: 2,
             elapsed: ms(9),
+            workers_start: ms(1),
         };
         let total = t.total();
         assert_eq!(total.get(Stage::Validate), ms(4));
+        assert_eq!(total.get(Stage::Worker), ms(1));
         assert_eq!(total.get(Stage::Generate), ms(9));
         assert_eq!(total.sum(Stage::is_halc), ms(3));
     }

@@ -131,11 +131,12 @@ pub fn timings_table(t: &Timings, cli: CliTimes) -> String {
     };
     let _ = writeln!(
         out,
-        "halc's own work (read, parse, check, reflect, layout, check-msl, pack, write) {} ms = {share} of SPIRV-Cross ({} ms); SPIRV-Tools validator {} ms; worker processes and pipes {} ms",
+        "halc's own work (read, parse, check, reflect, layout, check-msl, pack, write) {} ms = {share} of SPIRV-Cross ({} ms); SPIRV-Tools validator {} ms; worker processes and pipes {} ms (starting them {} ms)",
         ms(own),
         ms(cross),
         ms(total.get(Stage::Validate)),
         ms(total.get(Stage::Worker)),
+        ms(t.workers_start),
     );
     out
 }
@@ -162,6 +163,7 @@ mod tests {
             }],
             jobs: 1,
             elapsed: us(900),
+            workers_start: Duration::ZERO,
         };
         let table = timings_table(
             &t,

@@ -84,12 +84,23 @@ pub struct CompileArgs {
     /// process (default: one per core). The output does not depend on it.
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     jobs: Option<u64>,
+    /// How worker processes start: `fork` (Unix default: a copy of this
+    /// process, no second program start) or `exec` (`halc __msl-worker`).
+    #[arg(long, value_enum, value_name = "HOW", conflicts_with = "in_process")]
+    worker_start: Option<WorkerStart>,
     /// Print where the time went, per kernel and stage, and in total (stdout).
     #[arg(long)]
     timings: bool,
     /// No progress bar.
     #[arg(short, long)]
     quiet: bool,
+}
+
+/// `--worker-start`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum WorkerStart {
+    Fork,
+    Exec,
 }
 
 /// `--metal-opt`.
@@ -180,17 +191,11 @@ pub fn run(a: CompileArgs) -> Result<()> {
         }
         None => (BindingMap::default(), None),
     };
+    let isolation = isolation(&a)?;
     let options = Options {
         entries: a.entries,
         specs: a.specs,
-        isolation: if a.in_process {
-            halc::Isolation::InProcess
-        } else {
-            halc::Isolation::Subprocess {
-                program: std::env::current_exe().context("cannot locate the halc executable")?,
-                time_limit: std::time::Duration::from_secs(a.time_limit),
-            }
-        },
+        isolation,
         limits,
         jobs: a
             .jobs
@@ -256,6 +261,24 @@ pub fn run(a: CompileArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Where the C++ runs: forked workers by default on Unix (the CLI is
+/// single-threaded when `compile` forks them), `halc __msl-worker` with
+/// `--worker-start exec` (and elsewhere), in this process with `--in-process`.
+fn isolation(a: &CompileArgs) -> Result<halc::Isolation> {
+    let time_limit = std::time::Duration::from_secs(a.time_limit);
+    if a.in_process {
+        return Ok(halc::Isolation::InProcess);
+    }
+    #[cfg(unix)]
+    if a.worker_start != Some(WorkerStart::Exec) {
+        return Ok(halc::Isolation::Forked { time_limit });
+    }
+    Ok(halc::Isolation::Subprocess {
+        program: std::env::current_exe().context("cannot locate the halc executable")?,
+        time_limit,
+    })
 }
 
 /// What a `--metallib` user without Xcode's Metal compiler needs to hear.

@@ -261,3 +261,70 @@ fn a_worker_crash_in_a_parallel_batch_names_the_first_module() {
     );
     assert!(!out.exists());
 }
+
+#[test]
+fn both_worker_starts_contain_a_crash_and_agree_on_the_output() {
+    let d = tempfile::tempdir().unwrap();
+    let files: Vec<String> = ["saxpy.spv", "scale.spv", "spec_constants.spv"]
+        .iter()
+        .map(|f| kernel(f).display().to_string())
+        .collect();
+    let mut outputs = Vec::new();
+    for how in ["fork", "exec"] {
+        let out = d.path().join(format!("{how}.halc"));
+        let mut args = vec![
+            "compile",
+            "--worker-start",
+            how,
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        args.extend(files.iter().map(String::as_str));
+        let o = halc_cli(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        outputs.push(std::fs::read(&out).unwrap());
+        // The same run with the worker crashing on every kernel.
+        let o = Command::new(env!("CARGO_BIN_EXE_halc"))
+            .args(&args)
+            .env(halc::msl::worker::CRASH_TEST_ENV, "abort")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{how}: {err}");
+        assert_eq!(
+            err.trim_end(),
+            format!(
+                "error: {}: entry point `main`: SPIRV-Cross crashed (signal 6 SIGABRT); the module was not compiled",
+                files[0]
+            ),
+            "{how}"
+        );
+    }
+    assert!(outputs[0] == outputs[1], "fork and exec workers differ");
+}
+
+/// Forking is only sound in a single-threaded process; the test harness
+/// runs threads, so the library refuses rather than risk a child that
+/// inherits a lock held by another thread.
+#[cfg(target_os = "linux")]
+#[test]
+fn forked_workers_are_refused_in_a_multithreaded_process() {
+    let keep_busy = std::thread::spawn(|| std::thread::sleep(std::time::Duration::from_secs(2)));
+    let e = halc::compile(
+        &[input(&kernel("saxpy.spv"))],
+        &halc::Options {
+            isolation: halc::Isolation::Forked {
+                time_limit: halc::DEFAULT_TIME_LIMIT,
+            },
+            ..Default::default()
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("cannot fork a worker: this process runs")
+            && e.contains("use Isolation::Subprocess"),
+        "{e}"
+    );
+    keep_busy.join().unwrap();
+}
