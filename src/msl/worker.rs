@@ -522,7 +522,7 @@ impl Worker {
                 if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
                     killed.store(true, Ordering::SeqCst);
                     let mut child = child.lock().unwrap_or_else(|p| p.into_inner());
-                    let _ = child.kill();
+                    child.kill();
                 }
             })
         };
