@@ -33,7 +33,7 @@ if [ -z "$NAGA" ]; then
   cargo install -q naga-cli --version "$NAGA_VERSION" --locked --root "$WORK/naga"
   NAGA="$WORK/naga/bin/naga"
 fi
-echo "tools: spirv-cross $(dpkg-query -W -f="${Version}" spirv-cross 2>/dev/null || echo "(version unknown)"), naga $("$NAGA" --version), $(hyperfine --version), $(nproc) cores" >&2
+echo "tools: spirv-cross $(dpkg-query -W -f='${Version}' spirv-cross 2>/dev/null || echo '(version unknown)'), naga $("$NAGA" --version), $(hyperfine --version), $(nproc) cores" >&2
 
 # --- halc and the corpus --------------------------------------------------
 cargo build -q --release --bin halc --example bench_corpus
