@@ -72,7 +72,12 @@ pub fn compile_observed(
             )),
         ));
     }
-    let jobs = jobs(options.jobs).min(inputs.len());
+    // One input needs one job: skip asking the OS for the core count.
+    let jobs = if inputs.len() == 1 {
+        1
+    } else {
+        jobs(options.jobs).min(inputs.len())
+    };
     let workers = start_workers(options, jobs)?;
     let workers_started = started.elapsed();
     let outcomes = run_jobs(inputs, options, jobs, workers, observer);
@@ -86,7 +91,11 @@ pub fn jobs(requested: usize) -> usize {
     if requested > 0 {
         return requested;
     }
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    // Asked once per process: on Linux the answer reads the cgroup CPU
+    // quota from /proc and /sys, which cost more than compiling a small
+    // kernel's layout, reflection and checks together.
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// What one input produced, before the merge.
