@@ -275,6 +275,10 @@ fn isolation(a: &CompileArgs) -> Result<halc::Isolation> {
     if a.worker_start != Some(WorkerStart::Exec) {
         return Ok(halc::Isolation::Forked { time_limit });
     }
+    #[cfg(not(unix))]
+    if a.worker_start == Some(WorkerStart::Fork) {
+        bail!("--worker-start fork needs a Unix system; use --worker-start exec");
+    }
     Ok(halc::Isolation::Subprocess {
         program: std::env::current_exe().context("cannot locate the halc executable")?,
         time_limit,
