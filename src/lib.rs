@@ -18,11 +18,14 @@
 #![deny(missing_docs)]
 
 pub mod amber;
+pub mod depfile;
 #[cfg(unix)]
 pub mod diff;
 pub mod flatbuffer;
 pub mod inspect;
+pub mod lock;
 pub mod msl;
+pub mod reflection;
 pub mod spirv;
 
 use std::collections::{BTreeMap, BTreeSet};

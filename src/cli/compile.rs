@@ -53,6 +53,19 @@ pub struct CompileArgs {
     /// (needs clang++ >= 15; kernels with textures are reported as unchecked).
     #[arg(long)]
     check_msl: bool,
+    /// Also write the reflection JSON (as `halc inspect --json` prints it) to FILE.
+    #[arg(long, value_name = "FILE")]
+    reflection: Option<PathBuf>,
+    /// Check the build against the ABI lock FILE (kernel names, threadgroup
+    /// sizes, slots, push constants): any change is an error listing each.
+    #[arg(long, value_name = "FILE")]
+    lock: Option<PathBuf>,
+    /// With --lock: write the build's ABI to the lock file instead of checking it.
+    #[arg(long, requires = "lock")]
+    update_lock: bool,
+    /// Write a Make/Ninja depfile naming the output and every file the build read.
+    #[arg(long, value_name = "FILE")]
+    depfile: Option<PathBuf>,
     /// Also compile each kernel's MSL to a metallib with xcrun (macOS with Xcode; see README).
     #[arg(long)]
     metallib: bool,
@@ -140,6 +153,14 @@ fn parse_input_arg(arg: &str) -> std::result::Result<InputArg, String> {
 pub fn run(a: CompileArgs) -> Result<()> {
     let paths: Vec<PathBuf> = a.inputs.iter().map(|i| i.path.clone()).collect();
     check_output(&a.output, &paths)?;
+    for extra in [&a.reflection, &a.depfile].into_iter().flatten() {
+        check_output(extra, &paths)?;
+    }
+    if a.update_lock {
+        if let Some(lock) = &a.lock {
+            check_output(lock, &paths)?;
+        }
+    }
     let limits = halc::spirv::validate::Limits::default();
     let mut inputs = Vec::with_capacity(a.inputs.len());
     for i in &a.inputs {
@@ -211,6 +232,18 @@ pub fn run(a: CompileArgs) -> Result<()> {
         compiled.keep_msl = !a.no_msl;
     }
     let bytes = compiled.to_flatbuffer();
+    // Decoded from the bytes about to be written: the JSON and the lock
+    // describe exactly this file.
+    let reflection = halc::reflection::Reflection::from_bytes(&bytes).map_err(|e| {
+        anyhow!(
+            "{}: internal error: the executable does not verify: {e}",
+            a.output.display()
+        )
+    })?;
+    let lock = match &a.lock {
+        Some(path) => Some(check_lock(path, &reflection, a.update_lock)?),
+        None => None,
+    };
     if let Some(dir) = &a.emit_msl {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("{}: cannot create MSL directory", dir.display()))?;
@@ -222,7 +255,58 @@ pub fn run(a: CompileArgs) -> Result<()> {
         }
     }
     write_atomic(&a.output, &bytes)?;
+    if let Some(path) = &a.reflection {
+        write_atomic(path, reflection.to_json().as_bytes())?;
+    }
+    if let (Some(path), Some(text)) = (&a.lock, lock.flatten()) {
+        write_atomic(path, text.as_bytes())?;
+    }
+    if let Some(path) = &a.depfile {
+        let mut deps: Vec<String> = a
+            .inputs
+            .iter()
+            .map(|i| i.path.display().to_string())
+            .collect();
+        deps.extend(a.binding_map.iter().map(|p| p.display().to_string()));
+        if !a.update_lock {
+            deps.extend(a.lock.iter().map(|p| p.display().to_string()));
+        }
+        let text = halc::depfile::render(&a.output.display().to_string(), &deps);
+        write_atomic(path, text.as_bytes())?;
+    }
     Ok(())
+}
+
+/// `--lock`: checks the build against the lock file, or with `--update-lock`
+/// returns the lock text to write.
+fn check_lock(
+    path: &Path,
+    reflection: &halc::reflection::Reflection,
+    update: bool,
+) -> Result<Option<String>> {
+    let new = halc::lock::Lock::of(reflection);
+    if update {
+        return Ok(Some(new.to_toml()));
+    }
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            anyhow!("{shown}: no such lock file; create it with --update-lock")
+        } else {
+            anyhow!("{shown}: cannot read lock file: {}", io_reason(&e))
+        }
+    })?;
+    let old = halc::lock::Lock::parse(&text).map_err(|e| anyhow!("{shown}:{e}"))?;
+    let changes = old.changes(&new);
+    if changes.is_empty() {
+        return Ok(None);
+    }
+    let n = changes.len();
+    bail!(
+        "{shown}: the build changes the locked ABI ({n} change{}; if intended, rerun with --update-lock):\n  {}",
+        if n == 1 { "" } else { "s" },
+        changes.join("\n  ")
+    )
 }
 
 /// What a `--metallib` user without Xcode's Metal compiler needs to hear.

@@ -3,6 +3,7 @@
 #[cfg(unix)]
 mod amber;
 mod cli;
+mod contract;
 #[cfg(unix)]
 mod cpu;
 mod fixtures;
