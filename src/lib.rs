@@ -24,6 +24,7 @@ pub mod diff;
 pub mod flatbuffer;
 pub mod inspect;
 pub mod lock;
+pub mod manifest;
 pub mod msl;
 pub mod reflection;
 pub mod spirv;
@@ -54,6 +55,16 @@ pub struct Input {
     pub bytes: Vec<u8>,
     /// Explicit kernel names for some of its entry points.
     pub renames: Vec<Rename>,
+    /// The kernel name of its one selected GLCompute entry point (an error
+    /// when it has several: name them with `renames`).
+    pub kernel: Option<String>,
+    /// Compile only these of its entry points (by SPIR-V name; all selected
+    /// by [`Options::entries`] when empty).
+    pub entries: Vec<String>,
+    /// Spec-constant values baked into this input only; they win over
+    /// [`Options::specs`] with the same SpecId. Each must name a SpecId the
+    /// input declares.
+    pub specs: Vec<SpecValue>,
 }
 
 impl Input {
@@ -63,6 +74,9 @@ impl Input {
             name: name.into(),
             bytes,
             renames: Vec::new(),
+            kernel: None,
+            entries: Vec::new(),
+            specs: Vec::new(),
         }
     }
 
@@ -314,9 +328,25 @@ pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
         hasher.update(&input.bytes);
         let fail = |k: ErrorKind| Error::new(file, None, k);
         let words = spirv::Words::from_bytes(&input.bytes).map_err(|e| fail(e.into()))?;
-        let (words, baked) =
-            spirv::specialize(&words, &options.specs).map_err(|e| fail(e.into()))?;
+        let specs: Vec<SpecValue> = options
+            .specs
+            .iter()
+            .filter(|g| !input.specs.iter().any(|s| s.id == g.id))
+            .chain(&input.specs)
+            .cloned()
+            .collect();
+        let (words, baked) = spirv::specialize(&words, &specs).map_err(|e| fail(e.into()))?;
         spec_used.extend(baked.iter().map(|b| b.id));
+        if let Some(s) = input
+            .specs
+            .iter()
+            .find(|s| !baked.iter().any(|b| b.id == s.id))
+        {
+            return Err(fail(ErrorKind::Options(format!(
+                "spec {}={}: the module has no spec constant with SpecId {}",
+                s.id, s.text, s.id
+            ))));
+        }
         match &options.isolation {
             Isolation::InProcess => spirv::validate::validate(&words, &options.limits),
             Isolation::Subprocess { .. } => {
@@ -356,6 +386,13 @@ pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
             };
             return Err(fail(ErrorKind::Rejected(msg)));
         }
+        for entry in &input.entries {
+            if !computes.iter().any(|e| e.name == *entry) {
+                return Err(fail(ErrorKind::Options(format!(
+                    "entry {entry}: the module has no GLCompute entry point `{entry}`"
+                ))));
+            }
+        }
         for r in &input.renames {
             if !computes.iter().any(|e| e.name == r.entry) {
                 return Err(fail(ErrorKind::Options(format!(
@@ -370,8 +407,23 @@ pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
                 ))));
             }
         }
+        let computes: Vec<&spirv::EntryPoint> = computes
+            .into_iter()
+            .filter(|e| input.entries.is_empty() || input.entries.contains(&e.name))
+            .collect();
+        if let (Some(name), [_, _, ..]) = (&input.kernel, computes.as_slice()) {
+            let all: Vec<&str> = computes.iter().map(|e| e.name.as_str()).collect();
+            return Err(fail(ErrorKind::Options(format!(
+                "name {name}: the module has {} GLCompute entry points ({}); say which one is `{name}`",
+                all.len(),
+                all.join(", ")
+            ))));
+        }
         for e in computes {
-            let name = input.kernel_name(&e.name);
+            let name = match &input.kernel {
+                Some(n) => n.clone(),
+                None => input.kernel_name(&e.name),
+            };
             // --entry selects by entry-point name or by kernel name.
             let selected: Vec<&String> = options
                 .entries

@@ -18,11 +18,18 @@ pub struct CompileArgs {
     /// point, or after the file's stem when the entry point is `main` (as
     /// glslc names them); `IN.spv:ENTRY=NAME[,ENTRY=NAME…]` names kernels
     /// explicitly.
-    #[arg(required = true, value_name = "IN.spv[:ENTRY=NAME]", value_parser = parse_input_arg)]
+    #[arg(required_unless_present = "manifest", value_name = "IN.spv[:ENTRY=NAME]", value_parser = parse_input_arg)]
     inputs: Vec<InputArg>,
     /// Output executable.
-    #[arg(short, long, value_name = "OUT")]
-    output: PathBuf,
+    #[arg(short, long, value_name = "OUT", required_unless_present = "manifest")]
+    output: Option<PathBuf>,
+    /// Build the executables a manifest (halc.toml) describes instead, as
+    /// `halc build FILE` does (see README, "Manifest").
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "inputs", "output", "entries", "specs", "binding_map", "emit_msl", "reflection", "lock",
+        "depfile", "metallib", "bindings", "msl_version", "platform", "argument_buffer_tier", "fast_math",
+    ])]
+    manifest: Option<PathBuf>,
     /// Compile only this entry point (repeatable; default: every GLCompute one).
     #[arg(long = "entry", value_name = "NAME")]
     entries: Vec<String>,
@@ -60,8 +67,9 @@ pub struct CompileArgs {
     /// sizes, slots, push constants): any change is an error listing each.
     #[arg(long, value_name = "FILE")]
     lock: Option<PathBuf>,
-    /// With --lock: write the build's ABI to the lock file instead of checking it.
-    #[arg(long, requires = "lock")]
+    /// With --lock (or a manifest's locks): write the build's ABI to the lock
+    /// file instead of checking it.
+    #[arg(long)]
     update_lock: bool,
     /// Write a Make/Ninja depfile naming the output and every file the build read.
     #[arg(long, value_name = "FILE")]
@@ -151,16 +159,36 @@ fn parse_input_arg(arg: &str) -> std::result::Result<InputArg, String> {
 }
 
 pub fn run(a: CompileArgs) -> Result<()> {
+    if let Some(manifest) = &a.manifest {
+        return super::build::build(
+            manifest,
+            &super::build::Operational {
+                update_lock: a.update_lock,
+                check_msl: a.check_msl,
+                in_process: a.in_process,
+                time_limit: a.time_limit,
+            },
+        );
+    }
+    if a.update_lock && a.lock.is_none() {
+        bail!("--update-lock needs --lock FILE (or a manifest whose executables name locks)");
+    }
     let paths: Vec<PathBuf> = a.inputs.iter().map(|i| i.path.clone()).collect();
-    check_output(&a.output, &paths)?;
-    for extra in [&a.reflection, &a.depfile].into_iter().flatten() {
-        check_output(extra, &paths)?;
-    }
-    if a.update_lock {
-        if let Some(lock) = &a.lock {
-            check_output(lock, &paths)?;
-        }
-    }
+    let Some(output) = &a.output else {
+        bail!("no output: give -o OUT (or --manifest FILE)");
+    };
+    let extras = Extras {
+        reflection: a.reflection.as_deref(),
+        lock: a.lock.as_deref(),
+        update_lock: a.update_lock,
+        depfile: a.depfile.as_deref(),
+        deps: paths
+            .iter()
+            .chain(&a.binding_map)
+            .map(|p| p.display().to_string())
+            .collect(),
+    };
+    extras.check(output, &paths)?;
     let limits = halc::spirv::validate::Limits::default();
     let mut inputs = Vec::with_capacity(a.inputs.len());
     for i in &a.inputs {
@@ -173,31 +201,11 @@ pub fn run(a: CompileArgs) -> Result<()> {
         }
         inputs.push(input);
     }
-    let (map, map_text) = match &a.binding_map {
-        Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| {
-                anyhow!(
-                    "{}: cannot read binding map: {}",
-                    p.display(),
-                    io_reason(&e)
-                )
-            })?;
-            let map = BindingMap::from_toml(&text).map_err(|e| anyhow!("{}: {e}", p.display()))?;
-            (map, Some(text))
-        }
-        None => (BindingMap::default(), None),
-    };
+    let (map, map_text) = read_binding_map(a.binding_map.as_deref())?;
     let options = Options {
         entries: a.entries,
         specs: a.specs,
-        isolation: if a.in_process {
-            halc::Isolation::InProcess
-        } else {
-            halc::Isolation::Subprocess {
-                program: std::env::current_exe().context("cannot locate the halc executable")?,
-                time_limit: std::time::Duration::from_secs(a.time_limit),
-            }
-        },
+        isolation: isolation(a.in_process, a.time_limit)?,
         limits,
         ..a.target.options(map, map_text)
     };
@@ -226,55 +234,118 @@ pub fn run(a: CompileArgs) -> Result<()> {
             &mut compiled,
             &opts,
             a.xcrun.as_deref(),
-            &a.output,
+            output,
             a.emit_msl.as_deref(),
         )?;
         compiled.keep_msl = !a.no_msl;
     }
-    let bytes = compiled.to_flatbuffer();
-    // Decoded from the bytes about to be written: the JSON and the lock
-    // describe exactly this file.
-    let reflection = halc::reflection::Reflection::from_bytes(&bytes).map_err(|e| {
-        anyhow!(
-            "{}: internal error: the executable does not verify: {e}",
-            a.output.display()
-        )
-    })?;
-    let lock = match &a.lock {
-        Some(path) => Some(check_lock(path, &reflection, a.update_lock)?),
-        None => None,
-    };
+    let mut files = extras.stage(output, compiled.to_flatbuffer())?;
     if let Some(dir) = &a.emit_msl {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("{}: cannot create MSL directory", dir.display()))?;
         for k in &compiled.kernels {
-            write_atomic(
-                &dir.join(format!("{}.metal", file_stem(&k.name))),
-                k.msl.source.as_bytes(),
-            )?;
+            files.insert(
+                0,
+                (
+                    dir.join(format!("{}.metal", file_stem(&k.name))),
+                    k.msl.source.clone().into_bytes(),
+                ),
+            );
         }
     }
-    write_atomic(&a.output, &bytes)?;
-    if let Some(path) = &a.reflection {
-        write_atomic(path, reflection.to_json().as_bytes())?;
-    }
-    if let (Some(path), Some(text)) = (&a.lock, lock.flatten()) {
-        write_atomic(path, text.as_bytes())?;
-    }
-    if let Some(path) = &a.depfile {
-        let mut deps: Vec<String> = a
-            .inputs
-            .iter()
-            .map(|i| i.path.display().to_string())
-            .collect();
-        deps.extend(a.binding_map.iter().map(|p| p.display().to_string()));
-        if !a.update_lock {
-            deps.extend(a.lock.iter().map(|p| p.display().to_string()));
-        }
-        let text = halc::depfile::render(&a.output.display().to_string(), &deps);
-        write_atomic(path, text.as_bytes())?;
+    for (path, bytes) in files {
+        write_atomic(&path, &bytes)?;
     }
     Ok(())
+}
+
+/// Where the validator and SPIRV-Cross run.
+pub(crate) fn isolation(in_process: bool, time_limit: u64) -> Result<halc::Isolation> {
+    Ok(if in_process {
+        halc::Isolation::InProcess
+    } else {
+        halc::Isolation::Subprocess {
+            program: std::env::current_exe().context("cannot locate the halc executable")?,
+            time_limit: std::time::Duration::from_secs(time_limit),
+        }
+    })
+}
+
+/// Reads and parses a `--binding-map` file.
+pub(crate) fn read_binding_map(path: Option<&Path>) -> Result<(BindingMap, Option<String>)> {
+    let Some(p) = path else {
+        return Ok((BindingMap::default(), None));
+    };
+    let text = std::fs::read_to_string(p).map_err(|e| {
+        anyhow!(
+            "{}: cannot read binding map: {}",
+            p.display(),
+            io_reason(&e)
+        )
+    })?;
+    let map = BindingMap::from_toml(&text).map_err(|e| anyhow!("{}: {e}", p.display()))?;
+    Ok((map, Some(text)))
+}
+
+/// What a build writes and checks beside the executable.
+pub(crate) struct Extras<'a> {
+    /// `--reflection FILE`.
+    pub reflection: Option<&'a Path>,
+    /// `--lock FILE`.
+    pub lock: Option<&'a Path>,
+    /// `--update-lock`.
+    pub update_lock: bool,
+    /// `--depfile FILE`.
+    pub depfile: Option<&'a Path>,
+    /// Files the build read, for the depfile (the lock is added when checked).
+    pub deps: Vec<String>,
+}
+
+impl Extras<'_> {
+    /// Before any work: every file this build writes can be written.
+    pub fn check(&self, output: &Path, inputs: &[PathBuf]) -> Result<()> {
+        check_output(output, inputs)?;
+        for extra in [self.reflection, self.depfile].into_iter().flatten() {
+            check_output(extra, inputs)?;
+        }
+        if let (true, Some(lock)) = (self.update_lock, self.lock) {
+            check_output(lock, inputs)?;
+        }
+        Ok(())
+    }
+
+    /// After the build: checks the lock and returns every file to write, the
+    /// executable first and the depfile last, nothing written yet.
+    pub fn stage(&self, output: &Path, bytes: Vec<u8>) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+        // Decoded from the bytes about to be written: the JSON and the lock
+        // describe exactly this file.
+        let reflection = halc::reflection::Reflection::from_bytes(&bytes).map_err(|e| {
+            anyhow!(
+                "{}: internal error: the executable does not verify: {e}",
+                output.display()
+            )
+        })?;
+        let lock = match self.lock {
+            Some(path) => check_lock(path, &reflection, self.update_lock)?,
+            None => None,
+        };
+        let mut files = vec![(output.to_path_buf(), bytes)];
+        if let Some(path) = self.reflection {
+            files.push((path.to_path_buf(), reflection.to_json().into_bytes()));
+        }
+        if let (Some(path), Some(text)) = (self.lock, lock) {
+            files.push((path.to_path_buf(), text.into_bytes()));
+        }
+        if let Some(path) = self.depfile {
+            let mut deps = self.deps.clone();
+            if !self.update_lock {
+                deps.extend(self.lock.map(|p| p.display().to_string()));
+            }
+            let text = halc::depfile::render(&output.display().to_string(), &deps);
+            files.push((path.to_path_buf(), text.into_bytes()));
+        }
+        Ok(files)
+    }
 }
 
 /// `--lock`: checks the build against the lock file, or with `--update-lock`

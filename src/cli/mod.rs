@@ -1,6 +1,7 @@
 //! The subcommands, one file each, and what they share: the target flags
 //! and reading and writing files.
 
+pub mod build;
 pub mod check;
 pub mod compile;
 pub mod diff;

@@ -8,6 +8,7 @@ mod contract;
 mod cpu;
 mod fixtures;
 mod invalid;
+mod manifest;
 mod metallib;
 mod roundtrip;
 

@@ -1,0 +1,124 @@
+//! `halc build [halc.toml]` (and `halc compile --manifest FILE`): every
+//! executable a manifest describes. All are compiled and checked (locks)
+//! before any file is written, so a failure leaves no partial build.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Result};
+
+use halc::manifest::Manifest;
+use halc::Input;
+
+use super::compile::{isolation, read_binding_map, Extras};
+use super::{io_reason, read_input, write_atomic};
+
+#[derive(clap::Args)]
+pub struct BuildArgs {
+    /// The manifest.
+    #[arg(value_name = "MANIFEST", default_value = "halc.toml")]
+    manifest: PathBuf,
+    /// Write each executable's ABI to its lock file instead of checking it.
+    #[arg(long)]
+    update_lock: bool,
+    /// Compile every generated kernel's MSL against the CPU backend's shim
+    /// and fail on MSL that does not compile (needs clang++ >= 15).
+    #[arg(long)]
+    check_msl: bool,
+    /// Run the validator and SPIRV-Cross inside this process.
+    #[arg(long)]
+    in_process: bool,
+    /// Longest time, in seconds, validating one module or generating one
+    /// kernel's MSL may take.
+    #[arg(long, value_name = "SECONDS", default_value_t = halc::DEFAULT_TIME_LIMIT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "in_process")]
+    time_limit: u64,
+}
+
+/// Flags that change how, not what, a manifest builds.
+pub struct Operational {
+    /// Rewrite locks.
+    pub update_lock: bool,
+    /// `--check-msl`.
+    pub check_msl: bool,
+    /// `--in-process`.
+    pub in_process: bool,
+    /// `--time-limit`.
+    pub time_limit: u64,
+}
+
+pub fn run(a: BuildArgs) -> Result<()> {
+    build(
+        &a.manifest,
+        &Operational {
+            update_lock: a.update_lock,
+            check_msl: a.check_msl,
+            in_process: a.in_process,
+            time_limit: a.time_limit,
+        },
+    )
+}
+
+/// Builds every executable of the manifest at `path`.
+pub fn build(path: &Path, op: &Operational) -> Result<()> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow!("{shown}: cannot read manifest: {}", io_reason(&e)))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new(""),
+    };
+    let manifest = Manifest::parse(&text, dir).map_err(|e| anyhow!("{shown}:{e}"))?;
+    if op.update_lock && manifest.executables.iter().all(|e| e.lock.is_none()) {
+        bail!("{shown}: --update-lock: no executable names a lock");
+    }
+    let limits = halc::spirv::validate::Limits::default();
+    let mut staged = Vec::new();
+    for exe in &manifest.executables {
+        let sources: Vec<PathBuf> = exe.kernels.iter().map(|k| k.source.clone()).collect();
+        let extras = Extras {
+            reflection: exe.reflection.as_deref(),
+            lock: exe.lock.as_deref(),
+            update_lock: op.update_lock,
+            depfile: exe.depfile.as_deref(),
+            deps: std::iter::once(path.to_path_buf())
+                .chain(sources.iter().cloned())
+                .chain(exe.binding_map.iter().cloned())
+                .map(|p| p.display().to_string())
+                .collect(),
+        };
+        extras.check(&exe.output, &sources)?;
+        let mut inputs = Vec::with_capacity(exe.kernels.len());
+        for k in &exe.kernels {
+            let (line, column) = k.position;
+            let bytes = read_input(&k.source, "a SPIR-V file", limits.max_bytes)
+                .map_err(|e| anyhow!("{shown}:{line}:{column}: {e:#}"))?;
+            let mut input = Input::new(k.source.display().to_string(), bytes);
+            input.entries.extend(k.entry.iter().cloned());
+            match (&k.entry, &k.name) {
+                (Some(entry), Some(name)) => input = input.rename(entry, name),
+                (None, Some(name)) => input.kernel = Some(name.clone()),
+                _ => {}
+            }
+            input.specs = k.specs.clone();
+            inputs.push(input);
+        }
+        let (map, map_text) = read_binding_map(exe.binding_map.as_deref())?;
+        let mut options = exe.options.clone();
+        options.layout.map = map;
+        options.binding_map_text = map_text;
+        options.limits = limits;
+        options.isolation = isolation(op.in_process, op.time_limit)?;
+        let compiled = halc::compile(&inputs, &options)
+            .map_err(|e| anyhow!("{}: {e}", exe.output.display()))?;
+        if op.check_msl {
+            for w in super::check::check_msl(&compiled)? {
+                eprintln!("warning: {w}");
+            }
+        }
+        staged.extend(extras.stage(&exe.output, compiled.to_flatbuffer())?);
+    }
+    for (path, bytes) in staged {
+        write_atomic(&path, &bytes)?;
+    }
+    Ok(())
+}
