@@ -28,6 +28,7 @@ pub mod manifest;
 pub mod msl;
 pub mod reflection;
 pub mod spirv;
+mod toml_pos;
 
 use std::collections::{BTreeMap, BTreeSet};
 

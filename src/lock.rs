@@ -178,7 +178,14 @@ impl Lock {
 
     /// Reads a lock file's text.
     pub fn parse(text: &str) -> Result<Lock, ParseError> {
-        let lock: Lock = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
+        let lock: Lock = toml::from_str(text).map_err(|e| {
+            let (line, column, message) = crate::toml_pos::error(text, &e);
+            ParseError {
+                line,
+                column,
+                message,
+            }
+        })?;
         if lock.version != VERSION {
             return Err(ParseError {
                 line: 1,
@@ -222,18 +229,6 @@ impl Lock {
             out.push(format!("{name}: kernel added"));
         }
         out
-    }
-}
-
-fn toml_error(text: &str, e: &toml::de::Error) -> ParseError {
-    let at = e.span().map(|s| s.start).unwrap_or(0).min(text.len());
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    ParseError {
-        line,
-        column,
-        message: e.message().trim_end().replace('\n', "; "),
     }
 }
 

@@ -158,19 +158,11 @@ struct KernelToml {
     spec: Option<BTreeMap<Spanned<String>, Spanned<toml::Value>>>,
 }
 
-/// Line and column (1-based) of byte offset `at` in `text`.
-fn position(text: &str, at: usize) -> (usize, usize) {
-    let before = &text[..at.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
-}
-
 impl Manifest {
     /// Parses manifest `text`; relative paths are resolved against `dir`.
     pub fn parse(text: &str, dir: &Path) -> Result<Manifest, ManifestError> {
         let err = |at: usize, message: String| {
-            let (line, column) = position(text, at);
+            let (line, column) = crate::toml_pos::position(text, at);
             ManifestError {
                 line,
                 column,
@@ -178,10 +170,12 @@ impl Manifest {
             }
         };
         let file: File = toml::from_str(text).map_err(|e| {
-            err(
-                e.span().map_or(0, |s| s.start),
-                e.message().trim_end().replace('\n', "; "),
-            )
+            let (line, column, message) = crate::toml_pos::error(text, &e);
+            ManifestError {
+                line,
+                column,
+                message,
+            }
         })?;
         if file.executable.is_empty() {
             return Err(err(
@@ -201,7 +195,7 @@ impl Manifest {
                     format!(
                         "output `{}` is also the output of the executable at line {}",
                         e.output.get_ref(),
-                        position(text, prev).0
+                        crate::toml_pos::position(text, prev).0
                     ),
                 ));
             }
@@ -231,7 +225,7 @@ impl Manifest {
                     }
                 }
                 kernels.push(Kernel {
-                    position: position(text, k.source.span().start),
+                    position: crate::toml_pos::position(text, k.source.span().start),
                     source: path(k.source.get_ref()),
                     entry: k.entry,
                     name: name.map(|(n, _)| n),
@@ -246,7 +240,7 @@ impl Manifest {
                 binding_map: settings.binding_map.as_deref().map(path),
                 options,
                 kernels,
-                position: position(text, at),
+                position: crate::toml_pos::position(text, at),
             });
         }
         Ok(Manifest { executables })

@@ -283,7 +283,15 @@ pub(crate) fn read_binding_map(path: Option<&Path>) -> Result<(BindingMap, Optio
             io_reason(&e)
         )
     })?;
-    let map = BindingMap::from_toml(&text).map_err(|e| anyhow!("{}: {e}", p.display()))?;
+    let map = BindingMap::from_toml(&text).map_err(|e| {
+        // Syntax errors carry `line:column: `; the others name the entry.
+        let sep = if e.starts_with(|c: char| c.is_ascii_digit()) {
+            ":"
+        } else {
+            ": "
+        };
+        anyhow!("{}{sep}{e}", p.display())
+    })?;
     Ok((map, Some(text)))
 }
 

@@ -440,7 +440,7 @@ fn binding_map_pins_slots_and_reports_collisions() {
             map.to_str().unwrap(),
         ],
         1,
-        "map.toml: line 4: unknown field `bufer`",
+        "map.toml:4:1: unknown field `bufer`",
     );
 }
 
