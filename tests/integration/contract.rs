@@ -352,3 +352,26 @@ fn depfile_names_every_input() {
         "out/k.halc: \\\n  sa\\ xpy.spv \\\n  scale.spv \\\n  map.toml\n"
     );
 }
+
+/// `--update-lock` alone is a usage mistake, not a silent no-op.
+#[test]
+fn update_lock_needs_a_lock() {
+    let d = tmp();
+    let o = halc(
+        &[
+            "compile",
+            &fixture("saxpy.spv"),
+            "-o",
+            "k.halc",
+            "--update-lock",
+        ],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("--update-lock needs --lock FILE"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(listing(d.path()).is_empty());
+}
