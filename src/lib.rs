@@ -21,6 +21,7 @@ pub mod amber;
 pub mod depfile;
 #[cfg(unix)]
 pub mod diff;
+mod driver;
 pub mod flatbuffer;
 pub mod inspect;
 pub mod lock;
@@ -28,14 +29,14 @@ pub mod manifest;
 pub mod msl;
 pub mod reflection;
 pub mod spirv;
+pub mod timings;
 mod toml_pos;
-
-use std::collections::{BTreeMap, BTreeSet};
 
 use sha2::{Digest, Sha256};
 
-use msl::{BindingModel, KernelLayout, LayoutOptions, MslOptions, MslVersion, Platform, Tier};
-use spirv::{ExecutionModel, SpecValue, SpirvError};
+pub use driver::{compile, compile_observed, jobs, Progress};
+use msl::{BindingModel, KernelLayout, LayoutOptions, MslVersion, Platform, Tier};
+use spirv::{SpecValue, SpirvError};
 
 pub use runtime_loader;
 
@@ -149,6 +150,10 @@ pub struct Options {
     pub isolation: Isolation,
     /// Limits checked before work starts.
     pub limits: spirv::validate::Limits,
+    /// Input modules compiled at once, each job with its own worker process
+    /// under [`Isolation::Subprocess`]; 0 (the default) is one per core. The
+    /// output and the error reported do not depend on it.
+    pub jobs: usize,
 }
 
 /// Where SPIRV-Cross (C++) runs.
@@ -159,14 +164,28 @@ pub enum Isolation {
     /// measured).
     #[default]
     InProcess,
-    /// In one child process per `compile` call, running
-    /// `program __msl-worker` (the `halc` binary), which also runs
+    /// In child processes running `program __msl-worker` (the `halc`
+    /// binary), one per job of a `compile` call, each reused for every
+    /// module its job compiles; the child also runs
     /// SPIRV-Tools' validator: a crash becomes an error, and so does a
     /// request (validating a module, or generating one kernel's MSL) that
     /// takes longer than `time_limit`.
     Subprocess {
         /// The `halc` binary.
         program: std::path::PathBuf,
+        /// Longest time one request may take.
+        time_limit: std::time::Duration,
+    },
+    /// As [`Isolation::Subprocess`], but each worker is a `fork` of the
+    /// calling process without `exec` (Unix): it skips a second start of a
+    /// large program (measured: half of a small kernel's cold compile) and
+    /// needs no `halc` binary, so a build script has isolation too. The
+    /// workers of a `compile` call are forked before it starts any thread,
+    /// and fork is only sound in a single-threaded process: `compile`
+    /// refuses (on Linux, where it can tell) when the caller runs other
+    /// threads.
+    #[cfg(unix)]
+    Forked {
         /// Longest time one request may take.
         time_limit: std::time::Duration,
     },
@@ -223,6 +242,8 @@ pub struct Compiled {
     pub inputs_sha256: String,
     /// Whether libraries keep their MSL source (false with `--no-msl`).
     pub keep_msl: bool,
+    /// Where the time went (not part of the executable).
+    pub timings: timings::Timings,
 }
 
 impl Compiled {
@@ -284,417 +305,13 @@ impl std::fmt::Display for Error {
 impl std::error::Error for Error {}
 
 impl Error {
-    fn new(file: Option<&str>, entry: Option<&str>, kind: impl Into<ErrorKind>) -> Self {
+    pub(crate) fn new(file: Option<&str>, entry: Option<&str>, kind: impl Into<ErrorKind>) -> Self {
         Error {
             file: file.map(str::to_string),
             entry: entry.map(str::to_string),
             kind: kind.into(),
         }
     }
-}
-
-/// Compiles `inputs` into kernels.
-pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
-    if inputs.is_empty() {
-        return Err(Error::new(
-            None,
-            None,
-            ErrorKind::Options("no input files".into()),
-        ));
-    }
-    let msl_opts = MslOptions {
-        version: options.msl_version,
-        platform: options.layout.platform,
-        tier: options.layout.tier,
-    };
-    if options.msl_version < MslVersion::MIN {
-        return Err(Error::new(
-            None,
-            None,
-            ErrorKind::Options(format!(
-                "MSL {} is too old: argument buffers need 2.0",
-                options.msl_version
-            )),
-        ));
-    }
-    let mut spec_used: BTreeSet<u32> = BTreeSet::new();
-    let mut entries_found: BTreeSet<&str> = BTreeSet::new();
-    let mut kernels: BTreeMap<String, Kernel> = BTreeMap::new();
-    let mut hasher = Sha256::new();
-    let mut worker: Option<msl::worker::Worker> = None;
-
-    for input in inputs {
-        let file = Some(input.name.as_str());
-        hasher.update((input.bytes.len() as u64).to_le_bytes());
-        hasher.update(&input.bytes);
-        let fail = |k: ErrorKind| Error::new(file, None, k);
-        let words = spirv::Words::from_bytes(&input.bytes).map_err(|e| fail(e.into()))?;
-        let specs: Vec<SpecValue> = options
-            .specs
-            .iter()
-            .filter(|g| !input.specs.iter().any(|s| s.id == g.id))
-            .chain(&input.specs)
-            .cloned()
-            .collect();
-        let (words, baked) = spirv::specialize(&words, &specs).map_err(|e| fail(e.into()))?;
-        spec_used.extend(baked.iter().map(|b| b.id));
-        if let Some(s) = input
-            .specs
-            .iter()
-            .find(|s| !baked.iter().any(|b| b.id == s.id))
-        {
-            return Err(fail(ErrorKind::Options(format!(
-                "spec {}={}: the module has no spec constant with SpecId {}",
-                s.id, s.text, s.id
-            ))));
-        }
-        match &options.isolation {
-            Isolation::InProcess => spirv::validate::validate(&words, &options.limits),
-            Isolation::Subprocess { .. } => {
-                spirv::validate::check(&words, &options.limits).map_err(|e| fail(e.into()))?;
-                let w = running_worker(&mut worker, &options.isolation).map_err(fail)?;
-                w.validate(&words).map_err(|err| {
-                    worker_failed(&mut worker, &err);
-                    fail(ErrorKind::Worker(err))
-                })?
-            }
-        }
-        .map_err(|e| fail(e.into()))?;
-        // rspirv is Rust: contain a panic on hostile input as an error.
-        let info = std::panic::catch_unwind(|| spirv::reflect(&words))
-            .unwrap_or_else(|_| {
-                Err(SpirvError::Parse(
-                    "the SPIR-V reader (rspirv) failed on this module".into(),
-                ))
-            })
-            .map_err(|e| fail(e.into()))?;
-
-        let computes: Vec<&spirv::EntryPoint> = info
-            .entry_points
-            .iter()
-            .filter(|e| e.model == ExecutionModel::GLCompute)
-            .collect();
-        if computes.is_empty() {
-            let msg = match info.entry_points.first() {
-                None => "module has no entry point".to_string(),
-                Some(_) if info.entry_points.iter().any(|e| e.model == ExecutionModel::Kernel) => {
-                    "OpenCL `Kernel` entry points are not supported: halc compiles Vulkan GLCompute shaders".to_string()
-                }
-                Some(e) => format!(
-                    "no GLCompute entry point (found {} entry point `{}`): halc compiles compute shaders only",
-                    e.model, e.name
-                ),
-            };
-            return Err(fail(ErrorKind::Rejected(msg)));
-        }
-        for entry in &input.entries {
-            if !computes.iter().any(|e| e.name == *entry) {
-                return Err(fail(ErrorKind::Options(format!(
-                    "entry {entry}: the module has no GLCompute entry point `{entry}`"
-                ))));
-            }
-        }
-        for r in &input.renames {
-            if !computes.iter().any(|e| e.name == r.entry) {
-                return Err(fail(ErrorKind::Options(format!(
-                    "rename {}={}: the module has no GLCompute entry point `{}`",
-                    r.entry, r.name, r.entry
-                ))));
-            }
-            if r.name.is_empty() || r.name.chars().any(char::is_control) {
-                return Err(fail(ErrorKind::Options(format!(
-                    "rename {}={:?}: a kernel name must be non-empty and printable",
-                    r.entry, r.name
-                ))));
-            }
-        }
-        let computes: Vec<&spirv::EntryPoint> = computes
-            .into_iter()
-            .filter(|e| input.entries.is_empty() || input.entries.contains(&e.name))
-            .collect();
-        if let (Some(name), [_, _, ..]) = (&input.kernel, computes.as_slice()) {
-            let all: Vec<&str> = computes.iter().map(|e| e.name.as_str()).collect();
-            return Err(fail(ErrorKind::Options(format!(
-                "name {name}: the module has {} GLCompute entry points ({}); say which one is `{name}`",
-                all.len(),
-                all.join(", ")
-            ))));
-        }
-        for e in computes {
-            let name = match &input.kernel {
-                Some(n) => n.clone(),
-                None => input.kernel_name(&e.name),
-            };
-            // --entry selects by entry-point name or by kernel name.
-            let selected: Vec<&String> = options
-                .entries
-                .iter()
-                .filter(|n| **n == e.name || **n == name)
-                .collect();
-            if !options.entries.is_empty() && selected.is_empty() {
-                continue;
-            }
-            entries_found.extend(selected.iter().map(|n| n.as_str()));
-            if let Some(prev) = kernels.get(&name) {
-                return Err(Error::new(
-                    file,
-                    Some(&e.name),
-                    ErrorKind::Rejected(format!(
-                        "kernel name `{name}` is already taken by entry point `{}` of {}; kernel names must be unique in an executable: rename one with FILE:ENTRY=NAME",
-                        prev.entry.name, prev.input
-                    )),
-                ));
-            }
-            let kernel = compile_entry(
-                input,
-                name.clone(),
-                &words,
-                &info,
-                e,
-                &baked,
-                options,
-                &msl_opts,
-                &mut worker,
-            )?;
-            kernels.insert(name, kernel);
-        }
-    }
-    for name in &options.entries {
-        if !entries_found.contains(name.as_str()) {
-            return Err(Error::new(
-                None,
-                None,
-                ErrorKind::Options(format!(
-                    "--entry {name}: no input has a GLCompute entry point or kernel named `{name}`"
-                )),
-            ));
-        }
-    }
-    for s in &options.specs {
-        if !spec_used.contains(&s.id) {
-            return Err(Error::new(
-                None,
-                None,
-                ErrorKind::Options(format!(
-                    "--spec {}={}: no input has a spec constant with SpecId {}",
-                    s.id, s.text, s.id
-                )),
-            ));
-        }
-    }
-    if kernels.is_empty() {
-        return Err(Error::new(
-            None,
-            None,
-            ErrorKind::Options("no kernels selected".into()),
-        ));
-    }
-    let inputs_sha256 = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    Ok(Compiled {
-        kernels: kernels.into_values().collect(),
-        options: options.clone(),
-        inputs_sha256,
-        keep_msl: true,
-    })
-}
-
-/// The worker, started on first use.
-fn running_worker<'w>(
-    worker: &'w mut Option<msl::worker::Worker>,
-    isolation: &Isolation,
-) -> Result<&'w mut msl::worker::Worker, ErrorKind> {
-    if let (
-        None,
-        Isolation::Subprocess {
-            program,
-            time_limit,
-        },
-    ) = (&*worker, isolation)
-    {
-        *worker =
-            Some(msl::worker::Worker::spawn(program, *time_limit).map_err(ErrorKind::Worker)?);
-    }
-    worker
-        .as_mut()
-        .ok_or_else(|| ErrorKind::Internal("no worker for in-process isolation".into()))
-}
-
-/// A dead (crashed or killed) worker cannot serve the next request.
-fn worker_failed(worker: &mut Option<msl::worker::Worker>, err: &msl::worker::WorkerError) {
-    if matches!(
-        err,
-        msl::worker::WorkerError::Crashed(..) | msl::worker::WorkerError::TimedOut(..)
-    ) {
-        *worker = None;
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn compile_entry(
-    input: &Input,
-    name: String,
-    words: &spirv::Words,
-    info: &spirv::ModuleInfo,
-    e: &spirv::EntryPoint,
-    baked: &[spirv::specialize::Baked],
-    options: &Options,
-    msl_opts: &MslOptions,
-    worker: &mut Option<msl::worker::Worker>,
-) -> Result<Kernel, Error> {
-    let fail = |k: ErrorKind| Error::new(Some(&input.name), Some(&e.name), k);
-    let workgroup = e.workgroup_size.ok_or_else(|| {
-        fail(ErrorKind::Internal(
-            "compute entry point without a workgroup size".into(),
-        ))
-    })?;
-    if let Some((axis, _)) = workgroup
-        .dims
-        .iter()
-        .enumerate()
-        .find(|(_, d)| d.value == 0)
-    {
-        return Err(fail(ErrorKind::Rejected(format!(
-            "workgroup size {:?} has a zero in dimension {}",
-            workgroup.values(),
-            ["x", "y", "z"][axis]
-        ))));
-    }
-    if workgroup.total() > u64::from(MAX_THREADS_PER_THREADGROUP) {
-        let [x, y, z] = workgroup.values();
-        let total = u128::from(x) * u128::from(y) * u128::from(z);
-        return Err(fail(ErrorKind::Rejected(format!(
-            "workgroup size {x}x{y}x{z} = {total} threads exceeds Metal's {MAX_THREADS_PER_THREADGROUP} threads per threadgroup"
-        ))));
-    }
-    if e.threadgroup_memory_bytes > u64::from(MAX_THREADGROUP_MEMORY_BYTES) {
-        return Err(fail(ErrorKind::Rejected(format!(
-            "uses {} bytes of threadgroup (shared) memory; Metal allows {MAX_THREADGROUP_MEMORY_BYTES}",
-            e.threadgroup_memory_bytes
-        ))));
-    }
-    if options.msl_version < (MslVersion { major: 2, minor: 1 })
-        && e.bindings.iter().any(|b| {
-            matches!(
-                b.kind,
-                spirv::BindingKind::UniformTexelBuffer | spirv::BindingKind::StorageTexelBuffer
-            )
-        })
-    {
-        return Err(fail(ErrorKind::Rejected(
-            "texel buffers need MSL 2.1 or newer (native texture buffers)".into(),
-        )));
-    }
-    let layout = msl::layout(e, &options.layout).map_err(|k| fail(k.into()))?;
-    let generated = match &options.isolation {
-        Isolation::InProcess => {
-            msl::generate(words, &e.name, &layout, msl_opts).map_err(|k| fail(k.into()))?
-        }
-        Isolation::Subprocess { .. } => {
-            let w = running_worker(worker, &options.isolation).map_err(fail)?;
-            // The worker holds the module since validating it.
-            w.generate(&e.name, &layout, msl_opts).map_err(|err| {
-                worker_failed(worker, &err);
-                fail(ErrorKind::Worker(err))
-            })?
-        }
-    };
-    msl::check::check(
-        &generated.source,
-        &generated.function_name,
-        &layout,
-        &workgroup,
-    )
-    .map_err(|m| {
-        fail(ErrorKind::Internal(format!(
-            "generated MSL does not match the layout: {m}"
-        )))
-    })?;
-    let mut workgroup = workgroup;
-    let function_constants =
-        function_constants(&generated.source, &info.spec_constants, &mut workgroup)
-            .map_err(fail)?;
-    Ok(Kernel {
-        name,
-        input: input.name.clone(),
-        entry: e.clone(),
-        workgroup,
-        layout,
-        msl: generated,
-        function_constants,
-        baked: baked.to_vec(),
-        capabilities: info.capabilities.clone(),
-        metallib: None,
-    })
-}
-
-/// The kernel's Metal function constants: the spec constants its MSL
-/// declares `[[function_constant(id)]]`, each recorded with the type Metal
-/// declares it as. SpecIds SPIRV-Cross fixed as macros (they size arrays)
-/// are not function constants: a workgroup dimension they drive is fixed.
-fn function_constants(
-    msl: &str,
-    specs: &[spirv::SpecConstant],
-    workgroup: &mut spirv::WorkgroupSize,
-) -> Result<Vec<spirv::SpecConstant>, ErrorKind> {
-    let used = msl::check::spec_constant_use(msl)
-        .map_err(|m| ErrorKind::Internal(format!("generated MSL: {m}")))?;
-    let mut out = Vec::new();
-    for sc in specs {
-        let declared = used.function_constants.get(&sc.id);
-        if declared.is_some() && used.macros.contains(&sc.id) {
-            return Err(ErrorKind::Rejected(format!(
-                "SpecId {} sizes an array, which SPIRV-Cross fixes when it generates the MSL, and is also read as a value, which stays a Metal function constant: specialising it at run time would change one and not the other; bake it with --spec {}=VALUE",
-                sc.id, sc.id
-            )));
-        }
-        let Some(msl_ty) = declared else { continue };
-        // Metal's function constant has the type of the declaration
-        // SPIRV-Cross chose; the others read its bits as their own type.
-        let mut decls: Vec<spirv::reflect::SpecAlias> =
-            std::iter::once(spirv::reflect::SpecAlias {
-                ty: sc.ty,
-                default: sc.default,
-                name: sc.name.clone(),
-            })
-            .chain(sc.aliases.iter().cloned())
-            .collect();
-        let Some(main) = decls
-            .iter()
-            .position(|d| msl::check::msl_scalar(d.ty) == Some(msl_ty.as_str()))
-        else {
-            return Err(ErrorKind::Internal(format!(
-                "function constant {} is declared as {msl_ty} in the MSL, but SpecId {} is a {}",
-                sc.id, sc.id, sc.ty
-            )));
-        };
-        let first = decls.remove(main);
-        out.push(spirv::SpecConstant {
-            id: sc.id,
-            ty: first.ty,
-            default: first.default,
-            name: first.name,
-            aliases: decls,
-        });
-    }
-    if let Some(id) = used
-        .function_constants
-        .keys()
-        .find(|id| !specs.iter().any(|s| s.id == **id))
-    {
-        return Err(ErrorKind::Internal(format!(
-            "the MSL declares function constant {id}, which is no open spec constant"
-        )));
-    }
-    for d in &mut workgroup.dims {
-        if d.spec_id.is_some_and(|id| !out.iter().any(|c| c.id == id)) {
-            d.spec_id = None;
-        }
-    }
-    Ok(out)
 }
 
 impl Options {

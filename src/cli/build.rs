@@ -9,7 +9,8 @@ use anyhow::{anyhow, bail, Result};
 use halc::manifest::Manifest;
 use halc::Input;
 
-use super::compile::{isolation, read_binding_map, Extras};
+use super::batch::Bar;
+use super::compile::{isolation, read_binding_map, Extras, WorkerStart};
 use super::{io_reason, read_input, write_atomic};
 
 #[derive(clap::Args)]
@@ -32,6 +33,15 @@ pub struct BuildArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = halc::DEFAULT_TIME_LIMIT.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "in_process")]
     time_limit: u64,
+    /// Modules compiled at once (default: one per core).
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    jobs: Option<u64>,
+    /// How worker processes start: `fork` (Unix default) or `exec`.
+    #[arg(long, value_enum, value_name = "HOW", conflicts_with = "in_process")]
+    worker_start: Option<WorkerStart>,
+    /// No progress bar.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// Flags that change how, not what, a manifest builds.
@@ -44,6 +54,12 @@ pub struct Operational {
     pub in_process: bool,
     /// `--time-limit`.
     pub time_limit: u64,
+    /// `--worker-start exec`.
+    pub exec: bool,
+    /// `-j`.
+    pub jobs: Option<u64>,
+    /// `--quiet`.
+    pub quiet: bool,
 }
 
 pub fn run(a: BuildArgs) -> Result<()> {
@@ -54,6 +70,9 @@ pub fn run(a: BuildArgs) -> Result<()> {
             check_msl: a.check_msl,
             in_process: a.in_process,
             time_limit: a.time_limit,
+            exec: a.worker_start == Some(WorkerStart::Exec),
+            jobs: a.jobs,
+            quiet: a.quiet,
         },
     )
 }
@@ -107,9 +126,14 @@ pub fn build(path: &Path, op: &Operational) -> Result<()> {
         options.layout.map = map;
         options.binding_map_text = map_text;
         options.limits = limits;
-        options.isolation = isolation(op.in_process, op.time_limit)?;
-        let compiled = halc::compile(&inputs, &options)
-            .map_err(|e| anyhow!("{}: {e}", exe.output.display()))?;
+        options.isolation = isolation(op.in_process, op.time_limit, op.exec)?;
+        options.jobs = op
+            .jobs
+            .map_or(0, |j| usize::try_from(j).unwrap_or(usize::MAX));
+        let bar = Bar::new(inputs.len(), op.quiet);
+        let compiled = halc::compile_observed(&inputs, &options, &|p| bar.observe(p));
+        bar.finish();
+        let compiled = compiled.map_err(|e| anyhow!("{}: {e}", exe.output.display()))?;
         if op.check_msl {
             for w in super::check::check_msl(&compiled)? {
                 eprintln!("warning: {w}");

@@ -1,6 +1,7 @@
 //! `halc compile`: SPIR-V files to one executable.
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
@@ -8,8 +9,10 @@ use clap::ValueEnum;
 use halc::msl::metallib::{file_stem, MetallibError, MetallibOptions, OptLevel, Sdk, Xcrun};
 use halc::msl::BindingMap;
 use halc::spirv::SpecValue;
+use halc::timings::Stage;
 use halc::{Input, Options};
 
+use super::batch::{timings_table, Bar, CliTimes};
 use super::{check_output, io_reason, read_input, write_atomic, TargetArgs};
 
 #[derive(clap::Args)]
@@ -98,6 +101,27 @@ pub struct CompileArgs {
     /// With --platform ios: build the metallibs for the iOS Simulator (SDK iphonesimulator).
     #[arg(long, requires = "metallib")]
     ios_simulator: bool,
+    /// Modules compiled at once, each job with its own reused worker
+    /// process (default: one per core). The output does not depend on it.
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    jobs: Option<u64>,
+    /// How worker processes start: `fork` (Unix default: a copy of this
+    /// process, no second program start) or `exec` (`halc __msl-worker`).
+    #[arg(long, value_enum, value_name = "HOW", conflicts_with = "in_process")]
+    worker_start: Option<WorkerStart>,
+    /// Print where the time went, per kernel and stage, and in total (stdout).
+    #[arg(long)]
+    timings: bool,
+    /// No progress bar.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// `--worker-start`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum WorkerStart {
+    Fork,
+    Exec,
 }
 
 /// `--metal-opt`.
@@ -167,6 +191,9 @@ pub fn run(a: CompileArgs) -> Result<()> {
                 check_msl: a.check_msl,
                 in_process: a.in_process,
                 time_limit: a.time_limit,
+                exec: a.worker_start == Some(WorkerStart::Exec),
+                jobs: a.jobs,
+                quiet: a.quiet,
             },
         );
     }
@@ -191,25 +218,40 @@ pub fn run(a: CompileArgs) -> Result<()> {
     extras.check(output, &paths)?;
     let limits = halc::spirv::validate::Limits::default();
     let mut inputs = Vec::with_capacity(a.inputs.len());
+    let mut read_times = Vec::with_capacity(a.inputs.len());
     for i in &a.inputs {
-        let mut input = Input::new(
-            i.path.display().to_string(),
-            read_input(&i.path, "a SPIR-V file", limits.max_bytes)?,
-        );
+        let start = Instant::now();
+        let bytes = read_input(&i.path, "a SPIR-V file", limits.max_bytes)?;
+        read_times.push(start.elapsed());
+        let mut input = Input::new(i.path.display().to_string(), bytes);
         for (entry, name) in &i.renames {
             input = input.rename(entry, name);
         }
         inputs.push(input);
     }
     let (map, map_text) = read_binding_map(a.binding_map.as_deref())?;
+    let isolation = isolation(
+        a.in_process,
+        a.time_limit,
+        a.worker_start == Some(WorkerStart::Exec),
+    )?;
     let options = Options {
         entries: a.entries,
         specs: a.specs,
-        isolation: isolation(a.in_process, a.time_limit)?,
+        isolation,
         limits,
+        jobs: a
+            .jobs
+            .map_or(0, |j| usize::try_from(j).unwrap_or(usize::MAX)),
         ..a.target.options(map, map_text)
     };
-    let mut compiled = halc::compile(&inputs, &options)?;
+    let bar = Bar::new(inputs.len(), a.quiet);
+    let compiled = halc::compile_observed(&inputs, &options, &|p| bar.observe(p));
+    bar.finish();
+    let mut compiled = compiled?;
+    for (m, read) in compiled.timings.modules.iter_mut().zip(read_times) {
+        m.module.add(Stage::Read, read);
+    }
     if a.check_msl {
         for w in super::check::check_msl(&compiled)? {
             eprintln!("warning: {w}");
@@ -239,7 +281,10 @@ pub fn run(a: CompileArgs) -> Result<()> {
         )?;
         compiled.keep_msl = !a.no_msl;
     }
-    let mut files = extras.stage(output, compiled.to_flatbuffer())?;
+    let start = Instant::now();
+    let bytes = compiled.to_flatbuffer();
+    let pack = start.elapsed();
+    let mut files = extras.stage(output, bytes)?;
     if let Some(dir) = &a.emit_msl {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("{}: cannot create MSL directory", dir.display()))?;
@@ -253,21 +298,35 @@ pub fn run(a: CompileArgs) -> Result<()> {
             );
         }
     }
+    let start = Instant::now();
     for (path, bytes) in files {
         write_atomic(&path, &bytes)?;
+    }
+    let write = start.elapsed();
+    if a.timings {
+        print!(
+            "{}",
+            timings_table(&compiled.timings, CliTimes { pack, write })
+        );
     }
     Ok(())
 }
 
-/// Where the validator and SPIRV-Cross run.
-pub(crate) fn isolation(in_process: bool, time_limit: u64) -> Result<halc::Isolation> {
-    Ok(if in_process {
-        halc::Isolation::InProcess
-    } else {
-        halc::Isolation::Subprocess {
-            program: std::env::current_exe().context("cannot locate the halc executable")?,
-            time_limit: std::time::Duration::from_secs(time_limit),
-        }
+/// Where the C++ runs: forked workers by default on Unix (the CLI is
+/// single-threaded when it forks them), `halc __msl-worker` with
+/// `--worker-start exec` (and elsewhere), in this process with `--in-process`.
+pub(crate) fn isolation(in_process: bool, time_limit: u64, exec: bool) -> Result<halc::Isolation> {
+    let time_limit = std::time::Duration::from_secs(time_limit);
+    if in_process {
+        return Ok(halc::Isolation::InProcess);
+    }
+    #[cfg(unix)]
+    if !exec {
+        return Ok(halc::Isolation::Forked { time_limit });
+    }
+    Ok(halc::Isolation::Subprocess {
+        program: std::env::current_exe().context("cannot locate the halc executable")?,
+        time_limit,
     })
 }
 

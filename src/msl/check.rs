@@ -7,8 +7,6 @@
 
 use std::collections::BTreeMap;
 
-use regex::Regex;
-
 use super::layout::{KernelLayout, SLOT_BYTES};
 use crate::spirv::WorkgroupSize;
 
@@ -52,15 +50,93 @@ fn split_top(s: &str) -> Vec<&str> {
     out
 }
 
+// The MSL is scanned with the few fixed patterns below, written out by hand:
+// compiling them as regular expressions was half of a small kernel's whole
+// compile when done per call, and still a third of the check's time once per
+// process (issue 14).
+
+/// `s` after leading ASCII digits, and the digits (at least one).
+fn digits(s: &str) -> Option<(&str, &str)> {
+    let end = s
+        .bytes()
+        .position(|b| !b.is_ascii_digit())
+        .unwrap_or(s.len());
+    (end > 0).then(|| (&s[..end], &s[end..]))
+}
+
+/// The first `[[NAME(DIGITS)]]` in `s` with NAME among `names`: (NAME, DIGITS).
+fn attribute<'a>(s: &'a str, names: &[&'static str]) -> Option<(&'static str, &'a str)> {
+    let mut rest = s;
+    while let Some(at) = rest.find("[[") {
+        let after = &rest[at + 2..];
+        for name in names {
+            let found = after
+                .strip_prefix(name)
+                .and_then(|a| a.strip_prefix('('))
+                .and_then(digits)
+                .and_then(|(d, a)| a.starts_with(")]]").then_some(d));
+            if let Some(d) = found {
+                return Some((name, d));
+            }
+        }
+        rest = after;
+    }
+    None
+}
+
+/// `N` of a declaration starting `array<T, N>` (after an optional `const`):
+/// the last `, N>` of the line, as the type may nest templates.
+fn array_count(decl: &str) -> Option<&str> {
+    let d = decl.trim_start();
+    let d = match d.strip_prefix("const") {
+        Some(r) if r.starts_with(char::is_whitespace) => r.trim_start(),
+        _ => d,
+    };
+    let body = d.strip_prefix("array<")?;
+    body.rmatch_indices(',').find_map(|(i, _)| {
+        let (n, rest) = digits(body[i + 1..].trim_start())?;
+        rest.trim_start().starts_with('>').then_some(n)
+    })
+}
+
+/// `N` of a declaration ending `]] [N];` (a C array of the attribute's type).
+fn trailing_count(decl: &str) -> Option<&str> {
+    let d = decl.trim_end();
+    let d = d.strip_suffix(';').unwrap_or(d).trim_end();
+    let d = d.strip_suffix(']')?;
+    let open = d.rfind('[')?;
+    let n = &d[open + 1..];
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    d[..open].trim_end().ends_with("]]").then_some(n)
+}
+
+/// The components of `constant uint3 gl_WorkGroupSize [[maybe_unused]] =
+/// uint3(...);`, when the MSL declares it with a literal.
+fn workgroup_literal(msl: &str) -> Option<&str> {
+    const HEAD: &str = "constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(";
+    let mut rest = msl;
+    while let Some(at) = rest.find(HEAD) {
+        let after = &rest[at + HEAD.len()..];
+        if let Some(inner) = after
+            .find(';')
+            .and_then(|semi| after[..semi].strip_suffix(')'))
+        {
+            return Some(inner);
+        }
+        rest = after;
+    }
+    None
+}
+
 /// Element count of a declaration: `array<T, N>` or a trailing `[N]`.
 fn decl_count(decl: &str) -> u32 {
-    let re_arr = Regex::new(r"^\s*(?:const\s+)?array<.*,\s*(\d+)\s*>").expect("static regex");
-    if let Some(c) = re_arr.captures(decl) {
-        return c[1].parse().unwrap_or(1);
+    if let Some(n) = array_count(decl) {
+        return n.parse().unwrap_or(1);
     }
-    let re_trail = Regex::new(r"\]\]\s*\[(\d+)\]\s*;?\s*$").expect("static regex");
-    if let Some(c) = re_trail.captures(decl) {
-        return c[1].parse().unwrap_or(1);
+    if let Some(n) = trailing_count(decl) {
+        return n.parse().unwrap_or(1);
     }
     1
 }
@@ -90,15 +166,14 @@ fn argument_struct(msl: &str, set: u32) -> Option<Vec<(u32, u32)>> {
     let head = format!("struct spvDescriptorSetBuffer{set}\n{{");
     let start = msl.find(&head)? + head.len();
     let end = start + msl[start..].find("\n};")?;
-    let re_id = Regex::new(r"\[\[id\((\d+)\)\]\]").expect("static regex");
     let mut out = Vec::new();
     for line in msl[start..end].lines() {
         let line = line.trim();
         if line.starts_with("//") {
             continue;
         }
-        if let Some(c) = re_id.captures(line) {
-            out.push((c[1].parse().unwrap_or(u32::MAX), decl_count(line)));
+        if let Some((_, id)) = attribute(line, &["id"]) {
+            out.push((id.parse().unwrap_or(u32::MAX), decl_count(line)));
         }
     }
     Some(out)
@@ -147,19 +222,18 @@ pub fn check(
 
     let params = kernel_params(msl, function_name)
         .ok_or_else(|| format!("no `kernel void {function_name}(` in the generated MSL"))?;
-    let re_slot = Regex::new(r"\[\[(buffer|texture|sampler)\((\d+)\)\]\]").expect("static regex");
     let mut found: BTreeMap<(Table, u32), String> = BTreeMap::new();
     let mut ab_params: BTreeMap<u32, String> = BTreeMap::new();
     for p in split_top(params) {
-        let Some(c) = re_slot.captures(p) else {
+        let Some((table, idx)) = attribute(p, &["buffer", "texture", "sampler"]) else {
             continue;
         };
-        let t = match &c[1] {
+        let t = match table {
             "buffer" => Table::Buffer,
             "texture" => Table::Texture,
             _ => Table::Sampler,
         };
-        let idx: u32 = c[2].parse().map_err(|_| format!("bad index in `{p}`"))?;
+        let idx: u32 = idx.parse().map_err(|_| format!("bad index in `{p}`"))?;
         if t == Table::Buffer {
             ab_params.insert(idx, p.to_string());
         }
@@ -235,11 +309,8 @@ pub fn check(
     }
 
     // A literal gl_WorkGroupSize must be the reflected one.
-    let re_wg =
-        Regex::new(r"constant uint3 gl_WorkGroupSize \[\[maybe_unused\]\] = uint3\(([^;]*)\);")
-            .expect("static regex");
-    if let Some(c) = re_wg.captures(msl) {
-        let parts: Vec<&str> = split_top(&c[1]);
+    if let Some(components) = workgroup_literal(msl) {
+        let parts: Vec<&str> = split_top(components);
         let parts: Vec<&str> = if parts.len() == 1 {
             vec![parts[0]; 3]
         } else {
@@ -291,6 +362,49 @@ mod tests {
         );
         assert_eq!(decl_count("device B* bufs [[id(0)]][4];"), 4);
         assert_eq!(decl_count("device B* b [[id(0)]];"), 1);
+    }
+
+    #[test]
+    fn attributes_are_found_by_name_first_in_the_line() {
+        assert_eq!(
+            attribute(
+                "device B& b [[buffer(12)]], uint i [[texture(3)]]",
+                &["texture", "buffer"]
+            ),
+            Some(("buffer", "12"))
+        );
+        assert_eq!(
+            attribute("x [[id(7)]] [[id(8)]]", &["id"]),
+            Some(("id", "7"))
+        );
+        assert_eq!(attribute("x [[id()]] [[idx(1)]] [[id(2)", &["id"]), None);
+        assert_eq!(
+            attribute("x [[id(a)]] [[id(4)]]", &["id"]),
+            Some(("id", "4"))
+        );
+    }
+
+    #[test]
+    fn counts_in_odd_spellings() {
+        assert_eq!(decl_count("  const array<sampler, 2> s [[sampler(0)]]"), 2);
+        assert_eq!(
+            decl_count("array<array<texture2d<float>, 2>, 5> t [[texture(0)]]"),
+            5
+        );
+        assert_eq!(decl_count("constant_t x [[id(0)]] [ 3 ] ;"), 1);
+        assert_eq!(decl_count("device B* b [[id(0)]] [3] ;"), 3);
+        assert_eq!(decl_count("array<T, 99999999999> t [[texture(0)]]"), 1);
+        assert_eq!(decl_count("device B* b [3] [[id(0)]];"), 1);
+    }
+
+    #[test]
+    fn the_workgroup_literal_is_read_up_to_its_semicolon() {
+        let msl = "constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(64u, 1u, 1u);\n";
+        assert_eq!(workgroup_literal(msl), Some("64u, 1u, 1u"));
+        let msl = "constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(a, b);x;\n\
+                   constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(c);";
+        assert_eq!(workgroup_literal(msl), Some("a, b"));
+        assert_eq!(workgroup_literal("uint3(1u);"), None);
     }
 
     #[test]

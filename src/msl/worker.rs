@@ -4,17 +4,23 @@
 //! point and the signal, and a request that runs past the time limit is
 //! killed (the validator's time grows steeply with structured nesting).
 //!
-//! One child serves every module and kernel of a `compile` call (requests
-//! and replies are length-prefixed JSON over its stdin/stdout), so a batch
-//! pays one process start, not one per kernel. The child is the `halc`
-//! binary itself (`halc __msl-worker`, see [`serve`]); library users choose
-//! with [`crate::Isolation`].
+//! One child per job serves every module and kernel that job compiles in a
+//! `compile` call (requests and replies are length-prefixed JSON over its
+//! stdin/stdout), so a batch pays one process start per job, not one per
+//! kernel. The child is either a `fork` of the calling process without
+//! `exec` ([`Worker::fork`], Unix: no second program start, and no `halc`
+//! binary needed, so a build script has isolation too) or the `halc` binary
+//! itself (`halc __msl-worker`, [`Worker::spawn`]); both run [`serve`].
+//! Library users choose with [`crate::Isolation`].
 
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+#[cfg(not(unix))]
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+#[cfg(not(unix))]
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -94,7 +100,10 @@ pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
                 _ => {}
             }
         }
-        write_msg(&mut output, &answer(req, &mut module))?;
+        let start = std::time::Instant::now();
+        let reply = answer(req, &mut module);
+        let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        write_msg(&mut output, &(reply, nanos))?;
     }
     Ok(())
 }
@@ -152,13 +161,76 @@ fn crash_for_test(how: &str) {
     }
 }
 
+/// The worker's process.
+enum Process {
+    /// Started with `Command` (`halc __msl-worker`).
+    Spawned(Child),
+    /// A fork of this process; `status` once reaped.
+    #[cfg(unix)]
+    Forked {
+        pid: libc::pid_t,
+        status: Option<ExitStatus>,
+    },
+}
+
+impl Process {
+    fn kill(&mut self) {
+        match self {
+            Process::Spawned(c) => {
+                let _ = c.kill();
+            }
+            #[cfg(unix)]
+            Process::Forked { pid, status: None } => {
+                // SAFETY: `pid` is our own child, not yet reaped (so the id
+                // cannot have been reused); kill has no memory effects.
+                unsafe { libc::kill(*pid, libc::SIGKILL) };
+            }
+            #[cfg(unix)]
+            Process::Forked { .. } => {}
+        }
+    }
+
+    fn wait(&mut self) -> io::Result<ExitStatus> {
+        match self {
+            Process::Spawned(c) => c.wait(),
+            #[cfg(unix)]
+            Process::Forked { pid, status } => {
+                use std::os::unix::process::ExitStatusExt;
+                if let Some(s) = status {
+                    return Ok(*s);
+                }
+                loop {
+                    let mut raw = 0;
+                    // SAFETY: waits for our own child; `raw` is a valid
+                    // out-pointer for the call's duration.
+                    let r = unsafe { libc::waitpid(*pid, &mut raw, 0) };
+                    if r == *pid {
+                        let s = ExitStatus::from_raw(raw);
+                        *status = Some(s);
+                        return Ok(s);
+                    }
+                    let e = io::Error::last_os_error();
+                    if e.kind() != io::ErrorKind::Interrupted {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A running worker.
 pub struct Worker {
     /// Shared with the watchdog thread that kills it after the time limit.
-    child: Arc<Mutex<Child>>,
-    stdin: Option<BufWriter<ChildStdin>>,
-    stdout: BufReader<ChildStdout>,
+    child: Arc<Mutex<Process>>,
+    stdin: Option<BufWriter<Box<dyn Write + Send>>>,
+    stdout: BufReader<Box<dyn Read + Send>>,
     time_limit: Duration,
+    /// Time the last request spent in the C++ (measured by the child).
+    last_work: Duration,
+    /// The descriptor replies arrive on, polled against the time limit.
+    #[cfg(unix)]
+    reply_fd: libc::c_int,
 }
 
 /// Why a worker request failed.
@@ -188,17 +260,103 @@ impl Worker {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| WorkerError::Io(format!("{}: {e}", program.display())))?;
-        let stdin = child.stdin.take().map(BufWriter::new);
+        let stdin = child
+            .stdin
+            .take()
+            .map(|w| BufWriter::new(Box::new(w) as Box<dyn Write + Send>));
         let stdout = child
             .stdout
             .take()
-            .map(BufReader::new)
             .ok_or_else(|| WorkerError::Io("no stdout".into()))?;
+        #[cfg(unix)]
+        let reply_fd = std::os::fd::AsRawFd::as_raw_fd(&stdout);
+        let stdout = BufReader::new(Box::new(stdout) as Box<dyn Read + Send>);
         Ok(Worker {
-            child: Arc::new(Mutex::new(child)),
+            child: Arc::new(Mutex::new(Process::Spawned(child))),
             stdin,
             stdout,
             time_limit,
+            last_work: Duration::ZERO,
+            #[cfg(unix)]
+            reply_fd,
+        })
+    }
+
+    /// Starts a worker as a fork of this process, without `exec`: the child
+    /// closes every descriptor but its two pipes (as its stdin and stdout)
+    /// and stderr (`/dev/null`), runs [`serve`] and leaves with `_exit`.
+    ///
+    /// Only sound while this process has a single thread (a fork copies
+    /// one thread; a lock another thread held would stay locked in the
+    /// child): on Linux this is checked and refused otherwise. The driver
+    /// forks every worker of a `compile` call before it starts its threads.
+    #[cfg(unix)]
+    pub fn fork(time_limit: Duration) -> Result<Worker, WorkerError> {
+        use std::os::fd::{FromRawFd, OwnedFd};
+        // Threads joined a moment ago (the jobs of an earlier `compile`)
+        // stay listed until the kernel finishes their exit: give them a
+        // moment before refusing.
+        let deadline = std::time::Instant::now() + Duration::from_millis(200);
+        let mut running = threads();
+        while running.is_some_and(|n| n > 1) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+            running = threads();
+        }
+        if let Some(n) = running.filter(|n| *n > 1) {
+            return Err(WorkerError::Io(format!(
+                "cannot fork a worker: this process runs {n} threads (fork is only sound in a single-threaded process); use Isolation::Subprocess"
+            )));
+        }
+        let (req_r, req_w) = pipe()?;
+        let (rep_r, rep_w) = pipe()?;
+        // SAFETY: the process is single-threaded (checked above on Linux,
+        // the caller's contract elsewhere), so the child's copy of the
+        // address space is consistent: no lock is held by a thread that
+        // does not exist in it.
+        let pid = unsafe { libc::fork() };
+        if pid < 0 {
+            return Err(WorkerError::Io(format!(
+                "fork: {}",
+                io::Error::last_os_error()
+            )));
+        }
+        if pid == 0 {
+            // The child. SAFETY: plain descriptor calls on descriptors this
+            // process owns; after `close_from(3)` nothing else refers to the
+            // closed ones (the parent's `OwnedFd`s live in the parent).
+            unsafe {
+                libc::dup2(req_r.as_raw(), 0);
+                libc::dup2(rep_w.as_raw(), 1);
+                let null = libc::open(c"/dev/null".as_ptr(), libc::O_WRONLY);
+                if null >= 0 {
+                    libc::dup2(null, 2);
+                }
+                close_from(3);
+            }
+            // Nothing may unwind into the parent's frames: catch, then exit
+            // without running the parent's destructors or atexit handlers.
+            let ok = std::panic::catch_unwind(|| {
+                // SAFETY: 0 and 1 are the pipes dup'ed above, owned from
+                // here on by these `File`s alone.
+                let (input, output) =
+                    unsafe { (std::fs::File::from_raw_fd(0), std::fs::File::from_raw_fd(1)) };
+                serve(input, output).is_ok()
+            })
+            .unwrap_or(false);
+            // SAFETY: ends the child immediately, as a forked child must.
+            unsafe { libc::_exit(if ok { 0 } else { 1 }) }
+        }
+        drop((req_r, rep_w));
+        let reply_fd = rep_r.as_raw();
+        let stdin: Box<dyn Write + Send> = Box::new(std::fs::File::from(OwnedFd::from(req_w)));
+        let stdout: Box<dyn Read + Send> = Box::new(std::fs::File::from(OwnedFd::from(rep_r)));
+        Ok(Worker {
+            child: Arc::new(Mutex::new(Process::Forked { pid, status: None })),
+            stdin: Some(BufWriter::new(stdin)),
+            stdout: BufReader::new(stdout),
+            time_limit,
+            last_work: Duration::ZERO,
+            reply_fd,
         })
     }
 
@@ -237,9 +395,76 @@ impl Worker {
         }
     }
 
+    /// Time the last request spent in SPIRV-Tools or SPIRV-Cross, as the
+    /// child measured it: the rest of the round trip is the pipe and
+    /// (de)serialisation.
+    pub fn last_work(&self) -> Duration {
+        self.last_work
+    }
+
     /// Sends one request and reads its reply, killing the child if the
     /// reply does not come within the time limit. `what` names the C++ that
     /// runs, for the error.
+    #[cfg(unix)]
+    fn exchange(&mut self, req: &Request, what: &'static str) -> Result<Reply, WorkerError> {
+        let sent = match self.stdin.as_mut() {
+            Some(w) => write_msg(w, req),
+            None => Err(io::Error::other("worker input closed")),
+        };
+        let deadline = std::time::Instant::now() + self.time_limit;
+        let reply = match sent.and_then(|()| self.await_reply(deadline)) {
+            Ok(true) => read_msg::<(Reply, u64)>(&mut self.stdout),
+            Ok(false) => {
+                self.child.lock().unwrap_or_else(|p| p.into_inner()).kill();
+                let _ = self.death();
+                return Err(WorkerError::TimedOut(what, self.time_limit.as_secs()));
+            }
+            Err(e) => Err(e),
+        };
+        match reply {
+            Ok(Some((reply, nanos))) => {
+                self.last_work = Duration::from_nanos(nanos);
+                Ok(reply)
+            }
+            Ok(None) | Err(_) => Err(WorkerError::Crashed(what, self.death())),
+        }
+    }
+
+    /// Waits until the reply starts (or the child is gone): `Ok(false)` when
+    /// `deadline` passes first. The child computes before it writes, so the
+    /// time limit is over the computation; no watchdog thread is needed.
+    #[cfg(unix)]
+    fn await_reply(&mut self, deadline: std::time::Instant) -> io::Result<bool> {
+        if !self.stdout.buffer().is_empty() {
+            return Ok(true);
+        }
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return Ok(false);
+            }
+            let mut fd = libc::pollfd {
+                fd: self.reply_fd,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            let ms = libc::c_int::try_from(left.as_millis().max(1)).unwrap_or(libc::c_int::MAX);
+            // SAFETY: one valid pollfd for the call's duration.
+            match unsafe { libc::poll(&mut fd, 1, ms) } {
+                // Readable, or hung up (the read then sees the end).
+                n if n > 0 => return Ok(true),
+                0 => continue,
+                _ => {
+                    let e = io::Error::last_os_error();
+                    if e.kind() != io::ErrorKind::Interrupted {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+
+    #[cfg(not(unix))]
     fn exchange(&mut self, req: &Request, what: &'static str) -> Result<Reply, WorkerError> {
         let (done, wait) = mpsc::channel::<()>();
         let killed = Arc::new(AtomicBool::new(false));
@@ -260,14 +485,17 @@ impl Worker {
             None => Err(io::Error::other("worker input closed")),
         };
         let reply = match sent {
-            Ok(()) => read_msg::<Reply>(&mut self.stdout),
+            Ok(()) => read_msg::<(Reply, u64)>(&mut self.stdout),
             Err(e) => Err(e),
         };
         let _ = done.send(());
         let _ = watchdog.join();
         match reply {
             // A reply that raced the watchdog still lost: the child is dead.
-            Ok(Some(reply)) if !killed.load(Ordering::SeqCst) => Ok(reply),
+            Ok(Some((reply, nanos))) if !killed.load(Ordering::SeqCst) => {
+                self.last_work = Duration::from_nanos(nanos);
+                Ok(reply)
+            }
             Ok(_) | Err(_) => {
                 let death = self.death();
                 if killed.load(Ordering::SeqCst) {
@@ -296,6 +524,97 @@ impl Drop for Worker {
         self.stdin = None;
         let mut child = self.child.lock().unwrap_or_else(|p| p.into_inner());
         let _ = child.wait();
+    }
+}
+
+/// One end of a pipe, closed on drop and on `exec`.
+#[cfg(unix)]
+struct PipeEnd(std::os::fd::OwnedFd);
+
+#[cfg(unix)]
+impl PipeEnd {
+    fn as_raw(&self) -> libc::c_int {
+        use std::os::fd::AsRawFd;
+        self.0.as_raw_fd()
+    }
+}
+
+#[cfg(unix)]
+impl From<PipeEnd> for std::os::fd::OwnedFd {
+    fn from(p: PipeEnd) -> Self {
+        p.0
+    }
+}
+
+/// A pipe: (read end, write end), both close-on-exec.
+#[cfg(unix)]
+fn pipe() -> Result<(PipeEnd, PipeEnd), WorkerError> {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: `fds` is a valid array of two descriptors for pipe(2) to fill.
+    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+        return Err(WorkerError::Io(format!(
+            "pipe: {}",
+            io::Error::last_os_error()
+        )));
+    }
+    // SAFETY: pipe(2) succeeded: both descriptors are new and ours alone.
+    let ends = unsafe {
+        (
+            PipeEnd(std::os::fd::OwnedFd::from_raw_fd(fds[0])),
+            PipeEnd(std::os::fd::OwnedFd::from_raw_fd(fds[1])),
+        )
+    };
+    for fd in fds {
+        // SAFETY: `fd` is open (owned by `ends`); F_SETFD takes an int flag.
+        unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+    }
+    Ok(ends)
+}
+
+/// Closes every descriptor from `low` up (in a forked child).
+///
+/// # Safety
+/// Nothing may use the closed descriptors afterwards.
+#[cfg(unix)]
+unsafe fn close_from(low: libc::c_int) {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: close_range(2) with valid bounds and no flags.
+        if unsafe {
+            libc::syscall(
+                libc::SYS_close_range,
+                low as libc::c_uint,
+                libc::c_uint::MAX,
+                0,
+            )
+        } == 0
+        {
+            return;
+        }
+    }
+    // SAFETY: sysconf has no memory effects.
+    let max = unsafe { libc::sysconf(libc::_SC_OPEN_MAX) };
+    let max = if max <= 0 {
+        1024
+    } else {
+        max.min(1 << 16) as libc::c_int
+    };
+    for fd in low..max {
+        // SAFETY: closing a descriptor number; EBADF for unused ones is fine.
+        unsafe { libc::close(fd) };
+    }
+}
+
+/// The number of threads of this process, where the OS tells (Linux).
+pub fn threads() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        std::fs::read_dir("/proc/self/task").ok().map(|d| d.count())
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
     }
 }
 

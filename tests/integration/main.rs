@@ -4,12 +4,14 @@
 mod amber;
 mod cli;
 mod contract;
+mod corpus;
 #[cfg(unix)]
 mod cpu;
 mod fixtures;
 mod invalid;
 mod manifest;
 mod metallib;
+mod parallel;
 mod roundtrip;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,43 @@
+//! `Executable::load` (FlatBuffer verification plus every semantic check)
+//! of executables with 1,000 to 10,000 kernels: the time must grow linearly
+//! (issue 14 asks < 1 ms at 1,000). `cargo bench --bench load`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+/// An executable of `n` kernels: saxpy, compiled once, under `n` names.
+fn executable(n: usize) -> Vec<u8> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let input = halc::Input::new(
+        "saxpy.spv",
+        std::fs::read(root.join("fixtures/kernels/saxpy.spv")).expect("fixture"),
+    );
+    let mut compiled = halc::compile(&[input], &halc::Options::default()).expect("compiles");
+    let one = compiled.kernels.remove(0);
+    compiled.kernels = (0..n)
+        .map(|i| {
+            let mut k = one.clone();
+            k.name = format!("k{i:05}");
+            k
+        })
+        .collect();
+    compiled.to_flatbuffer()
+}
+
+fn load(c: &mut Criterion) {
+    let mut g = c.benchmark_group("load_and_verify");
+    for n in [1_000, 3_000, 10_000] {
+        let bytes = executable(n);
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(n), &bytes, |b, bytes| {
+            b.iter(|| {
+                let exe = runtime_loader::Executable::load(std::hint::black_box(bytes))
+                    .expect("verifies");
+                std::hint::black_box(exe.kernels().len())
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, load);
+criterion_main!(benches);

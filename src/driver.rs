@@ -1,0 +1,712 @@
+//! The compile driver: the stages of [`crate`]'s pipeline in order, for each
+//! input, on a pool of jobs.
+//!
+//! Each input module is compiled on its own by one job: read the header and
+//! bake `--spec` values, halc's checks, SPIRV-Tools' validator, reflection,
+//! then per entry point the layout, SPIRV-Cross and the MSL check. Jobs pull
+//! inputs in order from a shared counter; under [`Isolation::Subprocess`]
+//! and [`Isolation::Forked`] each job owns one worker process for the whole
+//! call (forked before any thread starts, or spawned on first use and
+//! replaced after a crash or a time-out), so a batch of hundreds of modules
+//! starts one worker per job, not one per module.
+//!
+//! The results are then merged in input order, exactly as a serial run
+//! would meet them: the first error in input order is the one reported
+//! (later inputs are not started once an earlier one failed), kernel names
+//! are checked for uniqueness in input order, and the executable is
+//! byte-identical whatever the number of jobs.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use sha2::{Digest, Sha256};
+
+use crate::msl::{self, MslOptions, MslVersion};
+use crate::spirv::{self, ExecutionModel, SpecValue, SpirvError};
+use crate::timings::{ModuleTimings, Stage, StageTimes, Timings};
+use crate::{
+    Compiled, Error, ErrorKind, Input, Isolation, Kernel, Options, MAX_THREADGROUP_MEMORY_BYTES,
+    MAX_THREADS_PER_THREADGROUP,
+};
+
+/// Progress of a [`compile_observed`] call, reported once per finished input.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress<'a> {
+    /// Inputs finished so far (successfully or not).
+    pub done: usize,
+    /// Inputs in the call.
+    pub total: usize,
+    /// The input just finished.
+    pub input: &'a str,
+}
+
+/// Compiles `inputs` into kernels.
+pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
+    compile_observed(inputs, options, &|_| {})
+}
+
+/// [`compile`], calling `observer` (from any job's thread) each time an input
+/// is finished: how a caller shows progress, since the library never prints.
+pub fn compile_observed(
+    inputs: &[Input],
+    options: &Options,
+    observer: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<Compiled, Error> {
+    let started = Instant::now();
+    if inputs.is_empty() {
+        return Err(Error::new(
+            None,
+            None,
+            ErrorKind::Options("no input files".into()),
+        ));
+    }
+    if options.msl_version < MslVersion::MIN {
+        return Err(Error::new(
+            None,
+            None,
+            ErrorKind::Options(format!(
+                "MSL {} is too old: argument buffers need 2.0",
+                options.msl_version
+            )),
+        ));
+    }
+    let jobs = jobs(options.jobs).min(inputs.len());
+    let workers = start_workers(options, jobs)?;
+    let workers_started = started.elapsed();
+    let outcomes = run_jobs(inputs, options, jobs, workers, observer);
+    let mut compiled = merge(inputs, options, outcomes, jobs, started)?;
+    compiled.timings.workers_start = workers_started;
+    Ok(compiled)
+}
+
+/// The number of jobs `requested` means: 0 is one per core.
+pub fn jobs(requested: usize) -> usize {
+    if requested > 0 {
+        return requested;
+    }
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// What one input produced, before the merge.
+struct Outcome {
+    /// SpecIds the module carries (for the unused `--spec` check).
+    spec_ids: Vec<u32>,
+    /// Its selected kernels in entry-point order, up to and including the
+    /// first that failed.
+    kernels: Vec<KernelOutcome>,
+    /// An error concerning the whole module: it precedes every kernel.
+    error: Option<Error>,
+    timings: ModuleTimings,
+}
+
+struct KernelOutcome {
+    /// Kernel name.
+    name: String,
+    /// Entry-point name.
+    entry: String,
+    /// The `--entry` values that selected it.
+    selected_by: Vec<String>,
+    result: Result<Kernel, Error>,
+}
+
+/// Runs every input on `jobs` threads; `None` for inputs never started
+/// because an earlier one failed.
+fn run_jobs(
+    inputs: &[Input],
+    options: &Options,
+    jobs: usize,
+    workers: Vec<Option<msl::worker::Worker>>,
+    observer: &(dyn Fn(Progress<'_>) + Sync),
+) -> Vec<Option<Outcome>> {
+    let msl_opts = MslOptions {
+        version: options.msl_version,
+        platform: options.layout.platform,
+        tier: options.layout.tier,
+    };
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    // Index of the first input known to have failed: later ones need not run.
+    let first_failed = AtomicUsize::new(usize::MAX);
+    let slots: Vec<Mutex<Option<Outcome>>> = inputs.iter().map(|_| Mutex::new(None)).collect();
+    let job = |mut worker: Option<msl::worker::Worker>| loop {
+        let i = next.fetch_add(1, Ordering::SeqCst);
+        if i >= inputs.len() || i > first_failed.load(Ordering::SeqCst) {
+            break;
+        }
+        let outcome = compile_input(&inputs[i], options, &msl_opts, &mut worker);
+        if outcome.error.is_some() || outcome.kernels.iter().any(|k| k.result.is_err()) {
+            first_failed.fetch_min(i, Ordering::SeqCst);
+        }
+        *slots[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
+        observer(Progress {
+            done: done.fetch_add(1, Ordering::SeqCst) + 1,
+            total: inputs.len(),
+            input: &inputs[i].name,
+        });
+    };
+    let mut workers = workers.into_iter();
+    if jobs <= 1 {
+        job(workers.next().flatten());
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..jobs {
+                let worker = workers.next().flatten();
+                s.spawn(|| job(worker));
+            }
+        });
+    }
+    slots
+        .into_iter()
+        .map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
+        .collect()
+}
+
+/// Workers that must exist before the jobs start: with
+/// [`Isolation::Forked`], one fork per job, made while the caller's thread
+/// is still the only one. Other isolations start theirs on first use.
+fn start_workers(
+    options: &Options,
+    jobs: usize,
+) -> Result<Vec<Option<msl::worker::Worker>>, Error> {
+    match &options.isolation {
+        #[cfg(unix)]
+        Isolation::Forked { time_limit } => (0..jobs)
+            .map(|_| {
+                msl::worker::Worker::fork(*time_limit)
+                    .map(Some)
+                    .map_err(|e| Error::new(None, None, ErrorKind::Worker(e)))
+            })
+            .collect(),
+        _ => Ok((0..jobs).map(|_| None).collect()),
+    }
+}
+
+/// Walks the outcomes in input order as a serial compile would: the first
+/// error met is returned.
+fn merge(
+    inputs: &[Input],
+    options: &Options,
+    outcomes: Vec<Option<Outcome>>,
+    jobs: usize,
+    started: Instant,
+) -> Result<Compiled, Error> {
+    let mut spec_used: BTreeSet<u32> = BTreeSet::new();
+    let mut entries_found: BTreeSet<String> = BTreeSet::new();
+    let mut kernels: BTreeMap<String, Kernel> = BTreeMap::new();
+    let mut hasher = Sha256::new();
+    let mut timings = Vec::with_capacity(inputs.len());
+    for (input, outcome) in inputs.iter().zip(outcomes) {
+        let Some(outcome) = outcome else {
+            return Err(Error::new(
+                Some(&input.name),
+                None,
+                ErrorKind::Internal("input skipped without an earlier error".into()),
+            ));
+        };
+        hasher.update((input.bytes.len() as u64).to_le_bytes());
+        hasher.update(&input.bytes);
+        spec_used.extend(outcome.spec_ids);
+        if let Some(e) = outcome.error {
+            return Err(e);
+        }
+        for k in outcome.kernels {
+            entries_found.extend(k.selected_by);
+            if let Some(prev) = kernels.get(&k.name) {
+                return Err(Error::new(
+                    Some(&input.name),
+                    Some(&k.entry),
+                    ErrorKind::Rejected(format!(
+                        "kernel name `{}` is already taken by entry point `{}` of {}; kernel names must be unique in an executable: rename one with FILE:ENTRY=NAME",
+                        k.name, prev.entry.name, prev.input
+                    )),
+                ));
+            }
+            kernels.insert(k.name, k.result?);
+        }
+        timings.push(outcome.timings);
+    }
+    for name in &options.entries {
+        if !entries_found.contains(name) {
+            return Err(Error::new(
+                None,
+                None,
+                ErrorKind::Options(format!(
+                    "--entry {name}: no input has a GLCompute entry point or kernel named `{name}`"
+                )),
+            ));
+        }
+    }
+    for s in &options.specs {
+        if !spec_used.contains(&s.id) {
+            return Err(Error::new(
+                None,
+                None,
+                ErrorKind::Options(format!(
+                    "--spec {}={}: no input has a spec constant with SpecId {}",
+                    s.id, s.text, s.id
+                )),
+            ));
+        }
+    }
+    if kernels.is_empty() {
+        return Err(Error::new(
+            None,
+            None,
+            ErrorKind::Options("no kernels selected".into()),
+        ));
+    }
+    let inputs_sha256 = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Ok(Compiled {
+        kernels: kernels.into_values().collect(),
+        options: options.clone(),
+        inputs_sha256,
+        keep_msl: true,
+        timings: Timings {
+            modules: timings,
+            jobs,
+            elapsed: started.elapsed(),
+            workers_start: Duration::ZERO,
+        },
+    })
+}
+
+/// One input: the module stages, then each selected entry point, stopping at
+/// the first failure.
+fn compile_input(
+    input: &Input,
+    options: &Options,
+    msl_opts: &MslOptions,
+    worker: &mut Option<msl::worker::Worker>,
+) -> Outcome {
+    let mut out = Outcome {
+        spec_ids: Vec::new(),
+        kernels: Vec::new(),
+        error: None,
+        timings: ModuleTimings {
+            input: input.name.clone(),
+            ..ModuleTimings::default()
+        },
+    };
+    let t = &mut out.timings.module;
+    let module = module_stages(input, options, worker, t, &mut out.spec_ids);
+    let (words, baked, info) = match module {
+        Ok(m) => m,
+        Err(e) => {
+            out.error = Some(e);
+            return out;
+        }
+    };
+    let computes: Vec<&spirv::EntryPoint> = info
+        .entry_points
+        .iter()
+        .filter(|e| e.model == ExecutionModel::GLCompute)
+        .filter(|e| input.entries.is_empty() || input.entries.contains(&e.name))
+        .collect();
+    if let (Some(name), [_, _, ..]) = (&input.kernel, computes.as_slice()) {
+        let all: Vec<&str> = computes.iter().map(|e| e.name.as_str()).collect();
+        out.error = Some(Error::new(
+            Some(&input.name),
+            None,
+            ErrorKind::Options(format!(
+                "name {name}: the module has {} GLCompute entry points ({}); say which one is `{name}`",
+                all.len(),
+                all.join(", ")
+            )),
+        ));
+        return out;
+    }
+    for e in computes {
+        let name = match &input.kernel {
+            Some(n) => n.clone(),
+            None => input.kernel_name(&e.name),
+        };
+        // --entry selects by entry-point name or by kernel name.
+        let selected_by: Vec<String> = options
+            .entries
+            .iter()
+            .filter(|n| **n == e.name || **n == name)
+            .cloned()
+            .collect();
+        if !options.entries.is_empty() && selected_by.is_empty() {
+            continue;
+        }
+        let mut kt = StageTimes::default();
+        let result = compile_entry(
+            input,
+            name.clone(),
+            &words,
+            &info,
+            e,
+            &baked,
+            options,
+            msl_opts,
+            worker,
+            &mut kt,
+        );
+        let failed = result.is_err();
+        out.timings.kernels.push((name.clone(), kt));
+        out.kernels.push(KernelOutcome {
+            name,
+            entry: e.name.clone(),
+            selected_by,
+            result,
+        });
+        if failed {
+            break;
+        }
+    }
+    out
+}
+
+type Module = (
+    spirv::Words,
+    Vec<spirv::specialize::Baked>,
+    spirv::ModuleInfo,
+);
+
+/// Header, `--spec`, checks, validator, reflection, and the module-level
+/// refusals.
+fn module_stages(
+    input: &Input,
+    options: &Options,
+    worker: &mut Option<msl::worker::Worker>,
+    t: &mut StageTimes,
+    spec_ids: &mut Vec<u32>,
+) -> Result<Module, Error> {
+    let file = Some(input.name.as_str());
+    let fail = |k: ErrorKind| Error::new(file, None, k);
+    // An input's own values win over the global ones with the same SpecId.
+    let specs: Vec<SpecValue> = options
+        .specs
+        .iter()
+        .filter(|g| !input.specs.iter().any(|s| s.id == g.id))
+        .chain(&input.specs)
+        .cloned()
+        .collect();
+    let (words, baked) = t
+        .time(Stage::Parse, || {
+            let words = spirv::Words::from_bytes(&input.bytes)?;
+            spirv::specialize(&words, &specs)
+        })
+        .map_err(|e| fail(e.into()))?;
+    spec_ids.extend(baked.iter().map(|b| b.id));
+    if let Some(s) = input
+        .specs
+        .iter()
+        .find(|s| !baked.iter().any(|b| b.id == s.id))
+    {
+        return Err(fail(ErrorKind::Options(format!(
+            "spec {}={}: the module has no spec constant with SpecId {}",
+            s.id, s.text, s.id
+        ))));
+    }
+    t.time(Stage::Check, || {
+        spirv::validate::check(&words, &options.limits)
+    })
+    .map_err(|e| fail(e.into()))?;
+    match &options.isolation {
+        Isolation::InProcess => t
+            .time(Stage::Validate, || spirv::validate::spirv_tools(&words))
+            .map_err(|e| fail(e.into()))?,
+        _ => {
+            let w = running_worker(worker, &options.isolation, t).map_err(fail)?;
+            let start = Instant::now();
+            let reply = w.validate(&words);
+            let round_trip = start.elapsed();
+            match reply {
+                Ok(valid) => {
+                    t.add(Stage::Validate, w.last_work());
+                    t.add(Stage::Worker, round_trip.saturating_sub(w.last_work()));
+                    valid.map_err(|e| fail(e.into()))?;
+                }
+                Err(err) => {
+                    t.add(Stage::Worker, round_trip);
+                    worker_failed(worker, &err);
+                    return Err(fail(ErrorKind::Worker(err)));
+                }
+            }
+        }
+    }
+    // rspirv is Rust: contain a panic on hostile input as an error.
+    let info = t
+        .time(Stage::Reflect, || {
+            std::panic::catch_unwind(|| spirv::reflect(&words)).unwrap_or_else(|_| {
+                Err(SpirvError::Parse(
+                    "the SPIR-V reader (rspirv) failed on this module".into(),
+                ))
+            })
+        })
+        .map_err(|e| fail(e.into()))?;
+
+    let computes: Vec<&spirv::EntryPoint> = info
+        .entry_points
+        .iter()
+        .filter(|e| e.model == ExecutionModel::GLCompute)
+        .collect();
+    if computes.is_empty() {
+        let msg = match info.entry_points.first() {
+            None => "module has no entry point".to_string(),
+            Some(_) if info.entry_points.iter().any(|e| e.model == ExecutionModel::Kernel) => {
+                "OpenCL `Kernel` entry points are not supported: halc compiles Vulkan GLCompute shaders".to_string()
+            }
+            Some(e) => format!(
+                "no GLCompute entry point (found {} entry point `{}`): halc compiles compute shaders only",
+                e.model, e.name
+            ),
+        };
+        return Err(fail(ErrorKind::Rejected(msg)));
+    }
+    for entry in &input.entries {
+        if !computes.iter().any(|e| e.name == *entry) {
+            return Err(fail(ErrorKind::Options(format!(
+                "entry {entry}: the module has no GLCompute entry point `{entry}`"
+            ))));
+        }
+    }
+    for r in &input.renames {
+        if !computes.iter().any(|e| e.name == r.entry) {
+            return Err(fail(ErrorKind::Options(format!(
+                "rename {}={}: the module has no GLCompute entry point `{}`",
+                r.entry, r.name, r.entry
+            ))));
+        }
+        if r.name.is_empty() || r.name.chars().any(char::is_control) {
+            return Err(fail(ErrorKind::Options(format!(
+                "rename {}={:?}: a kernel name must be non-empty and printable",
+                r.entry, r.name
+            ))));
+        }
+    }
+    Ok((words, baked, info))
+}
+
+/// The job's worker, started on first use (the start counts as worker time).
+fn running_worker<'w>(
+    worker: &'w mut Option<msl::worker::Worker>,
+    isolation: &Isolation,
+    t: &mut StageTimes,
+) -> Result<&'w mut msl::worker::Worker, ErrorKind> {
+    if worker.is_none() {
+        match isolation {
+            Isolation::Subprocess {
+                program,
+                time_limit,
+            } => {
+                let started = t.time(Stage::Worker, || {
+                    msl::worker::Worker::spawn(program, *time_limit)
+                });
+                *worker = Some(started.map_err(ErrorKind::Worker)?);
+            }
+            // Forked workers are started before the jobs (see `start_workers`).
+            // A job whose worker died has met an error, and every input it
+            // could take next comes after that error: none needs a new one.
+            #[cfg(unix)]
+            Isolation::Forked { .. } => {
+                return Err(ErrorKind::Internal(
+                    "a forked worker is needed after the jobs started".into(),
+                ))
+            }
+            Isolation::InProcess => {}
+        }
+    }
+    worker
+        .as_mut()
+        .ok_or_else(|| ErrorKind::Internal("no worker for in-process isolation".into()))
+}
+
+/// A dead (crashed or killed) worker cannot serve the next request: the next
+/// one starts a new worker.
+fn worker_failed(worker: &mut Option<msl::worker::Worker>, err: &msl::worker::WorkerError) {
+    if matches!(
+        err,
+        msl::worker::WorkerError::Crashed(..) | msl::worker::WorkerError::TimedOut(..)
+    ) {
+        *worker = None;
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn compile_entry(
+    input: &Input,
+    name: String,
+    words: &spirv::Words,
+    info: &spirv::ModuleInfo,
+    e: &spirv::EntryPoint,
+    baked: &[spirv::specialize::Baked],
+    options: &Options,
+    msl_opts: &MslOptions,
+    worker: &mut Option<msl::worker::Worker>,
+    t: &mut StageTimes,
+) -> Result<Kernel, Error> {
+    let fail = |k: ErrorKind| Error::new(Some(&input.name), Some(&e.name), k);
+    let workgroup = e.workgroup_size.ok_or_else(|| {
+        fail(ErrorKind::Internal(
+            "compute entry point without a workgroup size".into(),
+        ))
+    })?;
+    if let Some((axis, _)) = workgroup
+        .dims
+        .iter()
+        .enumerate()
+        .find(|(_, d)| d.value == 0)
+    {
+        return Err(fail(ErrorKind::Rejected(format!(
+            "workgroup size {:?} has a zero in dimension {}",
+            workgroup.values(),
+            ["x", "y", "z"][axis]
+        ))));
+    }
+    if workgroup.total() > u64::from(MAX_THREADS_PER_THREADGROUP) {
+        let [x, y, z] = workgroup.values();
+        let total = u128::from(x) * u128::from(y) * u128::from(z);
+        return Err(fail(ErrorKind::Rejected(format!(
+            "workgroup size {x}x{y}x{z} = {total} threads exceeds Metal's {MAX_THREADS_PER_THREADGROUP} threads per threadgroup"
+        ))));
+    }
+    if e.threadgroup_memory_bytes > u64::from(MAX_THREADGROUP_MEMORY_BYTES) {
+        return Err(fail(ErrorKind::Rejected(format!(
+            "uses {} bytes of threadgroup (shared) memory; Metal allows {MAX_THREADGROUP_MEMORY_BYTES}",
+            e.threadgroup_memory_bytes
+        ))));
+    }
+    if options.msl_version < (MslVersion { major: 2, minor: 1 })
+        && e.bindings.iter().any(|b| {
+            matches!(
+                b.kind,
+                spirv::BindingKind::UniformTexelBuffer | spirv::BindingKind::StorageTexelBuffer
+            )
+        })
+    {
+        return Err(fail(ErrorKind::Rejected(
+            "texel buffers need MSL 2.1 or newer (native texture buffers)".into(),
+        )));
+    }
+    let layout = t
+        .time(Stage::Layout, || msl::layout(e, &options.layout))
+        .map_err(|k| fail(k.into()))?;
+    let generated = match &options.isolation {
+        Isolation::InProcess => t
+            .time(Stage::Generate, || {
+                msl::generate(words, &e.name, &layout, msl_opts)
+            })
+            .map_err(|k| fail(k.into()))?,
+        _ => {
+            let w = running_worker(worker, &options.isolation, t).map_err(fail)?;
+            // The worker holds the module since validating it.
+            let start = Instant::now();
+            let reply = w.generate(&e.name, &layout, msl_opts);
+            let round_trip = start.elapsed();
+            match reply {
+                Ok(g) => {
+                    t.add(Stage::Generate, w.last_work());
+                    t.add(Stage::Worker, round_trip.saturating_sub(w.last_work()));
+                    g
+                }
+                Err(err) => {
+                    t.add(Stage::Worker, round_trip);
+                    worker_failed(worker, &err);
+                    return Err(fail(ErrorKind::Worker(err)));
+                }
+            }
+        }
+    };
+    let mut workgroup = workgroup;
+    let function_constants = t.time(Stage::CheckMsl, || {
+        msl::check::check(
+            &generated.source,
+            &generated.function_name,
+            &layout,
+            &workgroup,
+        )
+        .map_err(|m| {
+            fail(ErrorKind::Internal(format!(
+                "generated MSL does not match the layout: {m}"
+            )))
+        })?;
+        function_constants(&generated.source, &info.spec_constants, &mut workgroup).map_err(fail)
+    })?;
+    Ok(Kernel {
+        name,
+        input: input.name.clone(),
+        entry: e.clone(),
+        workgroup,
+        layout,
+        msl: generated,
+        function_constants,
+        baked: baked.to_vec(),
+        capabilities: info.capabilities.clone(),
+        metallib: None,
+    })
+}
+
+/// The kernel's Metal function constants: the spec constants its MSL
+/// declares `[[function_constant(id)]]`, each recorded with the type Metal
+/// declares it as. SpecIds SPIRV-Cross fixed as macros (they size arrays)
+/// are not function constants: a workgroup dimension they drive is fixed.
+fn function_constants(
+    msl: &str,
+    specs: &[spirv::SpecConstant],
+    workgroup: &mut spirv::WorkgroupSize,
+) -> Result<Vec<spirv::SpecConstant>, ErrorKind> {
+    let used = msl::check::spec_constant_use(msl)
+        .map_err(|m| ErrorKind::Internal(format!("generated MSL: {m}")))?;
+    let mut out = Vec::new();
+    for sc in specs {
+        let declared = used.function_constants.get(&sc.id);
+        if declared.is_some() && used.macros.contains(&sc.id) {
+            return Err(ErrorKind::Rejected(format!(
+                "SpecId {} sizes an array, which SPIRV-Cross fixes when it generates the MSL, and is also read as a value, which stays a Metal function constant: specialising it at run time would change one and not the other; bake it with --spec {}=VALUE",
+                sc.id, sc.id
+            )));
+        }
+        let Some(msl_ty) = declared else { continue };
+        // Metal's function constant has the type of the declaration
+        // SPIRV-Cross chose; the others read its bits as their own type.
+        let mut decls: Vec<spirv::reflect::SpecAlias> =
+            std::iter::once(spirv::reflect::SpecAlias {
+                ty: sc.ty,
+                default: sc.default,
+                name: sc.name.clone(),
+            })
+            .chain(sc.aliases.iter().cloned())
+            .collect();
+        let Some(main) = decls
+            .iter()
+            .position(|d| msl::check::msl_scalar(d.ty) == Some(msl_ty.as_str()))
+        else {
+            return Err(ErrorKind::Internal(format!(
+                "function constant {} is declared as {msl_ty} in the MSL, but SpecId {} is a {}",
+                sc.id, sc.id, sc.ty
+            )));
+        };
+        let first = decls.remove(main);
+        out.push(spirv::SpecConstant {
+            id: sc.id,
+            ty: first.ty,
+            default: first.default,
+            name: first.name,
+            aliases: decls,
+        });
+    }
+    if let Some(id) = used
+        .function_constants
+        .keys()
+        .find(|id| !specs.iter().any(|s| s.id == **id))
+    {
+        return Err(ErrorKind::Internal(format!(
+            "the MSL declares function constant {id}, which is no open spec constant"
+        )));
+    }
+    for d in &mut workgroup.dims {
+        if d.spec_id.is_some_and(|id| !out.iter().any(|c| c.id == id)) {
+            d.spec_id = None;
+        }
+    }
+    Ok(out)
+}

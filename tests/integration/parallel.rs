@@ -1,0 +1,330 @@
+//! Parallel batches (issue 14): any number of jobs gives the serial run's
+//! bytes and the serial run's error.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use crate::{compute_fixtures, input, kernel, root};
+
+/// Every fixture as an input, with the second module that has entry points
+/// `main_a`/`main_b` renamed so that all kernel names are unique.
+fn all_fixture_inputs() -> Vec<halc::Input> {
+    compute_fixtures()
+        .iter()
+        .map(|p| {
+            let i = input(p);
+            if p.ends_with("two_entry_points_builtin.spv") {
+                i.rename("main_a", "builtin_a")
+                    .rename("main_b", "builtin_b")
+            } else {
+                i
+            }
+        })
+        .collect()
+}
+
+fn subprocess() -> halc::Isolation {
+    halc::Isolation::Subprocess {
+        program: PathBuf::from(env!("CARGO_BIN_EXE_halc")),
+        time_limit: halc::DEFAULT_TIME_LIMIT,
+    }
+}
+
+fn with(jobs: usize, isolation: halc::Isolation, model: halc::msl::BindingModel) -> halc::Options {
+    halc::Options {
+        jobs,
+        isolation,
+        ..crate::options_for(model)
+    }
+}
+
+#[test]
+fn parallel_output_is_byte_identical_to_serial_over_the_fixtures() {
+    let inputs = all_fixture_inputs();
+    assert!(inputs.len() > 20, "{} fixtures", inputs.len());
+    for model in [
+        halc::msl::BindingModel::ArgumentBuffers,
+        halc::msl::BindingModel::Discrete,
+    ] {
+        let serial = halc::compile(&inputs, &with(1, halc::Isolation::InProcess, model)).unwrap();
+        assert_eq!(serial.timings.jobs, 1);
+        let serial_bytes = serial.to_flatbuffer();
+        for (jobs, isolation) in [
+            (1, subprocess()),
+            (2, halc::Isolation::InProcess),
+            (3, subprocess()),
+            (8, subprocess()),
+        ] {
+            let c = halc::compile(&inputs, &with(jobs, isolation.clone(), model)).unwrap();
+            assert_eq!(c.timings.jobs, jobs, "jobs used");
+            assert_eq!(c.timings.modules.len(), inputs.len());
+            assert!(
+                c.to_flatbuffer() == serial_bytes,
+                "{model:?}, {jobs} jobs, {isolation:?}: output differs from the serial run"
+            );
+        }
+    }
+}
+
+/// A batch with bad modules at known positions.
+fn batch_with_errors(first_bad: usize, second_bad: usize) -> Vec<halc::Input> {
+    let mut inputs: Vec<halc::Input> = all_fixture_inputs();
+    let bad = |name: &str| {
+        let p = root().join("fixtures/invalid").join(name);
+        halc::Input::new(
+            format!("fixtures/invalid/{name}"),
+            std::fs::read(p).unwrap(),
+        )
+    };
+    inputs.insert(first_bad, bad("float64.spv"));
+    inputs.insert(second_bad, bad("truncated_body.spv"));
+    inputs
+}
+
+#[test]
+fn parallel_runs_report_the_first_error_in_input_order() {
+    for (first, second, expected) in [
+        (3, 15, "fixtures/invalid/float64.spv: "),
+        (15, 3, "fixtures/invalid/truncated_body.spv: "),
+        (0, 1, "fixtures/invalid/float64.spv: "),
+    ] {
+        let inputs = batch_with_errors(first, second);
+        let serial = halc::compile(
+            &inputs,
+            &with(
+                1,
+                halc::Isolation::InProcess,
+                halc::msl::BindingModel::ArgumentBuffers,
+            ),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(serial.starts_with(expected), "{serial}");
+        for jobs in [2, 4, 8] {
+            for isolation in [halc::Isolation::InProcess, subprocess()] {
+                // Several runs: the jobs finish in a different order each time.
+                for _ in 0..3 {
+                    let e = halc::compile(
+                        &inputs,
+                        &with(
+                            jobs,
+                            isolation.clone(),
+                            halc::msl::BindingModel::ArgumentBuffers,
+                        ),
+                    )
+                    .unwrap_err()
+                    .to_string();
+                    assert_eq!(e, serial, "{jobs} jobs, {isolation:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_duplicate_name_before_a_failing_module_is_the_error_in_parallel_too() {
+    // Input 1 repeats input 0's kernel name; input 2 is invalid. A serial
+    // run meets the duplicate first.
+    let saxpy = input(&kernel("saxpy.spv"));
+    let bad = halc::Input::new(
+        "fixtures/invalid/float64.spv",
+        std::fs::read(root().join("fixtures/invalid/float64.spv")).unwrap(),
+    );
+    let inputs = vec![saxpy.clone(), saxpy, bad];
+    for jobs in [1, 3] {
+        let e = halc::compile(
+            &inputs,
+            &with(
+                jobs,
+                halc::Isolation::InProcess,
+                halc::msl::BindingModel::ArgumentBuffers,
+            ),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("kernel name `saxpy` is already taken"),
+            "{jobs} jobs: {e}"
+        );
+    }
+}
+
+#[test]
+fn progress_is_reported_once_per_input() {
+    let inputs = all_fixture_inputs();
+    let seen = std::sync::Mutex::new(Vec::new());
+    halc::compile_observed(
+        &inputs,
+        &with(
+            3,
+            halc::Isolation::InProcess,
+            halc::msl::BindingModel::ArgumentBuffers,
+        ),
+        &|p| {
+            assert_eq!(p.total, inputs.len());
+            seen.lock().unwrap().push((p.done, p.input.to_string()));
+        },
+    )
+    .unwrap();
+    let mut seen = seen.into_inner().unwrap();
+    seen.sort();
+    let done: Vec<usize> = seen.iter().map(|s| s.0).collect();
+    assert_eq!(done, (1..=inputs.len()).collect::<Vec<_>>());
+    let mut names: Vec<String> = seen.into_iter().map(|s| s.1).collect();
+    names.sort();
+    let mut want: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
+    want.sort();
+    assert_eq!(names, want);
+}
+
+fn halc_cli(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_halc"))
+        .args(args)
+        .output()
+        .expect("run halc")
+}
+
+#[test]
+fn cli_jobs_give_the_same_file_and_timings_add_up() {
+    let d = tempfile::tempdir().unwrap();
+    let files: Vec<String> = compute_fixtures()
+        .iter()
+        .filter(|p| !p.ends_with("two_entry_points_builtin.spv"))
+        .map(|p| p.display().to_string())
+        .collect();
+    let mut outputs = Vec::new();
+    for jobs in ["1", "2", "5"] {
+        let out = d.path().join(format!("j{jobs}.halc"));
+        let mut args: Vec<&str> = vec!["compile", "-j", jobs, "--timings", "-o"];
+        let out_s = out.display().to_string();
+        args.push(&out_s);
+        args.extend(files.iter().map(String::as_str));
+        let o = halc_cli(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        // Not a terminal: no progress bar, nothing on stderr.
+        assert!(
+            o.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let table = String::from_utf8(o.stdout).unwrap();
+        let rows = table
+            .lines()
+            .filter(|l| l.starts_with("saxpy ") || l.starts_with("add_one "))
+            .count();
+        assert_eq!(rows, 2, "{table}");
+        assert!(table.contains("total "), "{table}");
+        assert!(
+            table.contains(&format!(
+                "{} kernels from {} modules on {jobs} jobs",
+                files.len() + 1,
+                files.len()
+            )),
+            "{table}"
+        );
+        assert!(table.contains("of SPIRV-Cross"), "{table}");
+        outputs.push(std::fs::read(&out).unwrap());
+    }
+    assert!(outputs.windows(2).all(|w| w[0] == w[1]));
+    // Without --timings nothing is printed.
+    let out = d.path().join("quiet.halc");
+    let o = halc_cli(&["compile", "--quiet", &files[0], "-o", out.to_str().unwrap()]);
+    assert!(o.status.success());
+    assert!(o.stdout.is_empty() && o.stderr.is_empty());
+    // -j 0 is a usage error.
+    let o = halc_cli(&["compile", "-j", "0", &files[0], "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn a_worker_crash_in_a_parallel_batch_names_the_first_module() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("o.halc");
+    let files = ["saxpy.spv", "scale.spv", "add_one.spv", "block_sum.spv"]
+        .map(|f| kernel(f).display().to_string());
+    let mut args = vec!["compile", "-j", "3", "-o", out.to_str().unwrap()];
+    args.extend(files.iter().map(String::as_str));
+    let o = Command::new(env!("CARGO_BIN_EXE_halc"))
+        .args(&args)
+        .env(halc::msl::worker::CRASH_TEST_ENV, "segv")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "error: {}: entry point `main`: SPIRV-Cross crashed (signal 11 SIGSEGV)",
+            files[0]
+        )),
+        "{err}"
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn both_worker_starts_contain_a_crash_and_agree_on_the_output() {
+    let d = tempfile::tempdir().unwrap();
+    let files: Vec<String> = ["saxpy.spv", "scale.spv", "spec_constants.spv"]
+        .iter()
+        .map(|f| kernel(f).display().to_string())
+        .collect();
+    let mut outputs = Vec::new();
+    for how in ["fork", "exec"] {
+        let out = d.path().join(format!("{how}.halc"));
+        let mut args = vec![
+            "compile",
+            "--worker-start",
+            how,
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        args.extend(files.iter().map(String::as_str));
+        let o = halc_cli(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        outputs.push(std::fs::read(&out).unwrap());
+        // The same run with the worker crashing on every kernel.
+        let o = Command::new(env!("CARGO_BIN_EXE_halc"))
+            .args(&args)
+            .env(halc::msl::worker::CRASH_TEST_ENV, "abort")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{how}: {err}");
+        assert_eq!(
+            err.trim_end(),
+            format!(
+                "error: {}: entry point `main`: SPIRV-Cross crashed (signal 6 SIGABRT); the module was not compiled",
+                files[0]
+            ),
+            "{how}"
+        );
+    }
+    assert!(outputs[0] == outputs[1], "fork and exec workers differ");
+}
+
+/// Forking is only sound in a single-threaded process; the test harness
+/// runs threads, so the library refuses rather than risk a child that
+/// inherits a lock held by another thread.
+#[cfg(target_os = "linux")]
+#[test]
+fn forked_workers_are_refused_in_a_multithreaded_process() {
+    let keep_busy = std::thread::spawn(|| std::thread::sleep(std::time::Duration::from_secs(2)));
+    let e = halc::compile(
+        &[input(&kernel("saxpy.spv"))],
+        &halc::Options {
+            isolation: halc::Isolation::Forked {
+                time_limit: halc::DEFAULT_TIME_LIMIT,
+            },
+            ..Default::default()
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("cannot fork a worker: this process runs")
+            && e.contains("use Isolation::Subprocess"),
+        "{e}"
+    );
+    keep_busy.join().unwrap();
+}
