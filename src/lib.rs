@@ -18,9 +18,11 @@
 #![deny(missing_docs)]
 
 pub mod amber;
-#[cfg(unix)]
+pub mod build;
+#[cfg(all(unix, feature = "run"))]
 pub mod diff;
 pub mod flatbuffer;
+pub mod glsl;
 pub mod inspect;
 pub mod msl;
 pub mod spirv;
@@ -183,6 +185,8 @@ pub struct Kernel {
     pub capabilities: Vec<String>,
     /// Precompiled library, when built with `--metallib`.
     pub metallib: Option<Metallib>,
+    /// The structure of its push-constant and buffer blocks.
+    pub blocks: spirv::Blocks,
 }
 
 /// A compiled Metal library.
@@ -334,6 +338,13 @@ pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
                 ))
             })
             .map_err(|e| fail(e.into()))?;
+        let mut blocks = std::panic::catch_unwind(|| spirv::blocks::blocks(&words))
+            .unwrap_or_else(|_| {
+                Err(SpirvError::Parse(
+                    "the SPIR-V reader (rspirv) failed on this module".into(),
+                ))
+            })
+            .map_err(|e| fail(e.into()))?;
 
         let computes: Vec<&spirv::EntryPoint> = info
             .entry_points
@@ -389,7 +400,7 @@ pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
                     )),
                 ));
             }
-            let kernel = compile_entry(
+            let mut kernel = compile_entry(
                 input,
                 name.clone(),
                 &words,
@@ -400,6 +411,7 @@ pub fn compile(inputs: &[Input], options: &Options) -> Result<Compiled, Error> {
                 &msl_opts,
                 &mut worker,
             )?;
+            kernel.blocks = blocks.remove(&e.name).unwrap_or_default();
             kernels.insert(name, kernel);
         }
     }
@@ -572,6 +584,7 @@ fn compile_entry(
         baked: baked.to_vec(),
         capabilities: info.capabilities.clone(),
         metallib: None,
+        blocks: spirv::Blocks::default(),
     })
 }
 

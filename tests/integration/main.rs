@@ -2,6 +2,7 @@
 
 #[cfg(unix)]
 mod amber;
+mod build;
 mod cli;
 #[cfg(unix)]
 mod cpu;
