@@ -295,7 +295,7 @@ fn compile_input(
     };
     let t = &mut out.timings.module;
     let module = module_stages(input, options, worker, t, &mut out.spec_ids);
-    let (words, baked, info) = match module {
+    let (words, baked, info, mut blocks) = match module {
         Ok(m) => m,
         Err(e) => {
             out.error = Some(e);
@@ -349,6 +349,10 @@ fn compile_input(
             worker,
             &mut kt,
         );
+        let result = result.map(|mut k| {
+            k.blocks = blocks.remove(&e.name).unwrap_or_default();
+            k
+        });
         let failed = result.is_err();
         out.timings.kernels.push((name.clone(), kt));
         out.kernels.push(KernelOutcome {
@@ -368,6 +372,7 @@ type Module = (
     spirv::Words,
     Vec<spirv::specialize::Baked>,
     spirv::ModuleInfo,
+    std::collections::HashMap<String, spirv::Blocks>,
 );
 
 /// Header, `--spec`, checks, validator, reflection, and the module-level
@@ -443,6 +448,15 @@ fn module_stages(
             })
         })
         .map_err(|e| fail(e.into()))?;
+    let blocks = t
+        .time(Stage::Reflect, || {
+            std::panic::catch_unwind(|| spirv::blocks::blocks(&words)).unwrap_or_else(|_| {
+                Err(SpirvError::Parse(
+                    "the SPIR-V reader (rspirv) failed on this module".into(),
+                ))
+            })
+        })
+        .map_err(|e| fail(e.into()))?;
 
     let computes: Vec<&spirv::EntryPoint> = info
         .entry_points
@@ -483,7 +497,7 @@ fn module_stages(
             ))));
         }
     }
-    Ok((words, baked, info))
+    Ok((words, baked, info, blocks))
 }
 
 /// The job's worker, started on first use (the start counts as worker time).
@@ -642,6 +656,7 @@ fn compile_entry(
         baked: baked.to_vec(),
         capabilities: info.capabilities.clone(),
         metallib: None,
+        blocks: spirv::Blocks::default(),
     })
 }
 

@@ -18,11 +18,13 @@
 #![deny(missing_docs)]
 
 pub mod amber;
+pub mod build;
 pub mod depfile;
-#[cfg(unix)]
+#[cfg(all(unix, feature = "run"))]
 pub mod diff;
 mod driver;
 pub mod flatbuffer;
+pub mod glsl;
 pub mod inspect;
 pub mod lock;
 pub mod manifest;
@@ -220,6 +222,8 @@ pub struct Kernel {
     pub capabilities: Vec<String>,
     /// Precompiled library, when built with `--metallib`.
     pub metallib: Option<Metallib>,
+    /// The structure of its push-constant and buffer blocks.
+    pub blocks: spirv::Blocks,
 }
 
 /// A compiled Metal library.

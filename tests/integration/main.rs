@@ -2,6 +2,7 @@
 
 #[cfg(unix)]
 mod amber;
+mod build;
 mod cli;
 mod contract;
 mod corpus;
