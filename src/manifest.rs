@@ -19,7 +19,8 @@
 //! bindings = "discrete"               # any [defaults] key, for this executable
 //!
 //! [[executable.kernel]]
-//! source = "shaders/saxpy.spv"
+//! source = "shaders/saxpy.comp"       # GLSL (through glslc) or SPIR-V (`.spv`)
+//! defines = ["N=4"]                   # GLSL only; also target_env, include_dirs
 //! entry = "main"                      # optional: one entry point of the source
 //! name = "saxpy"                      # optional: its kernel name
 //! spec = { 1 = 2.5 }                  # optional: baked into this kernel only
@@ -34,6 +35,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::glsl::{GlslOptions, TargetEnv};
 use crate::msl::{BindingModel, LayoutOptions, MslVersion, Platform, Tier};
 use crate::spirv::SpecValue;
 use crate::{MathMode, Options};
@@ -73,6 +75,9 @@ pub struct Executable {
     /// Options (binding model, MSL version, …, manifest-wide specs);
     /// `options.layout.map` is empty until the caller reads `binding_map`.
     pub options: Options,
+    /// How its GLSL sources are compiled (target environment, include
+    /// directories, the defines of `[defaults]` and the executable).
+    pub glsl: GlslOptions,
     /// Its kernels, in file order.
     pub kernels: Vec<Kernel>,
     /// (line, column) of the `[[executable]]`'s output key, for errors.
@@ -90,6 +95,8 @@ pub struct Kernel {
     pub name: Option<String>,
     /// Values baked into this kernel only.
     pub specs: Vec<SpecValue>,
+    /// GLSL `-D` defines of this kernel only, after the executable's.
+    pub defines: Vec<(String, Option<String>)>,
     /// (line, column) of `source`, for errors.
     pub position: (usize, usize),
 }
@@ -113,6 +120,9 @@ struct Settings {
     fast_math: Option<bool>,
     binding_map: Option<String>,
     spec: Option<BTreeMap<Spanned<String>, Spanned<toml::Value>>>,
+    target_env: Option<Spanned<String>>,
+    include_dirs: Option<Vec<String>>,
+    defines: Option<Vec<Spanned<String>>>,
 }
 
 #[derive(Deserialize)]
@@ -131,6 +141,9 @@ struct ExecutableToml {
     fast_math: Option<bool>,
     binding_map: Option<String>,
     spec: Option<BTreeMap<Spanned<String>, Spanned<toml::Value>>>,
+    target_env: Option<Spanned<String>>,
+    include_dirs: Option<Vec<String>>,
+    defines: Option<Vec<Spanned<String>>>,
     #[serde(default)]
     kernel: Vec<KernelToml>,
 }
@@ -145,6 +158,9 @@ impl ExecutableToml {
             fast_math: self.fast_math,
             binding_map: self.binding_map.clone(),
             spec: self.spec.clone(),
+            target_env: self.target_env.clone(),
+            include_dirs: self.include_dirs.clone(),
+            defines: self.defines.clone(),
         }
     }
 }
@@ -156,6 +172,7 @@ struct KernelToml {
     entry: Option<String>,
     name: Option<Spanned<String>>,
     spec: Option<BTreeMap<Spanned<String>, Spanned<toml::Value>>>,
+    defines: Option<Vec<Spanned<String>>>,
 }
 
 impl Manifest {
@@ -230,6 +247,7 @@ impl Manifest {
                     entry: k.entry,
                     name: name.map(|(n, _)| n),
                     specs: specs(k.spec.as_ref(), &err)?,
+                    defines: defines(k.defines.as_deref(), &err)?,
                 });
             }
             executables.push(Executable {
@@ -238,6 +256,7 @@ impl Manifest {
                 depfile: e.depfile.as_deref().map(path),
                 lock: e.lock.as_deref().map(path),
                 binding_map: settings.binding_map.as_deref().map(path),
+                glsl: glsl(&settings, dir, &err)?,
                 options,
                 kernels,
                 position: crate::toml_pos::position(text, at),
@@ -270,6 +289,24 @@ fn merge(defaults: &Settings, own: &Settings) -> Settings {
             .clone()
             .or_else(|| defaults.binding_map.clone()),
         spec: Some(spec),
+        target_env: own
+            .target_env
+            .clone()
+            .or_else(|| defaults.target_env.clone()),
+        include_dirs: own
+            .include_dirs
+            .clone()
+            .or_else(|| defaults.include_dirs.clone()),
+        // Defines add up: the defaults', then the executable's.
+        defines: Some(
+            defaults
+                .defines
+                .iter()
+                .chain(&own.defines)
+                .flatten()
+                .cloned()
+                .collect(),
+        ),
     }
 }
 
@@ -373,4 +410,52 @@ fn specs(
     }
     out.sort_by_key(|v| v.id);
     Ok(out)
+}
+
+/// `defines = ["N=4", "USE_BIAS"]`.
+fn defines(
+    list: Option<&[Spanned<String>]>,
+    err: &dyn Fn(usize, String) -> ManifestError,
+) -> Result<Vec<(String, Option<String>)>, ManifestError> {
+    let mut out = Vec::new();
+    for d in list.into_iter().flatten() {
+        let (name, value) = match d.get_ref().split_once('=') {
+            Some((n, v)) => (n.to_string(), Some(v.to_string())),
+            None => (d.get_ref().clone(), None),
+        };
+        if name.is_empty() || name.contains([' ', '\t', '\n']) || name.starts_with('-') {
+            return Err(err(
+                d.span().start,
+                format!("define {:?}: expected NAME or NAME=VALUE", d.get_ref()),
+            ));
+        }
+        out.push((name, value));
+    }
+    Ok(out)
+}
+
+/// The GLSL options of an executable.
+fn glsl(
+    s: &Settings,
+    dir: &Path,
+    err: &dyn Fn(usize, String) -> ManifestError,
+) -> Result<GlslOptions, ManifestError> {
+    let target_env = match &s.target_env {
+        None => TargetEnv::default(),
+        Some(t) => t
+            .get_ref()
+            .parse()
+            .map_err(|e| err(t.span().start, format!("target_env: {e}")))?,
+    };
+    Ok(GlslOptions {
+        target_env,
+        defines: defines(s.defines.as_deref(), err)?,
+        include_dirs: s
+            .include_dirs
+            .iter()
+            .flatten()
+            .map(|d| dir.join(d))
+            .collect(),
+        ..GlslOptions::default()
+    })
 }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Result};
 
+use halc::glsl::{GlslError, Glslc};
 use halc::manifest::Manifest;
 use halc::Input;
 
@@ -42,6 +43,9 @@ pub struct BuildArgs {
     /// No progress bar.
     #[arg(short, long)]
     quiet: bool,
+    /// The glslc for GLSL sources (default: $HALC_GLSLC, else glslc on PATH).
+    #[arg(long, value_name = "PATH")]
+    glslc: Option<PathBuf>,
 }
 
 /// Flags that change how, not what, a manifest builds.
@@ -60,6 +64,8 @@ pub struct Operational {
     pub jobs: Option<u64>,
     /// `--quiet`.
     pub quiet: bool,
+    /// `--glslc`.
+    pub glslc: Option<PathBuf>,
 }
 
 pub fn run(a: BuildArgs) -> Result<()> {
@@ -73,6 +79,7 @@ pub fn run(a: BuildArgs) -> Result<()> {
             exec: a.worker_start == Some(WorkerStart::Exec),
             jobs: a.jobs,
             quiet: a.quiet,
+            glslc: a.glslc,
         },
     )
 }
@@ -92,25 +99,45 @@ pub fn build(path: &Path, op: &Operational) -> Result<()> {
     }
     let limits = halc::spirv::validate::Limits::default();
     let mut staged = Vec::new();
+    let mut glslc: Option<Glslc> = None;
     for exe in &manifest.executables {
         let sources: Vec<PathBuf> = exe.kernels.iter().map(|k| k.source.clone()).collect();
-        let extras = Extras {
+        let mut extras = Extras {
             reflection: exe.reflection.as_deref(),
             lock: exe.lock.as_deref(),
             update_lock: op.update_lock,
             depfile: exe.depfile.as_deref(),
-            deps: std::iter::once(path.to_path_buf())
-                .chain(sources.iter().cloned())
-                .chain(exe.binding_map.iter().cloned())
-                .map(|p| p.display().to_string())
-                .collect(),
+            deps: vec![path.display().to_string()],
+            create_dirs: true,
         };
         extras.check(&exe.output, &sources)?;
         let mut inputs = Vec::with_capacity(exe.kernels.len());
         for k in &exe.kernels {
             let (line, column) = k.position;
-            let bytes = read_input(&k.source, "a SPIR-V file", limits.max_bytes)
-                .map_err(|e| anyhow!("{shown}:{line}:{column}: {e:#}"))?;
+            let bytes = if is_spirv(&k.source) {
+                extras.deps.push(k.source.display().to_string());
+                read_input(&k.source, "a SPIR-V file", limits.max_bytes)
+                    .map_err(|e| anyhow!("{shown}:{line}:{column}: {e:#}"))?
+            } else {
+                if glslc.is_none() {
+                    glslc = Some(
+                        Glslc::locate(op.glslc.as_deref())
+                            .map_err(|e| anyhow!("{shown}:{line}:{column}: {e}"))?,
+                    );
+                }
+                let glslc = glslc.as_ref().expect("located above");
+                let mut opts = exe.glsl.clone();
+                opts.defines.extend(k.defines.iter().cloned());
+                let out = glslc.compile(&k.source, &opts).map_err(|e| match e {
+                    // glslc's own message names the file and line.
+                    GlslError::Compile { .. } => anyhow!("{e}"),
+                    e => anyhow!("{shown}:{line}:{column}: {e}"),
+                })?;
+                extras
+                    .deps
+                    .extend(out.dependencies.iter().map(|d| d.display().to_string()));
+                out.spirv
+            };
             let mut input = Input::new(k.source.display().to_string(), bytes);
             input.entries.extend(k.entry.iter().cloned());
             match (&k.entry, &k.name) {
@@ -121,6 +148,9 @@ pub fn build(path: &Path, op: &Operational) -> Result<()> {
             input.specs = k.specs.clone();
             inputs.push(input);
         }
+        extras
+            .deps
+            .extend(exe.binding_map.iter().map(|p| p.display().to_string()));
         let (map, map_text) = read_binding_map(exe.binding_map.as_deref())?;
         let mut options = exe.options.clone();
         options.layout.map = map;
@@ -142,7 +172,21 @@ pub fn build(path: &Path, op: &Operational) -> Result<()> {
         staged.extend(extras.stage(&exe.output, compiled.to_flatbuffer())?);
     }
     for (path, bytes) in staged {
+        let dir = super::parent_dir(&path);
+        std::fs::create_dir_all(dir).map_err(|e| {
+            anyhow!(
+                "{}: cannot create directory: {}",
+                dir.display(),
+                io_reason(&e)
+            )
+        })?;
         write_atomic(&path, &bytes)?;
     }
     Ok(())
+}
+
+/// `.spv` files are SPIR-V; every other source is GLSL for glslc.
+fn is_spirv(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("spv"))
 }

@@ -13,7 +13,7 @@ use halc::timings::Stage;
 use halc::{Input, Options};
 
 use super::batch::{timings_table, Bar, CliTimes};
-use super::{check_output, io_reason, read_input, write_atomic, TargetArgs};
+use super::{check_output_in, io_reason, read_input, write_atomic, TargetArgs};
 
 #[derive(clap::Args)]
 pub struct CompileArgs {
@@ -194,6 +194,7 @@ pub fn run(a: CompileArgs) -> Result<()> {
                 exec: a.worker_start == Some(WorkerStart::Exec),
                 jobs: a.jobs,
                 quiet: a.quiet,
+                glslc: None,
             },
         );
     }
@@ -214,6 +215,7 @@ pub fn run(a: CompileArgs) -> Result<()> {
             .chain(&a.binding_map)
             .map(|p| p.display().to_string())
             .collect(),
+        create_dirs: false,
     };
     extras.check(output, &paths)?;
     let limits = halc::spirv::validate::Limits::default();
@@ -366,17 +368,20 @@ pub(crate) struct Extras<'a> {
     pub depfile: Option<&'a Path>,
     /// Files the build read, for the depfile (the lock is added when checked).
     pub deps: Vec<String>,
+    /// Create missing output directories (manifest builds).
+    pub create_dirs: bool,
 }
 
 impl Extras<'_> {
     /// Before any work: every file this build writes can be written.
     pub fn check(&self, output: &Path, inputs: &[PathBuf]) -> Result<()> {
-        check_output(output, inputs)?;
+        let check = |p: &Path| check_output_in(p, inputs, self.create_dirs);
+        check(output)?;
         for extra in [self.reflection, self.depfile].into_iter().flatten() {
-            check_output(extra, inputs)?;
+            check(extra)?;
         }
         if let (true, Some(lock)) = (self.update_lock, self.lock) {
-            check_output(lock, inputs)?;
+            check(lock)?;
         }
         Ok(())
     }

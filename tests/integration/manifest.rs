@@ -197,3 +197,99 @@ fn manifest_locks() {
         before
     );
 }
+
+/// The README shows examples/manifest/halc.toml verbatim, and it builds.
+#[test]
+fn readme_manifest_is_the_example_and_builds() {
+    let root = crate::root();
+    let toml = std::fs::read_to_string(root.join("examples/manifest/halc.toml")).unwrap();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("```toml\n{toml}```")),
+        "README's manifest example differs from examples/manifest/halc.toml"
+    );
+    if std::process::Command::new("glslc")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        assert_ne!(
+            std::env::var("HALC_REQUIRE_CLANG").as_deref(),
+            Ok("1"),
+            "HALC_REQUIRE_CLANG=1 but glslc is missing"
+        );
+        println!("skipped: the manifest example needs glslc");
+        return;
+    }
+    // Built in a copy, so the test writes nothing into the repository.
+    let d = tmp();
+    let copy = d.path().join("manifest");
+    copy_dir(&root.join("examples/manifest"), &copy);
+    let _ = std::fs::remove_dir_all(copy.join("build"));
+    let o = halc(&["build", "--quiet", "halc.toml"], &copy);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r = reflection(&copy.join("build/kernels.halc"));
+    let k = r.by_name();
+    assert_eq!(k["saxpy"].threadgroup_size_spec_ids.x, Some(0));
+    assert_eq!(k["saxpy_relu_256"].threadgroup_size.x, 256);
+    assert_eq!(k["sum"].threadgroup_memory_bytes, 512);
+    let d = std::fs::read_to_string(copy.join("build/kernels.d")).unwrap();
+    assert!(d.contains("shaders/include/activation.glsl"), "{d}");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// GLSL sources: a compile error is glslc's own `file:line` message; a
+/// missing glslc is one line naming the manifest entry; nothing is written.
+#[test]
+fn manifest_glsl_errors() {
+    if std::process::Command::new("glslc")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        println!("skipped: needs glslc");
+        return;
+    }
+    let d = tmp();
+    std::fs::create_dir_all(d.path().join("shaders")).unwrap();
+    std::fs::write(
+        d.path().join("shaders/bad.comp"),
+        "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { undeclared = 1; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.path().join("halc.toml"),
+        "[[executable]]\noutput = \"build/k.halc\"\n\n[[executable.kernel]]\nsource = \"shaders/bad.comp\"\n",
+    )
+    .unwrap();
+    let o = halc(&["build"], d.path());
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error: shaders/bad.comp:3: error: 'undeclared'"),
+        "{err}"
+    );
+    assert!(!d.path().join("build").exists());
+
+    let o = halc(&["build", "--glslc", "/nonexistent/glslc"], d.path());
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with(
+            "error: halc.toml:5:10: GLSL needs glslc, which was not found (`/nonexistent/glslc`)"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
