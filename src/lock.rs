@@ -78,6 +78,22 @@ pub struct LockedBlock {
     pub buffer: u32,
     /// Bytes.
     pub size: u32,
+    /// Members in offset order.
+    #[serde(default, rename = "member", skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<LockedMember>,
+}
+
+/// A push-constant member.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockedMember {
+    /// Name (may be empty).
+    pub name: String,
+    /// Byte offset.
+    pub offset: u32,
+    /// Canonical layout.
+    #[serde(rename = "type")]
+    pub ty: String,
 }
 
 /// The kernel-level buffer-sizes table.
@@ -246,6 +262,15 @@ fn kernel(k: &reflection::Kernel) -> LockedKernel {
         push_constants: k.push_constants.as_ref().map(|p| LockedBlock {
             buffer: p.buffer_index,
             size: p.size,
+            members: p
+                .members
+                .iter()
+                .map(|m| LockedMember {
+                    name: m.name.clone(),
+                    offset: m.offset,
+                    ty: m.ty.clone(),
+                })
+                .collect(),
         }),
         buffer_sizes: k.buffer_sizes.as_ref().map(|b| LockedSizes {
             buffer: b.buffer_index,
@@ -330,6 +355,20 @@ fn facts(k: &LockedKernel) -> Facts {
             Fact {
                 place: vec![format!("buffer {}", p.buffer)],
                 attributes: vec![("size", format!("{} bytes", p.size))],
+            },
+        );
+    }
+    for (i, m) in k.push_constants.iter().flat_map(|p| &p.members).enumerate() {
+        let subject = if m.name.is_empty() {
+            format!("push constant member {i}")
+        } else {
+            format!("push constant `{}`", m.name)
+        };
+        f.insert(
+            subject,
+            Fact {
+                place: vec![format!("offset {}", m.offset)],
+                attributes: vec![("type", m.ty.clone())],
             },
         );
     }

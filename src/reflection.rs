@@ -197,6 +197,24 @@ pub struct PushConstants {
     pub buffer_index: u32,
     /// Bytes.
     pub size: u32,
+    /// Its top-level members in offset order: what host code writes.
+    pub members: Vec<BlockMember>,
+}
+
+/// A member of the push-constant block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockMember {
+    /// Name in the SPIR-V (may be empty).
+    pub name: String,
+    /// Byte offset.
+    pub offset: u32,
+    /// Bytes.
+    pub size: u32,
+    /// Canonical layout: `float32`, `vec4<float32>`,
+    /// `array<uint32, 4, stride 4>`, `struct{a: float32 @0, …}`.
+    #[serde(rename = "type")]
+    pub ty: String,
 }
 
 /// The kernel-level buffer-sizes table.
@@ -419,6 +437,17 @@ fn kernel(k: fb::Kernel<'_>) -> Kernel {
         push_constants: k.push_constants().map(|p| PushConstants {
             buffer_index: p.buffer_index(),
             size: p.size(),
+            members: p
+                .members()
+                .iter()
+                .flatten()
+                .map(|m| BlockMember {
+                    name: m.name().unwrap_or_default().into(),
+                    offset: m.offset(),
+                    size: m.size(),
+                    ty: m.type_().unwrap_or_default().into(),
+                })
+                .collect(),
         }),
         buffer_sizes: k.sizes_buffer_index().map(|i| BufferSizes {
             buffer_index: i,

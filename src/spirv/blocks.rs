@@ -133,6 +133,65 @@ pub enum BlockType {
 }
 
 impl BlockType {
+    /// The layout as one canonical string, the same for the same layout:
+    /// `float32`, `vec4<float32>`, `mat4x4<float32, column-major, stride 16>`,
+    /// `array<uint32, 4, stride 4>` (`runtime` for a runtime length),
+    /// `struct{a: float32 @0, b: vec2<float32> @8}`. The reflection JSON and
+    /// the ABI lock record push-constant members by it.
+    pub fn canonical(&self) -> String {
+        fn scalar(t: ScalarType) -> String {
+            match t {
+                ScalarType::Bool => "bool".into(),
+                ScalarType::Int(w) => format!("int{w}"),
+                ScalarType::UInt(w) => format!("uint{w}"),
+                ScalarType::Float(w) => format!("float{w}"),
+            }
+        }
+        match self {
+            BlockType::Scalar(t) => scalar(*t),
+            BlockType::Vector { component, count } => format!("vec{count}<{}>", scalar(*component)),
+            BlockType::Matrix {
+                component,
+                columns,
+                rows,
+                stride,
+                row_major,
+            } => format!(
+                "mat{columns}x{rows}<{}, {}, stride {stride}>",
+                scalar(*component),
+                if *row_major {
+                    "row-major"
+                } else {
+                    "column-major"
+                }
+            ),
+            BlockType::Array {
+                element,
+                length,
+                stride,
+            } => format!(
+                "array<{}, {}, stride {stride}>",
+                element.canonical(),
+                length.map_or("runtime".to_string(), |n| n.to_string())
+            ),
+            BlockType::Struct(st) => {
+                let members: Vec<String> = st
+                    .members
+                    .iter()
+                    .map(|m| {
+                        format!(
+                            "{}: {} @{}",
+                            m.name.as_deref().unwrap_or(""),
+                            m.ty.canonical(),
+                            m.offset
+                        )
+                    })
+                    .collect();
+                format!("struct{{{}}}", members.join(", "))
+            }
+        }
+    }
+
     /// Bytes a scalar of this type takes in a block (`bool`: 4).
     pub fn scalar_size(ty: ScalarType) -> u64 {
         match ty {

@@ -375,3 +375,63 @@ fn update_lock_needs_a_lock() {
     );
     assert!(listing(d.path()).is_empty());
 }
+
+/// The push-constant layout is in the reflection and the lock: a member
+/// that moves or changes type is named.
+#[test]
+fn push_constant_members_are_reflected_and_locked() {
+    let r = reflect(
+        &crate::kernel("push_constants.spv"),
+        &halc::Options::default(),
+    );
+    let pc = r.kernels[0]
+        .push_constants
+        .as_ref()
+        .expect("push constants");
+    let members: Vec<(&str, u32, u32, &str)> = pc
+        .members
+        .iter()
+        .map(|m| (m.name.as_str(), m.offset, m.size, m.ty.as_str()))
+        .collect();
+    assert_eq!(
+        members,
+        [
+            ("count", 0, 4, "uint32"),
+            ("scale", 4, 4, "float32"),
+            ("offset", 8, 8, "vec2<float32>")
+        ]
+    );
+
+    // Reorder the block's members in the GLSL: the lock names each move.
+    let d = tmp();
+    let src = std::fs::read_to_string(crate::root().join("fixtures/kernels/push_constants.comp"))
+        .unwrap()
+        .replace(
+            "    uint count;\n    float scale;",
+            "    float scale;\n    uint count;",
+        );
+    std::fs::write(d.path().join("push_constants.comp"), src).unwrap();
+    let spv = d.path().join("push_constants.spv");
+    match std::process::Command::new("glslc")
+        .arg(d.path().join("push_constants.comp"))
+        .arg("-o")
+        .arg(&spv)
+        .status()
+    {
+        Ok(s) if s.success() => {}
+        _ => {
+            println!("skipped: needs glslc");
+            return;
+        }
+    }
+    let moved = reflect(&spv, &halc::Options::default());
+    let c = Lock::of(&r).changes(&Lock::of(&moved));
+    assert_eq!(
+        c,
+        [
+            "push_constants: push constant `count` moved from offset 0 to offset 4",
+            "push_constants: push constant `scale` moved from offset 4 to offset 0",
+        ],
+        "{c:#?}"
+    );
+}
