@@ -61,6 +61,9 @@ pub struct Synthetic {
     pub local_x: u32,
 }
 
+/// Emits one arithmetic instruction: (builder, type, left, right) → result.
+type BinaryOp = fn(&mut Builder, u32, u32, u32) -> u32;
+
 /// A synthetic compute kernel as SPIR-V 1.3 words.
 pub fn synthetic(s: Synthetic) -> Vec<u32> {
     let mut b = Builder::new();
@@ -140,11 +143,7 @@ pub fn synthetic(s: Synthetic) -> Vec<u32> {
             .expect("chain");
         loaded.push(b.load(elem, None, p, None, []).expect("load"));
     }
-    let (add, sub, mul): (
-        fn(&mut Builder, u32, u32, u32) -> u32,
-        fn(&mut Builder, u32, u32, u32) -> u32,
-        fn(&mut Builder, u32, u32, u32) -> u32,
-    ) = match s.elem {
+    let (add, sub, mul): (BinaryOp, BinaryOp, BinaryOp) = match s.elem {
         Elem::F32 => (
             |b, t, x, y| b.f_add(t, None, x, y).expect("op"),
             |b, t, x, y| b.f_sub(t, None, x, y).expect("op"),

@@ -129,6 +129,14 @@ pub fn timings_table(t: &Timings, cli: CliTimes) -> String {
     } else {
         format!("{:.1} %", own.as_secs_f64() / cross.as_secs_f64() * 100.0)
     };
+    if let Some((own, workers)) = peak_rss() {
+        let _ = writeln!(
+            out,
+            "peak memory (max RSS): halc {:.1} MiB, largest worker process {:.1} MiB",
+            own as f64 / 1024.0 / 1024.0,
+            workers as f64 / 1024.0 / 1024.0
+        );
+    }
     let _ = writeln!(
         out,
         "halc's own work (read, parse, check, reflect, layout, check-msl, pack, write) {} ms = {share} of SPIRV-Cross ({} ms); SPIRV-Tools validator {} ms; worker processes and pipes {} ms (starting them {} ms)",
@@ -139,6 +147,33 @@ pub fn timings_table(t: &Timings, cli: CliTimes) -> String {
         ms(t.workers_start),
     );
     out
+}
+
+/// Peak resident set of this process and of the largest child it reaped
+/// (the workers, which are gone once `compile` returns), in bytes.
+#[cfg(unix)]
+fn peak_rss() -> Option<(u64, u64)> {
+    let max_rss = |who| {
+        // SAFETY: `usage` is a valid out-pointer for getrusage(2), which
+        // fills it completely on success.
+        let mut usage = unsafe { std::mem::zeroed::<libc::rusage>() };
+        if unsafe { libc::getrusage(who, &mut usage) } != 0 {
+            return None;
+        }
+        // Linux reports KiB, macOS bytes.
+        let unit = if cfg!(target_vendor = "apple") {
+            1
+        } else {
+            1024
+        };
+        u64::try_from(usage.ru_maxrss).ok().map(|v| v * unit)
+    };
+    Some((max_rss(libc::RUSAGE_SELF)?, max_rss(libc::RUSAGE_CHILDREN)?))
+}
+
+#[cfg(not(unix))]
+fn peak_rss() -> Option<(u64, u64)> {
+    None
 }
 
 #[cfg(test)]
@@ -177,8 +212,9 @@ mod tests {
         assert!(lines[2].starts_with("second") && lines[2].contains(" -"));
         assert!(lines[3].starts_with("total") && lines[3].contains("0.800"));
         // own work: read 10 + layout 60 + pack 5 + write 5 = 80 us of 800 us.
+        let split = lines.last().unwrap();
         assert!(
-            lines[5].contains("0.080 ms = 10.0 % of SPIRV-Cross (0.800 ms)"),
+            split.contains("0.080 ms = 10.0 % of SPIRV-Cross (0.800 ms)"),
             "{table}"
         );
     }

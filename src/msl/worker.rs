@@ -41,11 +41,15 @@ pub const WORKER_ARG: &str = "__msl-worker";
 /// works, since validated input no longer crashes SPIRV-Cross.
 pub const CRASH_TEST_ENV: &str = "HALC_WORKER_CRASH_TEST";
 
+/// A request: a small JSON header, and the module's words as the raw
+/// payload of `Validate` (encoding them as JSON numbers cost more than the
+/// pipe).
 #[derive(Serialize, Deserialize)]
 enum Request {
-    /// Run SPIRV-Tools' validator; a valid module stays in the worker for
-    /// the `Generate` requests that follow, so it crosses the pipe once.
-    Validate { words: Vec<u32> },
+    /// Run SPIRV-Tools' validator on the payload; a valid module stays in
+    /// the worker for the `Generate` requests that follow, so it crosses the
+    /// pipe once.
+    Validate,
     /// Generate MSL for one entry point of the last valid module.
     Generate {
         entry: String,
@@ -54,37 +58,52 @@ enum Request {
     },
 }
 
+/// A reply; `Generated` carries the MSL source as the raw payload.
 #[derive(Serialize, Deserialize)]
 enum Reply {
     Valid,
     Invalid(String),
-    Generated(GeneratedMsl),
+    Generated { function_name: String },
     Err(String),
 }
 
-fn write_msg<T: Serialize>(w: &mut impl Write, msg: &T) -> io::Result<()> {
+/// Writes `[u32 header length][JSON header][u32 payload length][payload]`.
+fn write_msg<T: Serialize>(w: &mut impl Write, msg: &T, payload: &[u8]) -> io::Result<()> {
     let bytes = serde_json::to_vec(msg).map_err(io::Error::other)?;
+    let payload_len = u32::try_from(payload.len())
+        .ok()
+        .filter(|n| *n <= MAX_MESSAGE)
+        .ok_or_else(|| io::Error::other(format!("payload of {} bytes", payload.len())))?;
     w.write_all(&(bytes.len() as u32).to_le_bytes())?;
     w.write_all(&bytes)?;
+    w.write_all(&payload_len.to_le_bytes())?;
+    w.write_all(payload)?;
     w.flush()
 }
 
-fn read_msg<T: for<'de> Deserialize<'de>>(r: &mut impl Read) -> io::Result<Option<T>> {
+fn read_len(r: &mut impl Read) -> io::Result<usize> {
     let mut len = [0u8; 4];
-    match r.read_exact(&mut len) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
-        Err(e) => return Err(e),
-    }
+    r.read_exact(&mut len)?;
     let len = u32::from_le_bytes(len);
     if len > MAX_MESSAGE {
         return Err(io::Error::other(format!("message of {len} bytes")));
     }
-    let mut buf = vec![0u8; len as usize];
+    Ok(len as usize)
+}
+
+/// Reads one message: `None` at the end of the input.
+fn read_msg<T: for<'de> Deserialize<'de>>(r: &mut impl Read) -> io::Result<Option<(T, Vec<u8>)>> {
+    let len = match read_len(r) {
+        Ok(len) => len,
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut buf = vec![0u8; len];
     r.read_exact(&mut buf)?;
-    serde_json::from_slice(&buf)
-        .map(Some)
-        .map_err(io::Error::other)
+    let header = serde_json::from_slice(&buf).map_err(io::Error::other)?;
+    let mut payload = vec![0u8; read_len(r)?];
+    r.read_exact(&mut payload)?;
+    Ok(Some((header, payload)))
 }
 
 /// The worker loop: answers requests until its input closes.
@@ -92,26 +111,31 @@ pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
     let mut input = BufReader::new(input);
     let mut output = BufWriter::new(output);
     let mut module: Option<Words> = None;
-    while let Some(req) = read_msg::<Request>(&mut input)? {
+    while let Some((req, payload)) = read_msg::<Request>(&mut input)? {
         if let Ok(how) = std::env::var(CRASH_TEST_ENV) {
             match (&req, how.strip_prefix("validate:")) {
-                (Request::Validate { .. }, Some(how)) => crash_for_test(how),
+                (Request::Validate, Some(how)) => crash_for_test(how),
                 (Request::Generate { .. }, None) => crash_for_test(&how),
                 _ => {}
             }
         }
         let start = std::time::Instant::now();
-        let reply = answer(req, &mut module);
+        let (reply, out) = answer(req, &payload, &mut module);
         let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        write_msg(&mut output, &(reply, nanos))?;
+        write_msg(&mut output, &(reply, nanos), out.as_bytes())?;
     }
     Ok(())
 }
 
-fn answer(req: Request, module: &mut Option<Words>) -> Reply {
-    match req {
-        Request::Validate { words } => {
+/// The reply to `req`, with the MSL source as its payload.
+fn answer(req: Request, payload: &[u8], module: &mut Option<Words>) -> (Reply, String) {
+    let reply = match req {
+        Request::Validate => {
             *module = None;
+            let words: Vec<u32> = payload
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
             match Words::from_words(words) {
                 Ok(words) => match crate::spirv::validate::spirv_tools(&words) {
                     Ok(()) => {
@@ -130,12 +154,20 @@ fn answer(req: Request, module: &mut Option<Words>) -> Reply {
             options,
         } => match module {
             Some(words) => match generate(words, &entry, &layout, &options) {
-                Ok(g) => Reply::Generated(g),
+                Ok(g) => {
+                    return (
+                        Reply::Generated {
+                            function_name: g.function_name,
+                        },
+                        g.source,
+                    )
+                }
                 Err(e) => Reply::Err(e.0),
             },
             None => Reply::Err("no validated module in the worker".into()),
         },
-    }
+    };
+    (reply, String::new())
 }
 
 fn crash_for_test(how: &str) {
@@ -364,14 +396,21 @@ impl Worker {
     /// for [`Worker::generate`]: `Ok(Err(_))` is an invalid module, `Err(_)`
     /// a crash or time-out.
     pub fn validate(&mut self, words: &Words) -> Result<Result<(), SpirvError>, WorkerError> {
-        let req = Request::Validate {
-            words: words.as_slice().to_vec(),
-        };
-        match self.exchange(&req, "the SPIR-V validator (SPIRV-Tools)")? {
+        let payload: Vec<u8> = words
+            .as_slice()
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let (reply, _) = self.exchange(
+            &Request::Validate,
+            &payload,
+            "the SPIR-V validator (SPIRV-Tools)",
+        )?;
+        match reply {
             Reply::Valid => Ok(Ok(())),
             Reply::Invalid(m) => Ok(Err(SpirvError::Validation(m))),
             Reply::Err(m) => Ok(Err(SpirvError::Parse(m))),
-            Reply::Generated(_) => Err(WorkerError::Io("unexpected reply".into())),
+            Reply::Generated { .. } => Err(WorkerError::Io("unexpected reply".into())),
         }
     }
 
@@ -388,10 +427,16 @@ impl Worker {
             layout: layout.clone(),
             options: *options,
         };
-        match self.exchange(&req, "SPIRV-Cross")? {
-            Reply::Generated(g) => Ok(g),
-            Reply::Err(e) => Err(WorkerError::Cross(e)),
-            Reply::Valid | Reply::Invalid(_) => Err(WorkerError::Io("unexpected reply".into())),
+        match self.exchange(&req, &[], "SPIRV-Cross")? {
+            (Reply::Generated { function_name }, source) => Ok(GeneratedMsl {
+                source: String::from_utf8(source)
+                    .map_err(|_| WorkerError::Io("MSL that is not UTF-8".into()))?,
+                function_name,
+            }),
+            (Reply::Err(e), _) => Err(WorkerError::Cross(e)),
+            (Reply::Valid | Reply::Invalid(_), _) => {
+                Err(WorkerError::Io("unexpected reply".into()))
+            }
         }
     }
 
@@ -406,9 +451,14 @@ impl Worker {
     /// reply does not come within the time limit. `what` names the C++ that
     /// runs, for the error.
     #[cfg(unix)]
-    fn exchange(&mut self, req: &Request, what: &'static str) -> Result<Reply, WorkerError> {
+    fn exchange(
+        &mut self,
+        req: &Request,
+        payload: &[u8],
+        what: &'static str,
+    ) -> Result<(Reply, Vec<u8>), WorkerError> {
         let sent = match self.stdin.as_mut() {
-            Some(w) => write_msg(w, req),
+            Some(w) => write_msg(w, req, payload),
             None => Err(io::Error::other("worker input closed")),
         };
         let deadline = std::time::Instant::now() + self.time_limit;
@@ -422,9 +472,9 @@ impl Worker {
             Err(e) => Err(e),
         };
         match reply {
-            Ok(Some((reply, nanos))) => {
+            Ok(Some(((reply, nanos), payload))) => {
                 self.last_work = Duration::from_nanos(nanos);
-                Ok(reply)
+                Ok((reply, payload))
             }
             Ok(None) | Err(_) => Err(WorkerError::Crashed(what, self.death())),
         }
@@ -465,7 +515,12 @@ impl Worker {
     }
 
     #[cfg(not(unix))]
-    fn exchange(&mut self, req: &Request, what: &'static str) -> Result<Reply, WorkerError> {
+    fn exchange(
+        &mut self,
+        req: &Request,
+        payload: &[u8],
+        what: &'static str,
+    ) -> Result<(Reply, Vec<u8>), WorkerError> {
         let (done, wait) = mpsc::channel::<()>();
         let killed = Arc::new(AtomicBool::new(false));
         let watchdog = {
@@ -476,12 +531,12 @@ impl Worker {
                 if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
                     killed.store(true, Ordering::SeqCst);
                     let mut child = child.lock().unwrap_or_else(|p| p.into_inner());
-                    let _ = child.kill();
+                    child.kill();
                 }
             })
         };
         let sent = match self.stdin.as_mut() {
-            Some(w) => write_msg(w, req),
+            Some(w) => write_msg(w, req, payload),
             None => Err(io::Error::other("worker input closed")),
         };
         let reply = match sent {
@@ -492,9 +547,9 @@ impl Worker {
         let _ = watchdog.join();
         match reply {
             // A reply that raced the watchdog still lost: the child is dead.
-            Ok(Some((reply, nanos))) if !killed.load(Ordering::SeqCst) => {
+            Ok(Some(((reply, nanos), payload))) if !killed.load(Ordering::SeqCst) => {
                 self.last_work = Duration::from_nanos(nanos);
-                Ok(reply)
+                Ok((reply, payload))
             }
             Ok(_) | Err(_) => {
                 let death = self.death();

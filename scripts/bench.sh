@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# halc against the SPIRV-Cross CLI and naga, measured side by side in one run
+# (issue 14). Prints one table of ratios (medians):
+#   - one kernel, cold process: halc (forked worker, the default), halc
+#     --in-process, `spirv-cross --msl --msl-argument-buffers`, naga; and
+#     halc's own work as a share of SPIRV-Cross's compile time (--timings);
+#   - a batch of every corpus kernel in one `halc compile` (all cores, and
+#     -j 1) against the SPIRV-Cross CLI (and naga) run once per kernel, with
+#     the outputs of the parallel and serial batch compared byte for byte;
+#   - peak memory of the batch against the largest single-kernel run;
+#   - Executable::load + verification of 1,000 to 10,000 kernels (criterion).
+#
+# Usage: bash scripts/bench.sh            (RUNS=N to change hyperfine's runs)
+# Needs: Rust, python3; installs spirv-cross and hyperfine with apt-get and
+# naga-cli with cargo (pinned, into target/bench/naga) when they are missing.
+# Not run by CI (it measures; CI checks that the benches build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR=never
+
+RUNS=${RUNS:-30}
+NAGA_VERSION=30.0.1
+WORK=target/bench
+mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd)
+
+# --- tools --------------------------------------------------------------
+if ! command -v spirv-cross >/dev/null || ! command -v hyperfine >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq spirv-cross hyperfine >/dev/null
+fi
+NAGA=$(command -v naga || true)
+if [ -z "$NAGA" ]; then
+  cargo install -q naga-cli --version "$NAGA_VERSION" --locked --root "$WORK/naga"
+  NAGA="$WORK/naga/bin/naga"
+fi
+echo "tools: spirv-cross $(dpkg-query -W -f='${Version}' spirv-cross 2>/dev/null || echo '(version unknown)'), naga $("$NAGA" --version), $(hyperfine --version), $(nproc) cores" >&2
+
+# --- halc and the corpus --------------------------------------------------
+cargo build -q --release --bin halc --example bench_corpus
+HALC=$(pwd)/target/release/halc
+CORPUS="$WORK/corpus"
+rm -rf "$CORPUS"
+target/release/examples/bench_corpus "$CORPUS" > "$WORK/corpus.txt"
+mapfile -t FILES < <(awk '{print "'"$CORPUS"'/" $1}' "$WORK/corpus.txt")
+echo "corpus: ${#FILES[@]} modules in $CORPUS ($(awk '{print $2}' "$WORK/corpus.txt" | sort | uniq -c | tr -s ' ' | paste -sd,))" >&2
+
+SMALL=$CORPUS/saxpy.spv
+LARGE=$CORPUS/syn_f32_b8_ops2048_ubo.spv
+JOBS=$(nproc)
+
+# naga: which corpus modules it translates at all.
+: > "$WORK/naga-ok.txt"
+for f in "${FILES[@]}"; do
+  if "$NAGA" "$f" "$WORK/naga.metal" >/dev/null 2>&1; then echo "$f" >> "$WORK/naga-ok.txt"; fi
+done
+
+# --- one kernel, cold process ------------------------------------------------
+single() { # NAME FILE
+  local name=$1 f=$2 cmds=()
+  cmds+=(-n halc "$HALC compile $f -o $WORK/single.halc")
+  cmds+=(-n halc-in-process "$HALC compile --in-process $f -o $WORK/single.halc")
+  cmds+=(-n spirv-cross "spirv-cross --msl --msl-version 30000 --msl-argument-buffers $f --output $WORK/single.metal")
+  if grep -qxF "$f" "$WORK/naga-ok.txt"; then
+    cmds+=(-n naga "$NAGA $f $WORK/single-naga.metal")
+  fi
+  hyperfine -N --style none --warmup 5 --runs "$RUNS" --export-json "$WORK/single-$name.json" "${cmds[@]}" >/dev/null
+  for _ in $(seq 20); do "$HALC" compile "$f" -o "$WORK/single.halc" --timings | tail -1; done > "$WORK/timings-$name.txt"
+}
+single small "$SMALL"
+single large "$LARGE"
+
+# --- batch --------------------------------------------------------------
+printf '%s\n' "${FILES[@]}" > "$WORK/files.txt"
+cat > "$WORK/spirv-cross-loop.sh" <<EOF
+while read -r f; do spirv-cross --msl --msl-version 30000 --msl-argument-buffers "\$f" --output $WORK/loop.metal; done < $WORK/files.txt
+EOF
+cat > "$WORK/naga-loop.sh" <<EOF
+while read -r f; do "$NAGA" "\$f" $WORK/loop-naga.metal; done < $WORK/naga-ok.txt
+EOF
+hyperfine -N --style none --warmup 1 --runs 5 --export-json "$WORK/batch.json" \
+  -n halc-batch "$HALC compile -q -j $JOBS ${FILES[*]} -o $WORK/batch.halc" \
+  -n halc-batch-j1 "$HALC compile -q -j 1 ${FILES[*]} -o $WORK/batch-j1.halc" \
+  -n spirv-cross-loop "bash $WORK/spirv-cross-loop.sh" \
+  -n naga-loop "bash $WORK/naga-loop.sh" >/dev/null
+if cmp -s "$WORK/batch.halc" "$WORK/batch-j1.halc"; then SAME=identical; else SAME=DIFFERENT; fi
+"$HALC" compile -q -j "$JOBS" "${FILES[@]}" -o "$WORK/batch.halc" --timings > "$WORK/batch-timings.txt"
+"$HALC" compile -q -j 1 "$LARGE" -o "$WORK/single.halc" --timings > "$WORK/large-timings.txt"
+
+# --- load + verify (criterion) ------------------------------------------------
+cargo bench -q --bench load -- --noplot 2>/dev/null | grep -E "^load_and_verify/|time:" > "$WORK/load.txt" || true
+
+# --- the table ------------------------------------------------------------------
+python3 - "$WORK" "${#FILES[@]}" "$JOBS" "$SAME" <<'EOF'
+import json, re, statistics, sys
+work, n, jobs, same = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+
+def medians(path):
+    return {r["command"]: r["median"] for r in json.load(open(path))["results"]}
+
+def own_share(path):
+    shares, own, cross = [], [], []
+    for line in open(path):
+        m = re.search(r"work \(.*\) ([\d.]+) ms = .* of SPIRV-Cross \(([\d.]+) ms\)", line)
+        if m:
+            own.append(float(m[1])); cross.append(float(m[2]))
+            shares.append(float(m[1]) / float(m[2]) * 100)
+    return statistics.median(shares), statistics.median(own), statistics.median(cross)
+
+def peak(path):
+    m = re.search(r"halc ([\d.]+) MiB, largest worker process ([\d.]+) MiB", open(path).read())
+    return float(m[1]), float(m[2])
+
+naga_ok = sum(1 for _ in open(f"{work}/naga-ok.txt"))
+rows = []
+for name, label in [("small", "saxpy (fixture, 1.5 KB)"), ("large", "synthetic 8 buffers x 2048 ops (82 KB)")]:
+    t = medians(f"{work}/single-{name}.json")
+    sx = t["spirv-cross"]
+    rows.append((f"one kernel, cold: {label}", ""))
+    for cmd in ["halc", "halc-in-process", "spirv-cross", "naga"]:
+        if cmd in t:
+            rows.append((f"  {cmd}", f"{t[cmd]*1e3:.2f} ms = {t[cmd]/sx:.2f}x spirv-cross"))
+        else:
+            rows.append((f"  {cmd}", "cannot translate this kernel"))
+    share, own, cross = own_share(f"{work}/timings-{name}.txt")
+    rows.append(("  halc's own work (--timings)", f"{own:.3f} ms = {share:.1f} % of SPIRV-Cross's {cross:.3f} ms"))
+
+b = medians(f"{work}/batch.json")
+rows.append((f"batch: {n} corpus modules (argument buffers)", ""))
+rows.append((f"  halc, one run, -j {jobs}", f"{b['halc-batch']*1e3:.0f} ms"))
+rows.append(("  halc, one run, -j 1", f"{b['halc-batch-j1']*1e3:.0f} ms (output {same} to -j {jobs})"))
+rows.append(("  spirv-cross CLI once per module", f"{b['spirv-cross-loop']*1e3:.0f} ms = {b['spirv-cross-loop']/b['halc-batch']:.2f}x the halc batch"))
+rows.append((f"  naga CLI once per module ({naga_ok} of {n} it translates)", f"{b['naga-loop']*1e3:.0f} ms"))
+pb, wb = peak(f"{work}/batch-timings.txt")
+ps, ws = peak(f"{work}/large-timings.txt")
+bound = (ps + ws) * jobs
+rows.append(("  peak memory, batch (max RSS)", f"halc {pb:.1f} MiB + {jobs} workers of at most {wb:.1f} MiB = {pb + jobs*wb:.1f} MiB"))
+rows.append(("  largest single-kernel run x workers", f"(halc {ps:.1f} + worker {ws:.1f} MiB) x {jobs} = {bound:.1f} MiB; batch = {(pb + jobs*wb)/bound:.2f}x that"))
+
+load = open(f"{work}/load.txt").read()
+times = {}
+for m in re.finditer(r"load_and_verify/(\d+)\s*\n?\s*time:\s*\[\S+ \S+ (\S+) (\S+)", load):
+    v, unit = float(m[2]), m[3]
+    times[int(m[1])] = v * {"ns": 1e-6, "µs": 1e-3, "us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
+rows.append(("Executable::load + verify (criterion)", ""))
+for k in sorted(times):
+    rows.append((f"  {k} kernels", f"{times[k]:.3f} ms = {times[k]/k*1e6:.0f} ns per kernel"))
+if 1000 in times and 10000 in times:
+    rows.append(("  10,000 / 1,000", f"{times[10000]/times[1000]:.2f}x the time for 10x the kernels"))
+
+w = max(len(r[0]) for r in rows)
+for a, v in rows:
+    print(f"{a:<{w}}  {v}")
+EOF
