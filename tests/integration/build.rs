@@ -2,7 +2,7 @@
 //! bindings per fixture (snapshots), the generated code compiled for real,
 //! and the build.rs helper's behaviour (GLSL, includes, errors, outputs).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use halc::Options;
