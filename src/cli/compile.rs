@@ -30,7 +30,7 @@ pub struct CompileArgs {
     /// `halc build FILE` does (see README, "Manifest").
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "inputs", "output", "entries", "specs", "binding_map", "emit_msl", "reflection", "lock",
-        "depfile", "metallib", "bindings", "msl_version", "platform", "argument_buffer_tier", "fast_math",
+        "depfile", "metallib", "timings", "bindings", "msl_version", "platform", "argument_buffer_tier", "fast_math",
     ])]
     manifest: Option<PathBuf>,
     /// Compile only this entry point (repeatable; default: every GLCompute one).
