@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use sha2::{Digest, Sha256};
 
 use crate::msl::{self, MslOptions, MslVersion};
-use crate::spirv::{self, ExecutionModel, SpirvError};
+use crate::spirv::{self, ExecutionModel, SpecValue, SpirvError};
 use crate::timings::{ModuleTimings, Stage, StageTimes, Timings};
 use crate::{
     Compiled, Error, ErrorKind, Input, Isolation, Kernel, Options, MAX_THREADGROUP_MEMORY_BYTES,
@@ -304,7 +304,7 @@ fn compile_input(
     };
     let t = &mut out.timings.module;
     let module = module_stages(input, options, worker, t, &mut out.spec_ids);
-    let (words, baked, info) = match module {
+    let (words, baked, info, mut blocks) = match module {
         Ok(m) => m,
         Err(e) => {
             out.error = Some(e);
@@ -315,9 +315,26 @@ fn compile_input(
         .entry_points
         .iter()
         .filter(|e| e.model == ExecutionModel::GLCompute)
+        .filter(|e| input.entries.is_empty() || input.entries.contains(&e.name))
         .collect();
+    if let (Some(name), [_, _, ..]) = (&input.kernel, computes.as_slice()) {
+        let all: Vec<&str> = computes.iter().map(|e| e.name.as_str()).collect();
+        out.error = Some(Error::new(
+            Some(&input.name),
+            None,
+            ErrorKind::Options(format!(
+                "name {name}: the module has {} GLCompute entry points ({}); say which one is `{name}`",
+                all.len(),
+                all.join(", ")
+            )),
+        ));
+        return out;
+    }
     for e in computes {
-        let name = input.kernel_name(&e.name);
+        let name = match &input.kernel {
+            Some(n) => n.clone(),
+            None => input.kernel_name(&e.name),
+        };
         // --entry selects by entry-point name or by kernel name.
         let selected_by: Vec<String> = options
             .entries
@@ -341,6 +358,10 @@ fn compile_input(
             worker,
             &mut kt,
         );
+        let result = result.map(|mut k| {
+            k.blocks = blocks.remove(&e.name).unwrap_or_default();
+            k
+        });
         let failed = result.is_err();
         out.timings.kernels.push((name.clone(), kt));
         out.kernels.push(KernelOutcome {
@@ -360,6 +381,7 @@ type Module = (
     spirv::Words,
     Vec<spirv::specialize::Baked>,
     spirv::ModuleInfo,
+    std::collections::HashMap<String, spirv::Blocks>,
 );
 
 /// Header, `--spec`, checks, validator, reflection, and the module-level
@@ -373,13 +395,31 @@ fn module_stages(
 ) -> Result<Module, Error> {
     let file = Some(input.name.as_str());
     let fail = |k: ErrorKind| Error::new(file, None, k);
+    // An input's own values win over the global ones with the same SpecId.
+    let specs: Vec<SpecValue> = options
+        .specs
+        .iter()
+        .filter(|g| !input.specs.iter().any(|s| s.id == g.id))
+        .chain(&input.specs)
+        .cloned()
+        .collect();
     let (words, baked) = t
         .time(Stage::Parse, || {
             let words = spirv::Words::from_bytes(&input.bytes)?;
-            spirv::specialize(&words, &options.specs)
+            spirv::specialize(&words, &specs)
         })
         .map_err(|e| fail(e.into()))?;
     spec_ids.extend(baked.iter().map(|b| b.id));
+    if let Some(s) = input
+        .specs
+        .iter()
+        .find(|s| !baked.iter().any(|b| b.id == s.id))
+    {
+        return Err(fail(ErrorKind::Options(format!(
+            "spec {}={}: the module has no spec constant with SpecId {}",
+            s.id, s.text, s.id
+        ))));
+    }
     t.time(Stage::Check, || {
         spirv::validate::check(&words, &options.limits)
     })
@@ -417,6 +457,15 @@ fn module_stages(
             })
         })
         .map_err(|e| fail(e.into()))?;
+    let blocks = t
+        .time(Stage::Reflect, || {
+            std::panic::catch_unwind(|| spirv::blocks::blocks(&words)).unwrap_or_else(|_| {
+                Err(SpirvError::Parse(
+                    "the SPIR-V reader (rspirv) failed on this module".into(),
+                ))
+            })
+        })
+        .map_err(|e| fail(e.into()))?;
 
     let computes: Vec<&spirv::EntryPoint> = info
         .entry_points
@@ -436,6 +485,13 @@ fn module_stages(
         };
         return Err(fail(ErrorKind::Rejected(msg)));
     }
+    for entry in &input.entries {
+        if !computes.iter().any(|e| e.name == *entry) {
+            return Err(fail(ErrorKind::Options(format!(
+                "entry {entry}: the module has no GLCompute entry point `{entry}`"
+            ))));
+        }
+    }
     for r in &input.renames {
         if !computes.iter().any(|e| e.name == r.entry) {
             return Err(fail(ErrorKind::Options(format!(
@@ -450,7 +506,7 @@ fn module_stages(
             ))));
         }
     }
-    Ok((words, baked, info))
+    Ok((words, baked, info, blocks))
 }
 
 /// The job's worker, started on first use (the start counts as worker time).
@@ -609,6 +665,7 @@ fn compile_entry(
         baked: baked.to_vec(),
         capabilities: info.capabilities.clone(),
         metallib: None,
+        blocks: spirv::Blocks::default(),
     })
 }
 

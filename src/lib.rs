@@ -18,14 +18,21 @@
 #![deny(missing_docs)]
 
 pub mod amber;
-#[cfg(unix)]
+pub mod build;
+pub mod depfile;
+#[cfg(all(unix, feature = "run"))]
 pub mod diff;
 mod driver;
 pub mod flatbuffer;
+pub mod glsl;
 pub mod inspect;
+pub mod lock;
+pub mod manifest;
 pub mod msl;
+pub mod reflection;
 pub mod spirv;
 pub mod timings;
+mod toml_pos;
 
 use sha2::{Digest, Sha256};
 
@@ -52,6 +59,16 @@ pub struct Input {
     pub bytes: Vec<u8>,
     /// Explicit kernel names for some of its entry points.
     pub renames: Vec<Rename>,
+    /// The kernel name of its one selected GLCompute entry point (an error
+    /// when it has several: name them with `renames`).
+    pub kernel: Option<String>,
+    /// Compile only these of its entry points (by SPIR-V name; all selected
+    /// by [`Options::entries`] when empty).
+    pub entries: Vec<String>,
+    /// Spec-constant values baked into this input only; they win over
+    /// [`Options::specs`] with the same SpecId. Each must name a SpecId the
+    /// input declares.
+    pub specs: Vec<SpecValue>,
 }
 
 impl Input {
@@ -61,6 +78,9 @@ impl Input {
             name: name.into(),
             bytes,
             renames: Vec::new(),
+            kernel: None,
+            entries: Vec::new(),
+            specs: Vec::new(),
         }
     }
 
@@ -202,6 +222,8 @@ pub struct Kernel {
     pub capabilities: Vec<String>,
     /// Precompiled library, when built with `--metallib`.
     pub metallib: Option<Metallib>,
+    /// The structure of its push-constant and buffer blocks.
+    pub blocks: spirv::Blocks,
 }
 
 /// A compiled Metal library.

@@ -24,6 +24,8 @@ struct Cli {
 enum Command {
     /// Compile SPIR-V kernels into one executable.
     Compile(cli::compile::CompileArgs),
+    /// Build the executables a manifest (halc.toml) describes.
+    Build(cli::build::BuildArgs),
     /// Print what an executable holds.
     Inspect(cli::inspect::InspectArgs),
     /// Run Amber compute tests (AmberScript or VkScript) through halc and
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Compile(a) => cli::compile::run(a),
+        Command::Build(a) => cli::build::run(a),
         Command::Inspect(a) => cli::inspect::run(a),
         Command::Test(a) => cli::test::run(a),
         Command::Diff(a) => cli::diff::run(a),

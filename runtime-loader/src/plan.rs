@@ -198,6 +198,29 @@ impl Bindings {
     }
 }
 
+impl From<BufferBinding> for Resource {
+    fn from(b: BufferBinding) -> Self {
+        Resource::Buffer(b)
+    }
+}
+
+/// Something resources can be bound into by (set, binding): the portable
+/// [`Bindings`] (any `R` that converts into a [`Resource`]) and the CPU
+/// backend's `ResourceBindings` (its buffers). The Rust bindings `halc::build`
+/// generates bind a kernel's typed argument struct through this trait, each
+/// field to its own (set, binding).
+pub trait BindResources<R> {
+    /// Binds `elements` (one per array element; one for a plain resource)
+    /// to (set, binding), replacing what was there.
+    fn bind_resources(&mut self, set: u32, binding: u32, elements: &[R]);
+}
+
+impl<R: Copy + Into<Resource>> BindResources<R> for Bindings {
+    fn bind_resources(&mut self, set: u32, binding: u32, elements: &[R]) {
+        self.bind_array(set, binding, elements.iter().map(|&r| r.into()));
+    }
+}
+
 /// A value for an open specialization constant (a function constant).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SpecValue {

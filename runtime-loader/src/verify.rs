@@ -460,6 +460,21 @@ impl KernelCheck<'_, '_> {
             buffers
                 .claim(p.buffer_index(), 1, "push_constants".into())
                 .or_else(|m| self.fail("push_constants.buffer_index", m))?;
+            let mut end_of_previous = 0u64;
+            for (i, m) in p.members().iter().flatten().enumerate() {
+                let end = u64::from(m.offset()) + u64::from(m.size());
+                if u64::from(m.offset()) < end_of_previous || end > u64::from(p.size()) {
+                    return self.fail(
+                        format!("push_constants.members[{i}]"),
+                        format!(
+                            "bytes {}..{end} overlap the previous member or pass the block's {} bytes",
+                            m.offset(),
+                            p.size()
+                        ),
+                    );
+                }
+                end_of_previous = end;
+            }
         }
 
         let entries = k.sizes_buffer_entries();

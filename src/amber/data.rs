@@ -359,22 +359,7 @@ pub fn floats_within(width: u32, a: u64, b: u64, ulp: u32, atol: f64) -> bool {
 
 /// IEEE single from half (exact).
 pub fn f16_to_f32(h: u16) -> f32 {
-    let sign = (u32::from(h) & 0x8000) << 16;
-    let exp = (u32::from(h) >> 10) & 0x1f;
-    let man = u32::from(h) & 0x3ff;
-    let bits = match (exp, man) {
-        (0, 0) => sign,
-        (0, m) => {
-            // Subnormal: normalise.
-            let shift = m.leading_zeros() - 21;
-            let m = (m << shift) & 0x3ff;
-            sign | ((127 - 15 + 1 - shift) << 23) | (m << 13)
-        }
-        (0x1f, 0) => sign | 0x7f80_0000,
-        (0x1f, m) => sign | 0x7fc0_0000 | (m << 13),
-        (e, m) => sign | ((e + 127 - 15) << 23) | (m << 13),
-    };
-    f32::from_bits(bits)
+    crate::spirv::specialize::f16_bits_to_f32(h)
 }
 
 #[cfg(test)]

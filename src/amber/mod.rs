@@ -8,7 +8,7 @@
 
 pub mod data;
 pub mod parse;
-#[cfg(unix)]
+#[cfg(all(unix, feature = "run"))]
 pub mod run;
 
 use data::{DataType, Layout};

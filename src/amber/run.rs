@@ -14,7 +14,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command as Process, Stdio};
 use std::time::Duration;
 
 use runtime_loader::cpu::{self, ResourceBindings};
@@ -938,62 +937,21 @@ fn assemble(text: &str, env: &str) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("SPIR-V assembly: {}", e.to_string().trim()))
 }
 
-/// glslc's `--target-env` / `--target-spv` for an Amber environment.
-fn glslc_env(env: &str) -> Result<Vec<String>, String> {
-    Ok(match env {
-        e if e.starts_with("vulkan1.") => vec![format!("--target-env={e}")],
-        e if e.starts_with("spv1.") => {
-            // The lowest Vulkan that carries that SPIR-V version.
-            let vk = match e {
-                "spv1.0" => "vulkan1.0",
-                "spv1.1" | "spv1.2" | "spv1.3" => "vulkan1.1",
-                "spv1.4" | "spv1.5" => "vulkan1.2",
-                _ => "vulkan1.3",
-            };
-            vec![format!("--target-env={vk}"), format!("--target-spv={e}")]
-        }
-        other => return Err(format!("unknown target environment `{other}`")),
-    })
-}
-
-/// Compiles GLSL compute source with glslc.
+/// Compiles GLSL compute source with glslc ([`crate::glsl`]).
 fn glslc(path: Option<&Path>, text: &str, env: &str) -> Result<Vec<u8>, String> {
-    use std::io::Write;
-    let program = match path {
-        Some(p) => p.to_path_buf(),
-        None => std::env::var_os("HALC_GLSLC")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from("glslc")),
+    let opts = crate::glsl::GlslOptions {
+        target_env: env
+            .parse()
+            .map_err(|e: crate::glsl::GlslError| e.to_string())?,
+        ..Default::default()
     };
-    let mut child = Process::new(&program)
-        .args(glslc_env(env)?)
-        .args(["-fshader-stage=compute", "-o", "-", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                format!(
-                    "GLSL shaders need glslc, which was not found (`{}`): install it (`apt-get install glslc`) or set HALC_GLSLC",
-                    program.display()
-                )
-            } else {
-                format!("cannot run {}: {e}", program.display())
-            }
-        })?;
-    let mut stdin = child.stdin.take().expect("piped");
-    let text = text.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
-    let out = child
-        .wait_with_output()
-        .map_err(|e| format!("glslc: {e}"))?;
-    let _ = writer.join();
-    if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        return Err(format!("glslc rejected the shader:\n{}", stderr.trim_end()));
-    }
-    Ok(out.stdout)
+    let glslc = crate::glsl::Glslc::locate(path).map_err(|e| e.to_string())?;
+    glslc.compile_source(text, &opts).map_err(|e| match e {
+        crate::glsl::GlslError::Compile { stderr, .. } => {
+            format!("glslc rejected the shader:\n{stderr}")
+        }
+        e => e.to_string(),
+    })
 }
 
 #[cfg(test)]

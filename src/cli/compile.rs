@@ -13,7 +13,7 @@ use halc::timings::Stage;
 use halc::{Input, Options};
 
 use super::batch::{timings_table, Bar, CliTimes};
-use super::{check_output, io_reason, read_input, write_atomic, TargetArgs};
+use super::{check_output_in, io_reason, read_input, write_atomic, TargetArgs};
 
 #[derive(clap::Args)]
 pub struct CompileArgs {
@@ -21,11 +21,18 @@ pub struct CompileArgs {
     /// point, or after the file's stem when the entry point is `main` (as
     /// glslc names them); `IN.spv:ENTRY=NAME[,ENTRY=NAME…]` names kernels
     /// explicitly.
-    #[arg(required = true, value_name = "IN.spv[:ENTRY=NAME]", value_parser = parse_input_arg)]
+    #[arg(required_unless_present = "manifest", value_name = "IN.spv[:ENTRY=NAME]", value_parser = parse_input_arg)]
     inputs: Vec<InputArg>,
     /// Output executable.
-    #[arg(short, long, value_name = "OUT")]
-    output: PathBuf,
+    #[arg(short, long, value_name = "OUT", required_unless_present = "manifest")]
+    output: Option<PathBuf>,
+    /// Build the executables a manifest (halc.toml) describes instead, as
+    /// `halc build FILE` does (see README, "Manifest").
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "inputs", "output", "entries", "specs", "binding_map", "emit_msl", "reflection", "lock",
+        "depfile", "metallib", "timings", "bindings", "msl_version", "platform", "argument_buffer_tier", "fast_math",
+    ])]
+    manifest: Option<PathBuf>,
     /// Compile only this entry point (repeatable; default: every GLCompute one).
     #[arg(long = "entry", value_name = "NAME")]
     entries: Vec<String>,
@@ -56,6 +63,20 @@ pub struct CompileArgs {
     /// (needs clang++ >= 15; kernels with textures are reported as unchecked).
     #[arg(long)]
     check_msl: bool,
+    /// Also write the reflection JSON (as `halc inspect --json` prints it) to FILE.
+    #[arg(long, value_name = "FILE")]
+    reflection: Option<PathBuf>,
+    /// Check the build against the ABI lock FILE (kernel names, threadgroup
+    /// sizes, slots, push constants): any change is an error listing each.
+    #[arg(long, value_name = "FILE")]
+    lock: Option<PathBuf>,
+    /// With --lock (or a manifest's locks): write the build's ABI to the lock
+    /// file instead of checking it.
+    #[arg(long)]
+    update_lock: bool,
+    /// Write a Make/Ninja depfile naming the output and every file the build read.
+    #[arg(long, value_name = "FILE")]
+    depfile: Option<PathBuf>,
     /// Also compile each kernel's MSL to a metallib with xcrun (macOS with Xcode; see README).
     #[arg(long)]
     metallib: bool,
@@ -98,7 +119,7 @@ pub struct CompileArgs {
 
 /// `--worker-start`.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum WorkerStart {
+pub(crate) enum WorkerStart {
     Fork,
     Exec,
 }
@@ -162,8 +183,41 @@ fn parse_input_arg(arg: &str) -> std::result::Result<InputArg, String> {
 }
 
 pub fn run(a: CompileArgs) -> Result<()> {
+    if let Some(manifest) = &a.manifest {
+        return super::build::build(
+            manifest,
+            &super::build::Operational {
+                update_lock: a.update_lock,
+                check_msl: a.check_msl,
+                in_process: a.in_process,
+                time_limit: a.time_limit,
+                exec: a.worker_start == Some(WorkerStart::Exec),
+                jobs: a.jobs,
+                quiet: a.quiet,
+                glslc: None,
+            },
+        );
+    }
+    if a.update_lock && a.lock.is_none() {
+        bail!("--update-lock needs --lock FILE (or a manifest whose executables name locks)");
+    }
     let paths: Vec<PathBuf> = a.inputs.iter().map(|i| i.path.clone()).collect();
-    check_output(&a.output, &paths)?;
+    let Some(output) = &a.output else {
+        bail!("no output: give -o OUT (or --manifest FILE)");
+    };
+    let extras = Extras {
+        reflection: a.reflection.as_deref(),
+        lock: a.lock.as_deref(),
+        update_lock: a.update_lock,
+        depfile: a.depfile.as_deref(),
+        deps: paths
+            .iter()
+            .chain(&a.binding_map)
+            .map(|p| p.display().to_string())
+            .collect(),
+        create_dirs: false,
+    };
+    extras.check(output, &paths)?;
     let limits = halc::spirv::validate::Limits::default();
     let mut inputs = Vec::with_capacity(a.inputs.len());
     let mut read_times = Vec::with_capacity(a.inputs.len());
@@ -177,21 +231,12 @@ pub fn run(a: CompileArgs) -> Result<()> {
         }
         inputs.push(input);
     }
-    let (map, map_text) = match &a.binding_map {
-        Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| {
-                anyhow!(
-                    "{}: cannot read binding map: {}",
-                    p.display(),
-                    io_reason(&e)
-                )
-            })?;
-            let map = BindingMap::from_toml(&text).map_err(|e| anyhow!("{}: {e}", p.display()))?;
-            (map, Some(text))
-        }
-        None => (BindingMap::default(), None),
-    };
-    let isolation = isolation(&a)?;
+    let (map, map_text) = read_binding_map(a.binding_map.as_deref())?;
+    let isolation = isolation(
+        a.in_process,
+        a.time_limit,
+        a.worker_start == Some(WorkerStart::Exec),
+    )?;
     let options = Options {
         entries: a.entries,
         specs: a.specs,
@@ -233,7 +278,7 @@ pub fn run(a: CompileArgs) -> Result<()> {
             &mut compiled,
             &opts,
             a.xcrun.as_deref(),
-            &a.output,
+            output,
             a.emit_msl.as_deref(),
         )?;
         compiled.keep_msl = !a.no_msl;
@@ -241,18 +286,24 @@ pub fn run(a: CompileArgs) -> Result<()> {
     let start = Instant::now();
     let bytes = compiled.to_flatbuffer();
     let pack = start.elapsed();
+    let mut files = extras.stage(output, bytes)?;
     if let Some(dir) = &a.emit_msl {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("{}: cannot create MSL directory", dir.display()))?;
         for k in &compiled.kernels {
-            write_atomic(
-                &dir.join(format!("{}.metal", file_stem(&k.name))),
-                k.msl.source.as_bytes(),
-            )?;
+            files.insert(
+                0,
+                (
+                    dir.join(format!("{}.metal", file_stem(&k.name))),
+                    k.msl.source.clone().into_bytes(),
+                ),
+            );
         }
     }
     let start = Instant::now();
-    write_atomic(&a.output, &bytes)?;
+    for (path, bytes) in files {
+        write_atomic(&path, &bytes)?;
+    }
     let write = start.elapsed();
     if a.timings {
         print!(
@@ -264,15 +315,15 @@ pub fn run(a: CompileArgs) -> Result<()> {
 }
 
 /// Where the C++ runs: forked workers by default on Unix (the CLI is
-/// single-threaded when `compile` forks them), `halc __msl-worker` with
+/// single-threaded when it forks them), `halc __msl-worker` with
 /// `--worker-start exec` (and elsewhere), in this process with `--in-process`.
-fn isolation(a: &CompileArgs) -> Result<halc::Isolation> {
-    let time_limit = std::time::Duration::from_secs(a.time_limit);
-    if a.in_process {
+pub(crate) fn isolation(in_process: bool, time_limit: u64, exec: bool) -> Result<halc::Isolation> {
+    let time_limit = std::time::Duration::from_secs(time_limit);
+    if in_process {
         return Ok(halc::Isolation::InProcess);
     }
     #[cfg(unix)]
-    if a.worker_start != Some(WorkerStart::Exec) {
+    if !exec {
         return Ok(halc::Isolation::Forked { time_limit });
     }
     #[cfg(not(unix))]
@@ -283,6 +334,126 @@ fn isolation(a: &CompileArgs) -> Result<halc::Isolation> {
         program: std::env::current_exe().context("cannot locate the halc executable")?,
         time_limit,
     })
+}
+
+/// Reads and parses a `--binding-map` file.
+pub(crate) fn read_binding_map(path: Option<&Path>) -> Result<(BindingMap, Option<String>)> {
+    let Some(p) = path else {
+        return Ok((BindingMap::default(), None));
+    };
+    let text = std::fs::read_to_string(p).map_err(|e| {
+        anyhow!(
+            "{}: cannot read binding map: {}",
+            p.display(),
+            io_reason(&e)
+        )
+    })?;
+    let map = BindingMap::from_toml(&text).map_err(|e| {
+        // Syntax errors carry `line:column: `; the others name the entry.
+        let sep = if e.starts_with(|c: char| c.is_ascii_digit()) {
+            ":"
+        } else {
+            ": "
+        };
+        anyhow!("{}{sep}{e}", p.display())
+    })?;
+    Ok((map, Some(text)))
+}
+
+/// What a build writes and checks beside the executable.
+pub(crate) struct Extras<'a> {
+    /// `--reflection FILE`.
+    pub reflection: Option<&'a Path>,
+    /// `--lock FILE`.
+    pub lock: Option<&'a Path>,
+    /// `--update-lock`.
+    pub update_lock: bool,
+    /// `--depfile FILE`.
+    pub depfile: Option<&'a Path>,
+    /// Files the build read, for the depfile (the lock is added when checked).
+    pub deps: Vec<String>,
+    /// Create missing output directories (manifest builds).
+    pub create_dirs: bool,
+}
+
+impl Extras<'_> {
+    /// Before any work: every file this build writes can be written.
+    pub fn check(&self, output: &Path, inputs: &[PathBuf]) -> Result<()> {
+        let check = |p: &Path| check_output_in(p, inputs, self.create_dirs);
+        check(output)?;
+        for extra in [self.reflection, self.depfile].into_iter().flatten() {
+            check(extra)?;
+        }
+        if let (true, Some(lock)) = (self.update_lock, self.lock) {
+            check(lock)?;
+        }
+        Ok(())
+    }
+
+    /// After the build: checks the lock and returns every file to write, the
+    /// executable first and the depfile last, nothing written yet.
+    pub fn stage(&self, output: &Path, bytes: Vec<u8>) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+        // Decoded from the bytes about to be written: the JSON and the lock
+        // describe exactly this file.
+        let reflection = halc::reflection::Reflection::from_bytes(&bytes).map_err(|e| {
+            anyhow!(
+                "{}: internal error: the executable does not verify: {e}",
+                output.display()
+            )
+        })?;
+        let lock = match self.lock {
+            Some(path) => check_lock(path, &reflection, self.update_lock)?,
+            None => None,
+        };
+        let mut files = vec![(output.to_path_buf(), bytes)];
+        if let Some(path) = self.reflection {
+            files.push((path.to_path_buf(), reflection.to_json().into_bytes()));
+        }
+        if let (Some(path), Some(text)) = (self.lock, lock) {
+            files.push((path.to_path_buf(), text.into_bytes()));
+        }
+        if let Some(path) = self.depfile {
+            let mut deps = self.deps.clone();
+            if !self.update_lock {
+                deps.extend(self.lock.map(|p| p.display().to_string()));
+            }
+            let text = halc::depfile::render(&output.display().to_string(), &deps);
+            files.push((path.to_path_buf(), text.into_bytes()));
+        }
+        Ok(files)
+    }
+}
+
+/// `--lock`: checks the build against the lock file, or with `--update-lock`
+/// returns the lock text to write.
+fn check_lock(
+    path: &Path,
+    reflection: &halc::reflection::Reflection,
+    update: bool,
+) -> Result<Option<String>> {
+    let new = halc::lock::Lock::of(reflection);
+    if update {
+        return Ok(Some(new.to_toml()));
+    }
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            anyhow!("{shown}: no such lock file; create it with --update-lock")
+        } else {
+            anyhow!("{shown}: cannot read lock file: {}", io_reason(&e))
+        }
+    })?;
+    let old = halc::lock::Lock::parse(&text).map_err(|e| anyhow!("{shown}:{e}"))?;
+    let changes = old.changes(&new);
+    if changes.is_empty() {
+        return Ok(None);
+    }
+    let n = changes.len();
+    bail!(
+        "{shown}: the build changes the locked ABI ({n} change{}; if intended, rerun with --update-lock):\n  {}",
+        if n == 1 { "" } else { "s" },
+        changes.join("\n  ")
+    )
 }
 
 /// What a `--metallib` user without Xcode's Metal compiler needs to hear.

@@ -11,7 +11,7 @@ use super::read_input;
 pub struct InspectArgs {
     /// Executable written by `halc compile`.
     file: PathBuf,
-    /// Print JSON instead of text.
+    /// Print the reflection JSON (versioned; schemas/halc_reflection.schema.json) instead of text.
     #[arg(long)]
     json: bool,
 }
@@ -19,12 +19,13 @@ pub struct InspectArgs {
 pub fn run(a: InspectArgs) -> Result<()> {
     let limit = halc::runtime_loader::VerifyLimits::default().max_bytes;
     let bytes = read_input(&a.file, "a halc executable", limit)?;
-    let view = halc::inspect::decode(&bytes).map_err(|e| anyhow!("{}: {e}", a.file.display()))?;
+    let fail = |e| anyhow!("{}: {e}", a.file.display());
     let mut out = std::io::stdout().lock();
     if a.json {
-        serde_json::to_writer_pretty(&mut out, &view)?;
-        writeln!(out)?;
+        let reflection = halc::reflection::Reflection::from_bytes(&bytes).map_err(fail)?;
+        write!(out, "{}", reflection.to_json())?;
     } else {
+        let view = halc::inspect::decode(&bytes).map_err(fail)?;
         write!(out, "{}", halc::inspect::render(&view))?;
     }
     Ok(())

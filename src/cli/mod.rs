@@ -2,6 +2,7 @@
 //! and reading and writing files.
 
 pub mod batch;
+pub mod build;
 pub mod check;
 pub mod compile;
 pub mod diff;
@@ -116,13 +117,22 @@ pub fn io_reason(e: &std::io::Error) -> String {
 }
 
 /// Checks that `out` can be written without touching any input.
-pub fn check_output(out: &Path, inputs: &[PathBuf]) -> Result<()> {
+/// With `create_dirs`, a missing directory is fine (it is created when the
+/// output is written) unless a file stands in its way.
+pub fn check_output_in(out: &Path, inputs: &[PathBuf], create_dirs: bool) -> Result<()> {
     let shown = out.display();
     if out.is_dir() {
         bail!("{shown}: output path is a directory");
     }
     let dir = parent_dir(out);
-    if !dir.is_dir() {
+    if create_dirs {
+        if let Some(file) = dir.ancestors().find(|a| a.is_file()) {
+            bail!(
+                "{shown}: cannot write output: {} is a file, not a directory",
+                file.display()
+            );
+        }
+    } else if !dir.is_dir() {
         bail!(
             "{shown}: cannot write output: directory {} does not exist",
             dir.display()

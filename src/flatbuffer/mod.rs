@@ -131,11 +131,36 @@ pub fn write(c: &Compiled) -> Vec<u8> {
             .collect();
         let abs = b.create_vector(&abs);
         let push_constants = l.push_constants.map(|p| {
+            let mut members: Vec<&crate::spirv::blocks::Member> = k
+                .blocks
+                .push_constants
+                .iter()
+                .flat_map(|blk| &blk.ty.members)
+                .collect();
+            members.sort_by_key(|m| m.offset);
+            let members: Vec<_> = members
+                .into_iter()
+                .map(|m| {
+                    let name = b.create_string(m.name.as_deref().unwrap_or(""));
+                    let ty = b.create_string(&m.ty.canonical());
+                    fb::BlockMember::create(
+                        &mut b,
+                        &fb::BlockMemberArgs {
+                            name: Some(name),
+                            offset: u32::try_from(m.offset).unwrap_or(u32::MAX),
+                            size: u32::try_from(m.size).unwrap_or(u32::MAX),
+                            type_: Some(ty),
+                        },
+                    )
+                })
+                .collect();
+            let members = b.create_vector(&members);
             fb::PushConstants::create(
                 &mut b,
                 &fb::PushConstantsArgs {
                     buffer_index: p.buffer_index,
                     size: p.size,
+                    members: Some(members),
                 },
             )
         });

@@ -123,14 +123,8 @@ impl BindingMap {
     /// Parses a TOML binding map and checks it for duplicate entries.
     pub fn from_toml(text: &str) -> Result<Self, String> {
         let map: BindingMap = toml::from_str(text).map_err(|e| {
-            let msg = e.message().to_string();
-            match e.span() {
-                Some(span) => {
-                    let line = text[..span.start].matches('\n').count() + 1;
-                    format!("line {line}: {msg}")
-                }
-                None => msg,
-            }
+            let (line, column, message) = crate::toml_pos::error(text, &e);
+            format!("{line}:{column}: {message}")
         })?;
         let mut seen = BTreeSet::new();
         for p in &map.bindings {

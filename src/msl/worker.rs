@@ -325,7 +325,16 @@ impl Worker {
     #[cfg(unix)]
     pub fn fork(time_limit: Duration) -> Result<Worker, WorkerError> {
         use std::os::fd::{FromRawFd, OwnedFd};
-        if let Some(n) = threads().filter(|n| *n > 1) {
+        // Threads joined a moment ago (the jobs of an earlier `compile`)
+        // stay listed until the kernel finishes their exit: give them a
+        // moment before refusing.
+        let deadline = std::time::Instant::now() + Duration::from_millis(200);
+        let mut running = threads();
+        while running.is_some_and(|n| n > 1) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+            running = threads();
+        }
+        if let Some(n) = running.filter(|n| *n > 1) {
             return Err(WorkerError::Io(format!(
                 "cannot fork a worker: this process runs {n} threads (fork is only sound in a single-threaded process); use Isolation::Subprocess"
             )));

@@ -1,18 +1,21 @@
 //! SPIR-V input: header checks and byte order ([`binary`]), build-time
-//! specialization ([`specialize`]) and reflection into plain types
-//! ([`reflect`]).
+//! specialization ([`specialize`]), reflection into plain types
+//! ([`reflect`]) and the structure of push-constant and buffer blocks
+//! ([`blocks`]).
 //!
 //! Everything here reads the SPIR-V itself. SPIRV-Cross is not consulted for
 //! reflection: it gets multi-entry-point modules wrong (it applies one
 //! workgroup size to every entry point).
 
 pub mod binary;
+pub mod blocks;
 pub mod nesting;
 pub mod reflect;
 pub mod specialize;
 pub mod validate;
 
 pub use binary::Words;
+pub use blocks::{Block, BlockType, Blocks, BoundBlock, Member, StructType};
 pub use reflect::{
     reflect, Access, Binding, BindingKind, BlockLayout, EntryPoint, ExecutionModel, ModuleInfo,
     ScalarType, ScalarValue, SpecConstant, WorkgroupDim, WorkgroupSize,

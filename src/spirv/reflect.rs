@@ -356,35 +356,35 @@ const OP_VECTOR_SHUFFLE: u32 = 79;
 const OP_COMPOSITE_EXTRACT: u32 = 81;
 const OP_COMPOSITE_INSERT: u32 = 82;
 
-fn id_at(inst: &Instruction, i: usize) -> Option<u32> {
+pub(super) fn id_at(inst: &Instruction, i: usize) -> Option<u32> {
     match inst.operands.get(i) {
         Some(Operand::IdRef(id)) => Some(*id),
         _ => None,
     }
 }
 
-fn lit_at(inst: &Instruction, i: usize) -> Option<u32> {
+pub(super) fn lit_at(inst: &Instruction, i: usize) -> Option<u32> {
     match inst.operands.get(i) {
         Some(Operand::LiteralBit32(v)) => Some(*v),
         _ => None,
     }
 }
 
-fn invalid(msg: impl Into<String>) -> SpirvError {
+pub(super) fn invalid(msg: impl Into<String>) -> SpirvError {
     SpirvError::Invalid(msg.into())
 }
 
 /// Indexed view of a module.
-struct Index<'a> {
-    insts: &'a [Instruction],
+pub(super) struct Index<'a> {
+    pub(super) insts: &'a [Instruction],
     by_id: HashMap<u32, &'a Instruction>,
-    names: HashMap<u32, String>,
+    pub(super) names: HashMap<u32, String>,
     decorations: HashMap<u32, Vec<&'a Instruction>>,
     member_decorations: HashMap<(u32, u32), Vec<&'a Instruction>>,
 }
 
 impl<'a> Index<'a> {
-    fn new(insts: &'a [Instruction]) -> Self {
+    pub(super) fn new(insts: &'a [Instruction]) -> Self {
         let mut by_id = HashMap::new();
         let mut names = HashMap::new();
         let mut decorations: HashMap<u32, Vec<&Instruction>> = HashMap::new();
@@ -425,7 +425,7 @@ impl<'a> Index<'a> {
         }
     }
 
-    fn get(&self, id: u32) -> Result<&'a Instruction, SpirvError> {
+    pub(super) fn get(&self, id: u32) -> Result<&'a Instruction, SpirvError> {
         self.by_id
             .get(&id)
             .copied()
@@ -442,7 +442,7 @@ impl<'a> Index<'a> {
         })
     }
 
-    fn decoration_lit(&self, id: u32, d: Decoration) -> Option<u32> {
+    pub(super) fn decoration_lit(&self, id: u32, d: Decoration) -> Option<u32> {
         self.decoration(id, d).and_then(|i| lit_at(i, 2))
     }
 
@@ -450,7 +450,7 @@ impl<'a> Index<'a> {
         self.decoration(id, d).is_some()
     }
 
-    fn member_decoration_lit(&self, id: u32, member: u32, d: Decoration) -> Option<u32> {
+    pub(super) fn member_decoration_lit(&self, id: u32, member: u32, d: Decoration) -> Option<u32> {
         self.member_decorations.get(&(id, member)).and_then(|v| {
             v.iter().find_map(|i| match i.operands.get(2) {
                 Some(Operand::Decoration(x)) if *x == d => lit_at(i, 3).or(Some(0)),
@@ -459,12 +459,12 @@ impl<'a> Index<'a> {
         })
     }
 
-    fn member_has(&self, id: u32, member: u32, d: Decoration) -> bool {
+    pub(super) fn member_has(&self, id: u32, member: u32, d: Decoration) -> bool {
         self.member_decoration_lit(id, member, d).is_some()
     }
 
     /// Integer value of a (spec) constant: its current default.
-    fn const_u64(&self, id: u32) -> Result<u64, SpirvError> {
+    pub(super) fn const_u64(&self, id: u32) -> Result<u64, SpirvError> {
         let inst = self.get(id)?;
         match inst.class.opcode {
             Op::Constant | Op::SpecConstant => match inst.operands.first() {
@@ -540,7 +540,7 @@ impl<'a> Index<'a> {
         } & 0xffff_ffff)
     }
 
-    fn scalar_type(&self, type_id: u32) -> Result<ScalarType, SpirvError> {
+    pub(super) fn scalar_type(&self, type_id: u32) -> Result<ScalarType, SpirvError> {
         let t = self.get(type_id)?;
         match t.class.opcode {
             Op::TypeBool => Ok(ScalarType::Bool),
@@ -562,7 +562,7 @@ impl<'a> Index<'a> {
     /// Size in bytes of a type laid out with explicit `Offset`/`ArrayStride`
     /// decorations (buffer blocks, push constants). Returns (size, trailing
     /// runtime-array stride).
-    fn explicit_size(&self, type_id: u32, depth: u32) -> Result<(u64, u32), SpirvError> {
+    pub(super) fn explicit_size(&self, type_id: u32, depth: u32) -> Result<(u64, u32), SpirvError> {
         if depth > 64 {
             return Err(invalid("type nesting deeper than 64"));
         }
@@ -949,7 +949,7 @@ fn execution_mode_workgroup_size(ix: &Index<'_>, func: u32) -> Result<WorkgroupS
 }
 
 /// For each function id, the instructions of its body.
-fn function_bodies(insts: &[Instruction]) -> HashMap<u32, &[Instruction]> {
+pub(super) fn function_bodies(insts: &[Instruction]) -> HashMap<u32, &[Instruction]> {
     let mut out = HashMap::new();
     let mut start = None;
     for (i, inst) in insts.iter().enumerate() {
@@ -997,7 +997,7 @@ fn reachable_functions(functions: &HashMap<u32, &[Instruction]>, entry: u32) -> 
 }
 
 /// Every id referenced by the functions reachable from `entry`.
-fn used_ids(functions: &HashMap<u32, &[Instruction]>, entry: u32) -> BTreeSet<u32> {
+pub(super) fn used_ids(functions: &HashMap<u32, &[Instruction]>, entry: u32) -> BTreeSet<u32> {
     let mut used = BTreeSet::new();
     for f in reachable_functions(functions, entry) {
         if let Some(body) = functions.get(&f) {

@@ -119,6 +119,26 @@ fn mask(w: u32) -> u64 {
     }
 }
 
+/// IEEE single from half (exact).
+pub(crate) fn f16_bits_to_f32(h: u16) -> f32 {
+    let sign = (u32::from(h) & 0x8000) << 16;
+    let exp = (u32::from(h) >> 10) & 0x1f;
+    let man = u32::from(h) & 0x3ff;
+    let bits = match (exp, man) {
+        (0, 0) => sign,
+        (0, m) => {
+            // Subnormal: normalise.
+            let shift = m.leading_zeros() - 21;
+            let m = (m << shift) & 0x3ff;
+            sign | ((127 - 15 + 1 - shift) << 23) | (m << 13)
+        }
+        (0x1f, 0) => sign | 0x7f80_0000,
+        (0x1f, m) => sign | 0x7fc0_0000 | (m << 13),
+        (e, m) => sign | ((e + 127 - 15) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
+}
+
 /// IEEE half from single, round to nearest even.
 pub(crate) fn f32_to_f16_bits(f: f32) -> u16 {
     let x = f.to_bits();

@@ -6,7 +6,7 @@ use std::process::{Command, Output};
 
 use crate::kernel;
 
-fn halc(args: &[&str], cwd: &Path) -> Output {
+pub(crate) fn halc(args: &[&str], cwd: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_halc"))
         .args(args)
         .current_dir(cwd)
@@ -14,20 +14,20 @@ fn halc(args: &[&str], cwd: &Path) -> Output {
         .expect("run halc")
 }
 
-fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()
 }
 
-fn tmp() -> tempfile::TempDir {
+pub(crate) fn tmp() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
 }
 
-fn fixture(name: &str) -> String {
+pub(crate) fn fixture(name: &str) -> String {
     kernel(name).display().to_string()
 }
 
 /// Files in `dir`, for "nothing was left behind" checks.
-fn listing(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn listing(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -78,8 +78,8 @@ fn compile_then_inspect_succeeds() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["kernels"][0]["name"], "saxpy");
     assert_eq!(v["kernels"][0]["entry_point"], "main");
-    assert_eq!(v["kernels"][0]["threadgroup_size"][0][0], 64);
-    assert_eq!(v["kernels"][0]["bindings"][2]["kind"], "UniformBuffer");
+    assert_eq!(v["kernels"][0]["threadgroup_size"]["x"], 64);
+    assert_eq!(v["kernels"][0]["resources"][2]["kind"], "uniform-buffer");
 }
 
 /// The headline use: several glslc kernels (every entry point `main`) in one
@@ -440,7 +440,7 @@ fn binding_map_pins_slots_and_reports_collisions() {
             map.to_str().unwrap(),
         ],
         1,
-        "map.toml: line 4: unknown field `bufer`",
+        "map.toml:4:1: unknown field `bufer`",
     );
 }
 

@@ -2,12 +2,15 @@
 
 #[cfg(unix)]
 mod amber;
+mod build;
 mod cli;
+mod contract;
 mod corpus;
 #[cfg(unix)]
 mod cpu;
 mod fixtures;
 mod invalid;
+mod manifest;
 mod metallib;
 mod parallel;
 mod roundtrip;

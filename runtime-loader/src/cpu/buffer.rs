@@ -1,8 +1,11 @@
-//! Buffers: exact-size shared mappings between two guard pages.
+//! Buffers: exact-size shared mappings between two guard zones.
 //!
-//! The bytes end exactly where the guard page after them starts, so a read
+//! The bytes end exactly where the guard zone after them starts, so a read
 //! or write one byte past the end faults (and the fault is reported as an
-//! out-of-bounds access of that buffer). The start is aligned to the largest
+//! out-of-bounds access of that buffer). Each zone is [`GUARD_BYTES`] of
+//! reserved, inaccessible address space (no memory behind it), so an index
+//! far out of range (a gather through data, `data[idx * 4096]`) also faults
+//! instead of reading whatever the process has mapped next to the buffer. The start is aligned to the largest
 //! power of two (up to 4096) dividing the length, which is at least the
 //! alignment of the elements the length is made of. The mapping is
 //! `MAP_SHARED`, so the forked child that runs a dispatch writes the
@@ -22,6 +25,12 @@ pub(super) fn page_size() -> usize {
     }
 }
 
+/// Inaccessible address space before and after every buffer: 256 MiB, so
+/// an out-of-range index up to 64 Mi `f32` elements away faults. Address
+/// space only (`PROT_NONE`, `MAP_NORESERVE`): thousands of live buffers fit
+/// in a 47-bit address space.
+pub(super) const GUARD_BYTES: usize = 256 << 20;
+
 /// One guarded mapping.
 #[derive(Debug)]
 pub(super) struct Mapping {
@@ -38,47 +47,55 @@ unsafe impl Send for Mapping {}
 unsafe impl Sync for Mapping {}
 
 impl Mapping {
-    /// `len` zeroed bytes (0 is allowed: the pointer is then the guard page).
+    /// `len` zeroed bytes (0 is allowed: the pointer is then the guard zone).
     pub(super) fn new(len: usize) -> Result<Mapping, CpuError> {
         let page = page_size();
-        let data_pages = len.div_ceil(page);
-        let map_len = (data_pages + 2) * page;
-        // SAFETY: an anonymous mapping at an address of the kernel's choice;
-        // no existing memory is affected.
+        let data_len = len.div_ceil(page) * page;
+        let map_len = GUARD_BYTES + data_len + GUARD_BYTES;
+        // SAFETY: an inaccessible, unreserved anonymous mapping at an address
+        // of the kernel's choice (address space only); no existing memory is
+        // affected.
         let map = unsafe {
             libc::mmap(
                 std::ptr::null_mut(),
                 map_len,
                 libc::PROT_NONE,
-                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
                 -1,
                 0,
             )
         };
         if map == libc::MAP_FAILED {
-            return Err(CpuError::os(format!("mapping a {len}-byte buffer")));
+            return Err(CpuError::os(format!(
+                "reserving address space for a {len}-byte buffer"
+            )));
         }
         let map = map.cast::<u8>();
-        if data_pages > 0 {
-            // SAFETY: `map + page .. map + page + data_pages * page` is inside
-            // the mapping just created.
-            let rc = unsafe {
-                libc::mprotect(
-                    map.add(page).cast(),
-                    data_pages * page,
+        if data_len > 0 {
+            // SAFETY: `map + GUARD_BYTES .. + data_len` lies inside the
+            // reservation just made, which nothing else uses: MAP_FIXED
+            // replaces part of it with the shared, writable bytes (shared so
+            // that the forked child running a dispatch writes this memory).
+            let data = unsafe {
+                libc::mmap(
+                    map.add(GUARD_BYTES).cast(),
+                    data_len,
                     libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_SHARED | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                    -1,
+                    0,
                 )
             };
-            if rc != 0 {
-                let e = CpuError::os("mprotect");
+            if data == libc::MAP_FAILED {
+                let e = CpuError::os(format!("mapping a {len}-byte buffer"));
                 // SAFETY: unmapping what was mapped above, once.
                 unsafe { libc::munmap(map.cast(), map_len) };
                 return Err(e);
             }
         }
-        // SAFETY: `page + data_pages * page - len` is within the mapping
-        // (data_pages * page >= len).
-        let data = unsafe { map.add(page + data_pages * page - len) };
+        // SAFETY: `GUARD_BYTES + data_len - len` is within the mapping
+        // (data_len >= len).
+        let data = unsafe { map.add(GUARD_BYTES + data_len - len) };
         Ok(Mapping {
             map,
             map_len,

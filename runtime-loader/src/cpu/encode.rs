@@ -28,6 +28,28 @@ pub struct Bound<'r> {
     pub length: u64,
 }
 
+impl<'r> crate::plan::BindResources<&'r Buffer> for ResourceBindings<'r> {
+    /// Binds whole buffers.
+    fn bind_resources(&mut self, set: u32, binding: u32, elements: &[&'r Buffer]) {
+        self.bind_array(
+            set,
+            binding,
+            elements.iter().map(|b| Bound {
+                buffer: b,
+                offset: 0,
+                length: b.len(),
+            }),
+        );
+    }
+}
+
+impl<'r> crate::plan::BindResources<Bound<'r>> for ResourceBindings<'r> {
+    /// Binds buffer ranges.
+    fn bind_resources(&mut self, set: u32, binding: u32, elements: &[Bound<'r>]) {
+        self.bind_array(set, binding, elements.iter().cloned());
+    }
+}
+
 /// CPU buffers bound to a dispatch, keyed by (set, binding).
 #[derive(Debug, Clone, Default)]
 pub struct ResourceBindings<'r> {

@@ -1657,6 +1657,153 @@ impl ::core::fmt::Debug for ArgumentBuffer<'_> {
       ds.finish()
   }
 }
+pub enum BlockMemberOffset {}
+#[derive(Copy, Clone, PartialEq)]
+
+pub struct BlockMember<'a> {
+  pub _tab: ::flatbuffers::Table<'a>,
+}
+
+impl<'a> ::flatbuffers::Follow<'a> for BlockMember<'a> {
+  type Inner = BlockMember<'a>;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    Self { _tab: unsafe { ::flatbuffers::Table::new(buf, loc) } }
+  }
+}
+
+impl<'a> BlockMember<'a> {
+  pub const VT_NAME: ::flatbuffers::VOffsetT = 4;
+  pub const VT_OFFSET: ::flatbuffers::VOffsetT = 6;
+  pub const VT_SIZE: ::flatbuffers::VOffsetT = 8;
+  pub const VT_TYPE_: ::flatbuffers::VOffsetT = 10;
+
+  #[inline]
+  pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
+    BlockMember { _tab: table }
+  }
+  #[allow(unused_mut)]
+  pub fn create<'bldr: 'args, 'args: 'mut_bldr, 'mut_bldr, A: ::flatbuffers::Allocator + 'bldr>(
+    _fbb: &'mut_bldr mut ::flatbuffers::FlatBufferBuilder<'bldr, A>,
+    args: &'args BlockMemberArgs<'args>
+  ) -> ::flatbuffers::WIPOffset<BlockMember<'bldr>> {
+    let mut builder = BlockMemberBuilder::new(_fbb);
+    if let Some(x) = args.type_ { builder.add_type_(x); }
+    builder.add_size(args.size);
+    builder.add_offset(args.offset);
+    if let Some(x) = args.name { builder.add_name(x); }
+    builder.finish()
+  }
+
+
+  #[inline]
+  pub fn name(&self) -> Option<&'a str> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(BlockMember::VT_NAME, None)}
+  }
+  #[inline]
+  pub fn offset(&self) -> u32 {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<u32>(BlockMember::VT_OFFSET, Some(0)).unwrap()}
+  }
+  #[inline]
+  pub fn size(&self) -> u32 {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<u32>(BlockMember::VT_SIZE, Some(0)).unwrap()}
+  }
+  #[inline]
+  pub fn type_(&self) -> Option<&'a str> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(BlockMember::VT_TYPE_, None)}
+  }
+}
+
+impl ::flatbuffers::Verifiable for BlockMember<'_> {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.visit_table(pos)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("name", Self::VT_NAME, false)?
+     .visit_field::<u32>("offset", Self::VT_OFFSET, false)?
+     .visit_field::<u32>("size", Self::VT_SIZE, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("type_", Self::VT_TYPE_, false)?
+     .finish();
+    Ok(())
+  }
+}
+pub struct BlockMemberArgs<'a> {
+    pub name: Option<::flatbuffers::WIPOffset<&'a str>>,
+    pub offset: u32,
+    pub size: u32,
+    pub type_: Option<::flatbuffers::WIPOffset<&'a str>>,
+}
+impl<'a> Default for BlockMemberArgs<'a> {
+  #[inline]
+  fn default() -> Self {
+    BlockMemberArgs {
+      name: None,
+      offset: 0,
+      size: 0,
+      type_: None,
+    }
+  }
+}
+
+pub struct BlockMemberBuilder<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> {
+  fbb_: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>,
+  start_: ::flatbuffers::WIPOffset<::flatbuffers::TableUnfinishedWIPOffset>,
+}
+impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> BlockMemberBuilder<'a, 'b, A> {
+  #[inline]
+  pub fn add_name(&mut self, name: ::flatbuffers::WIPOffset<&'b  str>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(BlockMember::VT_NAME, name);
+  }
+  #[inline]
+  pub fn add_offset(&mut self, offset: u32) {
+    self.fbb_.push_slot::<u32>(BlockMember::VT_OFFSET, offset, 0);
+  }
+  #[inline]
+  pub fn add_size(&mut self, size: u32) {
+    self.fbb_.push_slot::<u32>(BlockMember::VT_SIZE, size, 0);
+  }
+  #[inline]
+  pub fn add_type_(&mut self, type_: ::flatbuffers::WIPOffset<&'b  str>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(BlockMember::VT_TYPE_, type_);
+  }
+  #[inline]
+  pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> BlockMemberBuilder<'a, 'b, A> {
+    let start = _fbb.start_table();
+    BlockMemberBuilder {
+      fbb_: _fbb,
+      start_: start,
+    }
+  }
+  #[inline]
+  pub fn finish(self) -> ::flatbuffers::WIPOffset<BlockMember<'a>> {
+    let o = self.fbb_.end_table(self.start_);
+    ::flatbuffers::WIPOffset::new(o.value())
+  }
+}
+
+impl ::core::fmt::Debug for BlockMember<'_> {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+    let mut ds = f.debug_struct("BlockMember");
+      ds.field("name", &self.name());
+      ds.field("offset", &self.offset());
+      ds.field("size", &self.size());
+      ds.field("type_", &self.type_());
+      ds.finish()
+  }
+}
 pub enum PushConstantsOffset {}
 #[derive(Copy, Clone, PartialEq)]
 
@@ -1675,6 +1822,7 @@ impl<'a> ::flatbuffers::Follow<'a> for PushConstants<'a> {
 impl<'a> PushConstants<'a> {
   pub const VT_BUFFER_INDEX: ::flatbuffers::VOffsetT = 4;
   pub const VT_SIZE: ::flatbuffers::VOffsetT = 6;
+  pub const VT_MEMBERS: ::flatbuffers::VOffsetT = 8;
 
   #[inline]
   pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
@@ -1683,9 +1831,10 @@ impl<'a> PushConstants<'a> {
   #[allow(unused_mut)]
   pub fn create<'bldr: 'args, 'args: 'mut_bldr, 'mut_bldr, A: ::flatbuffers::Allocator + 'bldr>(
     _fbb: &'mut_bldr mut ::flatbuffers::FlatBufferBuilder<'bldr, A>,
-    args: &'args PushConstantsArgs
+    args: &'args PushConstantsArgs<'args>
   ) -> ::flatbuffers::WIPOffset<PushConstants<'bldr>> {
     let mut builder = PushConstantsBuilder::new(_fbb);
+    if let Some(x) = args.members { builder.add_members(x); }
     builder.add_size(args.size);
     builder.add_buffer_index(args.buffer_index);
     builder.finish()
@@ -1706,6 +1855,13 @@ impl<'a> PushConstants<'a> {
     // which contains a valid value in this slot
     unsafe { self._tab.get::<u32>(PushConstants::VT_SIZE, Some(0)).unwrap()}
   }
+  #[inline]
+  pub fn members(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<BlockMember<'a>>>> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<BlockMember>>>>(PushConstants::VT_MEMBERS, None)}
+  }
 }
 
 impl ::flatbuffers::Verifiable for PushConstants<'_> {
@@ -1716,20 +1872,23 @@ impl ::flatbuffers::Verifiable for PushConstants<'_> {
     v.visit_table(pos)?
      .visit_field::<u32>("buffer_index", Self::VT_BUFFER_INDEX, false)?
      .visit_field::<u32>("size", Self::VT_SIZE, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<BlockMember>>>>("members", Self::VT_MEMBERS, false)?
      .finish();
     Ok(())
   }
 }
-pub struct PushConstantsArgs {
+pub struct PushConstantsArgs<'a> {
     pub buffer_index: u32,
     pub size: u32,
+    pub members: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<BlockMember<'a>>>>>,
 }
-impl<'a> Default for PushConstantsArgs {
+impl<'a> Default for PushConstantsArgs<'a> {
   #[inline]
   fn default() -> Self {
     PushConstantsArgs {
       buffer_index: 0,
       size: 0,
+      members: None,
     }
   }
 }
@@ -1746,6 +1905,10 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> PushConstantsBuilder<'a, 'b, 
   #[inline]
   pub fn add_size(&mut self, size: u32) {
     self.fbb_.push_slot::<u32>(PushConstants::VT_SIZE, size, 0);
+  }
+  #[inline]
+  pub fn add_members(&mut self, members: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<BlockMember<'b >>>>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(PushConstants::VT_MEMBERS, members);
   }
   #[inline]
   pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> PushConstantsBuilder<'a, 'b, A> {
@@ -1767,6 +1930,7 @@ impl ::core::fmt::Debug for PushConstants<'_> {
     let mut ds = f.debug_struct("PushConstants");
       ds.field("buffer_index", &self.buffer_index());
       ds.field("size", &self.size());
+      ds.field("members", &self.members());
       ds.finish()
   }
 }

@@ -153,6 +153,8 @@ pub struct K {
     pub abs: Vec<Ab>,
     pub bindings: Vec<B>,
     pub push: Option<(u32, u32)>,
+    /// Push-constant members: (offset, size).
+    pub push_members: Vec<(u32, u32)>,
     pub sizes_buffer_index: Option<u32>,
     pub sizes_entries: u32,
     pub tg_memory: u32,
@@ -171,6 +173,7 @@ impl K {
             abs: Vec::new(),
             bindings: Vec::new(),
             push: None,
+            push_members: Vec::new(),
             sizes_buffer_index: None,
             sizes_entries: 0,
             tg_memory: 0,
@@ -258,10 +261,31 @@ impl Exe {
                 ));
             }
             let bindings = fbb.create_vector(&bindings);
+            let members: Vec<_> = k
+                .push_members
+                .iter()
+                .map(|&(offset, size)| {
+                    let ty = fbb.create_string("float32");
+                    schema::BlockMember::create(
+                        &mut fbb,
+                        &schema::BlockMemberArgs {
+                            name: None,
+                            offset,
+                            size,
+                            type_: Some(ty),
+                        },
+                    )
+                })
+                .collect();
+            let members = (!members.is_empty()).then(|| fbb.create_vector(&members));
             let push = k.push.map(|(buffer_index, size)| {
                 schema::PushConstants::create(
                     &mut fbb,
-                    &schema::PushConstantsArgs { buffer_index, size },
+                    &schema::PushConstantsArgs {
+                        buffer_index,
+                        size,
+                        members,
+                    },
                 )
             });
             let mut fcs = Vec::new();

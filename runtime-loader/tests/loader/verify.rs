@@ -161,6 +161,16 @@ fn cases() -> Vec<Case> {
     case!(c, sp, "push_constants.buffer_index", |e| k(e, "sparse")
         .push =
         Some((31, 16)));
+    case!(c, sp, "push_constants.members[1]", |e| {
+        let k = k(e, "sparse");
+        k.push = Some((2, 16));
+        k.push_members = vec![(0, 8), (4, 4)];
+    });
+    case!(c, sp, "push_constants.members[0]", |e| {
+        let k = k(e, "sparse");
+        k.push = Some((2, 16));
+        k.push_members = vec![(12, 8)];
+    });
     case!(c, sp, "argument_buffers[set 0].buffer_index", |e| k(
         e, "sparse"
     )

@@ -1,0 +1,441 @@
+//! Structured block reflection: the types of an entry point's push-constant
+//! block and of its uniform and storage buffer blocks, with member names,
+//! byte offsets (from `Offset`), array and matrix strides, row/column-major,
+//! nested structs and a trailing runtime array, exactly as the SPIR-V
+//! decorations lay them out.
+//!
+//! [`reflect::block_layout`](super::reflect::block_layout) flattens a block
+//! to scalars for `halc diff`; this keeps the structure, for the generated
+//! Rust bindings (`halc::build`) and the reflection JSON. It is computed once
+//! per kernel in [`crate::compile`] and carried on [`crate::Kernel::blocks`].
+
+use std::collections::{BTreeSet, HashMap};
+
+use rspirv::dr::{Instruction, Operand};
+use rspirv::spirv::{Decoration, Op, StorageClass};
+use serde::Serialize;
+
+use super::reflect::{function_bodies, id_at, invalid, lit_at, used_ids, Index, ScalarType};
+use super::{SpirvError, Words};
+
+/// The blocks one entry point statically uses.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Blocks {
+    /// The push-constant block, if the entry point uses one.
+    pub push_constants: Option<Block>,
+    /// Uniform and storage buffer blocks, by ascending (set, binding). An
+    /// array of buffers records its element's block; of aliased views of one
+    /// (set, binding), the first declared.
+    pub buffers: Vec<BoundBlock>,
+}
+
+impl Blocks {
+    /// The block bound at (`set`, `binding`).
+    pub fn buffer(&self, set: u32, binding: u32) -> Option<&Block> {
+        self.buffers
+            .iter()
+            .find(|b| (b.set, b.binding) == (set, binding))
+            .map(|b| &b.block)
+    }
+}
+
+/// A buffer block and where it is bound.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoundBlock {
+    /// Descriptor set.
+    pub set: u32,
+    /// Binding.
+    pub binding: u32,
+    /// The block.
+    pub block: Block,
+}
+
+/// A block: a struct in explicit layout.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Block {
+    /// The variable's name (`OpName`), when the module has one (GLSL's
+    /// instance name; empty for an anonymous block, so absent).
+    pub variable: Option<String>,
+    /// The block's type.
+    pub ty: StructType,
+}
+
+/// A struct in explicit layout.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StructType {
+    /// The struct's name (`OpName`), when the module has one.
+    pub name: Option<String>,
+    /// Members in declaration order.
+    pub members: Vec<Member>,
+    /// Bytes up to the end of the last fixed-size member (where a trailing
+    /// runtime array starts, if there is one).
+    pub size: u64,
+}
+
+impl StructType {
+    /// The trailing runtime-sized array member, if any.
+    pub fn runtime_array(&self) -> Option<&Member> {
+        self.members
+            .last()
+            .filter(|m| matches!(m.ty, BlockType::Array { length: None, .. }))
+    }
+}
+
+/// One member of a struct.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Member {
+    /// `OpMemberName`, when the module has one (`glslc -O` strips them).
+    pub name: Option<String>,
+    /// Byte offset in the struct (`Offset`).
+    pub offset: u64,
+    /// Its type.
+    pub ty: BlockType,
+    /// Its size in bytes (0 for a runtime array).
+    pub size: u64,
+}
+
+/// A type inside a block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum BlockType {
+    /// A scalar. A `bool` occupies 4 bytes.
+    Scalar(ScalarType),
+    /// A vector of `count` scalars, tightly packed.
+    Vector {
+        /// Component type.
+        component: ScalarType,
+        /// 2, 3 or 4.
+        count: u32,
+    },
+    /// A matrix of `columns` column vectors of `rows` scalars.
+    Matrix {
+        /// Component type.
+        component: ScalarType,
+        /// Columns.
+        columns: u32,
+        /// Rows.
+        rows: u32,
+        /// Bytes between columns (column-major) or rows (row-major).
+        stride: u32,
+        /// Whether rows, not columns, are contiguous.
+        row_major: bool,
+    },
+    /// A fixed-size or runtime-sized array.
+    Array {
+        /// Element type.
+        element: Box<BlockType>,
+        /// Element count; `None` for a runtime-sized array.
+        length: Option<u64>,
+        /// Bytes between elements (`ArrayStride`).
+        stride: u32,
+    },
+    /// A nested struct.
+    Struct(StructType),
+}
+
+impl BlockType {
+    /// The layout as one canonical string, the same for the same layout:
+    /// `float32`, `vec4<float32>`, `mat4x4<float32, column-major, stride 16>`,
+    /// `array<uint32, 4, stride 4>` (`runtime` for a runtime length),
+    /// `struct{a: float32 @0, b: vec2<float32> @8}`. The reflection JSON and
+    /// the ABI lock record push-constant members by it.
+    pub fn canonical(&self) -> String {
+        fn scalar(t: ScalarType) -> String {
+            match t {
+                ScalarType::Bool => "bool".into(),
+                ScalarType::Int(w) => format!("int{w}"),
+                ScalarType::UInt(w) => format!("uint{w}"),
+                ScalarType::Float(w) => format!("float{w}"),
+            }
+        }
+        match self {
+            BlockType::Scalar(t) => scalar(*t),
+            BlockType::Vector { component, count } => format!("vec{count}<{}>", scalar(*component)),
+            BlockType::Matrix {
+                component,
+                columns,
+                rows,
+                stride,
+                row_major,
+            } => format!(
+                "mat{columns}x{rows}<{}, {}, stride {stride}>",
+                scalar(*component),
+                if *row_major {
+                    "row-major"
+                } else {
+                    "column-major"
+                }
+            ),
+            BlockType::Array {
+                element,
+                length,
+                stride,
+            } => format!(
+                "array<{}, {}, stride {stride}>",
+                element.canonical(),
+                length.map_or("runtime".to_string(), |n| n.to_string())
+            ),
+            BlockType::Struct(st) => {
+                let members: Vec<String> = st
+                    .members
+                    .iter()
+                    .map(|m| {
+                        format!(
+                            "{}: {} @{}",
+                            m.name.as_deref().unwrap_or(""),
+                            m.ty.canonical(),
+                            m.offset
+                        )
+                    })
+                    .collect();
+                format!("struct{{{}}}", members.join(", "))
+            }
+        }
+    }
+
+    /// Bytes a scalar of this type takes in a block (`bool`: 4).
+    pub fn scalar_size(ty: ScalarType) -> u64 {
+        match ty {
+            ScalarType::Bool => 4,
+            t => u64::from(t.bits() / 8),
+        }
+    }
+}
+
+/// Deepest nesting of types reflected (a bound for hostile input).
+const MAX_DEPTH: u32 = 64;
+
+/// The blocks of every GLCompute entry point of a module, by entry-point
+/// name.
+pub fn blocks(words: &Words) -> Result<HashMap<String, Blocks>, SpirvError> {
+    let insts = super::reflect::parse(words)?;
+    let ix = Index::new(&insts);
+    let functions = function_bodies(&insts);
+    let mut out = HashMap::new();
+    for inst in insts.iter().filter(|i| i.class.opcode == Op::EntryPoint) {
+        let (Some(Operand::ExecutionModel(model)), Some(func), Some(Operand::LiteralString(name))) =
+            (inst.operands.first(), id_at(inst, 1), inst.operands.get(2))
+        else {
+            return Err(invalid("malformed OpEntryPoint"));
+        };
+        if *model != rspirv::spirv::ExecutionModel::GLCompute {
+            continue;
+        }
+        let used = used_ids(&functions, func);
+        let b = entry_blocks(&ix, &used).map_err(|e| match e {
+            SpirvError::Invalid(m) => invalid(format!("entry point `{name}`: {m}")),
+            SpirvError::Unsupported(m) => {
+                SpirvError::Unsupported(format!("entry point `{name}`: {m}"))
+            }
+            e => e,
+        })?;
+        out.insert(name.clone(), b);
+    }
+    Ok(out)
+}
+
+fn entry_blocks(ix: &Index<'_>, used: &BTreeSet<u32>) -> Result<Blocks, SpirvError> {
+    let mut blocks = Blocks::default();
+    for inst in ix.insts {
+        if inst.class.opcode != Op::Variable {
+            continue;
+        }
+        let (Some(var), Some(ptr_ty), Some(Operand::StorageClass(class))) =
+            (inst.result_id, inst.result_type, inst.operands.first())
+        else {
+            continue;
+        };
+        if !used.contains(&var) {
+            continue;
+        }
+        let push = match class {
+            StorageClass::PushConstant => true,
+            StorageClass::Uniform | StorageClass::StorageBuffer => false,
+            _ => continue,
+        };
+        let mut ty = id_at(ix.get(ptr_ty)?, 1).ok_or_else(|| invalid("not a pointer"))?;
+        // An array of buffers: the element's block.
+        let t = ix.get(ty)?;
+        if matches!(t.class.opcode, Op::TypeArray | Op::TypeRuntimeArray) {
+            ty = id_at(t, 0).unwrap_or(0);
+        }
+        if ix.get(ty)?.class.opcode != Op::TypeStruct {
+            continue;
+        }
+        let block = Block {
+            variable: ix.names.get(&var).cloned(),
+            ty: struct_type(ix, ty, 0)?,
+        };
+        if push {
+            if blocks.push_constants.is_none() {
+                blocks.push_constants = Some(block);
+            }
+            continue;
+        }
+        let set = ix
+            .decoration_lit(var, Decoration::DescriptorSet)
+            .unwrap_or(0);
+        let Some(binding) = ix.decoration_lit(var, Decoration::Binding) else {
+            continue;
+        };
+        if blocks.buffer(set, binding).is_none() {
+            blocks.buffers.push(BoundBlock {
+                set,
+                binding,
+                block,
+            });
+        }
+    }
+    blocks.buffers.sort_by_key(|b| (b.set, b.binding));
+    Ok(blocks)
+}
+
+fn struct_type(ix: &Index<'_>, id: u32, depth: u32) -> Result<StructType, SpirvError> {
+    if depth > MAX_DEPTH {
+        return Err(invalid("block types nested deeper than 64"));
+    }
+    let t = ix.get(id)?;
+    let mut members = Vec::new();
+    let mut size = 0u64;
+    let ids: Vec<u32> = t
+        .operands
+        .iter()
+        .filter_map(|o| match o {
+            Operand::IdRef(i) => Some(*i),
+            _ => None,
+        })
+        .collect();
+    let count = ids.len();
+    for (m, member_ty) in ids.into_iter().enumerate() {
+        let mi = m as u32;
+        let offset = ix
+            .member_decoration_lit(id, mi, Decoration::Offset)
+            .ok_or_else(|| {
+                invalid(format!(
+                    "member {m} of struct %{id} has no Offset decoration"
+                ))
+            })?;
+        let matrix = ix
+            .member_decoration_lit(id, mi, Decoration::MatrixStride)
+            .map(|s| (s, ix.member_has(id, mi, Decoration::RowMajor)));
+        let ty = block_type(ix, member_ty, matrix, depth + 1)?;
+        if matches!(ty, BlockType::Array { length: None, .. }) && m + 1 != count {
+            return Err(invalid(format!(
+                "member {m} of struct %{id} is a runtime array but not the last member"
+            )));
+        }
+        let msize = type_size(&ty);
+        size = size.max(u64::from(offset) + msize);
+        members.push(Member {
+            name: member_name(ix, id, mi),
+            offset: u64::from(offset),
+            ty,
+            size: msize,
+        });
+    }
+    Ok(StructType {
+        name: ix.names.get(&id).cloned(),
+        members,
+        size,
+    })
+}
+
+fn member_name(ix: &Index<'_>, id: u32, member: u32) -> Option<String> {
+    ix.insts
+        .iter()
+        .filter(|i| i.class.opcode == Op::MemberName)
+        .find(|i| id_at(i, 0) == Some(id) && lit_at(i, 1) == Some(member))
+        .and_then(|i| match i.operands.get(2) {
+            Some(Operand::LiteralString(s)) if !s.is_empty() => Some(s.clone()),
+            _ => None,
+        })
+}
+
+/// Bytes a type occupies (a runtime array: 0).
+fn type_size(ty: &BlockType) -> u64 {
+    match ty {
+        BlockType::Scalar(s) => BlockType::scalar_size(*s),
+        BlockType::Vector { component, count } => {
+            BlockType::scalar_size(*component) * u64::from(*count)
+        }
+        BlockType::Matrix {
+            columns,
+            rows,
+            stride,
+            row_major,
+            ..
+        } => u64::from(*stride) * u64::from(if *row_major { *rows } else { *columns }),
+        BlockType::Array { length, stride, .. } => {
+            length.map_or(0, |n| n.saturating_mul(u64::from(*stride)))
+        }
+        BlockType::Struct(s) => s.size,
+    }
+}
+
+fn block_type(
+    ix: &Index<'_>,
+    id: u32,
+    matrix: Option<(u32, bool)>,
+    depth: u32,
+) -> Result<BlockType, SpirvError> {
+    if depth > MAX_DEPTH {
+        return Err(invalid("block types nested deeper than 64"));
+    }
+    let t: &Instruction = ix.get(id)?;
+    Ok(match t.class.opcode {
+        Op::TypeBool | Op::TypeInt | Op::TypeFloat => BlockType::Scalar(ix.scalar_type(id)?),
+        Op::TypeVector => BlockType::Vector {
+            component: ix.scalar_type(id_at(t, 0).unwrap_or(0))?,
+            count: lit_at(t, 1).unwrap_or(0),
+        },
+        Op::TypeMatrix => {
+            let col = ix.get(id_at(t, 0).unwrap_or(0))?;
+            let component = ix.scalar_type(id_at(col, 0).unwrap_or(0))?;
+            let rows = lit_at(col, 1).unwrap_or(0);
+            let columns = lit_at(t, 1).unwrap_or(0);
+            let (stride, row_major) = match matrix {
+                Some(m) => m,
+                None => {
+                    return Err(invalid(format!(
+                        "matrix %{id} in a block has no MatrixStride decoration"
+                    )))
+                }
+            };
+            BlockType::Matrix {
+                component,
+                columns,
+                rows,
+                stride,
+                row_major,
+            }
+        }
+        Op::TypeArray | Op::TypeRuntimeArray => {
+            let elem = id_at(t, 0).unwrap_or(0);
+            let length = if t.class.opcode == Op::TypeArray {
+                Some(ix.const_u64(id_at(t, 1).unwrap_or(0))?)
+            } else {
+                None
+            };
+            let element = block_type(ix, elem, matrix, depth + 1)?;
+            let stride = match ix.decoration_lit(id, Decoration::ArrayStride) {
+                Some(s) => s,
+                None => {
+                    return Err(invalid(format!(
+                        "array %{id} in a block has no ArrayStride decoration"
+                    )))
+                }
+            };
+            BlockType::Array {
+                element: Box::new(element),
+                length,
+                stride,
+            }
+        }
+        Op::TypeStruct => BlockType::Struct(struct_type(ix, id, depth + 1)?),
+        Op::TypePointer => {
+            return Err(SpirvError::Unsupported(format!(
+                "pointer %{id} inside a block (buffer device address) is not supported"
+            )))
+        }
+        op => return Err(invalid(format!("type %{id} (Op{op:?}) in a block"))),
+    })
+}

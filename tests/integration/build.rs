@@ -1,0 +1,442 @@
+//! `halc::build`: the structured block reflection and the generated Rust
+//! bindings per fixture (snapshots), the generated code compiled for real,
+//! and the build.rs helper's behaviour (GLSL, includes, errors, outputs).
+
+use std::path::Path;
+use std::process::Command;
+
+use halc::Options;
+
+use crate::input;
+
+/// Every fixture's generated bindings and block reflection, pinned.
+#[test]
+fn bindings_snapshots_per_fixture() {
+    crate::snapshot_settings().bind(|| {
+        insta::glob!("../../fixtures", "kernels/*.spv", |path| {
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
+            let inp = input(path);
+            let compiled = match halc::compile(std::slice::from_ref(&inp), &Options::default()) {
+                Ok(c) => c,
+                Err(_) => return, // fixtures.rs snapshots the error
+            };
+            let blocks: Vec<_> = compiled
+                .kernels
+                .iter()
+                .map(|k| (&k.name, &k.blocks))
+                .collect();
+            insta::assert_json_snapshot!(format!("{name}.blocks"), blocks);
+            let code = halc::build::bindings::generate(&compiled, Some("kernels.halc")).unwrap();
+            insta::assert_snapshot!(format!("{name}.bindings"), code);
+        });
+    });
+}
+
+/// glslc is needed by the GLSL tests: without it they print why and pass,
+/// unless `HALC_REQUIRE_CLANG=1` (CI, which installs glslc with clang).
+fn has_glslc() -> bool {
+    let ok = Command::new("glslc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert_ne!(
+            std::env::var("HALC_REQUIRE_CLANG").as_deref(),
+            Ok("1"),
+            "HALC_REQUIRE_CLANG=1 but glslc is missing"
+        );
+        println!("skipped: needs glslc");
+    }
+    ok
+}
+
+const KERNEL: &str = r#"#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+layout(local_size_x = 64) in;
+layout(push_constant) uniform Push { uint n; float scale; } pc;
+layout(set = 0, binding = 0) buffer Data { float v[]; } data;
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i < pc.n) { data.v[i] = twice(data.v[i]) * pc.scale; }
+}
+"#;
+
+/// A project: `shaders/k.comp` including `inc dir/common.glsl`.
+fn project(dir: &Path) {
+    std::fs::create_dir_all(dir.join("shaders")).unwrap();
+    std::fs::create_dir_all(dir.join("inc dir")).unwrap();
+    std::fs::write(dir.join("shaders/k.comp"), KERNEL).unwrap();
+    std::fs::write(
+        dir.join("inc dir/common.glsl"),
+        "float twice(float x) { return 2.0 * x; }\n",
+    )
+    .unwrap();
+}
+
+fn kernels(dir: &Path) -> halc::build::Kernels {
+    halc::build::Kernels::new()
+        .manifest_dir(dir)
+        .out_dir(dir.join("out"))
+}
+
+fn files(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|r| {
+            r.map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+#[test]
+fn glsl_include_is_in_the_rerun_list() {
+    if !has_glslc() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    project(dir);
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    let built = kernels(dir)
+        .glob("shaders/*.comp")
+        .unwrap()
+        .include_dir("inc dir")
+        .build("kernels")
+        .unwrap();
+    assert_eq!(built.kernels, ["k"]);
+    let rerun = &built.rerun_if_changed;
+    assert!(rerun.contains(&dir.join("shaders/k.comp")), "{rerun:?}");
+    assert!(
+        rerun.contains(&dir.join("inc dir/common.glsl")),
+        "{rerun:?}"
+    );
+    assert!(rerun.contains(&dir.join("shaders")), "{rerun:?}");
+    let directives = built.cargo_directives();
+    assert!(
+        directives.contains(&format!(
+            "cargo:rerun-if-changed={}\n",
+            dir.join("inc dir/common.glsl").display()
+        )),
+        "{directives}"
+    );
+    assert!(directives.contains("cargo:rerun-if-env-changed=HALC_GLSLC\n"));
+    assert_eq!(files(&dir.join("out")), ["kernels.halc", "kernels.rs"]);
+}
+
+#[test]
+fn glslc_error_is_verbatim_with_file_line_and_writes_nothing() {
+    if !has_glslc() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    project(dir);
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    std::fs::write(
+        dir.join("shaders/k.comp"),
+        KERNEL.replace("* pc.scale;", "* pc.scale"),
+    )
+    .unwrap();
+    let err = kernels(dir)
+        .file("shaders/k.comp")
+        .include_dir("inc dir")
+        .build("kernels")
+        .unwrap_err()
+        .to_string();
+    // glslc's own message: the file as glslc was given it, and the line.
+    assert!(
+        err.starts_with("shaders/k.comp:9: error: '' :  syntax error"),
+        "{err}"
+    );
+    assert!(err.contains("1 error generated."), "{err}");
+    assert_eq!(files(&dir.join("out")), Vec::<String>::new());
+}
+
+#[test]
+fn missing_glslc_is_one_clear_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    project(dir);
+    let err = kernels(dir)
+        .file("shaders/k.comp")
+        .glslc("/nonexistent/glslc")
+        .build("kernels")
+        .unwrap_err();
+    let text = format!("{err:?}"); // what a build script's `?` shows
+    assert_eq!(text, err.to_string());
+    assert!(!text.contains('\n'), "{text}");
+    assert!(
+        text.starts_with("GLSL needs glslc, which was not found (`/nonexistent/glslc`)"),
+        "{text}"
+    );
+    assert!(text.contains("apt-get install glslc"), "{text}");
+}
+
+#[test]
+fn spirv_inputs_need_no_glslc() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("k")).unwrap();
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    std::fs::copy(crate::kernel("saxpy.spv"), dir.join("k/saxpy.spv")).unwrap();
+    let built = kernels(dir)
+        .glob("k/*.spv")
+        .unwrap()
+        .glslc("/nonexistent/glslc")
+        .build("kernels")
+        .unwrap();
+    assert_eq!(built.kernels, ["saxpy"]);
+}
+
+#[test]
+fn unwritable_out_dir_is_one_error_and_leaves_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("k")).unwrap();
+    std::fs::copy(crate::kernel("saxpy.spv"), dir.join("k/saxpy.spv")).unwrap();
+    // A path under a regular file: no directory can be there (root
+    // ignores permission bits, this does not depend on them).
+    std::fs::write(dir.join("file"), "").unwrap();
+    let out = dir.join("file/out");
+    let err = halc::build::Kernels::new()
+        .manifest_dir(dir)
+        .out_dir(&out)
+        .file("k/saxpy.spv")
+        .build("kernels")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with(&format!(
+            "cannot write kernels.halc in OUT_DIR `{}`: ",
+            out.display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains('\n'), "{err}");
+    assert_eq!(files(dir), ["file", "k"]);
+
+    // A writable OUT_DIR where one output cannot be renamed into place (a
+    // directory is in the way): neither output, nor a temporary, is left.
+    let out = dir.join("out");
+    std::fs::create_dir_all(out.join("kernels.rs")).unwrap();
+    std::fs::write(out.join("kernels.rs/keep"), "").unwrap();
+    let err = halc::build::Kernels::new()
+        .manifest_dir(dir)
+        .out_dir(&out)
+        .file("k/saxpy.spv")
+        .build("kernels")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("cannot write kernels.rs in OUT_DIR"),
+        "{err}"
+    );
+    assert_eq!(files(&out), ["kernels.rs"]);
+}
+
+#[test]
+fn bad_inputs_are_one_line_naming_the_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    let e = kernels(dir).glob("shaders/*.comp").unwrap_err().to_string();
+    assert_eq!(
+        e,
+        format!(
+            "glob `shaders/*.comp` matches no file (relative to {})",
+            dir.display()
+        )
+    );
+    let e = kernels(dir)
+        .file("missing.spv")
+        .build("kernels")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("missing.spv: "), "{e}");
+    let e = kernels(dir)
+        .file("missing.spv")
+        .build("../x")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("output name `../x`"), "{e}");
+    // A SPIR-V file that is not: the compiler's error names it.
+    std::fs::write(dir.join("bad.spv"), [1u8, 2, 3]).unwrap();
+    let e = kernels(dir)
+        .file("bad.spv")
+        .build("kernels")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("bad.spv: "), "{e}");
+    assert_eq!(files(&dir.join("out")), Vec::<String>::new());
+}
+
+#[test]
+fn outputs_are_byte_identical_in_another_directory() {
+    if !has_glslc() {
+        return;
+    }
+    let build = |dir: &Path| {
+        project(dir);
+        std::fs::copy(crate::kernel("saxpy.spv"), dir.join("shaders/saxpy.spv")).unwrap();
+        std::fs::create_dir_all(dir.join("out")).unwrap();
+        kernels(dir)
+            .glob("shaders/*")
+            .unwrap()
+            .include_dir("inc dir")
+            .build("kernels")
+            .unwrap();
+        (
+            std::fs::read(dir.join("out/kernels.halc")).unwrap(),
+            std::fs::read_to_string(dir.join("out/kernels.rs")).unwrap(),
+        )
+    };
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    let b = b.path().join("elsewhere/deeper");
+    let (exe_a, rs_a) = build(a.path());
+    let (exe_b, rs_b) = build(&b);
+    assert!(exe_a == exe_b, "the executables differ");
+    assert_eq!(rs_a, rs_b);
+    let a_text = a.path().to_string_lossy().to_string();
+    assert!(!rs_a.contains(&a_text), "the bindings hold a path");
+    assert!(
+        !exe_a.windows(a_text.len()).any(|w| w == a_text.as_bytes()),
+        "the executable holds a path"
+    );
+}
+
+/// Runs `cargo check` on a crate holding `lib` and the given generated
+/// files, against this repository's runtime-loader. Returns (success,
+/// stderr).
+fn cargo_check(dir: &Path, lib: &str, generated: &[(String, String)]) -> (bool, String) {
+    let root = crate::root();
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"bindings-check\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[workspace]\n\n[dependencies]\nruntime-loader = {{ path = {:?} }}\n",
+            root.join("runtime-loader").display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    for (name, code) in generated {
+        std::fs::write(dir.join("src").join(name), code).unwrap();
+    }
+    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
+    let out = Command::new(env!("CARGO"))
+        .args(["check", "--offline", "--quiet", "--lib"])
+        .current_dir(dir)
+        // One target directory for every run: runtime-loader is checked once.
+        .env("CARGO_TARGET_DIR", root.join("target/bindings-check"))
+        .env_remove("RUSTFLAGS")
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// The generated bindings of every fixture compile (`deny(warnings)`), and
+/// their compile-time layout asserts hold; a struct whose layout differs from
+/// the SPIR-V's fails to compile (negative control).
+#[test]
+fn generated_bindings_compile_and_their_asserts_bite() {
+    let mut generated = Vec::new();
+    let mut lib = String::from("#![deny(warnings)]\n");
+    for path in crate::compute_fixtures() {
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let Ok(compiled) = halc::compile(&[input(&path)], &Options::default()) else {
+            continue;
+        };
+        let code = halc::build::bindings::generate(&compiled, None).unwrap();
+        lib.push_str(&format!(
+            "pub mod f_{} {{ include!(\"{name}.rs\"); }}\n",
+            name.to_lowercase()
+        ));
+        generated.push((format!("{name}.rs"), code));
+    }
+    assert!(generated.len() > 20, "{} fixtures", generated.len());
+    let tmp = tempfile::tempdir().unwrap();
+    let (ok, stderr) = cargo_check(tmp.path(), &lib, &generated);
+    assert!(ok, "the generated bindings do not compile:\n{stderr}");
+
+    // Negative control: `PC.scale` declared as the wrong type moves `offset`.
+    let (name, code) = generated
+        .iter()
+        .find(|(n, _)| n == "push_constants.rs")
+        .cloned()
+        .unwrap();
+    let broken = code.replacen("pub scale: f32,", "pub scale: f64,", 1);
+    assert_ne!(broken, code);
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = "pub mod k { include!(\"push_constants.rs\"); }\n".to_string();
+    let (ok, stderr) = cargo_check(tmp.path(), &lib, &[(name, broken)]);
+    assert!(!ok, "a wrong layout compiled");
+    assert!(
+        stderr.contains("offset_of!(PC, offset) == 8"),
+        "the offset assert did not fire:\n{stderr}"
+    );
+}
+
+/// Host code written against a kernel stops compiling when a shader edit
+/// changes the kernel's interface: the push-constant member's type changes
+/// and a binding moves.
+#[test]
+fn a_shader_edit_breaks_host_code_at_compile_time() {
+    if !has_glslc() {
+        return;
+    }
+    let host = r#"#![deny(warnings)]
+mod kernels { include!("kernels.rs"); }
+use kernels::k;
+pub fn push() -> k::PushConstants {
+    k::PushConstants { n: 4, scale: 0.5 }
+}
+pub fn bindings(buf: runtime_loader::plan::BufferBinding) -> runtime_loader::plan::Bindings {
+    k::Args { data: buf }.bindings()
+}
+const _: () = assert!(k::bindings::data::BINDING == 0);
+"#;
+    let generate = |source: &str| {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        project(dir);
+        std::fs::write(dir.join("shaders/k.comp"), source).unwrap();
+        std::fs::create_dir_all(dir.join("out")).unwrap();
+        let built = kernels(dir)
+            .file("shaders/k.comp")
+            .include_dir("inc dir")
+            .build("kernels")
+            .unwrap();
+        let code = std::fs::read_to_string(&built.bindings).unwrap();
+        // Without OUT_DIR in the check crate: drop the executable's bytes.
+        code.lines()
+            .filter(|l| !l.contains("include_bytes!"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let check = |code: String| {
+        let tmp = tempfile::tempdir().unwrap();
+        cargo_check(tmp.path(), host, &[("kernels.rs".into(), code)])
+    };
+    let (ok, stderr) = check(generate(KERNEL));
+    assert!(
+        ok,
+        "host code does not compile against its kernel:\n{stderr}"
+    );
+    let edited = KERNEL
+        .replace("float scale;", "uint scale;")
+        .replace("binding = 0) buffer Data", "binding = 3) buffer Data");
+    let (ok, stderr) = check(generate(&edited));
+    assert!(!ok, "host code compiled against the edited kernel");
+    assert!(stderr.contains("mismatched types"), "{stderr}");
+    assert!(
+        stderr.contains("k::bindings::data::BINDING == 0"),
+        "{stderr}"
+    );
+}
