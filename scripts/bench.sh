@@ -112,7 +112,7 @@ def peak(path):
 
 naga_ok = sum(1 for _ in open(f"{work}/naga-ok.txt"))
 rows = []
-for name, label in [("small", "saxpy (fixture, 1.5 KB)"), ("large", "synthetic 8 buffers x 2048 ops (82 KB)")]:
+for name, label in [("small", "saxpy (fixture, 1.6 KB)"), ("large", "synthetic 8 buffers x 2048 ops (42 KB)")]:
     t = medians(f"{work}/single-{name}.json")
     sx = t["spirv-cross"]
     rows.append((f"one kernel, cold: {label}", ""))
