@@ -166,10 +166,7 @@ fn dispatch(owned: &OwnedExecutable) -> Result<(), Box<dyn Error>> {
         let src_buf = device.buffer_with_data(&x_bytes)?;
         let dst_buf = device.buffer(transform::bindings::dst::size_for(N.into()) as usize)?;
         let params_buf = device.buffer_with_data(params().as_bytes())?;
-        let pipeline = program.pipeline(
-            transform::NAME,
-            &[transform::spec::use_bias(use_bias)],
-        )?;
+        let pipeline = program.pipeline(transform::NAME, &[transform::spec::use_bias(use_bias)])?;
         let mut bound = ResourceBindings::new();
         transform::Args {
             params: &params_buf,
