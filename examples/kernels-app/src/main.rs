@@ -48,11 +48,7 @@ fn params() -> transform::Params {
 }
 
 fn push() -> transform::PushConstants {
-    transform::PushConstants {
-        n: N,
-        scale: 2.0,
-        ..transform::PushConstants::ZERO
-    }
+    transform::PushConstants { n: N, scale: 2.0 }
 }
 
 fn input() -> Vec<[f32; 2]> {
