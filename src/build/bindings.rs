@@ -587,7 +587,6 @@ fn kernel_module(k: &Kernel, module: &str) -> Result<String, String> {
 
     let mut types = Types::new();
     // Push constants.
-    let mut pc_alias = None;
     if let Some(pc) = &k.layout.push_constants {
         let _ = writeln!(out, "{i1}/// Push constants: `[[buffer(N)]]`.");
         let _ = writeln!(
@@ -615,7 +614,6 @@ fn kernel_module(k: &Kernel, module: &str) -> Result<String, String> {
                     t.text, t.size, pc.size
                 ));
             }
-            pc_alias = Some(t.text.clone());
             let _ = writeln!(out, "{i1}/// The push-constant block.");
             let _ = writeln!(out, "{i1}pub type PushConstants = {};", t.text);
             let _ = writeln!(
@@ -628,7 +626,6 @@ fn kernel_module(k: &Kernel, module: &str) -> Result<String, String> {
             );
         }
     }
-    let _ = pc_alias;
 
     // Resources.
     let mut res_names = BTreeSet::new();

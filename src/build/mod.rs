@@ -192,16 +192,13 @@ impl Kernels {
     /// file is an error.
     pub fn glob(mut self, pattern: &str) -> Result<Self, BuildError> {
         let root = self.root();
-        let full = root.join(pattern);
-        let full_text = full.to_str().ok_or_else(|| BuildError::Glob {
-            pattern: pattern.into(),
-            message: "the path is not valid UTF-8".into(),
-        })?;
-        let escaped = glob::Pattern::escape(&root.to_string_lossy());
         let joined = if Path::new(pattern).is_absolute() {
-            full_text.to_string()
+            pattern.to_string()
         } else {
-            format!("{escaped}/{pattern}")
+            format!(
+                "{}/{pattern}",
+                glob::Pattern::escape(&root.to_string_lossy())
+            )
         };
         let paths = glob::glob(&joined).map_err(|e| BuildError::Glob {
             pattern: pattern.into(),

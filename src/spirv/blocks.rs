@@ -204,12 +204,47 @@ impl BlockType {
 /// Deepest nesting of types reflected (a bound for hostile input).
 const MAX_DEPTH: u32 = 64;
 
+/// Most type nodes reflected for one entry point: a struct used by several
+/// members is reflected once per use, so hostile nesting could otherwise
+/// grow exponentially.
+const MAX_NODES: usize = 1 << 20;
+
+/// The module's index, its member names, and the node budget.
+struct Ctx<'i, 'a> {
+    ix: &'i Index<'a>,
+    member_names: &'i HashMap<(u32, u32), String>,
+    nodes: std::cell::Cell<usize>,
+}
+
+impl Ctx<'_, '_> {
+    fn node(&self) -> Result<(), SpirvError> {
+        let n = self.nodes.get() + 1;
+        self.nodes.set(n);
+        if n > MAX_NODES {
+            return Err(invalid(format!(
+                "block types have more than {MAX_NODES} members and elements in all"
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// The blocks of every GLCompute entry point of a module, by entry-point
 /// name.
 pub fn blocks(words: &Words) -> Result<HashMap<String, Blocks>, SpirvError> {
     let insts = super::reflect::parse(words)?;
     let ix = Index::new(&insts);
     let functions = function_bodies(&insts);
+    let member_names: HashMap<(u32, u32), String> = insts
+        .iter()
+        .filter(|i| i.class.opcode == Op::MemberName)
+        .filter_map(|i| match (id_at(i, 0), lit_at(i, 1), i.operands.get(2)) {
+            (Some(id), Some(m), Some(Operand::LiteralString(s))) if !s.is_empty() => {
+                Some(((id, m), s.clone()))
+            }
+            _ => None,
+        })
+        .collect();
     let mut out = HashMap::new();
     for inst in insts.iter().filter(|i| i.class.opcode == Op::EntryPoint) {
         let (Some(Operand::ExecutionModel(model)), Some(func), Some(Operand::LiteralString(name))) =
@@ -221,7 +256,12 @@ pub fn blocks(words: &Words) -> Result<HashMap<String, Blocks>, SpirvError> {
             continue;
         }
         let used = used_ids(&functions, func);
-        let b = entry_blocks(&ix, &used).map_err(|e| match e {
+        let ctx = Ctx {
+            ix: &ix,
+            member_names: &member_names,
+            nodes: std::cell::Cell::new(0),
+        };
+        let b = entry_blocks(&ctx, &used).map_err(|e| match e {
             SpirvError::Invalid(m) => invalid(format!("entry point `{name}`: {m}")),
             SpirvError::Unsupported(m) => {
                 SpirvError::Unsupported(format!("entry point `{name}`: {m}"))
@@ -233,7 +273,8 @@ pub fn blocks(words: &Words) -> Result<HashMap<String, Blocks>, SpirvError> {
     Ok(out)
 }
 
-fn entry_blocks(ix: &Index<'_>, used: &BTreeSet<u32>) -> Result<Blocks, SpirvError> {
+fn entry_blocks(ctx: &Ctx<'_, '_>, used: &BTreeSet<u32>) -> Result<Blocks, SpirvError> {
+    let ix = ctx.ix;
     let mut blocks = Blocks::default();
     for inst in ix.insts {
         if inst.class.opcode != Op::Variable {
@@ -263,7 +304,7 @@ fn entry_blocks(ix: &Index<'_>, used: &BTreeSet<u32>) -> Result<Blocks, SpirvErr
         }
         let block = Block {
             variable: ix.names.get(&var).cloned(),
-            ty: struct_type(ix, ty, 0)?,
+            ty: struct_type(ctx, ty, 0)?,
         };
         if push {
             if blocks.push_constants.is_none() {
@@ -289,7 +330,9 @@ fn entry_blocks(ix: &Index<'_>, used: &BTreeSet<u32>) -> Result<Blocks, SpirvErr
     Ok(blocks)
 }
 
-fn struct_type(ix: &Index<'_>, id: u32, depth: u32) -> Result<StructType, SpirvError> {
+fn struct_type(ctx: &Ctx<'_, '_>, id: u32, depth: u32) -> Result<StructType, SpirvError> {
+    let ix = ctx.ix;
+    ctx.node()?;
     if depth > MAX_DEPTH {
         return Err(invalid("block types nested deeper than 64"));
     }
@@ -317,7 +360,7 @@ fn struct_type(ix: &Index<'_>, id: u32, depth: u32) -> Result<StructType, SpirvE
         let matrix = ix
             .member_decoration_lit(id, mi, Decoration::MatrixStride)
             .map(|s| (s, ix.member_has(id, mi, Decoration::RowMajor)));
-        let ty = block_type(ix, member_ty, matrix, depth + 1)?;
+        let ty = block_type(ctx, member_ty, matrix, depth + 1)?;
         if matches!(ty, BlockType::Array { length: None, .. }) && m + 1 != count {
             return Err(invalid(format!(
                 "member {m} of struct %{id} is a runtime array but not the last member"
@@ -326,7 +369,7 @@ fn struct_type(ix: &Index<'_>, id: u32, depth: u32) -> Result<StructType, SpirvE
         let msize = type_size(&ty);
         size = size.max(u64::from(offset) + msize);
         members.push(Member {
-            name: member_name(ix, id, mi),
+            name: ctx.member_names.get(&(id, mi)).cloned(),
             offset: u64::from(offset),
             ty,
             size: msize,
@@ -337,17 +380,6 @@ fn struct_type(ix: &Index<'_>, id: u32, depth: u32) -> Result<StructType, SpirvE
         members,
         size,
     })
-}
-
-fn member_name(ix: &Index<'_>, id: u32, member: u32) -> Option<String> {
-    ix.insts
-        .iter()
-        .filter(|i| i.class.opcode == Op::MemberName)
-        .find(|i| id_at(i, 0) == Some(id) && lit_at(i, 1) == Some(member))
-        .and_then(|i| match i.operands.get(2) {
-            Some(Operand::LiteralString(s)) if !s.is_empty() => Some(s.clone()),
-            _ => None,
-        })
 }
 
 /// Bytes a type occupies (a runtime array: 0).
@@ -372,11 +404,13 @@ fn type_size(ty: &BlockType) -> u64 {
 }
 
 fn block_type(
-    ix: &Index<'_>,
+    ctx: &Ctx<'_, '_>,
     id: u32,
     matrix: Option<(u32, bool)>,
     depth: u32,
 ) -> Result<BlockType, SpirvError> {
+    let ix = ctx.ix;
+    ctx.node()?;
     if depth > MAX_DEPTH {
         return Err(invalid("block types nested deeper than 64"));
     }
@@ -415,7 +449,7 @@ fn block_type(
             } else {
                 None
             };
-            let element = block_type(ix, elem, matrix, depth + 1)?;
+            let element = block_type(ctx, elem, matrix, depth + 1)?;
             let stride = match ix.decoration_lit(id, Decoration::ArrayStride) {
                 Some(s) => s,
                 None => {
@@ -430,7 +464,7 @@ fn block_type(
                 stride,
             }
         }
-        Op::TypeStruct => BlockType::Struct(struct_type(ix, id, depth + 1)?),
+        Op::TypeStruct => BlockType::Struct(struct_type(ctx, id, depth + 1)?),
         Op::TypePointer => {
             return Err(SpirvError::Unsupported(format!(
                 "pointer %{id} inside a block (buffer device address) is not supported"
@@ -438,4 +472,60 @@ fn block_type(
         }
         op => return Err(invalid(format!("type %{id} (Op{op:?}) in a block"))),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use spirv_tools::assembler::Assembler;
+
+    use super::*;
+
+    fn assemble(text: &str) -> Words {
+        let asm = spirv_tools::assembler::create(Some(spirv_tools::TargetEnv::Universal_1_3));
+        let bin = asm.assemble(text, Default::default()).unwrap();
+        Words::from_bytes(bin.as_bytes()).unwrap()
+    }
+
+    /// `S{k} = { S{k-1}, S{k-1} }`, `depth` deep, bound at (0, 0).
+    fn doubling(depth: u32) -> String {
+        let mut t = String::from(
+            "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+             OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n",
+        );
+        t += &format!("OpDecorate %S{depth} Block\nOpDecorate %var DescriptorSet 0\nOpDecorate %var Binding 0\nOpMemberDecorate %S0 0 Offset 0\n");
+        for k in 1..=depth {
+            t += &format!("OpMemberDecorate %S{k} 0 Offset 0\nOpMemberDecorate %S{k} 1 Offset 0\n");
+        }
+        t += "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n%S0 = OpTypeStruct %float\n";
+        for k in 1..=depth {
+            t += &format!("%S{k} = OpTypeStruct %S{} %S{}\n", k - 1, k - 1);
+        }
+        t += &format!(
+            "%ptr = OpTypePointer StorageBuffer %S{depth}\n%var = OpVariable %ptr StorageBuffer\n\
+             %main = OpFunction %void None %fn\n%l = OpLabel\n%p = OpCopyObject %ptr %var\nOpReturn\nOpFunctionEnd\n"
+        );
+        t
+    }
+
+    #[test]
+    fn nested_structs_are_reflected_with_their_members() {
+        let b = blocks(&assemble(&doubling(2))).unwrap();
+        let s = &b["main"].buffer(0, 0).unwrap().ty;
+        assert_eq!(s.members.len(), 2);
+        let BlockType::Struct(inner) = &s.members[1].ty else {
+            panic!("{s:?}")
+        };
+        assert_eq!(inner.members.len(), 2);
+        assert_eq!(s.size, 4);
+    }
+
+    /// Hostile nesting (2^30 leaves) stops at the node budget instead of
+    /// running for ever.
+    #[test]
+    fn exponential_nesting_is_bounded() {
+        let start = std::time::Instant::now();
+        let e = blocks(&assemble(&doubling(30))).unwrap_err().to_string();
+        assert!(e.contains("more than 1048576 members"), "{e}");
+        assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    }
 }

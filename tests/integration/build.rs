@@ -440,3 +440,74 @@ const _: () = assert!(k::bindings::data::BINDING == 0);
         "{stderr}"
     );
 }
+
+/// std140 and std430 padding, row- and column-major matrices, nested
+/// structs in arrays, a push-constant block starting at offset 16 and a
+/// storage block with a fixed part before its runtime array: the generated
+/// structs reproduce every SPIR-V offset (their asserts compile).
+#[test]
+fn padded_layouts_matrices_and_nested_structs_compile() {
+    if !has_glslc() {
+        return;
+    }
+    let source = r#"#version 450
+layout(local_size_x = 1) in;
+struct Inner { vec3 p; float w; mat3 m; };
+layout(set = 0, binding = 0, std140) uniform U {
+    float a;
+    vec3 b;
+    float c;
+    layout(row_major) mat3 r;
+    mat2x3 m23;
+    Inner inner[2];
+    int ints[3];
+} u;
+layout(set = 0, binding = 1, std430) buffer S {
+    vec3 v3;
+    float f;
+    Inner items[];
+} s;
+layout(push_constant) uniform P { layout(offset = 16) uint late; } pc;
+void main() {
+    s.items[0].w = u.a + u.b.x + u.c + u.r[0][0] + u.m23[1][2] + u.inner[1].m[2][2]
+        + float(u.ints[2]) + s.v3.x + s.f + float(pc.late);
+}
+"#;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    std::fs::write(dir.join("layouts.comp"), source).unwrap();
+    let built = kernels(dir).file("layouts.comp").build("kernels").unwrap();
+    let code = std::fs::read_to_string(&built.bindings).unwrap();
+    for expected in [
+        "offset_of!(U, c) == 28",
+        "offset_of!(U, r) == 32",
+        "offset_of!(U, m23) == 80",
+        "offset_of!(U, inner) == 112",
+        "offset_of!(U, ints) == 240",
+        "size_of::<U>() == 288",
+        "pub r: [[f32; 4]; 3],",
+        "pub m23: [[f32; 4]; 2],",
+        "pub ints: [UIntsElem; 3],",
+        "offset_of!(P, late) == 16",
+        "pub _pad0: [u8; 16],",
+        "pub const PUSH_CONSTANTS_SIZE: usize = 20;",
+        "pub const ARRAY_OFFSET: u64 = 16;",
+        "pub type Element = super::super::Inner;",
+    ] {
+        assert!(
+            code.contains(expected),
+            "`{expected}` missing from:\n{code}"
+        );
+    }
+    crate::snapshot_settings().bind(|| insta::assert_snapshot!("layouts.bindings", code));
+    let code: String = code
+        .lines()
+        .filter(|l| !l.contains("include_bytes!"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let lib = "#![deny(warnings)]\npub mod kernels { include!(\"kernels.rs\"); }\n";
+    let tmp = tempfile::tempdir().unwrap();
+    let (ok, stderr) = cargo_check(tmp.path(), lib, &[("kernels.rs".into(), code)]);
+    assert!(ok, "the generated bindings do not compile:\n{stderr}");
+}

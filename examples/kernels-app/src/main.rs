@@ -48,11 +48,7 @@ fn params() -> transform::Params {
 }
 
 fn push() -> transform::PushConstants {
-    transform::PushConstants {
-        n: N,
-        scale: 2.0,
-        ..transform::PushConstants::ZERO
-    }
+    transform::PushConstants { n: N, scale: 2.0 }
 }
 
 fn input() -> Vec<[f32; 2]> {
@@ -166,10 +162,7 @@ fn dispatch(owned: &OwnedExecutable) -> Result<(), Box<dyn Error>> {
         let src_buf = device.buffer_with_data(&x_bytes)?;
         let dst_buf = device.buffer(transform::bindings::dst::size_for(N.into()) as usize)?;
         let params_buf = device.buffer_with_data(params().as_bytes())?;
-        let pipeline = program.pipeline(
-            transform::NAME,
-            &[transform::spec::use_bias(use_bias)],
-        )?;
+        let pipeline = program.pipeline(transform::NAME, &[transform::spec::use_bias(use_bias)])?;
         let mut bound = ResourceBindings::new();
         transform::Args {
             params: &params_buf,
