@@ -196,10 +196,29 @@ fn library(i: usize, lib: schema::Library<'_>) -> Result<(), Violation> {
 
 /// Slot ranges already claimed in one Metal argument table (or inside one
 /// argument buffer).
+/// Who holds a slot range; formatted only when a check fails (loading
+/// thousands of kernels must not allocate a label per binding).
+#[derive(Debug, Clone, Copy)]
+enum Owner {
+    Named(&'static str),
+    ArgumentBuffer(u32),
+    Binding(u32, u32),
+}
+
+impl std::fmt::Display for Owner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Owner::Named(n) => f.write_str(n),
+            Owner::ArgumentBuffer(set) => write!(f, "argument_buffers[set {set}]"),
+            Owner::Binding(set, binding) => write!(f, "bindings[set {set}, binding {binding}]"),
+        }
+    }
+}
+
 struct Slots {
     table: &'static str,
     limit: u64,
-    used: Vec<(u64, u64, String)>,
+    used: Vec<(u64, u64, Owner)>,
 }
 
 impl Slots {
@@ -212,7 +231,7 @@ impl Slots {
     }
 
     /// Claims `[start, start + count)` for `owner`.
-    fn claim(&mut self, start: u32, count: u32, owner: String) -> Result<(), String> {
+    fn claim(&mut self, start: u32, count: u32, owner: Owner) -> Result<(), String> {
         let (start, end) = (u64::from(start), u64::from(start) + u64::from(count));
         if end > self.limit {
             return Err(if count == 1 {
@@ -374,7 +393,7 @@ impl KernelCheck<'_, '_> {
             }
             product = product.saturating_mul(u64::from(d.size()));
             if d.has_spec_id() {
-                let field = format!("threadgroup_size[{i}].spec_id");
+                let field = || format!("threadgroup_size[{i}].spec_id");
                 let Some(c) = k
                     .function_constants()
                     .unwrap_or_default()
@@ -382,13 +401,13 @@ impl KernelCheck<'_, '_> {
                     .find(|c| c.id() == d.spec_id())
                 else {
                     return self.fail(
-                        field,
+                        field(),
                         format!("function constant {} is not declared", d.spec_id()),
                     );
                 };
                 if !is_integer(c.type_()) {
                     return self.fail(
-                        field,
+                        field(),
                         format!(
                             "function constant {} is a {}, not an integer",
                             d.spec_id(),
@@ -458,7 +477,7 @@ impl KernelCheck<'_, '_> {
                 );
             }
             buffers
-                .claim(p.buffer_index(), 1, "push_constants".into())
+                .claim(p.buffer_index(), 1, Owner::Named("push_constants"))
                 .or_else(|m| self.fail("push_constants.buffer_index", m))?;
             let mut end_of_previous = 0u64;
             for (i, m) in p.members().iter().flatten().enumerate() {
@@ -490,7 +509,7 @@ impl KernelCheck<'_, '_> {
                     );
                 }
                 buffers
-                    .claim(index, 1, "sizes_buffer_index".into())
+                    .claim(index, 1, Owner::Named("sizes_buffer_index"))
                     .or_else(|m| self.fail("sizes_buffer_index", m))?;
             }
             None if entries != 0 => {
@@ -522,7 +541,7 @@ impl KernelCheck<'_, '_> {
                 return self.fail(field("set"), format!("set {set} has two argument buffers"));
             }
             buffers
-                .claim(ab.buffer_index(), 1, format!("argument_buffers[set {set}]"))
+                .claim(ab.buffer_index(), 1, Owner::ArgumentBuffer(set))
                 .or_else(|m| self.fail(field("buffer_index"), m))?;
             let size = ab.size();
             let max = self.limits.max_argument_buffer_bytes;
@@ -544,10 +563,10 @@ impl KernelCheck<'_, '_> {
                             format!("{off} is not a multiple of {slot}"),
                         );
                     }
-                    ids.claim(id, 1, "the sizes table".into())
+                    ids.claim(id, 1, Owner::Named("the sizes table"))
                         .or_else(|m| self.fail(field("sizes_id"), m))?;
                     bytes
-                        .claim(off, slot, "the sizes table".into())
+                        .claim(off, slot, Owner::Named("the sizes table"))
                         .or_else(|m| self.fail(field("sizes_byte_offset"), m))?;
                     true
                 }
@@ -565,7 +584,7 @@ impl KernelCheck<'_, '_> {
         let mut previous: Option<(u32, u32)> = None;
         for b in bindings.iter() {
             let key = (b.set(), b.binding());
-            let owner = format!("bindings[set {}, binding {}]", key.0, key.1);
+            let owner = Owner::Binding(key.0, key.1);
             let field = |f: &str| format!("{owner}.{f}");
             if let Some(prev) = previous {
                 if prev >= key {
@@ -652,16 +671,10 @@ impl KernelCheck<'_, '_> {
                             offset: b.byte_offset().unwrap_or(0),
                             count,
                         };
-                        self.claim_member(
-                            &mut members,
-                            ab_index,
-                            &owner,
-                            m,
-                            ("id", "byte_offset"),
-                        )?;
+                        self.claim_member(&mut members, ab_index, owner, m, ("id", "byte_offset"))?;
                     } else {
                         table
-                            .claim(slot_value.unwrap_or(0), count, owner.clone())
+                            .claim(slot_value.unwrap_or(0), count, owner)
                             .or_else(|m| self.fail(field(slot_field), m))?;
                     }
                     // sizes_index: which table it indexes follows the part's placement.
@@ -730,13 +743,13 @@ impl KernelCheck<'_, '_> {
                     self.claim_member(
                         &mut members,
                         ab_index,
-                        &owner,
+                        owner,
                         m,
                         ("sampler_id", "sampler_byte_offset"),
                     )?;
                 } else {
                     samplers
-                        .claim(b.sampler_index().unwrap_or(0), count, owner.clone())
+                        .claim(b.sampler_index().unwrap_or(0), count, owner)
                         .or_else(|m| self.fail(field("sampler_index"), m))?;
                 }
             } else {
@@ -766,7 +779,7 @@ impl KernelCheck<'_, '_> {
         &self,
         members: &mut [(u32, Slots, Slots, bool)],
         ab: Option<usize>,
-        owner: &str,
+        owner: Owner,
         m: Member,
         fields: (&str, &str),
     ) -> Result<(), Violation> {
@@ -784,12 +797,12 @@ impl KernelCheck<'_, '_> {
         let entry = &mut members[ab];
         entry
             .1
-            .claim(m.id, m.count, owner.to_owned())
+            .claim(m.id, m.count, owner)
             .or_else(|e| self.fail(field(fields.0), e))?;
         let len = u32::try_from(u64::from(m.count) * u64::from(slot)).unwrap_or(u32::MAX);
         entry
             .2
-            .claim(m.offset, len, owner.to_owned())
+            .claim(m.offset, len, owner)
             .or_else(|e| self.fail(field(fields.1), e))
     }
 
