@@ -313,39 +313,24 @@ fn depfile_names_every_input() {
     std::fs::copy(crate::kernel("saxpy.spv"), d.path().join("sa xpy.spv")).unwrap();
     std::fs::copy(crate::kernel("scale.spv"), d.path().join("scale.spv")).unwrap();
     std::fs::write(d.path().join("map.toml"), "push_constants = 20\n").unwrap();
-    let o = halc(
-        &[
-            "compile",
-            "sa xpy.spv",
-            "scale.spv",
-            "-o",
-            "out/k.halc",
-            "--binding-map",
-            "map.toml",
-            "--depfile",
-            "out/k.d",
-        ],
-        d.path(),
-    );
+    let args = [
+        "compile",
+        "sa xpy.spv",
+        "scale.spv",
+        "-o",
+        "out/k.halc",
+        "--binding-map",
+        "map.toml",
+        "--depfile",
+        "out/k.d",
+    ];
+    let o = halc(&args, d.path());
     assert_eq!(o.status.code(), Some(1), "the out directory does not exist");
     assert!(stderr(&o).contains("does not exist"), "{}", stderr(&o));
     assert_eq!(listing(d.path()).len(), 3, "nothing written");
 
     std::fs::create_dir(d.path().join("out")).unwrap();
-    let o = halc(
-        &[
-            "compile",
-            "sa xpy.spv",
-            "scale.spv",
-            "-o",
-            "out/k.halc",
-            "--binding-map",
-            "map.toml",
-            "--depfile",
-            "out/k.d",
-        ],
-        d.path(),
-    );
+    let o = halc(&args, d.path());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         std::fs::read_to_string(d.path().join("out/k.d")).unwrap(),
