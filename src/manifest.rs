@@ -314,45 +314,36 @@ fn options(
     s: &Settings,
     err: &dyn Fn(usize, String) -> ManifestError,
 ) -> Result<Options, ManifestError> {
-    let model = match &s.bindings {
-        None => BindingModel::ArgumentBuffers,
-        Some(b) => match b.get_ref().as_str() {
-            "argument-buffers" => BindingModel::ArgumentBuffers,
-            "discrete" => BindingModel::Discrete,
-            other => {
-                return Err(err(
-                    b.span().start,
-                    format!("bindings = {other:?}: expected \"argument-buffers\" or \"discrete\""),
-                ))
-            }
-        },
-    };
-    let platform = match &s.platform {
-        None => Platform::MacOS,
-        Some(p) => match p.get_ref().as_str() {
-            "macos" => Platform::MacOS,
-            "ios" => Platform::IOS,
-            other => {
-                return Err(err(
-                    p.span().start,
-                    format!("platform = {other:?}: expected \"macos\" or \"ios\""),
-                ))
-            }
-        },
-    };
-    let tier = match &s.argument_buffer_tier {
-        None => Tier::Tier2,
-        Some(t) => match t.get_ref() {
-            1 => Tier::Tier1,
-            2 => Tier::Tier2,
-            other => {
-                return Err(err(
-                    t.span().start,
-                    format!("argument_buffer_tier = {other}: expected 1 or 2"),
-                ))
-            }
-        },
-    };
+    let model = choose(
+        "bindings",
+        s.bindings
+            .as_ref()
+            .map(|b| (b.get_ref().as_str(), b.span().start)),
+        BindingModel::ArgumentBuffers,
+        &[
+            ("argument-buffers", BindingModel::ArgumentBuffers),
+            ("discrete", BindingModel::Discrete),
+        ],
+        err,
+    )?;
+    let platform = choose(
+        "platform",
+        s.platform
+            .as_ref()
+            .map(|p| (p.get_ref().as_str(), p.span().start)),
+        Platform::MacOS,
+        &[("macos", Platform::MacOS), ("ios", Platform::IOS)],
+        err,
+    )?;
+    let tier = choose(
+        "argument_buffer_tier",
+        s.argument_buffer_tier
+            .as_ref()
+            .map(|t| (*t.get_ref(), t.span().start)),
+        Tier::Tier2,
+        &[(1, Tier::Tier1), (2, Tier::Tier2)],
+        err,
+    )?;
     let msl_version = match &s.msl_version {
         None => MslVersion::default(),
         Some(v) => v.get_ref().parse::<MslVersion>().map_err(|e| {
@@ -378,6 +369,31 @@ fn options(
         },
         ..Options::default()
     })
+}
+
+/// The value `given` (with its byte offset) names among `choices`, or
+/// `default` when the key is absent.
+fn choose<K: PartialEq + std::fmt::Debug + Copy, V: Copy>(
+    key: &str,
+    given: Option<(K, usize)>,
+    default: V,
+    choices: &[(K, V)],
+    err: &dyn Fn(usize, String) -> ManifestError,
+) -> Result<V, ManifestError> {
+    let Some((k, at)) = given else {
+        return Ok(default);
+    };
+    choices
+        .iter()
+        .find(|(c, _)| *c == k)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| {
+            let names: Vec<String> = choices.iter().map(|(c, _)| format!("{c:?}")).collect();
+            err(
+                at,
+                format!("{key} = {k:?}: expected {}", names.join(" or ")),
+            )
+        })
 }
 
 /// `spec = { 0 = 128, 1 = 2.5, 2 = true, 3 = "0x10" }`.
