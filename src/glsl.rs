@@ -207,6 +207,42 @@ pub struct GlslOutput {
     pub dependencies: Vec<PathBuf>,
 }
 
+/// Whether a kernel source is SPIR-V (`.spv`, any case); every other
+/// source is GLSL for glslc.
+pub fn is_spirv(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("spv"))
+}
+
+/// glslc, located on first use: a build whose sources are all SPIR-V never
+/// looks for it (`halc::build`, `halc build`).
+#[derive(Debug, Clone, Default)]
+pub struct LazyGlslc {
+    explicit: Option<PathBuf>,
+    located: Option<Glslc>,
+}
+
+impl LazyGlslc {
+    /// `explicit` is passed to [`Glslc::locate`] on first use.
+    pub fn new(explicit: Option<PathBuf>) -> Self {
+        LazyGlslc {
+            explicit,
+            located: None,
+        }
+    }
+
+    /// [`Glslc::compile`], locating glslc first if this is the first use.
+    pub fn compile(&mut self, path: &Path, opts: &GlslOptions) -> Result<GlslOutput, GlslError> {
+        let glslc = match &self.located {
+            Some(g) => g,
+            None => self
+                .located
+                .insert(Glslc::locate(self.explicit.as_deref())?),
+        };
+        glslc.compile(path, opts)
+    }
+}
+
 /// A located glslc.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Glslc {

@@ -41,7 +41,7 @@ pub mod bindings;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::glsl::{GlslError, GlslOptions, Glslc, TargetEnv};
+use crate::glsl::{GlslError, GlslOptions, LazyGlslc, TargetEnv};
 use crate::msl::{BindingModel, MslVersion, Platform};
 use crate::{Compiled, Input, Isolation, Options};
 
@@ -368,14 +368,13 @@ impl Kernels {
         let mut glsl = self.glsl.clone();
         glsl.include_dirs = glsl.include_dirs.iter().map(|d| root.join(d)).collect();
         glsl.working_dir = Some(root.clone());
-        let mut glslc: Option<Glslc> = None;
+        let mut glslc = LazyGlslc::new(self.glslc.clone());
         let mut rerun: Vec<PathBuf> = self.dirs.iter().map(|d| root.join(d)).collect();
         let mut inputs = Vec::new();
         for s in &self.sources {
             let full = root.join(&s.path);
             let display = s.path.to_string_lossy().replace('\\', "/");
-            let is_spirv = s.path.extension().is_some_and(|e| e == "spv");
-            let bytes = if is_spirv {
+            let bytes = if crate::glsl::is_spirv(&s.path) {
                 std::fs::read(&full).map_err(|e| BuildError::Read {
                     file: display.clone(),
                     message: e.to_string(),
@@ -387,13 +386,9 @@ impl Kernels {
                         message: "no such file".into(),
                     });
                 }
-                let g = match &glslc {
-                    Some(g) => g,
-                    None => glslc.insert(Glslc::locate(self.glslc.as_deref())?),
-                };
                 // glslc runs in the manifest directory on the path as given:
                 // its messages name the file as the user does.
-                let out = g.compile(&s.path, &glsl)?;
+                let out = glslc.compile(&s.path, &glsl)?;
                 for d in out.dependencies {
                     let d = if d.is_absolute() { d } else { root.join(d) };
                     if !rerun.contains(&d) {

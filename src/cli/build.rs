@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Result};
 
-use halc::glsl::{GlslError, Glslc};
+use halc::glsl::{GlslError, LazyGlslc};
 use halc::manifest::Manifest;
 use halc::Input;
 
@@ -99,7 +99,7 @@ pub fn build(path: &Path, op: &Operational) -> Result<()> {
     }
     let limits = halc::spirv::validate::Limits::default();
     let mut staged = Vec::new();
-    let mut glslc: Option<Glslc> = None;
+    let mut glslc = LazyGlslc::new(op.glslc.clone());
     for exe in &manifest.executables {
         let sources: Vec<PathBuf> = exe.kernels.iter().map(|k| k.source.clone()).collect();
         let mut extras = Extras {
@@ -114,18 +114,11 @@ pub fn build(path: &Path, op: &Operational) -> Result<()> {
         let mut inputs = Vec::with_capacity(exe.kernels.len());
         for k in &exe.kernels {
             let (line, column) = k.position;
-            let bytes = if is_spirv(&k.source) {
+            let bytes = if halc::glsl::is_spirv(&k.source) {
                 extras.deps.push(k.source.display().to_string());
                 read_input(&k.source, "a SPIR-V file", limits.max_bytes)
                     .map_err(|e| anyhow!("{shown}:{line}:{column}: {e:#}"))?
             } else {
-                if glslc.is_none() {
-                    glslc = Some(
-                        Glslc::locate(op.glslc.as_deref())
-                            .map_err(|e| anyhow!("{shown}:{line}:{column}: {e}"))?,
-                    );
-                }
-                let glslc = glslc.as_ref().expect("located above");
                 let mut opts = exe.glsl.clone();
                 opts.defines.extend(k.defines.iter().cloned());
                 let out = glslc.compile(&k.source, &opts).map_err(|e| match e {
@@ -183,10 +176,4 @@ pub fn build(path: &Path, op: &Operational) -> Result<()> {
         write_atomic(&path, &bytes)?;
     }
     Ok(())
-}
-
-/// `.spv` files are SPIR-V; every other source is GLSL for glslc.
-fn is_spirv(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("spv"))
 }
