@@ -304,7 +304,7 @@ fn compile_input(
     };
     let t = &mut out.timings.module;
     let module = module_stages(input, options, worker, t, &mut out.spec_ids);
-    let (words, baked, info, mut blocks) = match module {
+    let (words, baked, info, mut blocks, mut verdict) = match module {
         Ok(m) => m,
         Err(e) => {
             out.error = Some(e);
@@ -319,7 +319,7 @@ fn compile_input(
         .collect();
     if let (Some(name), [_, _, ..]) = (&input.kernel, computes.as_slice()) {
         let all: Vec<&str> = computes.iter().map(|e| e.name.as_str()).collect();
-        out.error = Some(Error::new(
+        let e = Error::new(
             Some(&input.name),
             None,
             ErrorKind::Options(format!(
@@ -327,7 +327,12 @@ fn compile_input(
                 all.len(),
                 all.join(", ")
             )),
-        ));
+        );
+        out.error = Some(
+            settle(worker, &mut verdict, t, &input.name)
+                .err()
+                .unwrap_or(e),
+        );
         return out;
     }
     for e in computes {
@@ -356,6 +361,7 @@ fn compile_input(
             options,
             msl_opts,
             worker,
+            &mut verdict,
             &mut kt,
         );
         let result = result.map(|mut k| {
@@ -374,7 +380,47 @@ fn compile_input(
             break;
         }
     }
+    // No kernel was asked for: the module must still be valid.
+    if let Err(e) = settle(worker, &mut verdict, &mut out.timings.module, &input.name) {
+        out.error = Some(e);
+    }
     out
+}
+
+/// Reads the validator's verdict if it is still owed (`pending`): the
+/// validation error, or the worker's failure, if the module is not valid.
+/// Every error found after the module went to the validator is reported
+/// only once it is known to be valid, so the error is the one a serial run
+/// (validate, then reflect, then generate) would report.
+fn settle(
+    worker: &mut Option<msl::worker::Worker>,
+    pending: &mut bool,
+    t: &mut StageTimes,
+    file: &str,
+) -> Result<(), Error> {
+    if !std::mem::take(pending) {
+        return Ok(());
+    }
+    let fail = |k: ErrorKind| Error::new(Some(file), None, k);
+    let w = worker
+        .as_mut()
+        .ok_or_else(|| fail(ErrorKind::Internal("the validating worker is gone".into())))?;
+    let verdict = w.verdict();
+    t.add(Stage::Validate, w.last_work());
+    t.add(Stage::Worker, w.last_wait().saturating_sub(w.last_work()));
+    match verdict {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => {
+            if !w.is_alive() {
+                *worker = None;
+            }
+            Err(fail(e.into()))
+        }
+        Err(err) => {
+            worker_failed(worker, &err);
+            Err(fail(ErrorKind::Worker(err)))
+        }
+    }
 }
 
 type Module = (
@@ -382,6 +428,8 @@ type Module = (
     Vec<spirv::specialize::Baked>,
     spirv::ModuleInfo,
     std::collections::HashMap<String, spirv::Blocks>,
+    // The validator's verdict is still owed (see `settle`).
+    bool,
 );
 
 /// Header, `--spec`, checks, validator, reflection, and the module-level
@@ -424,6 +472,10 @@ fn module_stages(
         spirv::validate::check(&words, &options.limits)
     })
     .map_err(|e| fail(e.into()))?;
+    // In a worker, the validator runs while this thread reflects the module
+    // and SPIRV-Cross generates its first kernel; its verdict is read before
+    // anything else is reported (`settle`).
+    let mut pending = false;
     match &options.isolation {
         Isolation::InProcess => t
             .time(Stage::Validate, || spirv::validate::spirv_tools(&words))
@@ -431,39 +483,48 @@ fn module_stages(
         _ => {
             let w = running_worker(worker, &options.isolation, t).map_err(fail)?;
             let start = Instant::now();
-            let reply = w.validate(&words);
-            let round_trip = start.elapsed();
-            match reply {
-                Ok(valid) => {
-                    t.add(Stage::Validate, w.last_work());
-                    t.add(Stage::Worker, round_trip.saturating_sub(w.last_work()));
-                    valid.map_err(|e| fail(e.into()))?;
-                }
-                Err(err) => {
-                    t.add(Stage::Worker, round_trip);
-                    worker_failed(worker, &err);
-                    return Err(fail(ErrorKind::Worker(err)));
-                }
+            let sent = w.start_validation(&words);
+            t.add(Stage::Worker, start.elapsed());
+            if let Err(err) = sent {
+                worker_failed(worker, &err);
+                return Err(fail(ErrorKind::Worker(err)));
             }
+            pending = true;
         }
     }
+    match reflect_module(input, &words, t) {
+        Ok((info, blocks)) => Ok((words, baked, info, blocks, pending)),
+        Err(e) => {
+            settle(worker, &mut pending, t, &input.name)?;
+            Err(e)
+        }
+    }
+}
+
+/// Reflection, and the module-level refusals.
+fn reflect_module(
+    input: &Input,
+    words: &spirv::Words,
+    t: &mut StageTimes,
+) -> Result<
+    (
+        spirv::ModuleInfo,
+        std::collections::HashMap<String, spirv::Blocks>,
+    ),
+    Error,
+> {
+    let file = Some(input.name.as_str());
+    let fail = |k: ErrorKind| Error::new(file, None, k);
     // rspirv is Rust: contain a panic on hostile input as an error.
-    let info = t
+    let (info, blocks) = t
         .time(Stage::Reflect, || {
-            std::panic::catch_unwind(|| spirv::reflect(&words)).unwrap_or_else(|_| {
-                Err(SpirvError::Parse(
-                    "the SPIR-V reader (rspirv) failed on this module".into(),
-                ))
-            })
-        })
-        .map_err(|e| fail(e.into()))?;
-    let blocks = t
-        .time(Stage::Reflect, || {
-            std::panic::catch_unwind(|| spirv::blocks::blocks(&words)).unwrap_or_else(|_| {
-                Err(SpirvError::Parse(
-                    "the SPIR-V reader (rspirv) failed on this module".into(),
-                ))
-            })
+            std::panic::catch_unwind(|| spirv::reflect::reflect_with_blocks(words)).unwrap_or_else(
+                |_| {
+                    Err(SpirvError::Parse(
+                        "the SPIR-V reader (rspirv) failed on this module".into(),
+                    ))
+                },
+            )
         })
         .map_err(|e| fail(e.into()))?;
 
@@ -506,7 +567,7 @@ fn module_stages(
             ))));
         }
     }
-    Ok((words, baked, info, blocks))
+    Ok((info, blocks))
 }
 
 /// The job's worker, started on first use (the start counts as worker time).
@@ -554,19 +615,14 @@ fn worker_failed(worker: &mut Option<msl::worker::Worker>, err: &msl::worker::Wo
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn compile_entry(
+/// An entry point's refusals (workgroup size, threadgroup memory, texel
+/// buffers) and its binding layout.
+fn prepare_entry(
     input: &Input,
-    name: String,
-    words: &spirv::Words,
-    info: &spirv::ModuleInfo,
     e: &spirv::EntryPoint,
-    baked: &[spirv::specialize::Baked],
     options: &Options,
-    msl_opts: &MslOptions,
-    worker: &mut Option<msl::worker::Worker>,
     t: &mut StageTimes,
-) -> Result<Kernel, Error> {
+) -> Result<(spirv::WorkgroupSize, msl::KernelLayout), Error> {
     let fail = |k: ErrorKind| Error::new(Some(&input.name), Some(&e.name), k);
     let workgroup = e.workgroup_size.ok_or_else(|| {
         fail(ErrorKind::Internal(
@@ -613,6 +669,31 @@ fn compile_entry(
     let layout = t
         .time(Stage::Layout, || msl::layout(e, &options.layout))
         .map_err(|k| fail(k.into()))?;
+    Ok((workgroup, layout))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn compile_entry(
+    input: &Input,
+    name: String,
+    words: &spirv::Words,
+    info: &spirv::ModuleInfo,
+    e: &spirv::EntryPoint,
+    baked: &[spirv::specialize::Baked],
+    options: &Options,
+    msl_opts: &MslOptions,
+    worker: &mut Option<msl::worker::Worker>,
+    verdict: &mut bool,
+    t: &mut StageTimes,
+) -> Result<Kernel, Error> {
+    let fail = |k: ErrorKind| Error::new(Some(&input.name), Some(&e.name), k);
+    let (workgroup, layout) = match prepare_entry(input, e, options, t) {
+        Ok(p) => p,
+        Err(err) => {
+            settle(worker, verdict, t, &input.name)?;
+            return Err(err);
+        }
+    };
     let generated = match &options.isolation {
         Isolation::InProcess => t
             .time(Stage::Generate, || {
@@ -621,18 +702,29 @@ fn compile_entry(
             .map_err(|k| fail(k.into()))?,
         _ => {
             let w = running_worker(worker, &options.isolation, t).map_err(fail)?;
-            // The worker holds the module since validating it.
+            // The worker holds the module since it was sent for validation;
+            // SPIRV-Cross starts at once, beside the validator if that still
+            // runs, and its MSL comes after the verdict.
             let start = Instant::now();
-            let reply = w.generate(&e.name, &layout, msl_opts);
-            let round_trip = start.elapsed();
-            match reply {
-                Ok(g) => {
-                    t.add(Stage::Generate, w.last_work());
-                    t.add(Stage::Worker, round_trip.saturating_sub(w.last_work()));
-                    g
+            let sent = w.send_generate(&e.name, &layout, msl_opts);
+            t.add(Stage::Worker, start.elapsed());
+            settle(worker, verdict, t, &input.name)?;
+            let w = match (sent, worker.as_mut()) {
+                (Ok(()), Some(w)) => w,
+                (Err(err), _) => {
+                    worker_failed(worker, &err);
+                    return Err(fail(ErrorKind::Worker(err)));
                 }
+                (Ok(()), None) => {
+                    return Err(fail(ErrorKind::Internal("the worker is gone".into())))
+                }
+            };
+            let reply = w.generated();
+            t.add(Stage::Generate, w.last_work());
+            t.add(Stage::Worker, w.last_wait().saturating_sub(w.last_work()));
+            match reply {
+                Ok(g) => g,
                 Err(err) => {
-                    t.add(Stage::Worker, round_trip);
                     worker_failed(worker, &err);
                     return Err(fail(ErrorKind::Worker(err)));
                 }

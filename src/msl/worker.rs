@@ -107,67 +107,153 @@ fn read_msg<T: for<'de> Deserialize<'de>>(r: &mut impl Read) -> io::Result<Optio
 }
 
 /// The worker loop: answers requests until its input closes.
-pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
+///
+/// A `Validate` request starts SPIRV-Tools' validator on a thread of its
+/// own, and the `Generate` request that follows runs SPIRV-Cross beside it
+/// (speculatively: the module is not yet known to be valid). The replies
+/// still come in request order: the verdict first, then the MSL, which is
+/// sent only once the module is known to be valid. SPIRV-Cross may crash on
+/// a module the validator rejects; on Unix the crash handlers
+/// ([`speculation`]) hold such a crash until the verdict is out, so the
+/// parent hears the validator's reason whenever there is one, exactly as if
+/// the two had run one after the other.
+pub fn serve(input: impl Read, output: impl Write + Send) -> io::Result<()> {
+    #[cfg(unix)]
+    speculation::install();
     let mut input = BufReader::new(input);
-    let mut output = BufWriter::new(output);
-    let mut module: Option<Words> = None;
-    while let Some((req, payload)) = read_msg::<Request>(&mut input)? {
-        if let Ok(how) = std::env::var(CRASH_TEST_ENV) {
-            match (&req, how.strip_prefix("validate:")) {
-                (Request::Validate, Some(how)) => crash_for_test(how),
-                (Request::Generate { .. }, None) => crash_for_test(&how),
-                _ => {}
+    let output = Mutex::new(BufWriter::new(output));
+    let crash_test = std::env::var(CRASH_TEST_ENV).ok();
+    std::thread::scope(|scope| {
+        let mut module: Option<Arc<Words>> = None;
+        // The validation of `module`, while it runs: whether it is valid.
+        let mut validating: Option<std::thread::ScopedJoinHandle<'_, bool>> = None;
+        while let Some((req, payload)) = read_msg::<Request>(&mut input)? {
+            match req {
+                Request::Validate => {
+                    if let Some(v) = validating.take() {
+                        let _ = v.join();
+                    }
+                    module = None;
+                    let words: Vec<u32> = payload
+                        .chunks_exact(4)
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                        .collect();
+                    let words = match Words::from_words(words) {
+                        Ok(w) => Arc::new(w),
+                        Err(e) => {
+                            send(&output, &Reply::Err(e.to_string()), Duration::ZERO, &[])?;
+                            continue;
+                        }
+                    };
+                    module = Some(Arc::clone(&words));
+                    let output = &output;
+                    let crash_test = crash_test
+                        .as_deref()
+                        .and_then(|h| h.strip_prefix("validate:"));
+                    #[cfg(unix)]
+                    speculation::verdict_pending();
+                    let thread = std::thread::Builder::new()
+                        // The main thread's default: the validator recurses
+                        // with the module's nesting.
+                        .stack_size(VALIDATOR_STACK)
+                        .spawn_scoped(scope, move || {
+                            #[cfg(unix)]
+                            speculation::enter_validator();
+                            if let Some(how) = crash_test {
+                                crash_for_test(how);
+                            }
+                            let start = std::time::Instant::now();
+                            // The verdict must be sent whatever happens.
+                            let result = std::panic::catch_unwind(|| {
+                                crate::spirv::validate::spirv_tools(&words)
+                            });
+                            let valid = matches!(result, Ok(Ok(())));
+                            let reply = match result {
+                                Ok(Ok(())) => Reply::Valid,
+                                Ok(Err(SpirvError::Validation(m))) => Reply::Invalid(m),
+                                Ok(Err(e)) => Reply::Err(e.to_string()),
+                                Err(_) => Reply::Err("the validator's wrapper failed".into()),
+                            };
+                            // A failed write means the parent is gone.
+                            let _ = send(output, &reply, start.elapsed(), &[]);
+                            #[cfg(unix)]
+                            speculation::verdict_sent();
+                            valid
+                        });
+                    match thread {
+                        Ok(t) => validating = Some(t),
+                        Err(e) => {
+                            module = None;
+                            #[cfg(unix)]
+                            speculation::verdict_sent();
+                            send(
+                                output,
+                                &Reply::Err(format!("cannot start the validator thread: {e}")),
+                                Duration::ZERO,
+                                &[],
+                            )?;
+                        }
+                    }
+                }
+                Request::Generate {
+                    entry,
+                    layout,
+                    options,
+                } => {
+                    if let Some(how) = crash_test
+                        .as_deref()
+                        .filter(|h| !h.starts_with("validate:"))
+                    {
+                        crash_for_test(how);
+                    }
+                    let start = std::time::Instant::now();
+                    let generated = module
+                        .as_deref()
+                        .map(|words| generate(words, &entry, &layout, &options));
+                    let work = start.elapsed();
+                    // Only a module the validator accepted gets its MSL out.
+                    if let Some(v) = validating.take() {
+                        if !v.join().unwrap_or(false) {
+                            module = None;
+                        }
+                    }
+                    let (reply, source) = match (generated, &module) {
+                        (Some(Ok(g)), Some(_)) => (
+                            Reply::Generated {
+                                function_name: g.function_name,
+                            },
+                            g.source,
+                        ),
+                        (Some(Err(e)), Some(_)) => (Reply::Err(e.0), String::new()),
+                        _ => (
+                            Reply::Err("no valid module in the worker".into()),
+                            String::new(),
+                        ),
+                    };
+                    send(&output, &reply, work, source.as_bytes())?;
+                }
             }
         }
-        let start = std::time::Instant::now();
-        let (reply, out) = answer(req, &payload, &mut module);
-        let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        write_msg(&mut output, &(reply, nanos), out.as_bytes())?;
-    }
-    Ok(())
+        if let Some(v) = validating.take() {
+            let _ = v.join();
+        }
+        Ok(())
+    })
 }
 
-/// The reply to `req`, with the MSL source as its payload.
-fn answer(req: Request, payload: &[u8], module: &mut Option<Words>) -> (Reply, String) {
-    let reply = match req {
-        Request::Validate => {
-            *module = None;
-            let words: Vec<u32> = payload
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect();
-            match Words::from_words(words) {
-                Ok(words) => match crate::spirv::validate::spirv_tools(&words) {
-                    Ok(()) => {
-                        *module = Some(words);
-                        Reply::Valid
-                    }
-                    Err(SpirvError::Validation(m)) => Reply::Invalid(m),
-                    Err(e) => Reply::Err(e.to_string()),
-                },
-                Err(e) => Reply::Err(e.to_string()),
-            }
-        }
-        Request::Generate {
-            entry,
-            layout,
-            options,
-        } => match module {
-            Some(words) => match generate(words, &entry, &layout, &options) {
-                Ok(g) => {
-                    return (
-                        Reply::Generated {
-                            function_name: g.function_name,
-                        },
-                        g.source,
-                    )
-                }
-                Err(e) => Reply::Err(e.0),
-            },
-            None => Reply::Err("no validated module in the worker".into()),
-        },
-    };
-    (reply, String::new())
+/// Stack of the validator's thread: a main thread's default.
+const VALIDATOR_STACK: usize = 8 << 20;
+
+/// Writes one reply with the time its work took, whole, under the lock.
+fn send(
+    output: &Mutex<BufWriter<impl Write>>,
+    reply: &Reply,
+    work: Duration,
+    payload: &[u8],
+) -> io::Result<()> {
+    let nanos = u64::try_from(work.as_nanos()).unwrap_or(u64::MAX);
+    let mut out = output.lock().unwrap_or_else(|p| p.into_inner());
+    write_msg(&mut *out, &(reply, nanos), payload)
 }
 
 fn crash_for_test(how: &str) {
@@ -260,9 +346,34 @@ pub struct Worker {
     time_limit: Duration,
     /// Time the last request spent in the C++ (measured by the child).
     last_work: Duration,
+    /// Time the last read waited for its reply.
+    last_wait: Duration,
+    /// The replies the worker owes.
+    pending: Pending,
+    /// When the last `Generate` request was sent.
+    generate_sent: std::time::Instant,
+    /// When the last verdict arrived.
+    verdict_at: std::time::Instant,
     /// The descriptor replies arrive on, polled against the time limit.
     #[cfg(unix)]
     reply_fd: libc::c_int,
+}
+
+/// Names the validator in errors.
+const VALIDATOR: &str = "the SPIR-V validator (SPIRV-Tools)";
+
+/// The replies a worker owes, in the order they come.
+#[derive(Clone, Copy)]
+enum Pending {
+    None,
+    /// The verdict on the module sent at `sent`, then the MSL if `generate`
+    /// was asked for meanwhile.
+    Verdict {
+        sent: std::time::Instant,
+        generate: bool,
+    },
+    /// The MSL.
+    Generated,
 }
 
 /// Why a worker request failed.
@@ -309,6 +420,10 @@ impl Worker {
             stdout,
             time_limit,
             last_work: Duration::ZERO,
+            last_wait: Duration::ZERO,
+            pending: Pending::None,
+            generate_sent: std::time::Instant::now(),
+            verdict_at: std::time::Instant::now(),
             #[cfg(unix)]
             reply_fd,
         })
@@ -325,6 +440,10 @@ impl Worker {
     #[cfg(unix)]
     pub fn fork(time_limit: Duration) -> Result<Worker, WorkerError> {
         use std::os::fd::{FromRawFd, OwnedFd};
+        EXITING
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|pid| !reap(*pid, false));
         // Threads joined a moment ago (the jobs of an earlier `compile`)
         // stay listed until the kernel finishes their exit: give them a
         // moment before refusing.
@@ -388,46 +507,128 @@ impl Worker {
             stdout: BufReader::new(stdout),
             time_limit,
             last_work: Duration::ZERO,
+            last_wait: Duration::ZERO,
+            pending: Pending::None,
+            generate_sent: std::time::Instant::now(),
+            verdict_at: std::time::Instant::now(),
             reply_fd,
         })
     }
 
     /// Runs SPIRV-Tools' validator in the worker, which keeps a valid module
     /// for [`Worker::generate`]: `Ok(Err(_))` is an invalid module, `Err(_)`
-    /// a crash or time-out.
+    /// a crash or time-out. [`Worker::start_validation`] and
+    /// [`Worker::verdict`] in one.
     pub fn validate(&mut self, words: &Words) -> Result<Result<(), SpirvError>, WorkerError> {
+        self.start_validation(words)?;
+        self.verdict()
+    }
+
+    /// Sends `words` to the worker, whose validator starts at once on a
+    /// thread of its own; [`Worker::verdict`] waits for its answer. Meanwhile
+    /// the caller may reflect the module and send the first
+    /// [`Worker::send_generate`], which the worker runs beside the validator.
+    pub fn start_validation(&mut self, words: &Words) -> Result<(), WorkerError> {
         let payload: Vec<u8> = words
             .as_slice()
             .iter()
             .flat_map(|w| w.to_le_bytes())
             .collect();
-        let (reply, _) = self.exchange(
-            &Request::Validate,
-            &payload,
-            "the SPIR-V validator (SPIRV-Tools)",
-        )?;
-        match reply {
-            Reply::Valid => Ok(Ok(())),
-            Reply::Invalid(m) => Ok(Err(SpirvError::Validation(m))),
-            Reply::Err(m) => Ok(Err(SpirvError::Parse(m))),
-            Reply::Generated { .. } => Err(WorkerError::Io("unexpected reply".into())),
+        self.pending = Pending::Verdict {
+            sent: std::time::Instant::now(),
+            generate: false,
+        };
+        self.send(&Request::Validate, &payload)
+            .map_err(|()| WorkerError::Crashed(VALIDATOR, self.death()))
+    }
+
+    /// The validator's answer on the module last sent: `Ok(Err(_))` is an
+    /// invalid module (a speculative SPIRV-Cross run on it is stopped: the
+    /// worker is killed, see [`Worker::is_alive`]), `Err(_)` a crash or
+    /// time-out of the validator.
+    pub fn verdict(&mut self) -> Result<Result<(), SpirvError>, WorkerError> {
+        let Pending::Verdict { sent, generate } = self.pending else {
+            return Err(WorkerError::Io("no module is being validated".into()));
+        };
+        self.pending = if generate {
+            Pending::Generated
+        } else {
+            Pending::None
+        };
+        let deadline = sent + self.time_limit;
+        let received = self.receive(VALIDATOR, deadline);
+        self.verdict_at = std::time::Instant::now();
+        let reply = match received? {
+            (Reply::Valid, _) => Ok(()),
+            (Reply::Invalid(m), _) => Err(SpirvError::Validation(m)),
+            (Reply::Err(m), _) => Err(SpirvError::Parse(m)),
+            (Reply::Generated { .. }, _) => return Err(WorkerError::Io("unexpected reply".into())),
+        };
+        if reply.is_err() && generate {
+            // SPIRV-Cross is running on a module the validator rejected: it
+            // may crash or never finish, and its reply is not wanted.
+            self.child.lock().unwrap_or_else(|p| p.into_inner()).kill();
+            let _ = self.death();
+            self.pending = Pending::None;
         }
+        Ok(reply)
     }
 
     /// Generates MSL in the worker, for the module last passed to
-    /// [`Worker::validate`].
+    /// [`Worker::validate`]. [`Worker::send_generate`] and
+    /// [`Worker::generated`] in one.
     pub fn generate(
         &mut self,
         entry: &str,
         layout: &KernelLayout,
         options: &MslOptions,
     ) -> Result<GeneratedMsl, WorkerError> {
+        self.send_generate(entry, layout, options)?;
+        self.generated()
+    }
+
+    /// Asks the worker for the MSL of `entry`. While the module's verdict
+    /// is pending, SPIRV-Cross runs beside the validator; read the verdict
+    /// ([`Worker::verdict`]) before [`Worker::generated`].
+    pub fn send_generate(
+        &mut self,
+        entry: &str,
+        layout: &KernelLayout,
+        options: &MslOptions,
+    ) -> Result<(), WorkerError> {
         let req = Request::Generate {
             entry: entry.to_string(),
             layout: layout.clone(),
             options: *options,
         };
-        match self.exchange(&req, &[], "SPIRV-Cross")? {
+        self.pending = match self.pending {
+            Pending::Verdict { sent, .. } => Pending::Verdict {
+                sent,
+                generate: true,
+            },
+            _ => Pending::Generated,
+        };
+        self.generate_sent = std::time::Instant::now();
+        // A worker that died here still owes its verdict (or its crash):
+        // the reads that follow find out which.
+        let _ = self.send(&req, &[]);
+        Ok(())
+    }
+
+    /// The MSL asked for with [`Worker::send_generate`].
+    pub fn generated(&mut self) -> Result<GeneratedMsl, WorkerError> {
+        if matches!(self.pending, Pending::Verdict { .. }) {
+            self.verdict()?
+                .map_err(|e| WorkerError::Io(format!("the module is not valid: {e}")))?;
+        }
+        if !matches!(self.pending, Pending::Generated) {
+            return Err(WorkerError::Io("no MSL was asked for".into()));
+        }
+        self.pending = Pending::None;
+        // The time limit counts from the request, or from the verdict when
+        // that came later (the two shared the worker until then).
+        let deadline = self.generate_sent.max(self.verdict_at) + self.time_limit;
+        match self.receive("SPIRV-Cross", deadline)? {
             (Reply::Generated { function_name }, source) => Ok(GeneratedMsl {
                 source: String::from_utf8(source)
                     .map_err(|_| WorkerError::Io("MSL that is not UTF-8".into()))?,
@@ -440,29 +641,41 @@ impl Worker {
         }
     }
 
-    /// Time the last request spent in SPIRV-Tools or SPIRV-Cross, as the
-    /// child measured it: the rest of the round trip is the pipe and
-    /// (de)serialisation.
+    /// Whether the worker can take more requests (it was not killed, and
+    /// did not die).
+    pub fn is_alive(&self) -> bool {
+        self.stdin.is_some()
+    }
+
+    /// Time the last reply's work took in SPIRV-Tools or SPIRV-Cross, as
+    /// the child measured it.
     pub fn last_work(&self) -> Duration {
         self.last_work
     }
 
-    /// Sends one request and reads its reply, killing the child if the
-    /// reply does not come within the time limit. `what` names the C++ that
-    /// runs, for the error.
+    /// Time the last read waited for its reply.
+    pub fn last_wait(&self) -> Duration {
+        self.last_wait
+    }
+
+    /// Writes one request; `Err(())` if the worker is gone.
+    fn send(&mut self, req: &Request, payload: &[u8]) -> Result<(), ()> {
+        match self.stdin.as_mut() {
+            Some(w) => write_msg(w, req, payload).map_err(|_| ()),
+            None => Err(()),
+        }
+    }
+
+    /// Reads the next reply, killing the child if it does not come by
+    /// `deadline`. `what` names the C++ that runs, for the error.
     #[cfg(unix)]
-    fn exchange(
+    fn receive(
         &mut self,
-        req: &Request,
-        payload: &[u8],
         what: &'static str,
+        deadline: std::time::Instant,
     ) -> Result<(Reply, Vec<u8>), WorkerError> {
-        let sent = match self.stdin.as_mut() {
-            Some(w) => write_msg(w, req, payload),
-            None => Err(io::Error::other("worker input closed")),
-        };
-        let deadline = std::time::Instant::now() + self.time_limit;
-        let reply = match sent.and_then(|()| self.await_reply(deadline)) {
+        let waited = std::time::Instant::now();
+        let reply = match self.await_reply(deadline) {
             Ok(true) => read_msg::<(Reply, u64)>(&mut self.stdout),
             Ok(false) => {
                 self.child.lock().unwrap_or_else(|p| p.into_inner()).kill();
@@ -471,6 +684,7 @@ impl Worker {
             }
             Err(e) => Err(e),
         };
+        self.last_wait = waited.elapsed();
         match reply {
             Ok(Some(((reply, nanos), payload))) => {
                 self.last_work = Duration::from_nanos(nanos);
@@ -515,18 +729,17 @@ impl Worker {
     }
 
     #[cfg(not(unix))]
-    fn exchange(
+    fn receive(
         &mut self,
-        req: &Request,
-        payload: &[u8],
         what: &'static str,
+        deadline: std::time::Instant,
     ) -> Result<(Reply, Vec<u8>), WorkerError> {
         let (done, wait) = mpsc::channel::<()>();
         let killed = Arc::new(AtomicBool::new(false));
         let watchdog = {
             let child = Arc::clone(&self.child);
             let killed = Arc::clone(&killed);
-            let limit = self.time_limit;
+            let limit = deadline.saturating_duration_since(std::time::Instant::now());
             std::thread::spawn(move || {
                 if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
                     killed.store(true, Ordering::SeqCst);
@@ -535,14 +748,9 @@ impl Worker {
                 }
             })
         };
-        let sent = match self.stdin.as_mut() {
-            Some(w) => write_msg(w, req, payload),
-            None => Err(io::Error::other("worker input closed")),
-        };
-        let reply = match sent {
-            Ok(()) => read_msg::<(Reply, u64)>(&mut self.stdout),
-            Err(e) => Err(e),
-        };
+        let waited = std::time::Instant::now();
+        let reply = read_msg::<(Reply, u64)>(&mut self.stdout);
+        self.last_wait = waited.elapsed();
         let _ = done.send(());
         let _ = watchdog.join();
         match reply {
@@ -578,7 +786,61 @@ impl Drop for Worker {
         // Closing stdin ends the loop; then reap the child.
         self.stdin = None;
         let mut child = self.child.lock().unwrap_or_else(|p| p.into_inner());
-        let _ = child.wait();
+        match &mut *child {
+            // A fork exits on its own a moment later: waiting for it here
+            // would hold the caller for its exit (0.3 to 0.5 ms) after its
+            // work is done. It is reaped by the next fork, by
+            // [`reap_workers`], or (a zombie meanwhile) with this process.
+            #[cfg(unix)]
+            Process::Forked { pid, status: None } => {
+                if !reap(*pid, false) {
+                    EXITING.lock().unwrap_or_else(|p| p.into_inner()).push(*pid);
+                }
+            }
+            other => {
+                let _ = other.wait();
+            }
+        }
+    }
+}
+
+/// Forked workers dropped before they had exited, not yet reaped.
+#[cfg(unix)]
+static EXITING: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
+
+/// Reaps `pid`, waiting for it when `block`; whether it is reaped.
+#[cfg(unix)]
+fn reap(pid: libc::pid_t, block: bool) -> bool {
+    loop {
+        let mut raw = 0;
+        let flags = if block { 0 } else { libc::WNOHANG };
+        // SAFETY: waits for our own child; `raw` is a valid out-pointer
+        // for the call's duration.
+        let r = unsafe { libc::waitpid(pid, &mut raw, flags) };
+        if r == pid {
+            return true;
+        }
+        if r == 0 {
+            return false;
+        }
+        // ECHILD: reaped already (or never ours): nothing left to wait for.
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return true;
+        }
+    }
+}
+
+/// Waits for every forked worker that was dropped before it had exited
+/// (they exit as soon as their input closes). A caller that reads
+/// `getrusage(RUSAGE_CHILDREN)` calls this first; otherwise they are reaped
+/// by the next [`Worker::fork`].
+pub fn reap_workers() {
+    #[cfg(unix)]
+    {
+        let pids = std::mem::take(&mut *EXITING.lock().unwrap_or_else(|p| p.into_inner()));
+        for pid in pids {
+            reap(pid, true);
+        }
     }
 }
 
@@ -693,5 +955,91 @@ fn describe(status: std::process::ExitStatus) -> String {
     match status.code() {
         Some(c) => format!("exit status {c}"),
         None => "killed".into(),
+    }
+}
+
+/// The crash handlers of a worker (Unix): SPIRV-Cross runs on a module
+/// while SPIRV-Tools still validates it, and may crash on a module the
+/// validator is about to reject. A crash on the SPIRV-Cross side is held
+/// until the verdict is written, then the process dies of the same signal as
+/// it would have without the handler: the parent always reads the verdict
+/// first, so it reports the validator's reason when there is one and the
+/// crash otherwise, as a serial run would. A crash of the validator itself
+/// is not held (no verdict will come).
+#[cfg(unix)]
+mod speculation {
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    /// A verdict is owed: SPIRV-Cross crashes wait for it.
+    static VERDICT_PENDING: AtomicBool = AtomicBool::new(false);
+
+    std::thread_local! {
+        /// Set on the validator's thread.
+        static IS_VALIDATOR: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// Installs the handlers for the signals a crash raises.
+    pub(super) fn install() {
+        for sig in [
+            libc::SIGSEGV,
+            libc::SIGBUS,
+            libc::SIGILL,
+            libc::SIGFPE,
+            libc::SIGABRT,
+        ] {
+            // SAFETY: a zeroed sigaction is a valid value to fill in; the
+            // handler only makes async-signal-safe calls; SA_ONSTACK runs it
+            // on the alternate stack Rust's runtime gives each thread, so a
+            // stack overflow reaches it too.
+            unsafe {
+                let mut sa: libc::sigaction = std::mem::zeroed();
+                sa.sa_sigaction = handler as *const () as usize;
+                sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+                libc::sigemptyset(&mut sa.sa_mask);
+                libc::sigaction(sig, &sa, std::ptr::null_mut());
+            }
+        }
+    }
+
+    /// A validation starts: its verdict is owed.
+    pub(super) fn verdict_pending() {
+        VERDICT_PENDING.store(true, Ordering::SeqCst);
+    }
+
+    /// The verdict is written (or will never be).
+    pub(super) fn verdict_sent() {
+        VERDICT_PENDING.store(false, Ordering::SeqCst);
+    }
+
+    /// Marks the calling thread as the validator's.
+    pub(super) fn enter_validator() {
+        IS_VALIDATOR.with(|v| v.set(true));
+    }
+
+    extern "C" fn handler(sig: libc::c_int, _: *mut libc::siginfo_t, _: *mut libc::c_void) {
+        // A const-initialised thread-local without destructor is a plain
+        // TLS read, safe here.
+        let validator = IS_VALIDATOR.with(|v| v.get());
+        if !validator {
+            let pause = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 100_000,
+            };
+            while VERDICT_PENDING.load(Ordering::SeqCst) {
+                // SAFETY: nanosleep is async-signal-safe; `pause` is valid.
+                unsafe { libc::nanosleep(&pause, std::ptr::null_mut()) };
+            }
+        }
+        // SAFETY: sigaction and raise are async-signal-safe. With the
+        // default action back, the signal (raised now, or the fault again
+        // when this returns) ends the process as it would have unhandled.
+        unsafe {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = libc::SIG_DFL;
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+            libc::raise(sig);
+        }
     }
 }

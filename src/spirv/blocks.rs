@@ -235,6 +235,15 @@ pub fn blocks(words: &Words) -> Result<HashMap<String, Blocks>, SpirvError> {
     let insts = super::reflect::parse(words)?;
     let ix = Index::new(&insts);
     let functions = function_bodies(&insts);
+    blocks_parsed(&insts, &ix, &functions)
+}
+
+/// [`blocks`] of a module already parsed and indexed.
+pub(super) fn blocks_parsed(
+    insts: &[Instruction],
+    ix: &Index<'_>,
+    functions: &HashMap<u32, &[Instruction]>,
+) -> Result<HashMap<String, Blocks>, SpirvError> {
     let member_names: HashMap<(u32, u32), String> = insts
         .iter()
         .filter(|i| i.class.opcode == Op::MemberName)
@@ -255,9 +264,9 @@ pub fn blocks(words: &Words) -> Result<HashMap<String, Blocks>, SpirvError> {
         if *model != rspirv::spirv::ExecutionModel::GLCompute {
             continue;
         }
-        let used = used_ids(&functions, func);
+        let used = used_ids(functions, func);
         let ctx = Ctx {
-            ix: &ix,
+            ix,
             member_names: &member_names,
             nodes: std::cell::Cell::new(0),
         };

@@ -695,7 +695,30 @@ impl<'a> Index<'a> {
 pub fn reflect(words: &Words) -> Result<ModuleInfo, SpirvError> {
     let insts = parse(words)?;
     let ix = Index::new(&insts);
+    let functions = function_bodies(&insts);
+    reflect_parsed(words, &insts, &ix, &functions)
+}
 
+/// [`reflect`] and [`super::blocks::blocks`] of one module, which is parsed
+/// and indexed once for both.
+pub fn reflect_with_blocks(
+    words: &Words,
+) -> Result<(ModuleInfo, HashMap<String, super::Blocks>), SpirvError> {
+    let insts = parse(words)?;
+    let ix = Index::new(&insts);
+    let functions = function_bodies(&insts);
+    Ok((
+        reflect_parsed(words, &insts, &ix, &functions)?,
+        super::blocks::blocks_parsed(&insts, &ix, &functions)?,
+    ))
+}
+
+fn reflect_parsed(
+    words: &Words,
+    insts: &[Instruction],
+    ix: &Index<'_>,
+    functions: &HashMap<u32, &[Instruction]>,
+) -> Result<ModuleInfo, SpirvError> {
     let capabilities = insts
         .iter()
         .filter(|i| i.class.opcode == Op::Capability)
@@ -705,9 +728,8 @@ pub fn reflect(words: &Words) -> Result<ModuleInfo, SpirvError> {
         })
         .collect();
 
-    let spec_constants = spec_constants(&ix)?;
-    let builtin_wg = builtin_workgroup_size(&ix)?;
-    let functions = function_bodies(&insts);
+    let spec_constants = spec_constants(ix)?;
+    let builtin_wg = builtin_workgroup_size(ix)?;
 
     let mut entry_points = Vec::new();
     for inst in insts.iter().filter(|i| i.class.opcode == Op::EntryPoint) {
@@ -741,11 +763,11 @@ pub fn reflect(words: &Words) -> Result<ModuleInfo, SpirvError> {
         };
         let workgroup_size = match builtin_wg {
             Some(wg) => wg,
-            None => execution_mode_workgroup_size(&ix, func).map_err(ctx)?,
+            None => execution_mode_workgroup_size(ix, func).map_err(ctx)?,
         };
-        let used = used_ids(&functions, func);
+        let used = used_ids(functions, func);
         let (bindings, push_constant_size, threadgroup_memory_bytes) =
-            resources(&ix, &functions, func, &used).map_err(ctx)?;
+            resources(ix, functions, func, &used).map_err(ctx)?;
         entry_points.push(EntryPoint {
             name: name.clone(),
             model,

@@ -492,6 +492,45 @@ fn a_spirv_cross_crash_is_an_error_not_a_crash() {
     );
 }
 
+/// SPIRV-Cross runs beside the validator, before the module is known to be
+/// valid. When it crashes on a module the validator rejects, the error is
+/// still the validator's, as in a serial run: the worker holds the crash
+/// until the verdict is out. `small_id_bound.spv` (an id past the header's
+/// bound) reflects fine, so its kernel does reach SPIRV-Cross; the crash is
+/// injected there.
+#[test]
+fn a_crash_on_a_module_the_validator_rejects_reports_the_validator() {
+    let rel = "fixtures/invalid/small_id_bound.spv";
+    let words =
+        halc::spirv::Words::from_bytes(&std::fs::read(crate::root().join(rel)).unwrap()).unwrap();
+    let info =
+        halc::spirv::reflect(&words).expect("the module reflects, so it reaches SPIRV-Cross");
+    assert_eq!(info.entry_points.len(), 1);
+    let expected = format!(
+        "error: {rel}: invalid SPIR-V: Result <id> '6' must be less than the ID bound '5'. (instruction 42; validated as Vulkan_1_0)"
+    );
+    for how in [None, Some("segv"), Some("abort"), Some("stack-overflow")] {
+        for start in ["fork", "exec"] {
+            let d = tmp();
+            let out = d.path().join("o.halc");
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_halc"));
+            cmd.args(["compile", rel, "-o", out.to_str().unwrap()])
+                .args(["--worker-start", start])
+                .current_dir(crate::root());
+            if let Some(how) = how {
+                cmd.env(halc::msl::worker::CRASH_TEST_ENV, how);
+            }
+            let o = cmd.output().unwrap();
+            assert_eq!(o.status.code(), Some(1), "{how:?} {start}: {}", stderr(&o));
+            assert_eq!(stderr(&o).trim_end(), expected, "{how:?} {start}");
+            assert!(!out.exists());
+        }
+    }
+    // Negative control: on a valid module the same injected crash is
+    // reported as SPIRV-Cross's (see above), so the crash did happen.
+    assert!(compile_with_crash("segv").contains("SPIRV-Cross crashed (signal 11 SIGSEGV)"));
+}
+
 /// SPIRV-Tools' validator takes ~40 s on 128 nested `if`s around 1000 in
 /// sequence (fixtures/slow/README.md), within halc's nesting limit: the time
 /// limit stops it.
