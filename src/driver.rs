@@ -144,7 +144,7 @@ fn run_jobs(
         if i >= inputs.len() || i > first_failed.load(Ordering::SeqCst) {
             break;
         }
-        let outcome = compile_input(&inputs[i], options, &msl_opts, &mut worker);
+        let outcome = compile_input(&inputs[i], options, &msl_opts, jobs, &mut worker);
         if outcome.error.is_some() || outcome.kernels.iter().any(|k| k.result.is_err()) {
             first_failed.fetch_min(i, Ordering::SeqCst);
         }
@@ -291,6 +291,7 @@ fn compile_input(
     input: &Input,
     options: &Options,
     msl_opts: &MslOptions,
+    jobs: usize,
     worker: &mut Option<msl::worker::Worker>,
 ) -> Outcome {
     let mut out = Outcome {
@@ -303,7 +304,7 @@ fn compile_input(
         },
     };
     let t = &mut out.timings.module;
-    let module = module_stages(input, options, worker, t, &mut out.spec_ids);
+    let module = module_stages(input, options, jobs, worker, t, &mut out.spec_ids);
     let (words, baked, info, mut blocks, mut verdict) = match module {
         Ok(m) => m,
         Err(e) => {
@@ -437,6 +438,7 @@ type Module = (
 fn module_stages(
     input: &Input,
     options: &Options,
+    jobs: usize,
     worker: &mut Option<msl::worker::Worker>,
     t: &mut StageTimes,
     spec_ids: &mut Vec<u32>,
@@ -483,7 +485,7 @@ fn module_stages(
         _ => {
             let w = running_worker(worker, &options.isolation, t).map_err(fail)?;
             let start = Instant::now();
-            let sent = w.start_validation(&words);
+            let sent = w.start_validation(&words, beside(&words, jobs));
             t.add(Stage::Worker, start.elapsed());
             if let Err(err) = sent {
                 worker_failed(worker, &err);
@@ -499,6 +501,22 @@ fn module_stages(
             Err(e)
         }
     }
+}
+
+/// Whether the worker validates `words` on a thread of its own, beside
+/// SPIRV-Cross: when a core would idle otherwise and the module is large
+/// enough to repay the thread (`msl::worker::BESIDE_ENV` overrides).
+fn beside(words: &spirv::Words, jobs: usize) -> bool {
+    static CHOICE: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    let forced = *CHOICE.get_or_init(|| match std::env::var(msl::worker::BESIDE_ENV).as_deref() {
+        Ok("always") => Some(true),
+        Ok("never") => Some(false),
+        _ => None,
+    });
+    // The core count is asked last: it reads cgroup files on Linux.
+    forced.unwrap_or_else(|| {
+        words.as_slice().len() >= msl::worker::BESIDE_MIN_WORDS && jobs < self::jobs(0)
+    })
 }
 
 /// Reflection, and the module-level refusals.
