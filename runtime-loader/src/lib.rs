@@ -38,6 +38,7 @@ pub mod schema {
     pub use crate::generated::halc::fb::*;
 }
 
+mod binding;
 #[cfg(all(feature = "cpu", unix))]
 pub mod cpu;
 mod kernel;
@@ -48,6 +49,7 @@ pub mod plan;
 pub mod transfer;
 mod verify;
 
+pub use binding::{msl_source, or_unset, ArgumentBuffer, Binding, UNSET};
 pub use kernel::{Kernel, PushConstantLayout, SizesBufferLayout, ThreadgroupDim};
 pub use load::{Executable, LoadError, OwnedExecutable, VerifyLimits};
 pub use verify::{bits_fit, scalar_bits, Violation, MAX_SAMPLER_SLOTS};

@@ -20,6 +20,7 @@
 
 use std::fmt;
 
+use crate::binding::{ArgumentBuffer, Binding};
 use crate::load::VerifyLimits;
 use crate::schema::{self, BindingKind, BindingModel, MetalLimits, ScalarType};
 
@@ -534,10 +535,10 @@ impl KernelCheck<'_, '_> {
         }
         // (set, member ids, member byte ranges, has sizes table)
         let mut members: Vec<(u32, Slots, Slots, bool)> = Vec::new();
-        for (i, ab) in abs.iter().enumerate() {
+        for (i, ab) in ArgumentBuffer::all(k).enumerate() {
             let set = ab.set();
             let field = |f: &str| format!("argument_buffers[set {set}].{f}");
-            if abs.iter().take(i).any(|o| o.set() == set) {
+            if ArgumentBuffer::all(k).take(i).any(|o| o.set() == set) {
                 return self.fail(field("set"), format!("set {set} has two argument buffers"));
             }
             buffers
@@ -580,9 +581,17 @@ impl KernelCheck<'_, '_> {
             members.push((set, ids, bytes, has_sizes));
         }
 
-        let bindings = k.bindings().unwrap_or_default();
+        if let Some(names) = k.binding_names() {
+            let n = k.bindings().unwrap_or_default().len();
+            if names.len() != n {
+                return self.fail(
+                    "binding_names",
+                    format!("has {} names for {n} bindings", names.len()),
+                );
+            }
+        }
         let mut previous: Option<(u32, u32)> = None;
-        for b in bindings.iter() {
+        for b in Binding::all(k) {
             let key = (b.set(), b.binding());
             let owner = Owner::Binding(key.0, key.1);
             let field = |f: &str| format!("{owner}.{f}");

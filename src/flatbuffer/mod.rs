@@ -57,7 +57,7 @@ pub fn write(c: &Compiled) -> Vec<u8> {
 
     for (index, k) in c.kernels.iter().enumerate() {
         // Library.
-        let msl_source = c.keep_msl.then(|| b.create_string(&k.msl.source));
+        let msl_source = c.keep_msl.then(|| b.create_vector(k.msl.source.as_bytes()));
         let metallib = k.metallib.as_ref().map(|m| b.create_vector(&m.bytes));
         let toolchain = k.metallib.as_ref().map(|m| b.create_string(&m.toolchain));
         libraries.push(fb::Library::create(
@@ -84,48 +84,49 @@ pub fn write(c: &Compiled) -> Vec<u8> {
 
         // Kernel.
         let l = &k.layout;
+        let u = runtime_loader::or_unset;
         let bindings: Vec<_> = l
             .bindings
             .iter()
             .map(|x| {
-                let name = x.name.as_deref().map(|n| b.create_string(n));
-                fb::Binding::create(
-                    &mut b,
-                    &fb::BindingArgs {
-                        set: x.set,
-                        binding: x.binding,
-                        kind: kind(x.kind),
-                        access: access(x.access),
-                        count: x.count,
-                        buffer_index: x.buffer_index,
-                        texture_index: x.texture_index,
-                        sampler_index: x.sampler_index,
-                        id: x.id,
-                        sampler_id: x.sampler_id,
-                        byte_offset: x.byte_offset,
-                        sampler_byte_offset: x.sampler_byte_offset,
-                        min_size: x.min_size,
-                        runtime_array_stride: x.runtime_array_stride,
-                        sizes_index: x.sizes_index,
-                        name,
-                    },
+                fb::Binding::new(
+                    x.min_size,
+                    x.set,
+                    x.binding,
+                    x.count,
+                    u(x.buffer_index),
+                    u(x.texture_index),
+                    u(x.sampler_index),
+                    u(x.id),
+                    u(x.sampler_id),
+                    u(x.byte_offset),
+                    u(x.sampler_byte_offset),
+                    x.runtime_array_stride,
+                    u(x.sizes_index),
+                    kind(x.kind),
+                    access(x.access),
                 )
             })
             .collect();
+        let binding_names = (!bindings.is_empty()).then(|| {
+            let names: Vec<_> = l
+                .bindings
+                .iter()
+                .map(|x| b.create_string(x.name.as_deref().unwrap_or("")))
+                .collect();
+            b.create_vector(&names)
+        });
         let bindings = b.create_vector(&bindings);
         let abs: Vec<_> = l
             .argument_buffers
             .iter()
             .map(|a| {
-                fb::ArgumentBuffer::create(
-                    &mut b,
-                    &fb::ArgumentBufferArgs {
-                        set: a.set,
-                        buffer_index: a.buffer_index,
-                        size: a.size,
-                        sizes_id: a.sizes_id,
-                        sizes_byte_offset: a.sizes_byte_offset,
-                    },
+                fb::ArgumentBuffer::new(
+                    a.set,
+                    a.buffer_index,
+                    a.size,
+                    u(a.sizes_id),
+                    u(a.sizes_byte_offset),
                 )
             })
             .collect();
@@ -201,16 +202,7 @@ pub fn write(c: &Compiled) -> Vec<u8> {
         let baked: Vec<_> = k
             .baked
             .iter()
-            .map(|x| {
-                fb::BakedConstant::create(
-                    &mut b,
-                    &fb::BakedConstantArgs {
-                        id: x.id,
-                        type_: scalar(x.ty),
-                        value_bits: x.value.0,
-                    },
-                )
-            })
+            .map(|x| fb::BakedConstant::new(x.value.0, x.id, scalar(x.ty)))
             .collect();
         let baked = b.create_vector(&baked);
         let caps: Vec<_> = k.capabilities.iter().map(|s| b.create_string(s)).collect();
@@ -246,6 +238,7 @@ pub fn write(c: &Compiled) -> Vec<u8> {
                 },
                 argument_buffers: Some(abs),
                 bindings: Some(bindings),
+                binding_names,
                 push_constants,
                 sizes_buffer_index: l.sizes_buffer_index,
                 sizes_buffer_entries: l.sizes_buffer_entries,
