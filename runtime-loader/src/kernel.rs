@@ -4,7 +4,7 @@
 //! so its accessors return plain values where the raw FlatBuffer tables
 //! return options: the verifier has already checked them.
 
-use crate::binding::{ArgumentBuffer, Binding};
+use crate::records::{ArgumentBuffer, Binding};
 use crate::schema;
 
 /// One dimension of the threadgroup size.

@@ -60,23 +60,26 @@ pub fn write(c: &Compiled) -> Vec<u8> {
         let msl_source = c.keep_msl.then(|| b.create_vector(k.msl.source.as_bytes()));
         let metallib = k.metallib.as_ref().map(|m| b.create_vector(&m.bytes));
         let toolchain = k.metallib.as_ref().map(|m| b.create_string(&m.toolchain));
+        let target = fb::LibraryTarget::new(
+            &version,
+            match c.options.math_mode {
+                MathMode::Safe => fb::MathMode::Safe,
+                MathMode::Fast => fb::MathMode::Fast,
+            },
+            match c.options.layout.platform {
+                Platform::MacOS => fb::Platform::MacOS,
+                Platform::IOS => fb::Platform::IOS,
+            },
+            match c.options.layout.tier {
+                Tier::Tier1 => fb::ArgumentBufferTier::Tier1,
+                Tier::Tier2 => fb::ArgumentBufferTier::Tier2,
+            },
+        );
         libraries.push(fb::Library::create(
             &mut b,
             &fb::LibraryArgs {
                 msl_source,
-                msl_version: Some(&version),
-                math_mode: match c.options.math_mode {
-                    MathMode::Safe => fb::MathMode::Safe,
-                    MathMode::Fast => fb::MathMode::Fast,
-                },
-                platform: match c.options.layout.platform {
-                    Platform::MacOS => fb::Platform::MacOS,
-                    Platform::IOS => fb::Platform::IOS,
-                },
-                argument_buffer_tier: match c.options.layout.tier {
-                    Tier::Tier1 => fb::ArgumentBufferTier::Tier1,
-                    Tier::Tier2 => fb::ArgumentBufferTier::Tier2,
-                },
+                target: Some(&target),
                 metallib,
                 metallib_toolchain: toolchain,
             },
@@ -130,7 +133,7 @@ pub fn write(c: &Compiled) -> Vec<u8> {
                 )
             })
             .collect();
-        let abs = b.create_vector(&abs);
+        let abs = (!abs.is_empty()).then(|| b.create_vector(&abs));
         let push_constants = l.push_constants.map(|p| {
             let mut members: Vec<&crate::spirv::blocks::Member> = k
                 .blocks
@@ -198,15 +201,15 @@ pub fn write(c: &Compiled) -> Vec<u8> {
                 )
             })
             .collect();
-        let fcs = b.create_vector(&fcs);
+        let fcs = (!fcs.is_empty()).then(|| b.create_vector(&fcs));
         let baked: Vec<_> = k
             .baked
             .iter()
             .map(|x| fb::BakedConstant::new(x.value.0, x.id, scalar(x.ty)))
             .collect();
-        let baked = b.create_vector(&baked);
+        let baked = (!baked.is_empty()).then(|| b.create_vector(&baked));
         let caps: Vec<_> = k.capabilities.iter().map(|s| b.create_string(s)).collect();
-        let caps = b.create_vector(&caps);
+        let caps = (!caps.is_empty()).then(|| b.create_vector(&caps));
         let dims: Vec<fb::ThreadgroupDim> = k
             .workgroup
             .dims
@@ -219,33 +222,36 @@ pub fn write(c: &Compiled) -> Vec<u8> {
         let entry_point = b.create_string(&k.entry.name);
         let msl_name = b.create_string(&k.msl.function_name);
         let source_file = b.create_string(base_name(&k.input));
+        let params = fb::KernelParams::new(
+            index as u32,
+            if fixed {
+                k.workgroup.total() as u32
+            } else {
+                MAX_THREADS_PER_THREADGROUP
+            },
+            u(l.sizes_buffer_index),
+            l.sizes_buffer_entries,
+            k.entry.threadgroup_memory_bytes as u32,
+            match l.model {
+                BindingModel::ArgumentBuffers => fb::BindingModel::ArgumentBuffers,
+                BindingModel::Discrete => fb::BindingModel::Discrete,
+            },
+        );
         kernels.push(fb::Kernel::create(
             &mut b,
             &fb::KernelArgs {
                 name: Some(name),
                 msl_name: Some(msl_name),
-                library: index as u32,
+                params: Some(&params),
                 source_file: Some(source_file),
                 threadgroup_size: Some(dims),
-                max_threads_per_threadgroup: if fixed {
-                    k.workgroup.total() as u32
-                } else {
-                    MAX_THREADS_PER_THREADGROUP
-                },
-                binding_model: match l.model {
-                    BindingModel::ArgumentBuffers => fb::BindingModel::ArgumentBuffers,
-                    BindingModel::Discrete => fb::BindingModel::Discrete,
-                },
-                argument_buffers: Some(abs),
+                argument_buffers: abs,
                 bindings: Some(bindings),
                 binding_names,
                 push_constants,
-                sizes_buffer_index: l.sizes_buffer_index,
-                sizes_buffer_entries: l.sizes_buffer_entries,
-                threadgroup_memory_bytes: k.entry.threadgroup_memory_bytes as u32,
-                function_constants: Some(fcs),
-                baked_constants: Some(baked),
-                capabilities: Some(caps),
+                function_constants: fcs,
+                baked_constants: baked,
+                capabilities: caps,
                 entry_point: Some(entry_point),
             },
         ));

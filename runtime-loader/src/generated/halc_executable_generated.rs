@@ -2147,6 +2147,435 @@ impl<'a> BakedConstant {
 
 }
 
+// struct KernelParams, aligned to 4
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct KernelParams(pub [u8; 24]);
+impl Default for KernelParams { 
+  fn default() -> Self { 
+    Self([0; 24])
+  }
+}
+impl ::core::fmt::Debug for KernelParams {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("KernelParams")
+      .field("library", &self.library())
+      .field("max_threads_per_threadgroup", &self.max_threads_per_threadgroup())
+      .field("sizes_buffer_index", &self.sizes_buffer_index())
+      .field("sizes_buffer_entries", &self.sizes_buffer_entries())
+      .field("threadgroup_memory_bytes", &self.threadgroup_memory_bytes())
+      .field("binding_model", &self.binding_model())
+      .finish()
+  }
+}
+
+impl ::flatbuffers::SimpleToVerifyInSlice for KernelParams {}
+impl<'a> ::flatbuffers::Follow<'a> for KernelParams {
+  type Inner = &'a KernelParams;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { <&'a KernelParams>::follow(buf, loc) }
+  }
+}
+impl<'a> ::flatbuffers::Follow<'a> for &'a KernelParams {
+  type Inner = &'a KernelParams;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<KernelParams>(buf, loc) }
+  }
+}
+impl<'b> ::flatbuffers::Push for KernelParams {
+    type Output = KernelParams;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const KernelParams as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(4)
+    }
+}
+
+impl<'a> ::flatbuffers::Verifiable for KernelParams {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.in_buffer::<Self>(pos)
+  }
+}
+
+impl<'a> KernelParams {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    library: u32,
+    max_threads_per_threadgroup: u32,
+    sizes_buffer_index: u32,
+    sizes_buffer_entries: u32,
+    threadgroup_memory_bytes: u32,
+    binding_model: BindingModel,
+  ) -> Self {
+    let mut s = Self([0; 24]);
+    s.set_library(library);
+    s.set_max_threads_per_threadgroup(max_threads_per_threadgroup);
+    s.set_sizes_buffer_index(sizes_buffer_index);
+    s.set_sizes_buffer_entries(sizes_buffer_entries);
+    s.set_threadgroup_memory_bytes(threadgroup_memory_bytes);
+    s.set_binding_model(binding_model);
+    s
+  }
+
+  pub fn library(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[0..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_library(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[0..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn max_threads_per_threadgroup(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[4..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_max_threads_per_threadgroup(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[4..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn sizes_buffer_index(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[8..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_sizes_buffer_index(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[8..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn sizes_buffer_entries(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[12..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_sizes_buffer_entries(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[12..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn threadgroup_memory_bytes(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[16..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_threadgroup_memory_bytes(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[16..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn binding_model(&self) -> BindingModel {
+    let mut mem = ::core::mem::MaybeUninit::<<BindingModel as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[20..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<BindingModel as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_binding_model(&mut self, x: BindingModel) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[20..].as_mut_ptr(),
+        ::core::mem::size_of::<<BindingModel as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+}
+
+// struct LibraryTarget, aligned to 2
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct LibraryTarget(pub [u8; 8]);
+impl Default for LibraryTarget { 
+  fn default() -> Self { 
+    Self([0; 8])
+  }
+}
+impl ::core::fmt::Debug for LibraryTarget {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("LibraryTarget")
+      .field("msl_version", &self.msl_version())
+      .field("math_mode", &self.math_mode())
+      .field("platform", &self.platform())
+      .field("argument_buffer_tier", &self.argument_buffer_tier())
+      .finish()
+  }
+}
+
+impl ::flatbuffers::SimpleToVerifyInSlice for LibraryTarget {}
+impl<'a> ::flatbuffers::Follow<'a> for LibraryTarget {
+  type Inner = &'a LibraryTarget;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { <&'a LibraryTarget>::follow(buf, loc) }
+  }
+}
+impl<'a> ::flatbuffers::Follow<'a> for &'a LibraryTarget {
+  type Inner = &'a LibraryTarget;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<LibraryTarget>(buf, loc) }
+  }
+}
+impl<'b> ::flatbuffers::Push for LibraryTarget {
+    type Output = LibraryTarget;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const LibraryTarget as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(2)
+    }
+}
+
+impl<'a> ::flatbuffers::Verifiable for LibraryTarget {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.in_buffer::<Self>(pos)
+  }
+}
+
+impl<'a> LibraryTarget {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    msl_version: &MslVersion,
+    math_mode: MathMode,
+    platform: Platform,
+    argument_buffer_tier: ArgumentBufferTier,
+  ) -> Self {
+    let mut s = Self([0; 8]);
+    s.set_msl_version(msl_version);
+    s.set_math_mode(math_mode);
+    s.set_platform(platform);
+    s.set_argument_buffer_tier(argument_buffer_tier);
+    s
+  }
+
+  pub fn msl_version(&self) -> &MslVersion {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[0..].as_ptr() as *const MslVersion) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_msl_version(&mut self, x: &MslVersion) {
+    self.0[0..0 + 4].copy_from_slice(&x.0)
+  }
+
+  pub fn math_mode(&self) -> MathMode {
+    let mut mem = ::core::mem::MaybeUninit::<<MathMode as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[4..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<MathMode as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_math_mode(&mut self, x: MathMode) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[4..].as_mut_ptr(),
+        ::core::mem::size_of::<<MathMode as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn platform(&self) -> Platform {
+    let mut mem = ::core::mem::MaybeUninit::<<Platform as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[5..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<Platform as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_platform(&mut self, x: Platform) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[5..].as_mut_ptr(),
+        ::core::mem::size_of::<<Platform as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn argument_buffer_tier(&self) -> ArgumentBufferTier {
+    let mut mem = ::core::mem::MaybeUninit::<<ArgumentBufferTier as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[6..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<ArgumentBufferTier as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_argument_buffer_tier(&mut self, x: ArgumentBufferTier) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[6..].as_mut_ptr(),
+        ::core::mem::size_of::<<ArgumentBufferTier as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+}
+
 pub enum BlockMemberOffset {}
 #[derive(Copy, Clone, PartialEq)]
 
@@ -2736,22 +3165,17 @@ impl<'a> ::flatbuffers::Follow<'a> for Kernel<'a> {
 impl<'a> Kernel<'a> {
   pub const VT_NAME: ::flatbuffers::VOffsetT = 4;
   pub const VT_MSL_NAME: ::flatbuffers::VOffsetT = 6;
-  pub const VT_LIBRARY: ::flatbuffers::VOffsetT = 8;
+  pub const VT_PARAMS: ::flatbuffers::VOffsetT = 8;
   pub const VT_SOURCE_FILE: ::flatbuffers::VOffsetT = 10;
   pub const VT_THREADGROUP_SIZE: ::flatbuffers::VOffsetT = 12;
-  pub const VT_MAX_THREADS_PER_THREADGROUP: ::flatbuffers::VOffsetT = 14;
-  pub const VT_BINDING_MODEL: ::flatbuffers::VOffsetT = 16;
-  pub const VT_ARGUMENT_BUFFERS: ::flatbuffers::VOffsetT = 18;
-  pub const VT_BINDINGS: ::flatbuffers::VOffsetT = 20;
-  pub const VT_BINDING_NAMES: ::flatbuffers::VOffsetT = 22;
-  pub const VT_PUSH_CONSTANTS: ::flatbuffers::VOffsetT = 24;
-  pub const VT_SIZES_BUFFER_INDEX: ::flatbuffers::VOffsetT = 26;
-  pub const VT_SIZES_BUFFER_ENTRIES: ::flatbuffers::VOffsetT = 28;
-  pub const VT_THREADGROUP_MEMORY_BYTES: ::flatbuffers::VOffsetT = 30;
-  pub const VT_FUNCTION_CONSTANTS: ::flatbuffers::VOffsetT = 32;
-  pub const VT_BAKED_CONSTANTS: ::flatbuffers::VOffsetT = 34;
-  pub const VT_CAPABILITIES: ::flatbuffers::VOffsetT = 36;
-  pub const VT_ENTRY_POINT: ::flatbuffers::VOffsetT = 38;
+  pub const VT_ARGUMENT_BUFFERS: ::flatbuffers::VOffsetT = 14;
+  pub const VT_BINDINGS: ::flatbuffers::VOffsetT = 16;
+  pub const VT_BINDING_NAMES: ::flatbuffers::VOffsetT = 18;
+  pub const VT_PUSH_CONSTANTS: ::flatbuffers::VOffsetT = 20;
+  pub const VT_FUNCTION_CONSTANTS: ::flatbuffers::VOffsetT = 22;
+  pub const VT_BAKED_CONSTANTS: ::flatbuffers::VOffsetT = 24;
+  pub const VT_CAPABILITIES: ::flatbuffers::VOffsetT = 26;
+  pub const VT_ENTRY_POINT: ::flatbuffers::VOffsetT = 28;
 
   #[inline]
   pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
@@ -2767,20 +3191,15 @@ impl<'a> Kernel<'a> {
     if let Some(x) = args.capabilities { builder.add_capabilities(x); }
     if let Some(x) = args.baked_constants { builder.add_baked_constants(x); }
     if let Some(x) = args.function_constants { builder.add_function_constants(x); }
-    builder.add_threadgroup_memory_bytes(args.threadgroup_memory_bytes);
-    builder.add_sizes_buffer_entries(args.sizes_buffer_entries);
-    if let Some(x) = args.sizes_buffer_index { builder.add_sizes_buffer_index(x); }
     if let Some(x) = args.push_constants { builder.add_push_constants(x); }
     if let Some(x) = args.binding_names { builder.add_binding_names(x); }
     if let Some(x) = args.bindings { builder.add_bindings(x); }
     if let Some(x) = args.argument_buffers { builder.add_argument_buffers(x); }
-    builder.add_max_threads_per_threadgroup(args.max_threads_per_threadgroup);
     if let Some(x) = args.threadgroup_size { builder.add_threadgroup_size(x); }
     if let Some(x) = args.source_file { builder.add_source_file(x); }
-    builder.add_library(args.library);
+    if let Some(x) = args.params { builder.add_params(x); }
     if let Some(x) = args.msl_name { builder.add_msl_name(x); }
     if let Some(x) = args.name { builder.add_name(x); }
-    builder.add_binding_model(args.binding_model);
     builder.finish()
   }
 
@@ -2810,11 +3229,11 @@ impl<'a> Kernel<'a> {
     unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(Kernel::VT_MSL_NAME, None).unwrap()}
   }
   #[inline]
-  pub fn library(&self) -> u32 {
+  pub fn params(&self) -> &'a KernelParams {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Kernel::VT_LIBRARY, Some(0)).unwrap()}
+    unsafe { self._tab.get::<KernelParams>(Kernel::VT_PARAMS, None).unwrap()}
   }
   #[inline]
   pub fn source_file(&self) -> Option<&'a str> {
@@ -2829,20 +3248,6 @@ impl<'a> Kernel<'a> {
     // Created from valid Table for this object
     // which contains a valid value in this slot
     unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ThreadgroupDim>>>(Kernel::VT_THREADGROUP_SIZE, None).unwrap()}
-  }
-  #[inline]
-  pub fn max_threads_per_threadgroup(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Kernel::VT_MAX_THREADS_PER_THREADGROUP, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn binding_model(&self) -> BindingModel {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<BindingModel>(Kernel::VT_BINDING_MODEL, Some(BindingModel::ArgumentBuffers)).unwrap()}
   }
   #[inline]
   pub fn argument_buffers(&self) -> Option<::flatbuffers::Vector<'a, ArgumentBuffer>> {
@@ -2871,27 +3276,6 @@ impl<'a> Kernel<'a> {
     // Created from valid Table for this object
     // which contains a valid value in this slot
     unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<PushConstants>>(Kernel::VT_PUSH_CONSTANTS, None)}
-  }
-  #[inline]
-  pub fn sizes_buffer_index(&self) -> Option<u32> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Kernel::VT_SIZES_BUFFER_INDEX, None)}
-  }
-  #[inline]
-  pub fn sizes_buffer_entries(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Kernel::VT_SIZES_BUFFER_ENTRIES, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn threadgroup_memory_bytes(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Kernel::VT_THREADGROUP_MEMORY_BYTES, Some(0)).unwrap()}
   }
   #[inline]
   pub fn function_constants(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<FunctionConstant<'a>>>> {
@@ -2931,18 +3315,13 @@ impl ::flatbuffers::Verifiable for Kernel<'_> {
     v.visit_table(pos)?
      .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("name", Self::VT_NAME, true)?
      .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("msl_name", Self::VT_MSL_NAME, true)?
-     .visit_field::<u32>("library", Self::VT_LIBRARY, false)?
+     .visit_field::<KernelParams>("params", Self::VT_PARAMS, true)?
      .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("source_file", Self::VT_SOURCE_FILE, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ThreadgroupDim>>>("threadgroup_size", Self::VT_THREADGROUP_SIZE, true)?
-     .visit_field::<u32>("max_threads_per_threadgroup", Self::VT_MAX_THREADS_PER_THREADGROUP, false)?
-     .visit_field::<BindingModel>("binding_model", Self::VT_BINDING_MODEL, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ArgumentBuffer>>>("argument_buffers", Self::VT_ARGUMENT_BUFFERS, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, Binding>>>("bindings", Self::VT_BINDINGS, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<&'_ str>>>>("binding_names", Self::VT_BINDING_NAMES, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<PushConstants>>("push_constants", Self::VT_PUSH_CONSTANTS, false)?
-     .visit_field::<u32>("sizes_buffer_index", Self::VT_SIZES_BUFFER_INDEX, false)?
-     .visit_field::<u32>("sizes_buffer_entries", Self::VT_SIZES_BUFFER_ENTRIES, false)?
-     .visit_field::<u32>("threadgroup_memory_bytes", Self::VT_THREADGROUP_MEMORY_BYTES, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<FunctionConstant>>>>("function_constants", Self::VT_FUNCTION_CONSTANTS, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, BakedConstant>>>("baked_constants", Self::VT_BAKED_CONSTANTS, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<&'_ str>>>>("capabilities", Self::VT_CAPABILITIES, false)?
@@ -2954,18 +3333,13 @@ impl ::flatbuffers::Verifiable for Kernel<'_> {
 pub struct KernelArgs<'a> {
     pub name: Option<::flatbuffers::WIPOffset<&'a str>>,
     pub msl_name: Option<::flatbuffers::WIPOffset<&'a str>>,
-    pub library: u32,
+    pub params: Option<&'a KernelParams>,
     pub source_file: Option<::flatbuffers::WIPOffset<&'a str>>,
     pub threadgroup_size: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ThreadgroupDim>>>,
-    pub max_threads_per_threadgroup: u32,
-    pub binding_model: BindingModel,
     pub argument_buffers: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ArgumentBuffer>>>,
     pub bindings: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, Binding>>>,
     pub binding_names: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>>>,
     pub push_constants: Option<::flatbuffers::WIPOffset<PushConstants<'a>>>,
-    pub sizes_buffer_index: Option<u32>,
-    pub sizes_buffer_entries: u32,
-    pub threadgroup_memory_bytes: u32,
     pub function_constants: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<FunctionConstant<'a>>>>>,
     pub baked_constants: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, BakedConstant>>>,
     pub capabilities: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>>>,
@@ -2977,18 +3351,13 @@ impl<'a> Default for KernelArgs<'a> {
     KernelArgs {
       name: None, // required field
       msl_name: None, // required field
-      library: 0,
+      params: None, // required field
       source_file: None,
       threadgroup_size: None, // required field
-      max_threads_per_threadgroup: 0,
-      binding_model: BindingModel::ArgumentBuffers,
       argument_buffers: None,
       bindings: None,
       binding_names: None,
       push_constants: None,
-      sizes_buffer_index: None,
-      sizes_buffer_entries: 0,
-      threadgroup_memory_bytes: 0,
       function_constants: None,
       baked_constants: None,
       capabilities: None,
@@ -3011,8 +3380,8 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> KernelBuilder<'a, 'b, A> {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_MSL_NAME, msl_name);
   }
   #[inline]
-  pub fn add_library(&mut self, library: u32) {
-    self.fbb_.push_slot::<u32>(Kernel::VT_LIBRARY, library, 0);
+  pub fn add_params(&mut self, params: &KernelParams) {
+    self.fbb_.push_slot_always::<&KernelParams>(Kernel::VT_PARAMS, params);
   }
   #[inline]
   pub fn add_source_file(&mut self, source_file: ::flatbuffers::WIPOffset<&'b  str>) {
@@ -3021,14 +3390,6 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> KernelBuilder<'a, 'b, A> {
   #[inline]
   pub fn add_threadgroup_size(&mut self, threadgroup_size: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ThreadgroupDim>>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_THREADGROUP_SIZE, threadgroup_size);
-  }
-  #[inline]
-  pub fn add_max_threads_per_threadgroup(&mut self, max_threads_per_threadgroup: u32) {
-    self.fbb_.push_slot::<u32>(Kernel::VT_MAX_THREADS_PER_THREADGROUP, max_threads_per_threadgroup, 0);
-  }
-  #[inline]
-  pub fn add_binding_model(&mut self, binding_model: BindingModel) {
-    self.fbb_.push_slot::<BindingModel>(Kernel::VT_BINDING_MODEL, binding_model, BindingModel::ArgumentBuffers);
   }
   #[inline]
   pub fn add_argument_buffers(&mut self, argument_buffers: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ArgumentBuffer>>) {
@@ -3045,18 +3406,6 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> KernelBuilder<'a, 'b, A> {
   #[inline]
   pub fn add_push_constants(&mut self, push_constants: ::flatbuffers::WIPOffset<PushConstants<'b >>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<PushConstants>>(Kernel::VT_PUSH_CONSTANTS, push_constants);
-  }
-  #[inline]
-  pub fn add_sizes_buffer_index(&mut self, sizes_buffer_index: u32) {
-    self.fbb_.push_slot_always::<u32>(Kernel::VT_SIZES_BUFFER_INDEX, sizes_buffer_index);
-  }
-  #[inline]
-  pub fn add_sizes_buffer_entries(&mut self, sizes_buffer_entries: u32) {
-    self.fbb_.push_slot::<u32>(Kernel::VT_SIZES_BUFFER_ENTRIES, sizes_buffer_entries, 0);
-  }
-  #[inline]
-  pub fn add_threadgroup_memory_bytes(&mut self, threadgroup_memory_bytes: u32) {
-    self.fbb_.push_slot::<u32>(Kernel::VT_THREADGROUP_MEMORY_BYTES, threadgroup_memory_bytes, 0);
   }
   #[inline]
   pub fn add_function_constants(&mut self, function_constants: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<FunctionConstant<'b >>>>) {
@@ -3087,6 +3436,7 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> KernelBuilder<'a, 'b, A> {
     let o = self.fbb_.end_table(self.start_);
     self.fbb_.required(o, Kernel::VT_NAME,"name");
     self.fbb_.required(o, Kernel::VT_MSL_NAME,"msl_name");
+    self.fbb_.required(o, Kernel::VT_PARAMS,"params");
     self.fbb_.required(o, Kernel::VT_THREADGROUP_SIZE,"threadgroup_size");
     self.fbb_.required(o, Kernel::VT_ENTRY_POINT,"entry_point");
     ::flatbuffers::WIPOffset::new(o.value())
@@ -3098,18 +3448,13 @@ impl ::core::fmt::Debug for Kernel<'_> {
     let mut ds = f.debug_struct("Kernel");
       ds.field("name", &self.name());
       ds.field("msl_name", &self.msl_name());
-      ds.field("library", &self.library());
+      ds.field("params", &self.params());
       ds.field("source_file", &self.source_file());
       ds.field("threadgroup_size", &self.threadgroup_size());
-      ds.field("max_threads_per_threadgroup", &self.max_threads_per_threadgroup());
-      ds.field("binding_model", &self.binding_model());
       ds.field("argument_buffers", &self.argument_buffers());
       ds.field("bindings", &self.bindings());
       ds.field("binding_names", &self.binding_names());
       ds.field("push_constants", &self.push_constants());
-      ds.field("sizes_buffer_index", &self.sizes_buffer_index());
-      ds.field("sizes_buffer_entries", &self.sizes_buffer_entries());
-      ds.field("threadgroup_memory_bytes", &self.threadgroup_memory_bytes());
       ds.field("function_constants", &self.function_constants());
       ds.field("baked_constants", &self.baked_constants());
       ds.field("capabilities", &self.capabilities());
@@ -3134,12 +3479,9 @@ impl<'a> ::flatbuffers::Follow<'a> for Library<'a> {
 
 impl<'a> Library<'a> {
   pub const VT_MSL_SOURCE: ::flatbuffers::VOffsetT = 4;
-  pub const VT_MSL_VERSION: ::flatbuffers::VOffsetT = 6;
-  pub const VT_MATH_MODE: ::flatbuffers::VOffsetT = 8;
-  pub const VT_PLATFORM: ::flatbuffers::VOffsetT = 10;
-  pub const VT_ARGUMENT_BUFFER_TIER: ::flatbuffers::VOffsetT = 12;
-  pub const VT_METALLIB: ::flatbuffers::VOffsetT = 14;
-  pub const VT_METALLIB_TOOLCHAIN: ::flatbuffers::VOffsetT = 16;
+  pub const VT_TARGET: ::flatbuffers::VOffsetT = 6;
+  pub const VT_METALLIB: ::flatbuffers::VOffsetT = 8;
+  pub const VT_METALLIB_TOOLCHAIN: ::flatbuffers::VOffsetT = 10;
 
   #[inline]
   pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
@@ -3153,11 +3495,8 @@ impl<'a> Library<'a> {
     let mut builder = LibraryBuilder::new(_fbb);
     if let Some(x) = args.metallib_toolchain { builder.add_metallib_toolchain(x); }
     if let Some(x) = args.metallib { builder.add_metallib(x); }
-    if let Some(x) = args.msl_version { builder.add_msl_version(x); }
+    if let Some(x) = args.target { builder.add_target(x); }
     if let Some(x) = args.msl_source { builder.add_msl_source(x); }
-    builder.add_argument_buffer_tier(args.argument_buffer_tier);
-    builder.add_platform(args.platform);
-    builder.add_math_mode(args.math_mode);
     builder.finish()
   }
 
@@ -3170,32 +3509,11 @@ impl<'a> Library<'a> {
     unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, u8>>>(Library::VT_MSL_SOURCE, None)}
   }
   #[inline]
-  pub fn msl_version(&self) -> &'a MslVersion {
+  pub fn target(&self) -> &'a LibraryTarget {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<MslVersion>(Library::VT_MSL_VERSION, None).unwrap()}
-  }
-  #[inline]
-  pub fn math_mode(&self) -> MathMode {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<MathMode>(Library::VT_MATH_MODE, Some(MathMode::Safe)).unwrap()}
-  }
-  #[inline]
-  pub fn platform(&self) -> Platform {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<Platform>(Library::VT_PLATFORM, Some(Platform::MacOS)).unwrap()}
-  }
-  #[inline]
-  pub fn argument_buffer_tier(&self) -> ArgumentBufferTier {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<ArgumentBufferTier>(Library::VT_ARGUMENT_BUFFER_TIER, Some(ArgumentBufferTier::Tier1)).unwrap()}
+    unsafe { self._tab.get::<LibraryTarget>(Library::VT_TARGET, None).unwrap()}
   }
   #[inline]
   pub fn metallib(&self) -> Option<::flatbuffers::Vector<'a, u8>> {
@@ -3220,10 +3538,7 @@ impl ::flatbuffers::Verifiable for Library<'_> {
   ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
     v.visit_table(pos)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, u8>>>("msl_source", Self::VT_MSL_SOURCE, false)?
-     .visit_field::<MslVersion>("msl_version", Self::VT_MSL_VERSION, true)?
-     .visit_field::<MathMode>("math_mode", Self::VT_MATH_MODE, false)?
-     .visit_field::<Platform>("platform", Self::VT_PLATFORM, false)?
-     .visit_field::<ArgumentBufferTier>("argument_buffer_tier", Self::VT_ARGUMENT_BUFFER_TIER, false)?
+     .visit_field::<LibraryTarget>("target", Self::VT_TARGET, true)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, u8>>>("metallib", Self::VT_METALLIB, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("metallib_toolchain", Self::VT_METALLIB_TOOLCHAIN, false)?
      .finish();
@@ -3232,10 +3547,7 @@ impl ::flatbuffers::Verifiable for Library<'_> {
 }
 pub struct LibraryArgs<'a> {
     pub msl_source: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, u8>>>,
-    pub msl_version: Option<&'a MslVersion>,
-    pub math_mode: MathMode,
-    pub platform: Platform,
-    pub argument_buffer_tier: ArgumentBufferTier,
+    pub target: Option<&'a LibraryTarget>,
     pub metallib: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, u8>>>,
     pub metallib_toolchain: Option<::flatbuffers::WIPOffset<&'a str>>,
 }
@@ -3244,10 +3556,7 @@ impl<'a> Default for LibraryArgs<'a> {
   fn default() -> Self {
     LibraryArgs {
       msl_source: None,
-      msl_version: None, // required field
-      math_mode: MathMode::Safe,
-      platform: Platform::MacOS,
-      argument_buffer_tier: ArgumentBufferTier::Tier1,
+      target: None, // required field
       metallib: None,
       metallib_toolchain: None,
     }
@@ -3264,20 +3573,8 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> LibraryBuilder<'a, 'b, A> {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Library::VT_MSL_SOURCE, msl_source);
   }
   #[inline]
-  pub fn add_msl_version(&mut self, msl_version: &MslVersion) {
-    self.fbb_.push_slot_always::<&MslVersion>(Library::VT_MSL_VERSION, msl_version);
-  }
-  #[inline]
-  pub fn add_math_mode(&mut self, math_mode: MathMode) {
-    self.fbb_.push_slot::<MathMode>(Library::VT_MATH_MODE, math_mode, MathMode::Safe);
-  }
-  #[inline]
-  pub fn add_platform(&mut self, platform: Platform) {
-    self.fbb_.push_slot::<Platform>(Library::VT_PLATFORM, platform, Platform::MacOS);
-  }
-  #[inline]
-  pub fn add_argument_buffer_tier(&mut self, argument_buffer_tier: ArgumentBufferTier) {
-    self.fbb_.push_slot::<ArgumentBufferTier>(Library::VT_ARGUMENT_BUFFER_TIER, argument_buffer_tier, ArgumentBufferTier::Tier1);
+  pub fn add_target(&mut self, target: &LibraryTarget) {
+    self.fbb_.push_slot_always::<&LibraryTarget>(Library::VT_TARGET, target);
   }
   #[inline]
   pub fn add_metallib(&mut self, metallib: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , u8>>) {
@@ -3298,7 +3595,7 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> LibraryBuilder<'a, 'b, A> {
   #[inline]
   pub fn finish(self) -> ::flatbuffers::WIPOffset<Library<'a>> {
     let o = self.fbb_.end_table(self.start_);
-    self.fbb_.required(o, Library::VT_MSL_VERSION,"msl_version");
+    self.fbb_.required(o, Library::VT_TARGET,"target");
     ::flatbuffers::WIPOffset::new(o.value())
   }
 }
@@ -3307,10 +3604,7 @@ impl ::core::fmt::Debug for Library<'_> {
   fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
     let mut ds = f.debug_struct("Library");
       ds.field("msl_source", &self.msl_source());
-      ds.field("msl_version", &self.msl_version());
-      ds.field("math_mode", &self.math_mode());
-      ds.field("platform", &self.platform());
-      ds.field("argument_buffer_tier", &self.argument_buffer_tier());
+      ds.field("target", &self.target());
       ds.field("metallib", &self.metallib());
       ds.field("metallib_toolchain", &self.metallib_toolchain());
       ds.finish()

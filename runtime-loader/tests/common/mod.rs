@@ -330,23 +330,26 @@ impl Exe {
                 ));
             }
             let fcs = fbb.create_vector(&fcs);
+            let params = schema::KernelParams::new(
+                k.library,
+                k.max_threads,
+                unset(k.sizes_buffer_index),
+                k.sizes_entries,
+                k.tg_memory,
+                k.model,
+            );
             kernels.push(schema::Kernel::create(
                 &mut fbb,
                 &schema::KernelArgs {
                     name: Some(name),
                     msl_name: Some(msl_name),
-                    library: k.library,
+                    params: Some(&params),
                     source_file: Some(source_file),
                     threadgroup_size: Some(tg),
-                    max_threads_per_threadgroup: k.max_threads,
-                    binding_model: k.model,
                     argument_buffers: Some(abs),
                     bindings: Some(bindings),
                     binding_names,
                     push_constants: push,
-                    sizes_buffer_index: k.sizes_buffer_index,
-                    sizes_buffer_entries: k.sizes_entries,
-                    threadgroup_memory_bytes: k.tg_memory,
                     function_constants: Some(fcs),
                     baked_constants: None,
                     capabilities: None,
@@ -364,10 +367,12 @@ impl Exe {
                 &mut fbb,
                 &schema::LibraryArgs {
                     msl_source: src,
-                    msl_version: Some(&v),
-                    math_mode: l.math_mode,
-                    platform: l.platform,
-                    argument_buffer_tier: l.tier,
+                    target: Some(&schema::LibraryTarget::new(
+                        &v,
+                        l.math_mode,
+                        l.platform,
+                        l.tier,
+                    )),
                     metallib,
                     metallib_toolchain: None,
                 },

@@ -1,10 +1,12 @@
-//! Views of the format's fixed-size records (`Binding`, `ArgumentBuffer`)
-//! that read `Unset.Value` as `None`, and the library's MSL source, stored as
-//! bytes and checked as UTF-8 when it is used.
+//! Views of the format's fixed-size records that read `Unset.Value` as
+//! `None`: [`Binding`], [`ArgumentBuffer`], and on the raw `schema::Kernel`
+//! and `schema::Library` tables the accessors of their `params` / `target`
+//! structs; and the library's MSL source, stored as bytes and checked as
+//! UTF-8 when it is used.
 //!
 //! The records are FlatBuffer structs, so the verifier checks a kernel's
-//! bindings as one range instead of visiting every optional field of a table
-//! per binding; these views give back the optional fields the tables had.
+//! bindings (or scalar fields) as one range instead of visiting every field
+//! of a table; these views give back the fields (and options) the tables had.
 
 use crate::schema;
 
@@ -184,4 +186,60 @@ pub fn msl_source(lib: schema::Library<'_>) -> Option<Result<&str, std::str::Utf
     lib.msl_source()
         .filter(|s| !s.is_empty())
         .map(|s| std::str::from_utf8(s.bytes()))
+}
+
+/// The fields of `Kernel.params`, read as the table's own fields were.
+impl<'a> schema::Kernel<'a> {
+    /// Index into `Executable.libraries`.
+    pub fn library(&self) -> u32 {
+        self.params().library()
+    }
+
+    /// `maxTotalThreadsPerThreadgroup`.
+    pub fn max_threads_per_threadgroup(&self) -> u32 {
+        self.params().max_threads_per_threadgroup()
+    }
+
+    /// How resources reach the kernel.
+    pub fn binding_model(&self) -> schema::BindingModel {
+        self.params().binding_model()
+    }
+
+    /// Kernel-level `[[buffer(N)]]` of the buffer-sizes table.
+    pub fn sizes_buffer_index(&self) -> Option<u32> {
+        opt(self.params().sizes_buffer_index())
+    }
+
+    /// Entries the kernel-level buffer-sizes table must hold.
+    pub fn sizes_buffer_entries(&self) -> u32 {
+        self.params().sizes_buffer_entries()
+    }
+
+    /// Static threadgroup memory in bytes.
+    pub fn threadgroup_memory_bytes(&self) -> u32 {
+        self.params().threadgroup_memory_bytes()
+    }
+}
+
+/// The fields of `Library.target`, read as the table's own fields were.
+impl<'a> schema::Library<'a> {
+    /// MSL language version.
+    pub fn msl_version(&self) -> &'a schema::MslVersion {
+        self.target().msl_version()
+    }
+
+    /// Safe or fast math.
+    pub fn math_mode(&self) -> schema::MathMode {
+        self.target().math_mode()
+    }
+
+    /// macOS or iOS.
+    pub fn platform(&self) -> schema::Platform {
+        self.target().platform()
+    }
+
+    /// Argument-buffer tier.
+    pub fn argument_buffer_tier(&self) -> schema::ArgumentBufferTier {
+        self.target().argument_buffer_tier()
+    }
 }
