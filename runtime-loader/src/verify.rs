@@ -10,7 +10,9 @@
 //!   integer function constant whose default is the recorded size;
 //! - every enum value known;
 //! - bindings sorted by (set, binding) with no duplicates, `count` ≥ 1, the
-//!   slots each kind needs present (and no others), every slot range inside
+//!   slots each kind needs present (and no others; a slot holding
+//!   `Unset.Value` is absent), `binding_names` absent or one per binding,
+//!   every slot range inside
 //!   Metal's argument tables and free of collisions (bindings, push
 //!   constants, argument buffers and the sizes table share the buffer table);
 //! - argument-buffer members 8-byte aligned, inside `ArgumentBuffer.size`,
@@ -274,7 +276,8 @@ struct Scratch {
     buffers: Slots,
     textures: Slots,
     samplers: Slots,
-    /// The first `n` are the current kernel's argument buffers.
+    /// Its first `n_sets` (see `KernelCheck::resources`) are the current
+    /// kernel's argument buffers; the rest wait for a larger kernel.
     sets: Vec<SetSlots>,
 }
 
