@@ -1,7 +1,6 @@
 //! Decodes an executable into plain, serialisable values: what
 //! `halc inspect` prints (as text or JSON) and what snapshot tests compare.
 
-use runtime_loader::schema as fb;
 use runtime_loader::{Executable, LoadError};
 use serde::Serialize;
 
@@ -177,24 +176,16 @@ pub fn view(exe: &Executable<'_>) -> ExecutableView {
                 .collect(),
             max_threads_per_threadgroup: k.max_threads_per_threadgroup(),
             binding_model: name(k.binding_model()),
-            argument_buffers: k
-                .argument_buffers()
-                .map(|v| {
-                    v.iter()
-                        .map(|a| ArgumentBufferView {
-                            set: a.set(),
-                            buffer_index: a.buffer_index(),
-                            size: a.size(),
-                            sizes_id: a.sizes_id(),
-                            sizes_byte_offset: a.sizes_byte_offset(),
-                        })
-                        .collect()
+            argument_buffers: runtime_loader::ArgumentBuffer::all(k)
+                .map(|a| ArgumentBufferView {
+                    set: a.set(),
+                    buffer_index: a.buffer_index(),
+                    size: a.size(),
+                    sizes_id: a.sizes_id(),
+                    sizes_byte_offset: a.sizes_byte_offset(),
                 })
-                .unwrap_or_default(),
-            bindings: k
-                .bindings()
-                .map(|v| v.iter().map(binding).collect())
-                .unwrap_or_default(),
+                .collect(),
+            bindings: runtime_loader::Binding::all(k).map(binding).collect(),
             push_constants: k.push_constants().map(|p| (p.buffer_index(), p.size())),
             sizes_buffer_index: k.sizes_buffer_index(),
             sizes_buffer_entries: k.sizes_buffer_entries(),
@@ -249,7 +240,7 @@ pub fn view(exe: &Executable<'_>) -> ExecutableView {
             math_mode: name(l.math_mode()),
             platform: name(l.platform()),
             argument_buffer_tier: name(l.argument_buffer_tier()),
-            msl_bytes: l.msl_source().map(str::len),
+            msl_bytes: l.msl_source().map(|s| s.len()),
             metallib_bytes: l.metallib().map(|m| m.len()),
             metallib_toolchain: l.metallib_toolchain().map(str::to_string),
         })
@@ -271,7 +262,7 @@ pub fn view(exe: &Executable<'_>) -> ExecutableView {
     }
 }
 
-fn binding(b: fb::Binding<'_>) -> BindingView {
+fn binding(b: runtime_loader::Binding<'_>) -> BindingView {
     BindingView {
         set: b.set(),
         binding: b.binding(),

@@ -414,26 +414,18 @@ fn kernel(k: fb::Kernel<'_>) -> Kernel {
             _ => "argument-buffers",
         }
         .into(),
-        argument_buffers: k
-            .argument_buffers()
-            .map(|v| {
-                v.iter()
-                    .map(|a| ArgumentBuffer {
-                        set: a.set(),
-                        buffer_index: a.buffer_index(),
-                        size: a.size(),
-                        buffer_sizes: a.sizes_id().map(|id| ArgumentMember {
-                            id,
-                            byte_offset: a.sizes_byte_offset().unwrap_or_default(),
-                        }),
-                    })
-                    .collect()
+        argument_buffers: runtime_loader::ArgumentBuffer::all(k)
+            .map(|a| ArgumentBuffer {
+                set: a.set(),
+                buffer_index: a.buffer_index(),
+                size: a.size(),
+                buffer_sizes: a.sizes_id().map(|id| ArgumentMember {
+                    id,
+                    byte_offset: a.sizes_byte_offset().unwrap_or_default(),
+                }),
             })
-            .unwrap_or_default(),
-        resources: k
-            .bindings()
-            .map(|v| v.iter().map(resource).collect())
-            .unwrap_or_default(),
+            .collect(),
+        resources: runtime_loader::Binding::all(k).map(resource).collect(),
         push_constants: k.push_constants().map(|p| PushConstants {
             buffer_index: p.buffer_index(),
             size: p.size(),
@@ -494,7 +486,7 @@ fn kernel(k: fb::Kernel<'_>) -> Kernel {
     }
 }
 
-fn resource(b: fb::Binding<'_>) -> Resource {
+fn resource(b: runtime_loader::Binding<'_>) -> Resource {
     Resource {
         set: b.set(),
         binding: b.binding(),

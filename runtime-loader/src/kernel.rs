@@ -4,6 +4,7 @@
 //! so its accessors return plain values where the raw FlatBuffer tables
 //! return options: the verifier has already checked them.
 
+use crate::records::{ArgumentBuffer, Binding};
 use crate::schema;
 
 /// One dimension of the threadgroup size.
@@ -108,25 +109,23 @@ impl<'a> Kernel<'a> {
     }
 
     /// Bindings sorted by (set, binding).
-    pub fn bindings(&self) -> impl ExactSizeIterator<Item = schema::Binding<'a>> + 'a {
-        self.raw.bindings().unwrap_or_default().iter()
+    pub fn bindings(&self) -> impl ExactSizeIterator<Item = Binding<'a>> + 'a {
+        Binding::all(self.raw)
     }
 
     /// The binding at (set, binding).
-    pub fn binding(&self, set: u32, binding: u32) -> Option<schema::Binding<'a>> {
+    pub fn binding(&self, set: u32, binding: u32) -> Option<Binding<'a>> {
         self.bindings()
             .find(|b| b.set() == set && b.binding() == binding)
     }
 
     /// Argument buffers (binding model `ArgumentBuffers`).
-    pub fn argument_buffers(
-        &self,
-    ) -> impl ExactSizeIterator<Item = schema::ArgumentBuffer<'a>> + 'a {
-        self.raw.argument_buffers().unwrap_or_default().iter()
+    pub fn argument_buffers(&self) -> impl ExactSizeIterator<Item = ArgumentBuffer<'a>> + 'a {
+        ArgumentBuffer::all(self.raw)
     }
 
     /// The argument buffer of descriptor set `set`.
-    pub fn argument_buffer(&self, set: u32) -> Option<schema::ArgumentBuffer<'a>> {
+    pub fn argument_buffer(&self, set: u32) -> Option<ArgumentBuffer<'a>> {
         self.argument_buffers().find(|a| a.set() == set)
     }
 
@@ -161,7 +160,7 @@ impl<'a> Kernel<'a> {
     }
 
     /// Specialization constants baked at build time (informational).
-    pub fn baked_constants(&self) -> impl ExactSizeIterator<Item = schema::BakedConstant<'a>> + 'a {
+    pub fn baked_constants(&self) -> impl ExactSizeIterator<Item = &'a schema::BakedConstant> + 'a {
         self.raw.baked_constants().unwrap_or_default().iter()
     }
 }

@@ -45,9 +45,11 @@ mod load;
 pub mod memory;
 pub mod metal;
 pub mod plan;
+mod records;
 pub mod transfer;
 mod verify;
 
 pub use kernel::{Kernel, PushConstantLayout, SizesBufferLayout, ThreadgroupDim};
 pub use load::{Executable, LoadError, OwnedExecutable, VerifyLimits};
+pub use records::{msl_source, or_unset, ArgumentBuffer, Binding, UNSET};
 pub use verify::{bits_fit, scalar_bits, Violation, MAX_SAMPLER_SLOTS};

@@ -118,12 +118,15 @@ impl<'a> Executable<'a> {
             max_apparent_size: limits.max_bytes,
             ..Default::default()
         };
-        let root = schema::root_as_executable_with_opts(&opts, bytes)?;
-        let found = root.format_version().0;
+        // The version first, so that a file of another format version gets
+        // the version error rather than whatever the verifier trips on
+        // first in a layout it does not describe.
+        let found = format_version(&opts, bytes)?;
         let expected = schema::FormatVersion::Current.0;
         if found != expected {
             return Err(LoadError::Version { found, expected });
         }
+        let root = schema::root_as_executable_with_opts(&opts, bytes)?;
         verify::executable(root, &limits).map_err(LoadError::Invalid)?;
         Ok(Executable { root })
     }
@@ -161,6 +164,24 @@ impl<'a> Executable<'a> {
     pub fn libraries(&self) -> impl ExactSizeIterator<Item = schema::Library<'a>> + 'a {
         self.root.libraries().iter()
     }
+}
+
+/// `Executable.format_version`, read with only the root table and that field
+/// verified: every format version has it in the same place.
+fn format_version(
+    opts: &flatbuffers::VerifierOptions,
+    bytes: &[u8],
+) -> Result<u32, flatbuffers::InvalidFlatbuffer> {
+    let mut verifier = flatbuffers::Verifier::new(opts, bytes);
+    let root = verifier.get_uoffset(0)? as usize;
+    let mut table = verifier.visit_table(root)?;
+    let Some(pos) = table.deref(schema::Executable::VT_FORMAT_VERSION)? else {
+        return Ok(schema::FormatVersion::Unknown.0);
+    };
+    table.verifier().in_buffer::<u32>(pos)?;
+    let mut word = [0; 4];
+    word.copy_from_slice(&bytes[pos..pos + 4]);
+    Ok(u32::from_le_bytes(word))
 }
 
 /// An executable that owns its bytes: read from a file (or taken from a

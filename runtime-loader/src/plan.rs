@@ -1149,7 +1149,7 @@ fn write_member(bytes: &mut [u8], byte_offset: u32, value: MemberValue) {
 fn check_buffer(
     kernel: &Kernel<'_>,
     platform: Platform,
-    b: crate::schema::Binding<'_>,
+    b: crate::Binding<'_>,
     key: ResourceKey,
     buf: &BufferBinding,
 ) -> Result<(), PlanError> {

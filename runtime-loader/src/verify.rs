@@ -10,7 +10,9 @@
 //!   integer function constant whose default is the recorded size;
 //! - every enum value known;
 //! - bindings sorted by (set, binding) with no duplicates, `count` ≥ 1, the
-//!   slots each kind needs present (and no others), every slot range inside
+//!   slots each kind needs present (and no others; a slot holding
+//!   `Unset.Value` is absent), `binding_names` absent or one per binding,
+//!   every slot range inside
 //!   Metal's argument tables and free of collisions (bindings, push
 //!   constants, argument buffers and the sizes table share the buffer table);
 //! - argument-buffer members 8-byte aligned, inside `ArgumentBuffer.size`,
@@ -21,6 +23,7 @@
 use std::fmt;
 
 use crate::load::VerifyLimits;
+use crate::records::{ArgumentBuffer, Binding};
 use crate::schema::{self, BindingKind, BindingModel, MetalLimits, ScalarType};
 
 /// Entries in Metal's sampler argument table. Not in the schema's
@@ -124,6 +127,7 @@ pub(crate) fn executable(
         });
     }
     let mut previous: Option<&str> = None;
+    let mut scratch = Scratch::default();
     for (i, k) in kernels.iter().enumerate() {
         let name = k.name();
         if name.is_empty() {
@@ -151,7 +155,7 @@ pub(crate) fn executable(
             libraries: libraries.len(),
             limits,
         }
-        .run()?;
+        .run(&mut scratch)?;
     }
     Ok(())
 }
@@ -215,6 +219,7 @@ impl std::fmt::Display for Owner {
     }
 }
 
+#[derive(Default)]
 struct Slots {
     table: &'static str,
     limit: u64,
@@ -222,12 +227,11 @@ struct Slots {
 }
 
 impl Slots {
-    fn new(table: &'static str, limit: u64) -> Self {
-        Slots {
-            table,
-            limit,
-            used: Vec::new(),
-        }
+    /// Empties the table for the next kernel, keeping its allocation.
+    fn reset(&mut self, table: &'static str, limit: u64) {
+        self.table = table;
+        self.limit = limit;
+        self.used.clear();
     }
 
     /// Claims `[start, start + count)` for `owner`.
@@ -252,6 +256,29 @@ impl Slots {
         self.used.push((start, end, owner));
         Ok(())
     }
+}
+
+/// The member slots of one argument buffer.
+#[derive(Default)]
+struct SetSlots {
+    set: u32,
+    ids: Slots,
+    bytes: Slots,
+    /// It holds a buffer-sizes table (`sizes_id`).
+    has_sizes: bool,
+}
+
+/// The slot tables of the kernel being checked, reused from kernel to kernel
+/// (cleared, not reallocated): loading thousands of kernels allocates only
+/// for the largest one.
+#[derive(Default)]
+struct Scratch {
+    buffers: Slots,
+    textures: Slots,
+    samplers: Slots,
+    /// Its first `n_sets` (see `KernelCheck::resources`) are the current
+    /// kernel's argument buffers; the rest wait for a larger kernel.
+    sets: Vec<SetSlots>,
 }
 
 /// One argument-buffer member range of a binding.
@@ -281,7 +308,7 @@ impl KernelCheck<'_, '_> {
         })
     }
 
-    fn run(&self) -> Result<(), Violation> {
+    fn run(&self, scratch: &mut Scratch) -> Result<(), Violation> {
         let k = self.k;
         if k.msl_name().is_empty() {
             return self.fail("msl_name", "is empty");
@@ -312,7 +339,7 @@ impl KernelCheck<'_, '_> {
                 format!("unknown value {}", k.binding_model().0),
             );
         }
-        self.resources()
+        self.resources(scratch)
     }
 
     fn function_constants(&self) -> Result<(), Violation> {
@@ -454,16 +481,22 @@ impl KernelCheck<'_, '_> {
         Ok(())
     }
 
-    fn resources(&self) -> Result<(), Violation> {
+    fn resources(&self, scratch: &mut Scratch) -> Result<(), Violation> {
         let k = self.k;
         let model = k.binding_model();
+        let Scratch {
+            buffers,
+            textures,
+            samplers,
+            sets,
+        } = scratch;
         let buffer_limit = u64::from(MetalLimits::MaxBufferSlots.0);
-        let mut buffers = Slots::new("buffer argument table", buffer_limit);
-        let mut textures = Slots::new(
+        buffers.reset("buffer argument table", buffer_limit);
+        textures.reset(
             "texture argument table",
             u64::from(MetalLimits::MaxTextureSlots.0),
         );
-        let mut samplers = Slots::new("sampler argument table", u64::from(MAX_SAMPLER_SLOTS));
+        samplers.reset("sampler argument table", u64::from(MAX_SAMPLER_SLOTS));
 
         if let Some(p) = k.push_constants() {
             let limit = MetalLimits::MaxPushConstantBytes.0;
@@ -532,12 +565,11 @@ impl KernelCheck<'_, '_> {
                 ),
             );
         }
-        // (set, member ids, member byte ranges, has sizes table)
-        let mut members: Vec<(u32, Slots, Slots, bool)> = Vec::new();
-        for (i, ab) in abs.iter().enumerate() {
+        let mut n_sets = 0;
+        for (i, ab) in ArgumentBuffer::all(k).enumerate() {
             let set = ab.set();
             let field = |f: &str| format!("argument_buffers[set {set}].{f}");
-            if abs.iter().take(i).any(|o| o.set() == set) {
+            if ArgumentBuffer::all(k).take(i).any(|o| o.set() == set) {
                 return self.fail(field("set"), format!("set {set} has two argument buffers"));
             }
             buffers
@@ -552,8 +584,18 @@ impl KernelCheck<'_, '_> {
                     format!("{size} bytes is not a nonzero multiple of {slot} up to {max}"),
                 );
             }
-            let mut ids = Slots::new("argument buffer's ids", u64::from(u32::MAX) + 1);
-            let mut bytes = Slots::new("argument buffer's bytes", u64::from(size));
+            if n_sets == sets.len() {
+                sets.push(SetSlots::default());
+            }
+            let SetSlots {
+                set: entry_set,
+                ids,
+                bytes,
+                has_sizes: entry_has_sizes,
+            } = &mut sets[n_sets];
+            *entry_set = set;
+            ids.reset("argument buffer's ids", u64::from(u32::MAX) + 1);
+            bytes.reset("argument buffer's bytes", u64::from(size));
             let has_sizes = match (ab.sizes_id(), ab.sizes_byte_offset()) {
                 (None, None) => false,
                 (Some(id), Some(off)) => {
@@ -577,12 +619,22 @@ impl KernelCheck<'_, '_> {
                     return self.fail(field("sizes_id"), "missing (sizes_byte_offset is set)")
                 }
             };
-            members.push((set, ids, bytes, has_sizes));
+            *entry_has_sizes = has_sizes;
+            n_sets += 1;
         }
+        let members = &mut sets[..n_sets];
 
-        let bindings = k.bindings().unwrap_or_default();
+        if let Some(names) = k.binding_names() {
+            let n = k.bindings().unwrap_or_default().len();
+            if names.len() != n {
+                return self.fail(
+                    "binding_names",
+                    format!("has {} names for {n} bindings", names.len()),
+                );
+            }
+        }
         let mut previous: Option<(u32, u32)> = None;
-        for b in bindings.iter() {
+        for b in Binding::all(k) {
             let key = (b.set(), b.binding());
             let owner = Owner::Binding(key.0, key.1);
             let field = |f: &str| format!("{owner}.{f}");
@@ -611,12 +663,12 @@ impl KernelCheck<'_, '_> {
             if b.access().variant_name().is_none() {
                 return self.fail(field("access"), format!("unknown access {}", b.access().0));
             }
-            let ab_index = members.iter().position(|m| m.0 == key.0);
+            let ab_index = members.iter().position(|m| m.set == key.0);
 
             // The buffer/texture part.
             let (slot_field, other_slot_field, table) = match part {
-                Some(Part::Buffer) => ("buffer_index", "texture_index", Some(&mut buffers)),
-                Some(Part::Texture) => ("texture_index", "buffer_index", Some(&mut textures)),
+                Some(Part::Buffer) => ("buffer_index", "texture_index", Some(&mut *buffers)),
+                Some(Part::Texture) => ("texture_index", "buffer_index", Some(&mut *textures)),
                 None => ("texture_index", "buffer_index", None),
             };
             let slot_value = if part == Some(Part::Buffer) {
@@ -671,7 +723,7 @@ impl KernelCheck<'_, '_> {
                             offset: b.byte_offset().unwrap_or(0),
                             count,
                         };
-                        self.claim_member(&mut members, ab_index, owner, m, ("id", "byte_offset"))?;
+                        self.claim_member(members, ab_index, owner, m, ("id", "byte_offset"))?;
                     } else {
                         table
                             .claim(slot_value.unwrap_or(0), count, owner)
@@ -688,7 +740,7 @@ impl KernelCheck<'_, '_> {
                         let end = u64::from(si) + u64::from(count);
                         if in_ab {
                             let ab = ab_index.unwrap_or(0);
-                            if !members[ab].3 {
+                            if !members[ab].has_sizes {
                                 return self.fail(
                                     field("sizes_index"),
                                     format!("the argument buffer of set {} has no sizes table (sizes_id)", key.0),
@@ -741,7 +793,7 @@ impl KernelCheck<'_, '_> {
                         count,
                     };
                     self.claim_member(
-                        &mut members,
+                        members,
                         ab_index,
                         owner,
                         m,
@@ -777,7 +829,7 @@ impl KernelCheck<'_, '_> {
     /// argument buffer `ab` (`None`: the set has none).
     fn claim_member(
         &self,
-        members: &mut [(u32, Slots, Slots, bool)],
+        members: &mut [SetSlots],
         ab: Option<usize>,
         owner: Owner,
         m: Member,
@@ -796,12 +848,12 @@ impl KernelCheck<'_, '_> {
         }
         let entry = &mut members[ab];
         entry
-            .1
+            .ids
             .claim(m.id, m.count, owner)
             .or_else(|e| self.fail(field(fields.0), e))?;
         let len = u32::try_from(u64::from(m.count) * u64::from(slot)).unwrap_or(u32::MAX);
         entry
-            .2
+            .bytes
             .claim(m.offset, len, owner)
             .or_else(|e| self.fail(field(fields.1), e))
     }

@@ -57,26 +57,29 @@ pub fn write(c: &Compiled) -> Vec<u8> {
 
     for (index, k) in c.kernels.iter().enumerate() {
         // Library.
-        let msl_source = c.keep_msl.then(|| b.create_string(&k.msl.source));
+        let msl_source = c.keep_msl.then(|| b.create_vector(k.msl.source.as_bytes()));
         let metallib = k.metallib.as_ref().map(|m| b.create_vector(&m.bytes));
         let toolchain = k.metallib.as_ref().map(|m| b.create_string(&m.toolchain));
+        let target = fb::LibraryTarget::new(
+            &version,
+            match c.options.math_mode {
+                MathMode::Safe => fb::MathMode::Safe,
+                MathMode::Fast => fb::MathMode::Fast,
+            },
+            match c.options.layout.platform {
+                Platform::MacOS => fb::Platform::MacOS,
+                Platform::IOS => fb::Platform::IOS,
+            },
+            match c.options.layout.tier {
+                Tier::Tier1 => fb::ArgumentBufferTier::Tier1,
+                Tier::Tier2 => fb::ArgumentBufferTier::Tier2,
+            },
+        );
         libraries.push(fb::Library::create(
             &mut b,
             &fb::LibraryArgs {
                 msl_source,
-                msl_version: Some(&version),
-                math_mode: match c.options.math_mode {
-                    MathMode::Safe => fb::MathMode::Safe,
-                    MathMode::Fast => fb::MathMode::Fast,
-                },
-                platform: match c.options.layout.platform {
-                    Platform::MacOS => fb::Platform::MacOS,
-                    Platform::IOS => fb::Platform::IOS,
-                },
-                argument_buffer_tier: match c.options.layout.tier {
-                    Tier::Tier1 => fb::ArgumentBufferTier::Tier1,
-                    Tier::Tier2 => fb::ArgumentBufferTier::Tier2,
-                },
+                target: Some(&target),
                 metallib,
                 metallib_toolchain: toolchain,
             },
@@ -84,52 +87,53 @@ pub fn write(c: &Compiled) -> Vec<u8> {
 
         // Kernel.
         let l = &k.layout;
+        let u = runtime_loader::or_unset;
         let bindings: Vec<_> = l
             .bindings
             .iter()
             .map(|x| {
-                let name = x.name.as_deref().map(|n| b.create_string(n));
-                fb::Binding::create(
-                    &mut b,
-                    &fb::BindingArgs {
-                        set: x.set,
-                        binding: x.binding,
-                        kind: kind(x.kind),
-                        access: access(x.access),
-                        count: x.count,
-                        buffer_index: x.buffer_index,
-                        texture_index: x.texture_index,
-                        sampler_index: x.sampler_index,
-                        id: x.id,
-                        sampler_id: x.sampler_id,
-                        byte_offset: x.byte_offset,
-                        sampler_byte_offset: x.sampler_byte_offset,
-                        min_size: x.min_size,
-                        runtime_array_stride: x.runtime_array_stride,
-                        sizes_index: x.sizes_index,
-                        name,
-                    },
+                fb::Binding::new(
+                    x.min_size,
+                    x.set,
+                    x.binding,
+                    x.count,
+                    u(x.buffer_index),
+                    u(x.texture_index),
+                    u(x.sampler_index),
+                    u(x.id),
+                    u(x.sampler_id),
+                    u(x.byte_offset),
+                    u(x.sampler_byte_offset),
+                    x.runtime_array_stride,
+                    u(x.sizes_index),
+                    kind(x.kind),
+                    access(x.access),
                 )
             })
             .collect();
+        let binding_names = (!bindings.is_empty()).then(|| {
+            let names: Vec<_> = l
+                .bindings
+                .iter()
+                .map(|x| b.create_string(x.name.as_deref().unwrap_or("")))
+                .collect();
+            b.create_vector(&names)
+        });
         let bindings = b.create_vector(&bindings);
         let abs: Vec<_> = l
             .argument_buffers
             .iter()
             .map(|a| {
-                fb::ArgumentBuffer::create(
-                    &mut b,
-                    &fb::ArgumentBufferArgs {
-                        set: a.set,
-                        buffer_index: a.buffer_index,
-                        size: a.size,
-                        sizes_id: a.sizes_id,
-                        sizes_byte_offset: a.sizes_byte_offset,
-                    },
+                fb::ArgumentBuffer::new(
+                    a.set,
+                    a.buffer_index,
+                    a.size,
+                    u(a.sizes_id),
+                    u(a.sizes_byte_offset),
                 )
             })
             .collect();
-        let abs = b.create_vector(&abs);
+        let abs = (!abs.is_empty()).then(|| b.create_vector(&abs));
         let push_constants = l.push_constants.map(|p| {
             let mut members: Vec<&crate::spirv::blocks::Member> = k
                 .blocks
@@ -197,24 +201,15 @@ pub fn write(c: &Compiled) -> Vec<u8> {
                 )
             })
             .collect();
-        let fcs = b.create_vector(&fcs);
+        let fcs = (!fcs.is_empty()).then(|| b.create_vector(&fcs));
         let baked: Vec<_> = k
             .baked
             .iter()
-            .map(|x| {
-                fb::BakedConstant::create(
-                    &mut b,
-                    &fb::BakedConstantArgs {
-                        id: x.id,
-                        type_: scalar(x.ty),
-                        value_bits: x.value.0,
-                    },
-                )
-            })
+            .map(|x| fb::BakedConstant::new(x.value.0, x.id, scalar(x.ty)))
             .collect();
-        let baked = b.create_vector(&baked);
+        let baked = (!baked.is_empty()).then(|| b.create_vector(&baked));
         let caps: Vec<_> = k.capabilities.iter().map(|s| b.create_string(s)).collect();
-        let caps = b.create_vector(&caps);
+        let caps = (!caps.is_empty()).then(|| b.create_vector(&caps));
         let dims: Vec<fb::ThreadgroupDim> = k
             .workgroup
             .dims
@@ -227,32 +222,36 @@ pub fn write(c: &Compiled) -> Vec<u8> {
         let entry_point = b.create_string(&k.entry.name);
         let msl_name = b.create_string(&k.msl.function_name);
         let source_file = b.create_string(base_name(&k.input));
+        let params = fb::KernelParams::new(
+            index as u32,
+            if fixed {
+                k.workgroup.total() as u32
+            } else {
+                MAX_THREADS_PER_THREADGROUP
+            },
+            u(l.sizes_buffer_index),
+            l.sizes_buffer_entries,
+            k.entry.threadgroup_memory_bytes as u32,
+            match l.model {
+                BindingModel::ArgumentBuffers => fb::BindingModel::ArgumentBuffers,
+                BindingModel::Discrete => fb::BindingModel::Discrete,
+            },
+        );
         kernels.push(fb::Kernel::create(
             &mut b,
             &fb::KernelArgs {
                 name: Some(name),
                 msl_name: Some(msl_name),
-                library: index as u32,
+                params: Some(&params),
                 source_file: Some(source_file),
                 threadgroup_size: Some(dims),
-                max_threads_per_threadgroup: if fixed {
-                    k.workgroup.total() as u32
-                } else {
-                    MAX_THREADS_PER_THREADGROUP
-                },
-                binding_model: match l.model {
-                    BindingModel::ArgumentBuffers => fb::BindingModel::ArgumentBuffers,
-                    BindingModel::Discrete => fb::BindingModel::Discrete,
-                },
-                argument_buffers: Some(abs),
+                argument_buffers: abs,
                 bindings: Some(bindings),
+                binding_names,
                 push_constants,
-                sizes_buffer_index: l.sizes_buffer_index,
-                sizes_buffer_entries: l.sizes_buffer_entries,
-                threadgroup_memory_bytes: k.entry.threadgroup_memory_bytes as u32,
-                function_constants: Some(fcs),
-                baked_constants: Some(baked),
-                capabilities: Some(caps),
+                function_constants: fcs,
+                baked_constants: baked,
+                capabilities: caps,
                 entry_point: Some(entry_point),
             },
         ));

@@ -44,10 +44,7 @@ fn layout_from_file(k: fb::Kernel<'_>) -> KernelLayout {
             fb::BindingModel::Discrete => BindingModel::Discrete,
             _ => BindingModel::ArgumentBuffers,
         },
-        argument_buffers: k
-            .argument_buffers()
-            .unwrap()
-            .iter()
+        argument_buffers: runtime_loader::ArgumentBuffer::all(k)
             .map(|a| ArgumentBufferLayout {
                 set: a.set(),
                 buffer_index: a.buffer_index(),
@@ -56,10 +53,7 @@ fn layout_from_file(k: fb::Kernel<'_>) -> KernelLayout {
                 sizes_byte_offset: a.sizes_byte_offset(),
             })
             .collect(),
-        bindings: k
-            .bindings()
-            .unwrap()
-            .iter()
+        bindings: runtime_loader::Binding::all(k)
             .map(|b| BindingLayout {
                 set: b.set(),
                 binding: b.binding(),
@@ -104,7 +98,7 @@ fn recorded_layout_matches_the_carried_msl_for_every_fixture() {
                 let got = layout_from_file(k);
                 assert_eq!(got, want.layout, "{}: {}", path.display(), want.name);
                 let lib = raw.libraries().get(k.library() as usize);
-                let msl = lib.msl_source().unwrap();
+                let msl = runtime_loader::msl_source(lib).unwrap().unwrap();
                 assert_eq!(msl, want.msl.source);
                 assert_eq!(k.msl_name(), want.msl.function_name);
                 let dims: Vec<WorkgroupDim> = k

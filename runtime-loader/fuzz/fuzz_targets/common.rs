@@ -8,7 +8,7 @@ use runtime_loader::Executable;
 pub fn exercise(data: &[u8]) {
     let Ok(exe) = Executable::load(data) else { return };
     for lib in exe.libraries() {
-        let _ = (lib.msl_source(), lib.metallib().map(|m| m.len()));
+        let _ = (runtime_loader::msl_source(lib), lib.metallib().map(|m| m.len()));
     }
     for k in exe.entry_points() {
         let _ = (k.name(), k.msl_name(), k.threadgroup_size(), k.function_constants().count());

@@ -53,6 +53,14 @@ pub enum CpuError {
         /// Kernel.
         kernel: String,
     },
+    /// The kernel's MSL source is not UTF-8 (loading does not check it).
+    #[error("kernel `{kernel}`: its library's MSL source is not UTF-8: {error}")]
+    MslNotUtf8 {
+        /// Kernel.
+        kernel: String,
+        /// Where the bytes stop being UTF-8.
+        error: std::str::Utf8Error,
+    },
     /// No kernel of that name.
     #[error("no kernel named `{name}`")]
     KernelNotFound {

@@ -46,12 +46,13 @@ impl<'a> Program<'a> {
             .entry_point(name)
             .ok_or_else(|| CpuError::KernelNotFound { name: name.into() })?;
         let spec = Specialization::new(&kernel, values)?;
-        let msl = kernel
-            .library()
-            .msl_source()
-            .filter(|s| !s.is_empty())
+        let msl = crate::msl_source(kernel.library())
             .ok_or_else(|| CpuError::NoMslSource {
                 kernel: name.into(),
+            })?
+            .map_err(|error| CpuError::MslNotUtf8 {
+                kernel: name.into(),
+                error,
             })?;
         let prepared = source::prepare(msl, name, kernel.msl_name(), spec.constants())?;
         let loaded = load(&self.device, name, &prepared.source)?;

@@ -15,7 +15,7 @@ pub mod fb {
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
 pub const ENUM_MIN_FORMAT_VERSION: u32 = 0;
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
-pub const ENUM_MAX_FORMAT_VERSION: u32 = 2;
+pub const ENUM_MAX_FORMAT_VERSION: u32 = 3;
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
 #[allow(non_camel_case_types)]
 pub const ENUM_VALUES_FORMAT_VERSION: [FormatVersion; 2] = [
@@ -29,10 +29,10 @@ pub struct FormatVersion(pub u32);
 #[allow(non_upper_case_globals)]
 impl FormatVersion {
   pub const Unknown: Self = Self(0);
-  pub const Current: Self = Self(2);
+  pub const Current: Self = Self(3);
 
   pub const ENUM_MIN: u32 = 0;
-  pub const ENUM_MAX: u32 = 2;
+  pub const ENUM_MAX: u32 = 3;
   pub const ENUM_VALUES: &'static [Self] = &[
     Self::Unknown,
     Self::Current,
@@ -96,6 +96,86 @@ impl<'a> ::flatbuffers::Verifiable for FormatVersion {
 }
 
 impl ::flatbuffers::SimpleToVerifyInSlice for FormatVersion {}
+#[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
+pub const ENUM_MIN_UNSET: u32 = 4294967295;
+#[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
+pub const ENUM_MAX_UNSET: u32 = 4294967295;
+#[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
+#[allow(non_camel_case_types)]
+pub const ENUM_VALUES_UNSET: [Unset; 1] = [
+  Unset::Value,
+];
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[repr(transparent)]
+pub struct Unset(pub u32);
+#[allow(non_upper_case_globals)]
+impl Unset {
+  pub const Value: Self = Self(4294967295);
+
+  pub const ENUM_MIN: u32 = 4294967295;
+  pub const ENUM_MAX: u32 = 4294967295;
+  pub const ENUM_VALUES: &'static [Self] = &[
+    Self::Value,
+  ];
+  /// Returns the variant's name or "" if unknown.
+  pub fn variant_name(self) -> Option<&'static str> {
+    match self {
+      Self::Value => Some("Value"),
+      _ => None,
+    }
+  }
+}
+impl ::core::fmt::Debug for Unset {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    if let Some(name) = self.variant_name() {
+      f.write_str(name)
+    } else {
+      f.write_fmt(format_args!("<UNKNOWN {:?}>", self.0))
+    }
+  }
+}
+impl<'a> ::flatbuffers::Follow<'a> for Unset {
+  type Inner = Self;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    let b = unsafe { ::flatbuffers::read_scalar_at::<u32>(buf, loc) };
+    Self(b)
+  }
+}
+
+impl ::flatbuffers::Push for Unset {
+    type Output = Unset;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        unsafe { ::flatbuffers::emplace_scalar::<u32>(dst, self.0) };
+    }
+}
+
+impl ::flatbuffers::EndianScalar for Unset {
+  type Scalar = u32;
+  #[inline]
+  fn to_little_endian(self) -> u32 {
+    self.0.to_le()
+  }
+  #[inline]
+  #[allow(clippy::wrong_self_convention)]
+  fn from_little_endian(v: u32) -> Self {
+    let b = u32::from_le(v);
+    Self(b)
+  }
+}
+
+impl<'a> ::flatbuffers::Verifiable for Unset {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    u32::run_verifier(v, pos)
+  }
+}
+
+impl ::flatbuffers::SimpleToVerifyInSlice for Unset {}
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
 pub const ENUM_MIN_METAL_LIMITS: u32 = 8;
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
@@ -1142,521 +1222,1360 @@ impl<'a> MslVersion {
 
 }
 
-pub enum BindingOffset {}
-#[derive(Copy, Clone, PartialEq)]
-
-pub struct Binding<'a> {
-  pub _tab: ::flatbuffers::Table<'a>,
+// struct Binding, aligned to 8
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct Binding(pub [u8; 64]);
+impl Default for Binding { 
+  fn default() -> Self { 
+    Self([0; 64])
+  }
+}
+impl ::core::fmt::Debug for Binding {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("Binding")
+      .field("min_size", &self.min_size())
+      .field("set", &self.set())
+      .field("binding", &self.binding())
+      .field("count", &self.count())
+      .field("buffer_index", &self.buffer_index())
+      .field("texture_index", &self.texture_index())
+      .field("sampler_index", &self.sampler_index())
+      .field("id", &self.id())
+      .field("sampler_id", &self.sampler_id())
+      .field("byte_offset", &self.byte_offset())
+      .field("sampler_byte_offset", &self.sampler_byte_offset())
+      .field("runtime_array_stride", &self.runtime_array_stride())
+      .field("sizes_index", &self.sizes_index())
+      .field("kind", &self.kind())
+      .field("access", &self.access())
+      .finish()
+  }
 }
 
-impl<'a> ::flatbuffers::Follow<'a> for Binding<'a> {
-  type Inner = Binding<'a>;
+impl ::flatbuffers::SimpleToVerifyInSlice for Binding {}
+impl<'a> ::flatbuffers::Follow<'a> for Binding {
+  type Inner = &'a Binding;
   #[inline]
   unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
-    Self { _tab: unsafe { ::flatbuffers::Table::new(buf, loc) } }
+    unsafe { <&'a Binding>::follow(buf, loc) }
+  }
+}
+impl<'a> ::flatbuffers::Follow<'a> for &'a Binding {
+  type Inner = &'a Binding;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<Binding>(buf, loc) }
+  }
+}
+impl<'b> ::flatbuffers::Push for Binding {
+    type Output = Binding;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const Binding as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(8)
+    }
+}
+
+impl<'a> ::flatbuffers::Verifiable for Binding {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.in_buffer::<Self>(pos)
   }
 }
 
-impl<'a> Binding<'a> {
-  pub const VT_SET: ::flatbuffers::VOffsetT = 4;
-  pub const VT_BINDING: ::flatbuffers::VOffsetT = 6;
-  pub const VT_KIND: ::flatbuffers::VOffsetT = 8;
-  pub const VT_ACCESS: ::flatbuffers::VOffsetT = 10;
-  pub const VT_COUNT: ::flatbuffers::VOffsetT = 12;
-  pub const VT_BUFFER_INDEX: ::flatbuffers::VOffsetT = 14;
-  pub const VT_TEXTURE_INDEX: ::flatbuffers::VOffsetT = 16;
-  pub const VT_SAMPLER_INDEX: ::flatbuffers::VOffsetT = 18;
-  pub const VT_ID: ::flatbuffers::VOffsetT = 20;
-  pub const VT_SAMPLER_ID: ::flatbuffers::VOffsetT = 22;
-  pub const VT_BYTE_OFFSET: ::flatbuffers::VOffsetT = 24;
-  pub const VT_SAMPLER_BYTE_OFFSET: ::flatbuffers::VOffsetT = 26;
-  pub const VT_MIN_SIZE: ::flatbuffers::VOffsetT = 28;
-  pub const VT_RUNTIME_ARRAY_STRIDE: ::flatbuffers::VOffsetT = 30;
-  pub const VT_SIZES_INDEX: ::flatbuffers::VOffsetT = 32;
-  pub const VT_NAME: ::flatbuffers::VOffsetT = 34;
-
-  #[inline]
-  pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
-    Binding { _tab: table }
-  }
-  #[allow(unused_mut)]
-  pub fn create<'bldr: 'args, 'args: 'mut_bldr, 'mut_bldr, A: ::flatbuffers::Allocator + 'bldr>(
-    _fbb: &'mut_bldr mut ::flatbuffers::FlatBufferBuilder<'bldr, A>,
-    args: &'args BindingArgs<'args>
-  ) -> ::flatbuffers::WIPOffset<Binding<'bldr>> {
-    let mut builder = BindingBuilder::new(_fbb);
-    builder.add_min_size(args.min_size);
-    if let Some(x) = args.name { builder.add_name(x); }
-    if let Some(x) = args.sizes_index { builder.add_sizes_index(x); }
-    builder.add_runtime_array_stride(args.runtime_array_stride);
-    if let Some(x) = args.sampler_byte_offset { builder.add_sampler_byte_offset(x); }
-    if let Some(x) = args.byte_offset { builder.add_byte_offset(x); }
-    if let Some(x) = args.sampler_id { builder.add_sampler_id(x); }
-    if let Some(x) = args.id { builder.add_id(x); }
-    if let Some(x) = args.sampler_index { builder.add_sampler_index(x); }
-    if let Some(x) = args.texture_index { builder.add_texture_index(x); }
-    if let Some(x) = args.buffer_index { builder.add_buffer_index(x); }
-    builder.add_count(args.count);
-    builder.add_binding(args.binding);
-    builder.add_set(args.set);
-    builder.add_access(args.access);
-    builder.add_kind(args.kind);
-    builder.finish()
+impl<'a> Binding {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    min_size: u64,
+    set: u32,
+    binding: u32,
+    count: u32,
+    buffer_index: u32,
+    texture_index: u32,
+    sampler_index: u32,
+    id: u32,
+    sampler_id: u32,
+    byte_offset: u32,
+    sampler_byte_offset: u32,
+    runtime_array_stride: u32,
+    sizes_index: u32,
+    kind: BindingKind,
+    access: Access,
+  ) -> Self {
+    let mut s = Self([0; 64]);
+    s.set_min_size(min_size);
+    s.set_set(set);
+    s.set_binding(binding);
+    s.set_count(count);
+    s.set_buffer_index(buffer_index);
+    s.set_texture_index(texture_index);
+    s.set_sampler_index(sampler_index);
+    s.set_id(id);
+    s.set_sampler_id(sampler_id);
+    s.set_byte_offset(byte_offset);
+    s.set_sampler_byte_offset(sampler_byte_offset);
+    s.set_runtime_array_stride(runtime_array_stride);
+    s.set_sizes_index(sizes_index);
+    s.set_kind(kind);
+    s.set_access(access);
+    s
   }
 
-
-  #[inline]
-  pub fn set(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Binding::VT_SET, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn binding(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Binding::VT_BINDING, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn kind(&self) -> BindingKind {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<BindingKind>(Binding::VT_KIND, Some(BindingKind::StorageBuffer)).unwrap()}
-  }
-  #[inline]
-  pub fn access(&self) -> Access {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<Access>(Binding::VT_ACCESS, Some(Access::ReadOnly)).unwrap()}
-  }
-  #[inline]
-  pub fn count(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Binding::VT_COUNT, Some(1)).unwrap()}
-  }
-  #[inline]
-  pub fn buffer_index(&self) -> Option<u32> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Binding::VT_BUFFER_INDEX, None)}
-  }
-  #[inline]
-  pub fn texture_index(&self) -> Option<u32> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Binding::VT_TEXTURE_INDEX, None)}
-  }
-  #[inline]
-  pub fn sampler_index(&self) -> Option<u32> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Binding::VT_SAMPLER_INDEX, None)}
-  }
-  #[inline]
-  pub fn id(&self) -> Option<u32> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Binding::VT_ID, None)}
-  }
-  #[inline]
-  pub fn sampler_id(&self) -> Option<u32> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Binding::VT_SAMPLER_ID, None)}
-  }
-  #[inline]
-  pub fn byte_offset(&self) -> Option<u32> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Binding::VT_BYTE_OFFSET, None)}
-  }
-  #[inline]
-  pub fn sampler_byte_offset(&self) -> Option<u32> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Binding::VT_SAMPLER_BYTE_OFFSET, None)}
-  }
-  #[inline]
   pub fn min_size(&self) -> u64 {
+    let mut mem = ::core::mem::MaybeUninit::<<u64 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
     // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u64>(Binding::VT_MIN_SIZE, Some(0)).unwrap()}
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[0..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u64 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
   }
-  #[inline]
+
+  pub fn set_min_size(&mut self, x: u64) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[0..].as_mut_ptr(),
+        ::core::mem::size_of::<<u64 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn set(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[8..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_set(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[8..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn binding(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[12..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_binding(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[12..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn count(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[16..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_count(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[16..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn buffer_index(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[20..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_buffer_index(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[20..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn texture_index(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[24..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_texture_index(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[24..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn sampler_index(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[28..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_sampler_index(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[28..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn id(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[32..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_id(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[32..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn sampler_id(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[36..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_sampler_id(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[36..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn byte_offset(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[40..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_byte_offset(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[40..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn sampler_byte_offset(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[44..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_sampler_byte_offset(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[44..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
   pub fn runtime_array_stride(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
     // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Binding::VT_RUNTIME_ARRAY_STRIDE, Some(0)).unwrap()}
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[48..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
   }
-  #[inline]
-  pub fn sizes_index(&self) -> Option<u32> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Binding::VT_SIZES_INDEX, None)}
-  }
-  #[inline]
-  pub fn name(&self) -> Option<&'a str> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(Binding::VT_NAME, None)}
-  }
-}
 
-impl ::flatbuffers::Verifiable for Binding<'_> {
-  #[inline]
-  fn run_verifier(
-    v: &mut ::flatbuffers::Verifier, pos: usize
-  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
-    v.visit_table(pos)?
-     .visit_field::<u32>("set", Self::VT_SET, false)?
-     .visit_field::<u32>("binding", Self::VT_BINDING, false)?
-     .visit_field::<BindingKind>("kind", Self::VT_KIND, false)?
-     .visit_field::<Access>("access", Self::VT_ACCESS, false)?
-     .visit_field::<u32>("count", Self::VT_COUNT, false)?
-     .visit_field::<u32>("buffer_index", Self::VT_BUFFER_INDEX, false)?
-     .visit_field::<u32>("texture_index", Self::VT_TEXTURE_INDEX, false)?
-     .visit_field::<u32>("sampler_index", Self::VT_SAMPLER_INDEX, false)?
-     .visit_field::<u32>("id", Self::VT_ID, false)?
-     .visit_field::<u32>("sampler_id", Self::VT_SAMPLER_ID, false)?
-     .visit_field::<u32>("byte_offset", Self::VT_BYTE_OFFSET, false)?
-     .visit_field::<u32>("sampler_byte_offset", Self::VT_SAMPLER_BYTE_OFFSET, false)?
-     .visit_field::<u64>("min_size", Self::VT_MIN_SIZE, false)?
-     .visit_field::<u32>("runtime_array_stride", Self::VT_RUNTIME_ARRAY_STRIDE, false)?
-     .visit_field::<u32>("sizes_index", Self::VT_SIZES_INDEX, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("name", Self::VT_NAME, false)?
-     .finish();
-    Ok(())
-  }
-}
-pub struct BindingArgs<'a> {
-    pub set: u32,
-    pub binding: u32,
-    pub kind: BindingKind,
-    pub access: Access,
-    pub count: u32,
-    pub buffer_index: Option<u32>,
-    pub texture_index: Option<u32>,
-    pub sampler_index: Option<u32>,
-    pub id: Option<u32>,
-    pub sampler_id: Option<u32>,
-    pub byte_offset: Option<u32>,
-    pub sampler_byte_offset: Option<u32>,
-    pub min_size: u64,
-    pub runtime_array_stride: u32,
-    pub sizes_index: Option<u32>,
-    pub name: Option<::flatbuffers::WIPOffset<&'a str>>,
-}
-impl<'a> Default for BindingArgs<'a> {
-  #[inline]
-  fn default() -> Self {
-    BindingArgs {
-      set: 0,
-      binding: 0,
-      kind: BindingKind::StorageBuffer,
-      access: Access::ReadOnly,
-      count: 1,
-      buffer_index: None,
-      texture_index: None,
-      sampler_index: None,
-      id: None,
-      sampler_id: None,
-      byte_offset: None,
-      sampler_byte_offset: None,
-      min_size: 0,
-      runtime_array_stride: 0,
-      sizes_index: None,
-      name: None,
+  pub fn set_runtime_array_stride(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[48..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
     }
   }
-}
 
-pub struct BindingBuilder<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> {
-  fbb_: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>,
-  start_: ::flatbuffers::WIPOffset<::flatbuffers::TableUnfinishedWIPOffset>,
-}
-impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> BindingBuilder<'a, 'b, A> {
-  #[inline]
-  pub fn add_set(&mut self, set: u32) {
-    self.fbb_.push_slot::<u32>(Binding::VT_SET, set, 0);
+  pub fn sizes_index(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[52..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
   }
-  #[inline]
-  pub fn add_binding(&mut self, binding: u32) {
-    self.fbb_.push_slot::<u32>(Binding::VT_BINDING, binding, 0);
-  }
-  #[inline]
-  pub fn add_kind(&mut self, kind: BindingKind) {
-    self.fbb_.push_slot::<BindingKind>(Binding::VT_KIND, kind, BindingKind::StorageBuffer);
-  }
-  #[inline]
-  pub fn add_access(&mut self, access: Access) {
-    self.fbb_.push_slot::<Access>(Binding::VT_ACCESS, access, Access::ReadOnly);
-  }
-  #[inline]
-  pub fn add_count(&mut self, count: u32) {
-    self.fbb_.push_slot::<u32>(Binding::VT_COUNT, count, 1);
-  }
-  #[inline]
-  pub fn add_buffer_index(&mut self, buffer_index: u32) {
-    self.fbb_.push_slot_always::<u32>(Binding::VT_BUFFER_INDEX, buffer_index);
-  }
-  #[inline]
-  pub fn add_texture_index(&mut self, texture_index: u32) {
-    self.fbb_.push_slot_always::<u32>(Binding::VT_TEXTURE_INDEX, texture_index);
-  }
-  #[inline]
-  pub fn add_sampler_index(&mut self, sampler_index: u32) {
-    self.fbb_.push_slot_always::<u32>(Binding::VT_SAMPLER_INDEX, sampler_index);
-  }
-  #[inline]
-  pub fn add_id(&mut self, id: u32) {
-    self.fbb_.push_slot_always::<u32>(Binding::VT_ID, id);
-  }
-  #[inline]
-  pub fn add_sampler_id(&mut self, sampler_id: u32) {
-    self.fbb_.push_slot_always::<u32>(Binding::VT_SAMPLER_ID, sampler_id);
-  }
-  #[inline]
-  pub fn add_byte_offset(&mut self, byte_offset: u32) {
-    self.fbb_.push_slot_always::<u32>(Binding::VT_BYTE_OFFSET, byte_offset);
-  }
-  #[inline]
-  pub fn add_sampler_byte_offset(&mut self, sampler_byte_offset: u32) {
-    self.fbb_.push_slot_always::<u32>(Binding::VT_SAMPLER_BYTE_OFFSET, sampler_byte_offset);
-  }
-  #[inline]
-  pub fn add_min_size(&mut self, min_size: u64) {
-    self.fbb_.push_slot::<u64>(Binding::VT_MIN_SIZE, min_size, 0);
-  }
-  #[inline]
-  pub fn add_runtime_array_stride(&mut self, runtime_array_stride: u32) {
-    self.fbb_.push_slot::<u32>(Binding::VT_RUNTIME_ARRAY_STRIDE, runtime_array_stride, 0);
-  }
-  #[inline]
-  pub fn add_sizes_index(&mut self, sizes_index: u32) {
-    self.fbb_.push_slot_always::<u32>(Binding::VT_SIZES_INDEX, sizes_index);
-  }
-  #[inline]
-  pub fn add_name(&mut self, name: ::flatbuffers::WIPOffset<&'b  str>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Binding::VT_NAME, name);
-  }
-  #[inline]
-  pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> BindingBuilder<'a, 'b, A> {
-    let start = _fbb.start_table();
-    BindingBuilder {
-      fbb_: _fbb,
-      start_: start,
+
+  pub fn set_sizes_index(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[52..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
     }
   }
-  #[inline]
-  pub fn finish(self) -> ::flatbuffers::WIPOffset<Binding<'a>> {
-    let o = self.fbb_.end_table(self.start_);
-    ::flatbuffers::WIPOffset::new(o.value())
+
+  pub fn kind(&self) -> BindingKind {
+    let mut mem = ::core::mem::MaybeUninit::<<BindingKind as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[56..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<BindingKind as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_kind(&mut self, x: BindingKind) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[56..].as_mut_ptr(),
+        ::core::mem::size_of::<<BindingKind as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn access(&self) -> Access {
+    let mut mem = ::core::mem::MaybeUninit::<<Access as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[57..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<Access as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_access(&mut self, x: Access) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[57..].as_mut_ptr(),
+        ::core::mem::size_of::<<Access as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+}
+
+// struct ArgumentBuffer, aligned to 4
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct ArgumentBuffer(pub [u8; 20]);
+impl Default for ArgumentBuffer { 
+  fn default() -> Self { 
+    Self([0; 20])
+  }
+}
+impl ::core::fmt::Debug for ArgumentBuffer {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("ArgumentBuffer")
+      .field("set", &self.set())
+      .field("buffer_index", &self.buffer_index())
+      .field("size", &self.size())
+      .field("sizes_id", &self.sizes_id())
+      .field("sizes_byte_offset", &self.sizes_byte_offset())
+      .finish()
   }
 }
 
-impl ::core::fmt::Debug for Binding<'_> {
-  fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-    let mut ds = f.debug_struct("Binding");
-      ds.field("set", &self.set());
-      ds.field("binding", &self.binding());
-      ds.field("kind", &self.kind());
-      ds.field("access", &self.access());
-      ds.field("count", &self.count());
-      ds.field("buffer_index", &self.buffer_index());
-      ds.field("texture_index", &self.texture_index());
-      ds.field("sampler_index", &self.sampler_index());
-      ds.field("id", &self.id());
-      ds.field("sampler_id", &self.sampler_id());
-      ds.field("byte_offset", &self.byte_offset());
-      ds.field("sampler_byte_offset", &self.sampler_byte_offset());
-      ds.field("min_size", &self.min_size());
-      ds.field("runtime_array_stride", &self.runtime_array_stride());
-      ds.field("sizes_index", &self.sizes_index());
-      ds.field("name", &self.name());
-      ds.finish()
-  }
-}
-pub enum ArgumentBufferOffset {}
-#[derive(Copy, Clone, PartialEq)]
-
-pub struct ArgumentBuffer<'a> {
-  pub _tab: ::flatbuffers::Table<'a>,
-}
-
-impl<'a> ::flatbuffers::Follow<'a> for ArgumentBuffer<'a> {
-  type Inner = ArgumentBuffer<'a>;
+impl ::flatbuffers::SimpleToVerifyInSlice for ArgumentBuffer {}
+impl<'a> ::flatbuffers::Follow<'a> for ArgumentBuffer {
+  type Inner = &'a ArgumentBuffer;
   #[inline]
   unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
-    Self { _tab: unsafe { ::flatbuffers::Table::new(buf, loc) } }
+    unsafe { <&'a ArgumentBuffer>::follow(buf, loc) }
   }
 }
-
-impl<'a> ArgumentBuffer<'a> {
-  pub const VT_SET: ::flatbuffers::VOffsetT = 4;
-  pub const VT_BUFFER_INDEX: ::flatbuffers::VOffsetT = 6;
-  pub const VT_SIZE: ::flatbuffers::VOffsetT = 8;
-  pub const VT_SIZES_ID: ::flatbuffers::VOffsetT = 10;
-  pub const VT_SIZES_BYTE_OFFSET: ::flatbuffers::VOffsetT = 12;
-
+impl<'a> ::flatbuffers::Follow<'a> for &'a ArgumentBuffer {
+  type Inner = &'a ArgumentBuffer;
   #[inline]
-  pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
-    ArgumentBuffer { _tab: table }
-  }
-  #[allow(unused_mut)]
-  pub fn create<'bldr: 'args, 'args: 'mut_bldr, 'mut_bldr, A: ::flatbuffers::Allocator + 'bldr>(
-    _fbb: &'mut_bldr mut ::flatbuffers::FlatBufferBuilder<'bldr, A>,
-    args: &'args ArgumentBufferArgs
-  ) -> ::flatbuffers::WIPOffset<ArgumentBuffer<'bldr>> {
-    let mut builder = ArgumentBufferBuilder::new(_fbb);
-    if let Some(x) = args.sizes_byte_offset { builder.add_sizes_byte_offset(x); }
-    if let Some(x) = args.sizes_id { builder.add_sizes_id(x); }
-    builder.add_size(args.size);
-    builder.add_buffer_index(args.buffer_index);
-    builder.add_set(args.set);
-    builder.finish()
-  }
-
-
-  #[inline]
-  pub fn set(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(ArgumentBuffer::VT_SET, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn buffer_index(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(ArgumentBuffer::VT_BUFFER_INDEX, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn size(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(ArgumentBuffer::VT_SIZE, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn sizes_id(&self) -> Option<u32> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(ArgumentBuffer::VT_SIZES_ID, None)}
-  }
-  #[inline]
-  pub fn sizes_byte_offset(&self) -> Option<u32> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(ArgumentBuffer::VT_SIZES_BYTE_OFFSET, None)}
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<ArgumentBuffer>(buf, loc) }
   }
 }
+impl<'b> ::flatbuffers::Push for ArgumentBuffer {
+    type Output = ArgumentBuffer;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const ArgumentBuffer as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(4)
+    }
+}
 
-impl ::flatbuffers::Verifiable for ArgumentBuffer<'_> {
+impl<'a> ::flatbuffers::Verifiable for ArgumentBuffer {
   #[inline]
   fn run_verifier(
     v: &mut ::flatbuffers::Verifier, pos: usize
   ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
-    v.visit_table(pos)?
-     .visit_field::<u32>("set", Self::VT_SET, false)?
-     .visit_field::<u32>("buffer_index", Self::VT_BUFFER_INDEX, false)?
-     .visit_field::<u32>("size", Self::VT_SIZE, false)?
-     .visit_field::<u32>("sizes_id", Self::VT_SIZES_ID, false)?
-     .visit_field::<u32>("sizes_byte_offset", Self::VT_SIZES_BYTE_OFFSET, false)?
-     .finish();
-    Ok(())
-  }
-}
-pub struct ArgumentBufferArgs {
-    pub set: u32,
-    pub buffer_index: u32,
-    pub size: u32,
-    pub sizes_id: Option<u32>,
-    pub sizes_byte_offset: Option<u32>,
-}
-impl<'a> Default for ArgumentBufferArgs {
-  #[inline]
-  fn default() -> Self {
-    ArgumentBufferArgs {
-      set: 0,
-      buffer_index: 0,
-      size: 0,
-      sizes_id: None,
-      sizes_byte_offset: None,
-    }
+    v.in_buffer::<Self>(pos)
   }
 }
 
-pub struct ArgumentBufferBuilder<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> {
-  fbb_: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>,
-  start_: ::flatbuffers::WIPOffset<::flatbuffers::TableUnfinishedWIPOffset>,
-}
-impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> ArgumentBufferBuilder<'a, 'b, A> {
-  #[inline]
-  pub fn add_set(&mut self, set: u32) {
-    self.fbb_.push_slot::<u32>(ArgumentBuffer::VT_SET, set, 0);
+impl<'a> ArgumentBuffer {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    set: u32,
+    buffer_index: u32,
+    size: u32,
+    sizes_id: u32,
+    sizes_byte_offset: u32,
+  ) -> Self {
+    let mut s = Self([0; 20]);
+    s.set_set(set);
+    s.set_buffer_index(buffer_index);
+    s.set_size(size);
+    s.set_sizes_id(sizes_id);
+    s.set_sizes_byte_offset(sizes_byte_offset);
+    s
   }
-  #[inline]
-  pub fn add_buffer_index(&mut self, buffer_index: u32) {
-    self.fbb_.push_slot::<u32>(ArgumentBuffer::VT_BUFFER_INDEX, buffer_index, 0);
+
+  pub fn set(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[0..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
   }
-  #[inline]
-  pub fn add_size(&mut self, size: u32) {
-    self.fbb_.push_slot::<u32>(ArgumentBuffer::VT_SIZE, size, 0);
-  }
-  #[inline]
-  pub fn add_sizes_id(&mut self, sizes_id: u32) {
-    self.fbb_.push_slot_always::<u32>(ArgumentBuffer::VT_SIZES_ID, sizes_id);
-  }
-  #[inline]
-  pub fn add_sizes_byte_offset(&mut self, sizes_byte_offset: u32) {
-    self.fbb_.push_slot_always::<u32>(ArgumentBuffer::VT_SIZES_BYTE_OFFSET, sizes_byte_offset);
-  }
-  #[inline]
-  pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> ArgumentBufferBuilder<'a, 'b, A> {
-    let start = _fbb.start_table();
-    ArgumentBufferBuilder {
-      fbb_: _fbb,
-      start_: start,
+
+  pub fn set_set(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[0..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
     }
   }
-  #[inline]
-  pub fn finish(self) -> ::flatbuffers::WIPOffset<ArgumentBuffer<'a>> {
-    let o = self.fbb_.end_table(self.start_);
-    ::flatbuffers::WIPOffset::new(o.value())
+
+  pub fn buffer_index(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[4..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_buffer_index(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[4..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn size(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[8..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_size(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[8..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn sizes_id(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[12..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_sizes_id(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[12..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn sizes_byte_offset(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[16..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_sizes_byte_offset(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[16..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+}
+
+// struct BakedConstant, aligned to 8
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct BakedConstant(pub [u8; 16]);
+impl Default for BakedConstant { 
+  fn default() -> Self { 
+    Self([0; 16])
+  }
+}
+impl ::core::fmt::Debug for BakedConstant {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("BakedConstant")
+      .field("value_bits", &self.value_bits())
+      .field("id", &self.id())
+      .field("type_", &self.type_())
+      .finish()
   }
 }
 
-impl ::core::fmt::Debug for ArgumentBuffer<'_> {
-  fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-    let mut ds = f.debug_struct("ArgumentBuffer");
-      ds.field("set", &self.set());
-      ds.field("buffer_index", &self.buffer_index());
-      ds.field("size", &self.size());
-      ds.field("sizes_id", &self.sizes_id());
-      ds.field("sizes_byte_offset", &self.sizes_byte_offset());
-      ds.finish()
+impl ::flatbuffers::SimpleToVerifyInSlice for BakedConstant {}
+impl<'a> ::flatbuffers::Follow<'a> for BakedConstant {
+  type Inner = &'a BakedConstant;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { <&'a BakedConstant>::follow(buf, loc) }
   }
 }
+impl<'a> ::flatbuffers::Follow<'a> for &'a BakedConstant {
+  type Inner = &'a BakedConstant;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<BakedConstant>(buf, loc) }
+  }
+}
+impl<'b> ::flatbuffers::Push for BakedConstant {
+    type Output = BakedConstant;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const BakedConstant as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(8)
+    }
+}
+
+impl<'a> ::flatbuffers::Verifiable for BakedConstant {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.in_buffer::<Self>(pos)
+  }
+}
+
+impl<'a> BakedConstant {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    value_bits: u64,
+    id: u32,
+    type_: ScalarType,
+  ) -> Self {
+    let mut s = Self([0; 16]);
+    s.set_value_bits(value_bits);
+    s.set_id(id);
+    s.set_type_(type_);
+    s
+  }
+
+  pub fn value_bits(&self) -> u64 {
+    let mut mem = ::core::mem::MaybeUninit::<<u64 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[0..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u64 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_value_bits(&mut self, x: u64) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[0..].as_mut_ptr(),
+        ::core::mem::size_of::<<u64 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn id(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[8..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_id(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[8..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn type_(&self) -> ScalarType {
+    let mut mem = ::core::mem::MaybeUninit::<<ScalarType as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[12..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<ScalarType as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_type_(&mut self, x: ScalarType) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[12..].as_mut_ptr(),
+        ::core::mem::size_of::<<ScalarType as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+}
+
+// struct KernelParams, aligned to 4
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct KernelParams(pub [u8; 24]);
+impl Default for KernelParams { 
+  fn default() -> Self { 
+    Self([0; 24])
+  }
+}
+impl ::core::fmt::Debug for KernelParams {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("KernelParams")
+      .field("library", &self.library())
+      .field("max_threads_per_threadgroup", &self.max_threads_per_threadgroup())
+      .field("sizes_buffer_index", &self.sizes_buffer_index())
+      .field("sizes_buffer_entries", &self.sizes_buffer_entries())
+      .field("threadgroup_memory_bytes", &self.threadgroup_memory_bytes())
+      .field("binding_model", &self.binding_model())
+      .finish()
+  }
+}
+
+impl ::flatbuffers::SimpleToVerifyInSlice for KernelParams {}
+impl<'a> ::flatbuffers::Follow<'a> for KernelParams {
+  type Inner = &'a KernelParams;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { <&'a KernelParams>::follow(buf, loc) }
+  }
+}
+impl<'a> ::flatbuffers::Follow<'a> for &'a KernelParams {
+  type Inner = &'a KernelParams;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<KernelParams>(buf, loc) }
+  }
+}
+impl<'b> ::flatbuffers::Push for KernelParams {
+    type Output = KernelParams;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const KernelParams as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(4)
+    }
+}
+
+impl<'a> ::flatbuffers::Verifiable for KernelParams {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.in_buffer::<Self>(pos)
+  }
+}
+
+impl<'a> KernelParams {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    library: u32,
+    max_threads_per_threadgroup: u32,
+    sizes_buffer_index: u32,
+    sizes_buffer_entries: u32,
+    threadgroup_memory_bytes: u32,
+    binding_model: BindingModel,
+  ) -> Self {
+    let mut s = Self([0; 24]);
+    s.set_library(library);
+    s.set_max_threads_per_threadgroup(max_threads_per_threadgroup);
+    s.set_sizes_buffer_index(sizes_buffer_index);
+    s.set_sizes_buffer_entries(sizes_buffer_entries);
+    s.set_threadgroup_memory_bytes(threadgroup_memory_bytes);
+    s.set_binding_model(binding_model);
+    s
+  }
+
+  pub fn library(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[0..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_library(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[0..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn max_threads_per_threadgroup(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[4..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_max_threads_per_threadgroup(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[4..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn sizes_buffer_index(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[8..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_sizes_buffer_index(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[8..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn sizes_buffer_entries(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[12..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_sizes_buffer_entries(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[12..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn threadgroup_memory_bytes(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[16..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_threadgroup_memory_bytes(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[16..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn binding_model(&self) -> BindingModel {
+    let mut mem = ::core::mem::MaybeUninit::<<BindingModel as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[20..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<BindingModel as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_binding_model(&mut self, x: BindingModel) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[20..].as_mut_ptr(),
+        ::core::mem::size_of::<<BindingModel as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+}
+
+// struct LibraryTarget, aligned to 2
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct LibraryTarget(pub [u8; 8]);
+impl Default for LibraryTarget { 
+  fn default() -> Self { 
+    Self([0; 8])
+  }
+}
+impl ::core::fmt::Debug for LibraryTarget {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("LibraryTarget")
+      .field("msl_version", &self.msl_version())
+      .field("math_mode", &self.math_mode())
+      .field("platform", &self.platform())
+      .field("argument_buffer_tier", &self.argument_buffer_tier())
+      .finish()
+  }
+}
+
+impl ::flatbuffers::SimpleToVerifyInSlice for LibraryTarget {}
+impl<'a> ::flatbuffers::Follow<'a> for LibraryTarget {
+  type Inner = &'a LibraryTarget;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { <&'a LibraryTarget>::follow(buf, loc) }
+  }
+}
+impl<'a> ::flatbuffers::Follow<'a> for &'a LibraryTarget {
+  type Inner = &'a LibraryTarget;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<LibraryTarget>(buf, loc) }
+  }
+}
+impl<'b> ::flatbuffers::Push for LibraryTarget {
+    type Output = LibraryTarget;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const LibraryTarget as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(2)
+    }
+}
+
+impl<'a> ::flatbuffers::Verifiable for LibraryTarget {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.in_buffer::<Self>(pos)
+  }
+}
+
+impl<'a> LibraryTarget {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    msl_version: &MslVersion,
+    math_mode: MathMode,
+    platform: Platform,
+    argument_buffer_tier: ArgumentBufferTier,
+  ) -> Self {
+    let mut s = Self([0; 8]);
+    s.set_msl_version(msl_version);
+    s.set_math_mode(math_mode);
+    s.set_platform(platform);
+    s.set_argument_buffer_tier(argument_buffer_tier);
+    s
+  }
+
+  pub fn msl_version(&self) -> &MslVersion {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[0..].as_ptr() as *const MslVersion) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_msl_version(&mut self, x: &MslVersion) {
+    self.0[0..0 + 4].copy_from_slice(&x.0)
+  }
+
+  pub fn math_mode(&self) -> MathMode {
+    let mut mem = ::core::mem::MaybeUninit::<<MathMode as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[4..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<MathMode as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_math_mode(&mut self, x: MathMode) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[4..].as_mut_ptr(),
+        ::core::mem::size_of::<<MathMode as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn platform(&self) -> Platform {
+    let mut mem = ::core::mem::MaybeUninit::<<Platform as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[5..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<Platform as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_platform(&mut self, x: Platform) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[5..].as_mut_ptr(),
+        ::core::mem::size_of::<<Platform as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn argument_buffer_tier(&self) -> ArgumentBufferTier {
+    let mut mem = ::core::mem::MaybeUninit::<<ArgumentBufferTier as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[6..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<ArgumentBufferTier as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_argument_buffer_tier(&mut self, x: ArgumentBufferTier) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[6..].as_mut_ptr(),
+        ::core::mem::size_of::<<ArgumentBufferTier as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+}
+
 pub enum BlockMemberOffset {}
 #[derive(Copy, Clone, PartialEq)]
 
@@ -2228,136 +3147,6 @@ impl ::core::fmt::Debug for FunctionConstantAlias<'_> {
       ds.finish()
   }
 }
-pub enum BakedConstantOffset {}
-#[derive(Copy, Clone, PartialEq)]
-
-pub struct BakedConstant<'a> {
-  pub _tab: ::flatbuffers::Table<'a>,
-}
-
-impl<'a> ::flatbuffers::Follow<'a> for BakedConstant<'a> {
-  type Inner = BakedConstant<'a>;
-  #[inline]
-  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
-    Self { _tab: unsafe { ::flatbuffers::Table::new(buf, loc) } }
-  }
-}
-
-impl<'a> BakedConstant<'a> {
-  pub const VT_ID: ::flatbuffers::VOffsetT = 4;
-  pub const VT_TYPE_: ::flatbuffers::VOffsetT = 6;
-  pub const VT_VALUE_BITS: ::flatbuffers::VOffsetT = 8;
-
-  #[inline]
-  pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
-    BakedConstant { _tab: table }
-  }
-  #[allow(unused_mut)]
-  pub fn create<'bldr: 'args, 'args: 'mut_bldr, 'mut_bldr, A: ::flatbuffers::Allocator + 'bldr>(
-    _fbb: &'mut_bldr mut ::flatbuffers::FlatBufferBuilder<'bldr, A>,
-    args: &'args BakedConstantArgs
-  ) -> ::flatbuffers::WIPOffset<BakedConstant<'bldr>> {
-    let mut builder = BakedConstantBuilder::new(_fbb);
-    builder.add_value_bits(args.value_bits);
-    builder.add_id(args.id);
-    builder.add_type_(args.type_);
-    builder.finish()
-  }
-
-
-  #[inline]
-  pub fn id(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(BakedConstant::VT_ID, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn type_(&self) -> ScalarType {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<ScalarType>(BakedConstant::VT_TYPE_, Some(ScalarType::Bool)).unwrap()}
-  }
-  #[inline]
-  pub fn value_bits(&self) -> u64 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u64>(BakedConstant::VT_VALUE_BITS, Some(0)).unwrap()}
-  }
-}
-
-impl ::flatbuffers::Verifiable for BakedConstant<'_> {
-  #[inline]
-  fn run_verifier(
-    v: &mut ::flatbuffers::Verifier, pos: usize
-  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
-    v.visit_table(pos)?
-     .visit_field::<u32>("id", Self::VT_ID, false)?
-     .visit_field::<ScalarType>("type_", Self::VT_TYPE_, false)?
-     .visit_field::<u64>("value_bits", Self::VT_VALUE_BITS, false)?
-     .finish();
-    Ok(())
-  }
-}
-pub struct BakedConstantArgs {
-    pub id: u32,
-    pub type_: ScalarType,
-    pub value_bits: u64,
-}
-impl<'a> Default for BakedConstantArgs {
-  #[inline]
-  fn default() -> Self {
-    BakedConstantArgs {
-      id: 0,
-      type_: ScalarType::Bool,
-      value_bits: 0,
-    }
-  }
-}
-
-pub struct BakedConstantBuilder<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> {
-  fbb_: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>,
-  start_: ::flatbuffers::WIPOffset<::flatbuffers::TableUnfinishedWIPOffset>,
-}
-impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> BakedConstantBuilder<'a, 'b, A> {
-  #[inline]
-  pub fn add_id(&mut self, id: u32) {
-    self.fbb_.push_slot::<u32>(BakedConstant::VT_ID, id, 0);
-  }
-  #[inline]
-  pub fn add_type_(&mut self, type_: ScalarType) {
-    self.fbb_.push_slot::<ScalarType>(BakedConstant::VT_TYPE_, type_, ScalarType::Bool);
-  }
-  #[inline]
-  pub fn add_value_bits(&mut self, value_bits: u64) {
-    self.fbb_.push_slot::<u64>(BakedConstant::VT_VALUE_BITS, value_bits, 0);
-  }
-  #[inline]
-  pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> BakedConstantBuilder<'a, 'b, A> {
-    let start = _fbb.start_table();
-    BakedConstantBuilder {
-      fbb_: _fbb,
-      start_: start,
-    }
-  }
-  #[inline]
-  pub fn finish(self) -> ::flatbuffers::WIPOffset<BakedConstant<'a>> {
-    let o = self.fbb_.end_table(self.start_);
-    ::flatbuffers::WIPOffset::new(o.value())
-  }
-}
-
-impl ::core::fmt::Debug for BakedConstant<'_> {
-  fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-    let mut ds = f.debug_struct("BakedConstant");
-      ds.field("id", &self.id());
-      ds.field("type_", &self.type_());
-      ds.field("value_bits", &self.value_bits());
-      ds.finish()
-  }
-}
 pub enum KernelOffset {}
 #[derive(Copy, Clone, PartialEq)]
 
@@ -2376,21 +3165,17 @@ impl<'a> ::flatbuffers::Follow<'a> for Kernel<'a> {
 impl<'a> Kernel<'a> {
   pub const VT_NAME: ::flatbuffers::VOffsetT = 4;
   pub const VT_MSL_NAME: ::flatbuffers::VOffsetT = 6;
-  pub const VT_LIBRARY: ::flatbuffers::VOffsetT = 8;
+  pub const VT_PARAMS: ::flatbuffers::VOffsetT = 8;
   pub const VT_SOURCE_FILE: ::flatbuffers::VOffsetT = 10;
   pub const VT_THREADGROUP_SIZE: ::flatbuffers::VOffsetT = 12;
-  pub const VT_MAX_THREADS_PER_THREADGROUP: ::flatbuffers::VOffsetT = 14;
-  pub const VT_BINDING_MODEL: ::flatbuffers::VOffsetT = 16;
-  pub const VT_ARGUMENT_BUFFERS: ::flatbuffers::VOffsetT = 18;
-  pub const VT_BINDINGS: ::flatbuffers::VOffsetT = 20;
-  pub const VT_PUSH_CONSTANTS: ::flatbuffers::VOffsetT = 22;
-  pub const VT_SIZES_BUFFER_INDEX: ::flatbuffers::VOffsetT = 24;
-  pub const VT_SIZES_BUFFER_ENTRIES: ::flatbuffers::VOffsetT = 26;
-  pub const VT_THREADGROUP_MEMORY_BYTES: ::flatbuffers::VOffsetT = 28;
-  pub const VT_FUNCTION_CONSTANTS: ::flatbuffers::VOffsetT = 30;
-  pub const VT_BAKED_CONSTANTS: ::flatbuffers::VOffsetT = 32;
-  pub const VT_CAPABILITIES: ::flatbuffers::VOffsetT = 34;
-  pub const VT_ENTRY_POINT: ::flatbuffers::VOffsetT = 36;
+  pub const VT_ARGUMENT_BUFFERS: ::flatbuffers::VOffsetT = 14;
+  pub const VT_BINDINGS: ::flatbuffers::VOffsetT = 16;
+  pub const VT_BINDING_NAMES: ::flatbuffers::VOffsetT = 18;
+  pub const VT_PUSH_CONSTANTS: ::flatbuffers::VOffsetT = 20;
+  pub const VT_FUNCTION_CONSTANTS: ::flatbuffers::VOffsetT = 22;
+  pub const VT_BAKED_CONSTANTS: ::flatbuffers::VOffsetT = 24;
+  pub const VT_CAPABILITIES: ::flatbuffers::VOffsetT = 26;
+  pub const VT_ENTRY_POINT: ::flatbuffers::VOffsetT = 28;
 
   #[inline]
   pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
@@ -2406,19 +3191,15 @@ impl<'a> Kernel<'a> {
     if let Some(x) = args.capabilities { builder.add_capabilities(x); }
     if let Some(x) = args.baked_constants { builder.add_baked_constants(x); }
     if let Some(x) = args.function_constants { builder.add_function_constants(x); }
-    builder.add_threadgroup_memory_bytes(args.threadgroup_memory_bytes);
-    builder.add_sizes_buffer_entries(args.sizes_buffer_entries);
-    if let Some(x) = args.sizes_buffer_index { builder.add_sizes_buffer_index(x); }
     if let Some(x) = args.push_constants { builder.add_push_constants(x); }
+    if let Some(x) = args.binding_names { builder.add_binding_names(x); }
     if let Some(x) = args.bindings { builder.add_bindings(x); }
     if let Some(x) = args.argument_buffers { builder.add_argument_buffers(x); }
-    builder.add_max_threads_per_threadgroup(args.max_threads_per_threadgroup);
     if let Some(x) = args.threadgroup_size { builder.add_threadgroup_size(x); }
     if let Some(x) = args.source_file { builder.add_source_file(x); }
-    builder.add_library(args.library);
+    if let Some(x) = args.params { builder.add_params(x); }
     if let Some(x) = args.msl_name { builder.add_msl_name(x); }
     if let Some(x) = args.name { builder.add_name(x); }
-    builder.add_binding_model(args.binding_model);
     builder.finish()
   }
 
@@ -2448,11 +3229,11 @@ impl<'a> Kernel<'a> {
     unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(Kernel::VT_MSL_NAME, None).unwrap()}
   }
   #[inline]
-  pub fn library(&self) -> u32 {
+  pub fn params(&self) -> &'a KernelParams {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Kernel::VT_LIBRARY, Some(0)).unwrap()}
+    unsafe { self._tab.get::<KernelParams>(Kernel::VT_PARAMS, None).unwrap()}
   }
   #[inline]
   pub fn source_file(&self) -> Option<&'a str> {
@@ -2469,32 +3250,25 @@ impl<'a> Kernel<'a> {
     unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ThreadgroupDim>>>(Kernel::VT_THREADGROUP_SIZE, None).unwrap()}
   }
   #[inline]
-  pub fn max_threads_per_threadgroup(&self) -> u32 {
+  pub fn argument_buffers(&self) -> Option<::flatbuffers::Vector<'a, ArgumentBuffer>> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Kernel::VT_MAX_THREADS_PER_THREADGROUP, Some(0)).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ArgumentBuffer>>>(Kernel::VT_ARGUMENT_BUFFERS, None)}
   }
   #[inline]
-  pub fn binding_model(&self) -> BindingModel {
+  pub fn bindings(&self) -> Option<::flatbuffers::Vector<'a, Binding>> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<BindingModel>(Kernel::VT_BINDING_MODEL, Some(BindingModel::ArgumentBuffers)).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Binding>>>(Kernel::VT_BINDINGS, None)}
   }
   #[inline]
-  pub fn argument_buffers(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<ArgumentBuffer<'a>>>> {
+  pub fn binding_names(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<ArgumentBuffer>>>>(Kernel::VT_ARGUMENT_BUFFERS, None)}
-  }
-  #[inline]
-  pub fn bindings(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<Binding<'a>>>> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<Binding>>>>(Kernel::VT_BINDINGS, None)}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>>>(Kernel::VT_BINDING_NAMES, None)}
   }
   #[inline]
   pub fn push_constants(&self) -> Option<PushConstants<'a>> {
@@ -2504,27 +3278,6 @@ impl<'a> Kernel<'a> {
     unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<PushConstants>>(Kernel::VT_PUSH_CONSTANTS, None)}
   }
   #[inline]
-  pub fn sizes_buffer_index(&self) -> Option<u32> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Kernel::VT_SIZES_BUFFER_INDEX, None)}
-  }
-  #[inline]
-  pub fn sizes_buffer_entries(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Kernel::VT_SIZES_BUFFER_ENTRIES, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn threadgroup_memory_bytes(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(Kernel::VT_THREADGROUP_MEMORY_BYTES, Some(0)).unwrap()}
-  }
-  #[inline]
   pub fn function_constants(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<FunctionConstant<'a>>>> {
     // Safety:
     // Created from valid Table for this object
@@ -2532,11 +3285,11 @@ impl<'a> Kernel<'a> {
     unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<FunctionConstant>>>>(Kernel::VT_FUNCTION_CONSTANTS, None)}
   }
   #[inline]
-  pub fn baked_constants(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<BakedConstant<'a>>>> {
+  pub fn baked_constants(&self) -> Option<::flatbuffers::Vector<'a, BakedConstant>> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<BakedConstant>>>>(Kernel::VT_BAKED_CONSTANTS, None)}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, BakedConstant>>>(Kernel::VT_BAKED_CONSTANTS, None)}
   }
   #[inline]
   pub fn capabilities(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>> {
@@ -2562,19 +3315,15 @@ impl ::flatbuffers::Verifiable for Kernel<'_> {
     v.visit_table(pos)?
      .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("name", Self::VT_NAME, true)?
      .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("msl_name", Self::VT_MSL_NAME, true)?
-     .visit_field::<u32>("library", Self::VT_LIBRARY, false)?
+     .visit_field::<KernelParams>("params", Self::VT_PARAMS, true)?
      .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("source_file", Self::VT_SOURCE_FILE, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ThreadgroupDim>>>("threadgroup_size", Self::VT_THREADGROUP_SIZE, true)?
-     .visit_field::<u32>("max_threads_per_threadgroup", Self::VT_MAX_THREADS_PER_THREADGROUP, false)?
-     .visit_field::<BindingModel>("binding_model", Self::VT_BINDING_MODEL, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<ArgumentBuffer>>>>("argument_buffers", Self::VT_ARGUMENT_BUFFERS, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<Binding>>>>("bindings", Self::VT_BINDINGS, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ArgumentBuffer>>>("argument_buffers", Self::VT_ARGUMENT_BUFFERS, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, Binding>>>("bindings", Self::VT_BINDINGS, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<&'_ str>>>>("binding_names", Self::VT_BINDING_NAMES, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<PushConstants>>("push_constants", Self::VT_PUSH_CONSTANTS, false)?
-     .visit_field::<u32>("sizes_buffer_index", Self::VT_SIZES_BUFFER_INDEX, false)?
-     .visit_field::<u32>("sizes_buffer_entries", Self::VT_SIZES_BUFFER_ENTRIES, false)?
-     .visit_field::<u32>("threadgroup_memory_bytes", Self::VT_THREADGROUP_MEMORY_BYTES, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<FunctionConstant>>>>("function_constants", Self::VT_FUNCTION_CONSTANTS, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<BakedConstant>>>>("baked_constants", Self::VT_BAKED_CONSTANTS, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, BakedConstant>>>("baked_constants", Self::VT_BAKED_CONSTANTS, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<&'_ str>>>>("capabilities", Self::VT_CAPABILITIES, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("entry_point", Self::VT_ENTRY_POINT, true)?
      .finish();
@@ -2584,19 +3333,15 @@ impl ::flatbuffers::Verifiable for Kernel<'_> {
 pub struct KernelArgs<'a> {
     pub name: Option<::flatbuffers::WIPOffset<&'a str>>,
     pub msl_name: Option<::flatbuffers::WIPOffset<&'a str>>,
-    pub library: u32,
+    pub params: Option<&'a KernelParams>,
     pub source_file: Option<::flatbuffers::WIPOffset<&'a str>>,
     pub threadgroup_size: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ThreadgroupDim>>>,
-    pub max_threads_per_threadgroup: u32,
-    pub binding_model: BindingModel,
-    pub argument_buffers: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<ArgumentBuffer<'a>>>>>,
-    pub bindings: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<Binding<'a>>>>>,
+    pub argument_buffers: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ArgumentBuffer>>>,
+    pub bindings: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, Binding>>>,
+    pub binding_names: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>>>,
     pub push_constants: Option<::flatbuffers::WIPOffset<PushConstants<'a>>>,
-    pub sizes_buffer_index: Option<u32>,
-    pub sizes_buffer_entries: u32,
-    pub threadgroup_memory_bytes: u32,
     pub function_constants: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<FunctionConstant<'a>>>>>,
-    pub baked_constants: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<BakedConstant<'a>>>>>,
+    pub baked_constants: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, BakedConstant>>>,
     pub capabilities: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>>>,
     pub entry_point: Option<::flatbuffers::WIPOffset<&'a str>>,
 }
@@ -2606,17 +3351,13 @@ impl<'a> Default for KernelArgs<'a> {
     KernelArgs {
       name: None, // required field
       msl_name: None, // required field
-      library: 0,
+      params: None, // required field
       source_file: None,
       threadgroup_size: None, // required field
-      max_threads_per_threadgroup: 0,
-      binding_model: BindingModel::ArgumentBuffers,
       argument_buffers: None,
       bindings: None,
+      binding_names: None,
       push_constants: None,
-      sizes_buffer_index: None,
-      sizes_buffer_entries: 0,
-      threadgroup_memory_bytes: 0,
       function_constants: None,
       baked_constants: None,
       capabilities: None,
@@ -2639,8 +3380,8 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> KernelBuilder<'a, 'b, A> {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_MSL_NAME, msl_name);
   }
   #[inline]
-  pub fn add_library(&mut self, library: u32) {
-    self.fbb_.push_slot::<u32>(Kernel::VT_LIBRARY, library, 0);
+  pub fn add_params(&mut self, params: &KernelParams) {
+    self.fbb_.push_slot_always::<&KernelParams>(Kernel::VT_PARAMS, params);
   }
   #[inline]
   pub fn add_source_file(&mut self, source_file: ::flatbuffers::WIPOffset<&'b  str>) {
@@ -2651,43 +3392,27 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> KernelBuilder<'a, 'b, A> {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_THREADGROUP_SIZE, threadgroup_size);
   }
   #[inline]
-  pub fn add_max_threads_per_threadgroup(&mut self, max_threads_per_threadgroup: u32) {
-    self.fbb_.push_slot::<u32>(Kernel::VT_MAX_THREADS_PER_THREADGROUP, max_threads_per_threadgroup, 0);
-  }
-  #[inline]
-  pub fn add_binding_model(&mut self, binding_model: BindingModel) {
-    self.fbb_.push_slot::<BindingModel>(Kernel::VT_BINDING_MODEL, binding_model, BindingModel::ArgumentBuffers);
-  }
-  #[inline]
-  pub fn add_argument_buffers(&mut self, argument_buffers: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<ArgumentBuffer<'b >>>>) {
+  pub fn add_argument_buffers(&mut self, argument_buffers: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ArgumentBuffer>>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_ARGUMENT_BUFFERS, argument_buffers);
   }
   #[inline]
-  pub fn add_bindings(&mut self, bindings: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<Binding<'b >>>>) {
+  pub fn add_bindings(&mut self, bindings: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , Binding>>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_BINDINGS, bindings);
+  }
+  #[inline]
+  pub fn add_binding_names(&mut self, binding_names: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<&'b  str>>>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_BINDING_NAMES, binding_names);
   }
   #[inline]
   pub fn add_push_constants(&mut self, push_constants: ::flatbuffers::WIPOffset<PushConstants<'b >>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<PushConstants>>(Kernel::VT_PUSH_CONSTANTS, push_constants);
   }
   #[inline]
-  pub fn add_sizes_buffer_index(&mut self, sizes_buffer_index: u32) {
-    self.fbb_.push_slot_always::<u32>(Kernel::VT_SIZES_BUFFER_INDEX, sizes_buffer_index);
-  }
-  #[inline]
-  pub fn add_sizes_buffer_entries(&mut self, sizes_buffer_entries: u32) {
-    self.fbb_.push_slot::<u32>(Kernel::VT_SIZES_BUFFER_ENTRIES, sizes_buffer_entries, 0);
-  }
-  #[inline]
-  pub fn add_threadgroup_memory_bytes(&mut self, threadgroup_memory_bytes: u32) {
-    self.fbb_.push_slot::<u32>(Kernel::VT_THREADGROUP_MEMORY_BYTES, threadgroup_memory_bytes, 0);
-  }
-  #[inline]
   pub fn add_function_constants(&mut self, function_constants: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<FunctionConstant<'b >>>>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_FUNCTION_CONSTANTS, function_constants);
   }
   #[inline]
-  pub fn add_baked_constants(&mut self, baked_constants: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<BakedConstant<'b >>>>) {
+  pub fn add_baked_constants(&mut self, baked_constants: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , BakedConstant>>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_BAKED_CONSTANTS, baked_constants);
   }
   #[inline]
@@ -2711,6 +3436,7 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> KernelBuilder<'a, 'b, A> {
     let o = self.fbb_.end_table(self.start_);
     self.fbb_.required(o, Kernel::VT_NAME,"name");
     self.fbb_.required(o, Kernel::VT_MSL_NAME,"msl_name");
+    self.fbb_.required(o, Kernel::VT_PARAMS,"params");
     self.fbb_.required(o, Kernel::VT_THREADGROUP_SIZE,"threadgroup_size");
     self.fbb_.required(o, Kernel::VT_ENTRY_POINT,"entry_point");
     ::flatbuffers::WIPOffset::new(o.value())
@@ -2722,17 +3448,13 @@ impl ::core::fmt::Debug for Kernel<'_> {
     let mut ds = f.debug_struct("Kernel");
       ds.field("name", &self.name());
       ds.field("msl_name", &self.msl_name());
-      ds.field("library", &self.library());
+      ds.field("params", &self.params());
       ds.field("source_file", &self.source_file());
       ds.field("threadgroup_size", &self.threadgroup_size());
-      ds.field("max_threads_per_threadgroup", &self.max_threads_per_threadgroup());
-      ds.field("binding_model", &self.binding_model());
       ds.field("argument_buffers", &self.argument_buffers());
       ds.field("bindings", &self.bindings());
+      ds.field("binding_names", &self.binding_names());
       ds.field("push_constants", &self.push_constants());
-      ds.field("sizes_buffer_index", &self.sizes_buffer_index());
-      ds.field("sizes_buffer_entries", &self.sizes_buffer_entries());
-      ds.field("threadgroup_memory_bytes", &self.threadgroup_memory_bytes());
       ds.field("function_constants", &self.function_constants());
       ds.field("baked_constants", &self.baked_constants());
       ds.field("capabilities", &self.capabilities());
@@ -2757,12 +3479,9 @@ impl<'a> ::flatbuffers::Follow<'a> for Library<'a> {
 
 impl<'a> Library<'a> {
   pub const VT_MSL_SOURCE: ::flatbuffers::VOffsetT = 4;
-  pub const VT_MSL_VERSION: ::flatbuffers::VOffsetT = 6;
-  pub const VT_MATH_MODE: ::flatbuffers::VOffsetT = 8;
-  pub const VT_PLATFORM: ::flatbuffers::VOffsetT = 10;
-  pub const VT_ARGUMENT_BUFFER_TIER: ::flatbuffers::VOffsetT = 12;
-  pub const VT_METALLIB: ::flatbuffers::VOffsetT = 14;
-  pub const VT_METALLIB_TOOLCHAIN: ::flatbuffers::VOffsetT = 16;
+  pub const VT_TARGET: ::flatbuffers::VOffsetT = 6;
+  pub const VT_METALLIB: ::flatbuffers::VOffsetT = 8;
+  pub const VT_METALLIB_TOOLCHAIN: ::flatbuffers::VOffsetT = 10;
 
   #[inline]
   pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
@@ -2776,49 +3495,25 @@ impl<'a> Library<'a> {
     let mut builder = LibraryBuilder::new(_fbb);
     if let Some(x) = args.metallib_toolchain { builder.add_metallib_toolchain(x); }
     if let Some(x) = args.metallib { builder.add_metallib(x); }
-    if let Some(x) = args.msl_version { builder.add_msl_version(x); }
+    if let Some(x) = args.target { builder.add_target(x); }
     if let Some(x) = args.msl_source { builder.add_msl_source(x); }
-    builder.add_argument_buffer_tier(args.argument_buffer_tier);
-    builder.add_platform(args.platform);
-    builder.add_math_mode(args.math_mode);
     builder.finish()
   }
 
 
   #[inline]
-  pub fn msl_source(&self) -> Option<&'a str> {
+  pub fn msl_source(&self) -> Option<::flatbuffers::Vector<'a, u8>> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(Library::VT_MSL_SOURCE, None)}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, u8>>>(Library::VT_MSL_SOURCE, None)}
   }
   #[inline]
-  pub fn msl_version(&self) -> &'a MslVersion {
+  pub fn target(&self) -> &'a LibraryTarget {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<MslVersion>(Library::VT_MSL_VERSION, None).unwrap()}
-  }
-  #[inline]
-  pub fn math_mode(&self) -> MathMode {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<MathMode>(Library::VT_MATH_MODE, Some(MathMode::Safe)).unwrap()}
-  }
-  #[inline]
-  pub fn platform(&self) -> Platform {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<Platform>(Library::VT_PLATFORM, Some(Platform::MacOS)).unwrap()}
-  }
-  #[inline]
-  pub fn argument_buffer_tier(&self) -> ArgumentBufferTier {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<ArgumentBufferTier>(Library::VT_ARGUMENT_BUFFER_TIER, Some(ArgumentBufferTier::Tier1)).unwrap()}
+    unsafe { self._tab.get::<LibraryTarget>(Library::VT_TARGET, None).unwrap()}
   }
   #[inline]
   pub fn metallib(&self) -> Option<::flatbuffers::Vector<'a, u8>> {
@@ -2842,11 +3537,8 @@ impl ::flatbuffers::Verifiable for Library<'_> {
     v: &mut ::flatbuffers::Verifier, pos: usize
   ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
     v.visit_table(pos)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("msl_source", Self::VT_MSL_SOURCE, false)?
-     .visit_field::<MslVersion>("msl_version", Self::VT_MSL_VERSION, true)?
-     .visit_field::<MathMode>("math_mode", Self::VT_MATH_MODE, false)?
-     .visit_field::<Platform>("platform", Self::VT_PLATFORM, false)?
-     .visit_field::<ArgumentBufferTier>("argument_buffer_tier", Self::VT_ARGUMENT_BUFFER_TIER, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, u8>>>("msl_source", Self::VT_MSL_SOURCE, false)?
+     .visit_field::<LibraryTarget>("target", Self::VT_TARGET, true)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, u8>>>("metallib", Self::VT_METALLIB, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("metallib_toolchain", Self::VT_METALLIB_TOOLCHAIN, false)?
      .finish();
@@ -2854,11 +3546,8 @@ impl ::flatbuffers::Verifiable for Library<'_> {
   }
 }
 pub struct LibraryArgs<'a> {
-    pub msl_source: Option<::flatbuffers::WIPOffset<&'a str>>,
-    pub msl_version: Option<&'a MslVersion>,
-    pub math_mode: MathMode,
-    pub platform: Platform,
-    pub argument_buffer_tier: ArgumentBufferTier,
+    pub msl_source: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, u8>>>,
+    pub target: Option<&'a LibraryTarget>,
     pub metallib: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, u8>>>,
     pub metallib_toolchain: Option<::flatbuffers::WIPOffset<&'a str>>,
 }
@@ -2867,10 +3556,7 @@ impl<'a> Default for LibraryArgs<'a> {
   fn default() -> Self {
     LibraryArgs {
       msl_source: None,
-      msl_version: None, // required field
-      math_mode: MathMode::Safe,
-      platform: Platform::MacOS,
-      argument_buffer_tier: ArgumentBufferTier::Tier1,
+      target: None, // required field
       metallib: None,
       metallib_toolchain: None,
     }
@@ -2883,24 +3569,12 @@ pub struct LibraryBuilder<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> {
 }
 impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> LibraryBuilder<'a, 'b, A> {
   #[inline]
-  pub fn add_msl_source(&mut self, msl_source: ::flatbuffers::WIPOffset<&'b  str>) {
+  pub fn add_msl_source(&mut self, msl_source: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , u8>>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Library::VT_MSL_SOURCE, msl_source);
   }
   #[inline]
-  pub fn add_msl_version(&mut self, msl_version: &MslVersion) {
-    self.fbb_.push_slot_always::<&MslVersion>(Library::VT_MSL_VERSION, msl_version);
-  }
-  #[inline]
-  pub fn add_math_mode(&mut self, math_mode: MathMode) {
-    self.fbb_.push_slot::<MathMode>(Library::VT_MATH_MODE, math_mode, MathMode::Safe);
-  }
-  #[inline]
-  pub fn add_platform(&mut self, platform: Platform) {
-    self.fbb_.push_slot::<Platform>(Library::VT_PLATFORM, platform, Platform::MacOS);
-  }
-  #[inline]
-  pub fn add_argument_buffer_tier(&mut self, argument_buffer_tier: ArgumentBufferTier) {
-    self.fbb_.push_slot::<ArgumentBufferTier>(Library::VT_ARGUMENT_BUFFER_TIER, argument_buffer_tier, ArgumentBufferTier::Tier1);
+  pub fn add_target(&mut self, target: &LibraryTarget) {
+    self.fbb_.push_slot_always::<&LibraryTarget>(Library::VT_TARGET, target);
   }
   #[inline]
   pub fn add_metallib(&mut self, metallib: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , u8>>) {
@@ -2921,7 +3595,7 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> LibraryBuilder<'a, 'b, A> {
   #[inline]
   pub fn finish(self) -> ::flatbuffers::WIPOffset<Library<'a>> {
     let o = self.fbb_.end_table(self.start_);
-    self.fbb_.required(o, Library::VT_MSL_VERSION,"msl_version");
+    self.fbb_.required(o, Library::VT_TARGET,"target");
     ::flatbuffers::WIPOffset::new(o.value())
   }
 }
@@ -2930,10 +3604,7 @@ impl ::core::fmt::Debug for Library<'_> {
   fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
     let mut ds = f.debug_struct("Library");
       ds.field("msl_source", &self.msl_source());
-      ds.field("msl_version", &self.msl_version());
-      ds.field("math_mode", &self.math_mode());
-      ds.field("platform", &self.platform());
-      ds.field("argument_buffer_tier", &self.argument_buffer_tier());
+      ds.field("target", &self.target());
       ds.field("metallib", &self.metallib());
       ds.field("metallib_toolchain", &self.metallib_toolchain());
       ds.finish()

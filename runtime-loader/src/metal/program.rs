@@ -208,7 +208,7 @@ fn create_library(
             Err(e) => metallib_error = Some(ns_error(&e)),
         }
     }
-    let Some(source) = lib.msl_source().filter(|s| !s.is_empty()) else {
+    let Some(source) = crate::msl_source(lib) else {
         return Err(MetalError::Library {
             library: index,
             message: format!(
@@ -217,6 +217,10 @@ fn create_library(
             ),
         });
     };
+    let source = source.map_err(|e| MetalError::Library {
+        library: index,
+        message: format!("the MSL source is not UTF-8: {e}"),
+    })?;
     let v = lib.msl_version();
     let version =
         conv::map_language_version(v.major(), v.minor()).ok_or(MetalError::LanguageVersion {

@@ -10,7 +10,8 @@ use runtime_loader::schema::{
 
 #[derive(Debug, Clone)]
 pub struct Lib {
-    pub msl_source: Option<String>,
+    /// MSL source bytes (UTF-8 unless a test breaks it).
+    pub msl_source: Option<Vec<u8>>,
     pub msl_version: (u16, u16),
     pub math_mode: MathMode,
     pub platform: Platform,
@@ -21,7 +22,7 @@ pub struct Lib {
 impl Lib {
     pub fn msl(source: &str) -> Lib {
         Lib {
-            msl_source: Some(source.into()),
+            msl_source: Some(source.as_bytes().to_vec()),
             msl_version: (3, 0),
             math_mode: MathMode::Safe,
             platform: Platform::MacOS,
@@ -159,6 +160,11 @@ pub struct K {
     pub sizes_entries: u32,
     pub tg_memory: u32,
     pub fcs: Vec<Fc>,
+    /// `Kernel.binding_names` as written; `None`: one per binding, from
+    /// `B.name` (as halc writes them).
+    pub binding_names: Option<Vec<String>>,
+    /// Leave `Kernel.binding_names` out.
+    pub omit_binding_names: bool,
 }
 
 impl K {
@@ -178,6 +184,8 @@ impl K {
             sizes_entries: 0,
             tg_memory: 0,
             fcs: Vec::new(),
+            binding_names: None,
+            omit_binding_names: false,
         }
     }
 }
@@ -218,48 +226,52 @@ impl Exe {
                     .map(|&(s, id, has)| schema::ThreadgroupDim::new(s, id, has))
                     .collect();
             let tg = fbb.create_vector(&dims);
+            let unset = runtime_loader::or_unset;
             let abs: Vec<_> = k
                 .abs
                 .iter()
                 .map(|a| {
-                    schema::ArgumentBuffer::create(
-                        &mut fbb,
-                        &schema::ArgumentBufferArgs {
-                            set: a.set,
-                            buffer_index: a.buffer_index,
-                            size: a.size,
-                            sizes_id: a.sizes_id,
-                            sizes_byte_offset: a.sizes_byte_offset,
-                        },
+                    schema::ArgumentBuffer::new(
+                        a.set,
+                        a.buffer_index,
+                        a.size,
+                        unset(a.sizes_id),
+                        unset(a.sizes_byte_offset),
                     )
                 })
                 .collect();
             let abs = fbb.create_vector(&abs);
-            let mut bindings = Vec::new();
-            for b in &k.bindings {
-                let name = fbb.create_string(&b.name);
-                bindings.push(schema::Binding::create(
-                    &mut fbb,
-                    &schema::BindingArgs {
-                        set: b.set,
-                        binding: b.binding,
-                        kind: b.kind,
-                        access: b.access,
-                        count: b.count,
-                        buffer_index: b.buffer_index,
-                        texture_index: b.texture_index,
-                        sampler_index: b.sampler_index,
-                        id: b.id,
-                        sampler_id: b.sampler_id,
-                        byte_offset: b.byte_offset,
-                        sampler_byte_offset: b.sampler_byte_offset,
-                        min_size: b.min_size,
-                        runtime_array_stride: b.stride,
-                        sizes_index: b.sizes_index,
-                        name: Some(name),
-                    },
-                ));
-            }
+            let names: Vec<String> = match &k.binding_names {
+                Some(names) => names.clone(),
+                None => k.bindings.iter().map(|b| b.name.clone()).collect(),
+            };
+            let names: Vec<_> = names.iter().map(|n| fbb.create_string(n)).collect();
+            let binding_names = (!k.omit_binding_names
+                && (k.binding_names.is_some() || !names.is_empty()))
+            .then(|| fbb.create_vector(&names));
+            let bindings: Vec<_> = k
+                .bindings
+                .iter()
+                .map(|b| {
+                    schema::Binding::new(
+                        b.min_size,
+                        b.set,
+                        b.binding,
+                        b.count,
+                        unset(b.buffer_index),
+                        unset(b.texture_index),
+                        unset(b.sampler_index),
+                        unset(b.id),
+                        unset(b.sampler_id),
+                        unset(b.byte_offset),
+                        unset(b.sampler_byte_offset),
+                        b.stride,
+                        unset(b.sizes_index),
+                        b.kind,
+                        b.access,
+                    )
+                })
+                .collect();
             let bindings = fbb.create_vector(&bindings);
             let members: Vec<_> = k
                 .push_members
@@ -318,22 +330,26 @@ impl Exe {
                 ));
             }
             let fcs = fbb.create_vector(&fcs);
+            let params = schema::KernelParams::new(
+                k.library,
+                k.max_threads,
+                unset(k.sizes_buffer_index),
+                k.sizes_entries,
+                k.tg_memory,
+                k.model,
+            );
             kernels.push(schema::Kernel::create(
                 &mut fbb,
                 &schema::KernelArgs {
                     name: Some(name),
                     msl_name: Some(msl_name),
-                    library: k.library,
+                    params: Some(&params),
                     source_file: Some(source_file),
                     threadgroup_size: Some(tg),
-                    max_threads_per_threadgroup: k.max_threads,
-                    binding_model: k.model,
                     argument_buffers: Some(abs),
                     bindings: Some(bindings),
+                    binding_names,
                     push_constants: push,
-                    sizes_buffer_index: k.sizes_buffer_index,
-                    sizes_buffer_entries: k.sizes_entries,
-                    threadgroup_memory_bytes: k.tg_memory,
                     function_constants: Some(fcs),
                     baked_constants: None,
                     capabilities: None,
@@ -344,17 +360,19 @@ impl Exe {
         let kernels = fbb.create_vector(&kernels);
         let mut libs = Vec::new();
         for l in &self.libraries {
-            let src = l.msl_source.as_deref().map(|s| fbb.create_string(s));
+            let src = l.msl_source.as_deref().map(|s| fbb.create_vector(s));
             let metallib = l.metallib.as_deref().map(|m| fbb.create_vector(m));
             let v = schema::MslVersion::new(l.msl_version.0, l.msl_version.1);
             libs.push(schema::Library::create(
                 &mut fbb,
                 &schema::LibraryArgs {
                     msl_source: src,
-                    msl_version: Some(&v),
-                    math_mode: l.math_mode,
-                    platform: l.platform,
-                    argument_buffer_tier: l.tier,
+                    target: Some(&schema::LibraryTarget::new(
+                        &v,
+                        l.math_mode,
+                        l.platform,
+                        l.tier,
+                    )),
                     metallib,
                     metallib_toolchain: None,
                 },

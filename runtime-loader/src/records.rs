@@ -1,0 +1,245 @@
+//! Views of the format's fixed-size records that read `Unset.Value` as
+//! `None`: [`Binding`], [`ArgumentBuffer`], and on the raw `schema::Kernel`
+//! and `schema::Library` tables the accessors of their `params` / `target`
+//! structs; and the library's MSL source, stored as bytes and checked as
+//! UTF-8 when it is used.
+//!
+//! The records are FlatBuffer structs, so the verifier checks a kernel's
+//! bindings (or scalar fields) as one range instead of visiting every field
+//! of a table; these views give back the fields (and options) the tables had.
+
+use crate::schema;
+
+/// The value the format stores for an absent slot field.
+pub const UNSET: u32 = schema::Unset::Value.0;
+
+/// `None` for [`UNSET`].
+#[inline]
+pub(crate) fn opt(v: u32) -> Option<u32> {
+    (v != UNSET).then_some(v)
+}
+
+/// `UNSET` for `None`: how a writer stores an optional slot field.
+#[inline]
+pub fn or_unset(v: Option<u32>) -> u32 {
+    v.unwrap_or(UNSET)
+}
+
+/// One descriptor resource of a kernel, keyed by (set, binding).
+#[derive(Debug, Clone, Copy)]
+pub struct Binding<'a> {
+    raw: &'a schema::Binding,
+    name: &'a str,
+}
+
+impl<'a> Binding<'a> {
+    /// The bindings of the raw kernel `k` with their names
+    /// (`binding_names[i]`; empty when the file has none for it).
+    pub fn all(k: schema::Kernel<'a>) -> impl ExactSizeIterator<Item = Binding<'a>> + 'a {
+        let names = k.binding_names();
+        k.bindings()
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .map(move |(i, raw)| Binding {
+                raw,
+                name: names.filter(|n| i < n.len()).map_or("", |n| n.get(i)),
+            })
+    }
+
+    /// The raw FlatBuffer struct.
+    pub fn raw(&self) -> &'a schema::Binding {
+        self.raw
+    }
+
+    /// Descriptor set.
+    pub fn set(&self) -> u32 {
+        self.raw.set()
+    }
+
+    /// Binding number in the set.
+    pub fn binding(&self) -> u32 {
+        self.raw.binding()
+    }
+
+    /// Resource kind.
+    pub fn kind(&self) -> schema::BindingKind {
+        self.raw.kind()
+    }
+
+    /// How the kernel accesses it.
+    pub fn access(&self) -> schema::Access {
+        self.raw.access()
+    }
+
+    /// Array elements (1 for a plain resource).
+    pub fn count(&self) -> u32 {
+        self.raw.count()
+    }
+
+    /// `[[buffer(N)]]` of a discrete buffer.
+    pub fn buffer_index(&self) -> Option<u32> {
+        opt(self.raw.buffer_index())
+    }
+
+    /// `[[texture(N)]]` of a discrete texture.
+    pub fn texture_index(&self) -> Option<u32> {
+        opt(self.raw.texture_index())
+    }
+
+    /// `[[sampler(N)]]` of a discrete sampler.
+    pub fn sampler_index(&self) -> Option<u32> {
+        opt(self.raw.sampler_index())
+    }
+
+    /// Argument-buffer member id of the buffer or texture.
+    pub fn id(&self) -> Option<u32> {
+        opt(self.raw.id())
+    }
+
+    /// Argument-buffer member id of the sampler.
+    pub fn sampler_id(&self) -> Option<u32> {
+        opt(self.raw.sampler_id())
+    }
+
+    /// Byte offset of the buffer or texture member in the argument buffer.
+    pub fn byte_offset(&self) -> Option<u32> {
+        opt(self.raw.byte_offset())
+    }
+
+    /// Byte offset of the sampler member in the argument buffer.
+    pub fn sampler_byte_offset(&self) -> Option<u32> {
+        opt(self.raw.sampler_byte_offset())
+    }
+
+    /// Fixed part of a buffer's block in bytes.
+    pub fn min_size(&self) -> u64 {
+        self.raw.min_size()
+    }
+
+    /// Element stride of a trailing runtime array (0: none).
+    pub fn runtime_array_stride(&self) -> u32 {
+        self.raw.runtime_array_stride()
+    }
+
+    /// Entry of the buffer-sizes table holding this buffer's length.
+    pub fn sizes_index(&self) -> Option<u32> {
+        opt(self.raw.sizes_index())
+    }
+
+    /// Name from the SPIR-V, `None` when stripped.
+    pub fn name(&self) -> Option<&'a str> {
+        Some(self.name).filter(|n| !n.is_empty())
+    }
+}
+
+/// The argument buffer of one descriptor set.
+#[derive(Debug, Clone, Copy)]
+pub struct ArgumentBuffer<'a> {
+    raw: &'a schema::ArgumentBuffer,
+}
+
+impl<'a> ArgumentBuffer<'a> {
+    /// The argument buffers of the raw kernel `k`.
+    pub fn all(k: schema::Kernel<'a>) -> impl ExactSizeIterator<Item = ArgumentBuffer<'a>> + 'a {
+        k.argument_buffers()
+            .unwrap_or_default()
+            .iter()
+            .map(|raw| ArgumentBuffer { raw })
+    }
+
+    /// The raw FlatBuffer struct.
+    pub fn raw(&self) -> &'a schema::ArgumentBuffer {
+        self.raw
+    }
+
+    /// Descriptor set.
+    pub fn set(&self) -> u32 {
+        self.raw.set()
+    }
+
+    /// `[[buffer(N)]]` it is bound at.
+    pub fn buffer_index(&self) -> u32 {
+        self.raw.buffer_index()
+    }
+
+    /// Encoded length in bytes (Metal 3 layout).
+    pub fn size(&self) -> u32 {
+        self.raw.size()
+    }
+
+    /// Member id of its buffer-sizes table.
+    pub fn sizes_id(&self) -> Option<u32> {
+        opt(self.raw.sizes_id())
+    }
+
+    /// Byte offset of its buffer-sizes table member.
+    pub fn sizes_byte_offset(&self) -> Option<u32> {
+        opt(self.raw.sizes_byte_offset())
+    }
+}
+
+/// A library's MSL source: `None` when absent or empty, an error when its
+/// bytes are not UTF-8. Loading does not check them (see the schema's
+/// `Library.msl_source`); whoever compiles the source calls this.
+pub fn msl_source(lib: schema::Library<'_>) -> Option<Result<&str, std::str::Utf8Error>> {
+    lib.msl_source()
+        .filter(|s| !s.is_empty())
+        .map(|s| std::str::from_utf8(s.bytes()))
+}
+
+/// The fields of `Kernel.params`, read as the table's own fields were.
+impl<'a> schema::Kernel<'a> {
+    /// Index into `Executable.libraries`.
+    pub fn library(&self) -> u32 {
+        self.params().library()
+    }
+
+    /// `maxTotalThreadsPerThreadgroup`.
+    pub fn max_threads_per_threadgroup(&self) -> u32 {
+        self.params().max_threads_per_threadgroup()
+    }
+
+    /// How resources reach the kernel.
+    pub fn binding_model(&self) -> schema::BindingModel {
+        self.params().binding_model()
+    }
+
+    /// Kernel-level `[[buffer(N)]]` of the buffer-sizes table.
+    pub fn sizes_buffer_index(&self) -> Option<u32> {
+        opt(self.params().sizes_buffer_index())
+    }
+
+    /// Entries the kernel-level buffer-sizes table must hold.
+    pub fn sizes_buffer_entries(&self) -> u32 {
+        self.params().sizes_buffer_entries()
+    }
+
+    /// Static threadgroup memory in bytes.
+    pub fn threadgroup_memory_bytes(&self) -> u32 {
+        self.params().threadgroup_memory_bytes()
+    }
+}
+
+/// The fields of `Library.target`, read as the table's own fields were.
+impl<'a> schema::Library<'a> {
+    /// MSL language version.
+    pub fn msl_version(&self) -> &'a schema::MslVersion {
+        self.target().msl_version()
+    }
+
+    /// Safe or fast math.
+    pub fn math_mode(&self) -> schema::MathMode {
+        self.target().math_mode()
+    }
+
+    /// macOS or iOS.
+    pub fn platform(&self) -> schema::Platform {
+        self.target().platform()
+    }
+
+    /// Argument-buffer tier.
+    pub fn argument_buffer_tier(&self) -> schema::ArgumentBufferTier {
+        self.target().argument_buffer_tier()
+    }
+}
