@@ -144,7 +144,7 @@ fn run_jobs(
         if i >= inputs.len() || i > first_failed.load(Ordering::SeqCst) {
             break;
         }
-        let outcome = compile_input(&inputs[i], options, &msl_opts, jobs, &mut worker);
+        let outcome = compile_input(&inputs[i], options, &msl_opts, &mut worker);
         if outcome.error.is_some() || outcome.kernels.iter().any(|k| k.result.is_err()) {
             first_failed.fetch_min(i, Ordering::SeqCst);
         }
@@ -291,7 +291,6 @@ fn compile_input(
     input: &Input,
     options: &Options,
     msl_opts: &MslOptions,
-    jobs: usize,
     worker: &mut Option<msl::worker::Worker>,
 ) -> Outcome {
     let mut out = Outcome {
@@ -304,7 +303,7 @@ fn compile_input(
         },
     };
     let t = &mut out.timings.module;
-    let module = module_stages(input, options, jobs, worker, t, &mut out.spec_ids);
+    let module = module_stages(input, options, worker, t, &mut out.spec_ids);
     let (words, baked, info, mut blocks, mut verdict) = match module {
         Ok(m) => m,
         Err(e) => {
@@ -438,7 +437,6 @@ type Module = (
 fn module_stages(
     input: &Input,
     options: &Options,
-    jobs: usize,
     worker: &mut Option<msl::worker::Worker>,
     t: &mut StageTimes,
     spec_ids: &mut Vec<u32>,
@@ -475,8 +473,8 @@ fn module_stages(
     })
     .map_err(|e| fail(e.into()))?;
     // In a worker, the validator runs while this thread reflects the module
-    // and SPIRV-Cross generates its first kernel; its verdict is read before
-    // anything else is reported (`settle`).
+    // and lays out its first kernel; its verdict is read before anything
+    // else is reported (`settle`), and before any MSL.
     let mut pending = false;
     match &options.isolation {
         Isolation::InProcess => t
@@ -485,7 +483,7 @@ fn module_stages(
         _ => {
             let w = running_worker(worker, &options.isolation, t).map_err(fail)?;
             let start = Instant::now();
-            let sent = w.start_validation(&words, beside(&words, jobs));
+            let sent = w.start_validation(&words);
             t.add(Stage::Worker, start.elapsed());
             if let Err(err) = sent {
                 worker_failed(worker, &err);
@@ -501,22 +499,6 @@ fn module_stages(
             Err(e)
         }
     }
-}
-
-/// Whether the worker validates `words` on a thread of its own, beside
-/// SPIRV-Cross: when a core would idle otherwise and the module is large
-/// enough to repay the thread (`msl::worker::BESIDE_ENV` overrides).
-fn beside(words: &spirv::Words, jobs: usize) -> bool {
-    static CHOICE: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    let forced = *CHOICE.get_or_init(|| match std::env::var(msl::worker::BESIDE_ENV).as_deref() {
-        Ok("always") => Some(true),
-        Ok("never") => Some(false),
-        _ => None,
-    });
-    // The core count is asked last: it reads cgroup files on Linux.
-    forced.unwrap_or_else(|| {
-        words.as_slice().len() >= msl::worker::BESIDE_MIN_WORDS && jobs < self::jobs(0)
-    })
 }
 
 /// Reflection, and the module-level refusals.
@@ -721,8 +703,7 @@ fn compile_entry(
         _ => {
             let w = running_worker(worker, &options.isolation, t).map_err(fail)?;
             // The worker holds the module since it was sent for validation;
-            // SPIRV-Cross starts at once, beside the validator if that still
-            // runs, and its MSL comes after the verdict.
+            // it takes this request up once the module is found valid.
             let start = Instant::now();
             let sent = w.send_generate(&e.name, &layout, msl_opts);
             t.add(Stage::Worker, start.elapsed());

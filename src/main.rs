@@ -42,7 +42,7 @@ fn main() -> ExitCode {
         .nth(1)
         .is_some_and(|a| a == halc::msl::worker::WORKER_ARG)
     {
-        let ok = halc::msl::worker::serve(std::io::stdin().lock(), std::io::stdout());
+        let ok = halc::msl::worker::serve(std::io::stdin().lock(), std::io::stdout().lock());
         return if ok.is_ok() {
             ExitCode::SUCCESS
         } else {

@@ -35,20 +35,6 @@ const MAX_MESSAGE: u32 = 256 << 20;
 /// The hidden subcommand that runs [`serve`].
 pub const WORKER_ARG: &str = "__msl-worker";
 
-/// Environment variable that decides when a module's validator runs beside
-/// SPIRV-Cross (see [`Worker::start_validation`]): `always`, `never`, or by
-/// default when a core would otherwise idle (fewer jobs than cores) and the
-/// module is large enough ([`BESIDE_MIN_WORDS`]) to repay starting a thread.
-/// Tests use `always` to make small modules take the concurrent path.
-pub const BESIDE_ENV: &str = "HALC_VALIDATE_BESIDE";
-
-/// Smallest module (in words) whose validator runs beside SPIRV-Cross by
-/// default. Below it both take about a millisecond together, and a second
-/// thread costs more than it saves (measured on the 2-core development VM:
-/// saxpy, 405 words, 0.25 ms slower beside; a 10,596-word kernel about 2 ms
-/// faster).
-pub const BESIDE_MIN_WORDS: usize = 4096;
-
 /// Environment variable that makes the worker crash on purpose: `abort`,
 /// `segv` or `stack-overflow` before generating MSL, or the same prefixed
 /// with `validate:` before validating. How the tests prove the containment
@@ -62,9 +48,9 @@ pub const CRASH_TEST_ENV: &str = "HALC_WORKER_CRASH_TEST";
 enum Request {
     /// Run SPIRV-Tools' validator on the payload; a valid module stays in
     /// the worker for the `Generate` requests that follow, so it crosses the
-    /// pipe once. `beside`: on a thread of its own, so that the first
-    /// `Generate` runs beside it; otherwise at once, before anything else.
-    Validate { beside: bool },
+    /// pipe once. The worker answers requests in order, so SPIRV-Cross only
+    /// ever sees a module the validator accepted.
+    Validate,
     /// Generate MSL for one entry point of the last valid module.
     Generate {
         entry: String,
@@ -121,134 +107,72 @@ fn read_msg<T: for<'de> Deserialize<'de>>(r: &mut impl Read) -> io::Result<Optio
     Ok(Some((header, payload)))
 }
 
-/// The worker loop: answers requests until its input closes.
+/// The worker loop: answers requests, in order, until its input closes.
 ///
-/// A `Validate` request starts SPIRV-Tools' validator on a thread of its
-/// own, and the `Generate` request that follows runs SPIRV-Cross beside it
-/// (speculatively: the module is not yet known to be valid). The replies
-/// still come in request order: the verdict first, then the MSL, which is
-/// sent only once the module is known to be valid. SPIRV-Cross may crash on
-/// a module the validator rejects; on Unix the crash handlers
-/// ([`speculation`]) hold such a crash until the verdict is out, so the
-/// parent hears the validator's reason whenever there is one, exactly as if
-/// the two had run one after the other.
-pub fn serve(input: impl Read, output: impl Write + Send) -> io::Result<()> {
-    #[cfg(unix)]
-    speculation::install();
+/// The parent sends a module to validate and, without waiting for the
+/// verdict, reflects it and asks for its first kernel's MSL: the validator
+/// runs while the parent reflects, and the `Generate` request waits in the
+/// pipe. SPIRV-Cross runs only on a module the validator accepted.
+pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
     let mut input = BufReader::new(input);
-    let output = Mutex::new(BufWriter::new(output));
+    let mut output = BufWriter::new(output);
     let crash_test = std::env::var(CRASH_TEST_ENV).ok();
-    std::thread::scope(|scope| {
-        let mut module: Option<Arc<Words>> = None;
-        // The validation of `module`, while it runs: whether it is valid.
-        let mut validating: Option<std::thread::ScopedJoinHandle<'_, bool>> = None;
-        while let Some((req, payload)) = read_msg::<Request>(&mut input)? {
-            match req {
-                Request::Validate { beside } => {
-                    if let Some(v) = validating.take() {
-                        let _ = v.join();
-                    }
-                    module = None;
-                    let words: Vec<u32> = payload
-                        .chunks_exact(4)
-                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                        .collect();
-                    let words = match Words::from_words(words) {
-                        Ok(w) => Arc::new(w),
-                        Err(e) => {
-                            send(&output, &Reply::Err(e.to_string()), Duration::ZERO, &[])?;
-                            continue;
-                        }
-                    };
-                    module = Some(Arc::clone(&words));
-                    let output = &output;
-                    let crash_test = crash_test
-                        .as_deref()
-                        .and_then(|h| h.strip_prefix("validate:"));
-                    if !beside {
+    let mut module: Option<Words> = None;
+    while let Some((req, payload)) = read_msg::<Request>(&mut input)? {
+        match req {
+            Request::Validate => {
+                module = None;
+                let words: Vec<u32> = payload
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect();
+                let (reply, work) = match Words::from_words(words) {
+                    Ok(words) => {
+                        let crash_test = crash_test
+                            .as_deref()
+                            .and_then(|h| h.strip_prefix("validate:"));
                         let (reply, work) = validate_reply(&words, crash_test);
-                        if !matches!(reply, Reply::Valid) {
-                            module = None;
+                        if matches!(reply, Reply::Valid) {
+                            module = Some(words);
                         }
-                        send(output, &reply, work, &[])?;
-                        continue;
+                        (reply, work)
                     }
-                    #[cfg(unix)]
-                    speculation::verdict_pending();
-                    let thread = std::thread::Builder::new()
-                        // The main thread's default: the validator recurses
-                        // with the module's nesting.
-                        .stack_size(VALIDATOR_STACK)
-                        .spawn_scoped(scope, move || {
-                            #[cfg(unix)]
-                            speculation::enter_validator();
-                            let (reply, work) = validate_reply(&words, crash_test);
-                            let valid = matches!(reply, Reply::Valid);
-                            // A failed write means the parent is gone.
-                            let _ = send(output, &reply, work, &[]);
-                            #[cfg(unix)]
-                            speculation::verdict_sent();
-                            valid
-                        });
-                    match thread {
-                        Ok(t) => validating = Some(t),
-                        Err(e) => {
-                            module = None;
-                            #[cfg(unix)]
-                            speculation::verdict_sent();
-                            send(
-                                output,
-                                &Reply::Err(format!("cannot start the validator thread: {e}")),
-                                Duration::ZERO,
-                                &[],
-                            )?;
-                        }
-                    }
+                    Err(e) => (Reply::Err(e.to_string()), Duration::ZERO),
+                };
+                send(&mut output, &reply, work, &[])?;
+            }
+            Request::Generate {
+                entry,
+                layout,
+                options,
+            } => {
+                if let Some(how) = crash_test
+                    .as_deref()
+                    .filter(|h| !h.starts_with("validate:"))
+                {
+                    crash_for_test(how);
                 }
-                Request::Generate {
-                    entry,
-                    layout,
-                    options,
-                } => {
-                    if let Some(how) = crash_test
-                        .as_deref()
-                        .filter(|h| !h.starts_with("validate:"))
-                    {
-                        crash_for_test(how);
-                    }
-                    let start = std::time::Instant::now();
-                    let generated = module
-                        .as_deref()
-                        .map(|words| generate(words, &entry, &layout, &options));
-                    let work = start.elapsed();
-                    // Only a module the validator accepted gets its MSL out.
-                    if let Some(v) = validating.take() {
-                        if !v.join().unwrap_or(false) {
-                            module = None;
-                        }
-                    }
-                    let (reply, source) = match (generated, &module) {
-                        (Some(Ok(g)), Some(_)) => (
+                let start = std::time::Instant::now();
+                let (reply, source) = match &module {
+                    Some(words) => match generate(words, &entry, &layout, &options) {
+                        Ok(g) => (
                             Reply::Generated {
                                 function_name: g.function_name,
                             },
                             g.source,
                         ),
-                        (Some(Err(e)), Some(_)) => (Reply::Err(e.0), String::new()),
-                        _ => (
-                            Reply::Err("no valid module in the worker".into()),
-                            String::new(),
-                        ),
-                    };
-                    send(&output, &reply, work, source.as_bytes())?;
-                }
+                        Err(e) => (Reply::Err(e.0), String::new()),
+                    },
+                    None => (
+                        Reply::Err("no valid module in the worker".into()),
+                        String::new(),
+                    ),
+                };
+                send(&mut output, &reply, start.elapsed(), source.as_bytes())?;
             }
         }
-        if let Some(v) = validating.take() {
-            let _ = v.join();
-        }
-        Ok(())
-    })
+    }
+    Ok(())
 }
 
 /// Runs the validator (after the injected crash, if any): the verdict and
@@ -269,19 +193,10 @@ fn validate_reply(words: &Words, crash_test: Option<&str>) -> (Reply, Duration) 
     (reply, start.elapsed())
 }
 
-/// Stack of the validator's thread: a main thread's default.
-const VALIDATOR_STACK: usize = 8 << 20;
-
-/// Writes one reply with the time its work took, whole, under the lock.
-fn send(
-    output: &Mutex<BufWriter<impl Write>>,
-    reply: &Reply,
-    work: Duration,
-    payload: &[u8],
-) -> io::Result<()> {
+/// Writes one reply with the time its work took.
+fn send(output: &mut impl Write, reply: &Reply, work: Duration, payload: &[u8]) -> io::Result<()> {
     let nanos = u64::try_from(work.as_nanos()).unwrap_or(u64::MAX);
-    let mut out = output.lock().unwrap_or_else(|p| p.into_inner());
-    write_msg(&mut *out, &(reply, nanos), payload)
+    write_msg(output, &(reply, nanos), payload)
 }
 
 fn crash_for_test(how: &str) {
@@ -548,17 +463,15 @@ impl Worker {
     /// a crash or time-out. [`Worker::start_validation`] and
     /// [`Worker::verdict`] in one.
     pub fn validate(&mut self, words: &Words) -> Result<Result<(), SpirvError>, WorkerError> {
-        self.start_validation(words, false)?;
+        self.start_validation(words)?;
         self.verdict()
     }
 
     /// Sends `words` to the worker, whose validator starts at once;
     /// [`Worker::verdict`] waits for its answer, and meanwhile the caller may
-    /// reflect the module and send the first [`Worker::send_generate`]. With
-    /// `beside`, the validator runs on a thread of its own and that first
-    /// SPIRV-Cross run beside it (two cores busy for one module); otherwise
-    /// SPIRV-Cross waits for the verdict.
-    pub fn start_validation(&mut self, words: &Words, beside: bool) -> Result<(), WorkerError> {
+    /// reflect the module and send the first [`Worker::send_generate`] (which
+    /// the worker takes up after the verdict, on a valid module only).
+    pub fn start_validation(&mut self, words: &Words) -> Result<(), WorkerError> {
         let payload: Vec<u8> = words
             .as_slice()
             .iter()
@@ -568,14 +481,14 @@ impl Worker {
             sent: std::time::Instant::now(),
             generate: false,
         };
-        self.send(&Request::Validate { beside }, &payload)
+        self.send(&Request::Validate, &payload)
             .map_err(|()| WorkerError::Crashed(VALIDATOR, self.death()))
     }
 
     /// The validator's answer on the module last sent: `Ok(Err(_))` is an
-    /// invalid module (a speculative SPIRV-Cross run on it is stopped: the
-    /// worker is killed, see [`Worker::is_alive`]), `Err(_)` a crash or
-    /// time-out of the validator.
+    /// invalid module (the worker's answer to a `Generate` already sent for
+    /// it, a refusal, is read and dropped), `Err(_)` a crash or time-out of
+    /// the validator.
     pub fn verdict(&mut self) -> Result<Result<(), SpirvError>, WorkerError> {
         let Pending::Verdict { sent, generate } = self.pending else {
             return Err(WorkerError::Io("no module is being validated".into()));
@@ -595,11 +508,11 @@ impl Worker {
             (Reply::Generated { .. }, _) => return Err(WorkerError::Io("unexpected reply".into())),
         };
         if reply.is_err() && generate {
-            // SPIRV-Cross is running on a module the validator rejected: it
-            // may crash or never finish, and its reply is not wanted.
-            self.child.lock().unwrap_or_else(|p| p.into_inner()).kill();
-            let _ = self.death();
+            // The worker refuses to generate for a module it holds as
+            // invalid: drop that answer (a worker that died meanwhile is
+            // found dead by the next request).
             self.pending = Pending::None;
+            let _ = self.receive("SPIRV-Cross", self.verdict_at + self.time_limit);
         }
         Ok(reply)
     }
@@ -618,7 +531,7 @@ impl Worker {
     }
 
     /// Asks the worker for the MSL of `entry`. While the module's verdict
-    /// is pending, SPIRV-Cross runs beside the validator; read the verdict
+    /// is pending the request waits in the pipe for it; read the verdict
     /// ([`Worker::verdict`]) before [`Worker::generated`].
     pub fn send_generate(
         &mut self,
@@ -985,91 +898,5 @@ fn describe(status: std::process::ExitStatus) -> String {
     match status.code() {
         Some(c) => format!("exit status {c}"),
         None => "killed".into(),
-    }
-}
-
-/// The crash handlers of a worker (Unix): SPIRV-Cross runs on a module
-/// while SPIRV-Tools still validates it, and may crash on a module the
-/// validator is about to reject. A crash on the SPIRV-Cross side is held
-/// until the verdict is written, then the process dies of the same signal as
-/// it would have without the handler: the parent always reads the verdict
-/// first, so it reports the validator's reason when there is one and the
-/// crash otherwise, as a serial run would. A crash of the validator itself
-/// is not held (no verdict will come).
-#[cfg(unix)]
-mod speculation {
-    use std::cell::Cell;
-    use std::sync::atomic::{AtomicBool, Ordering};
-
-    /// A verdict is owed: SPIRV-Cross crashes wait for it.
-    static VERDICT_PENDING: AtomicBool = AtomicBool::new(false);
-
-    std::thread_local! {
-        /// Set on the validator's thread.
-        static IS_VALIDATOR: Cell<bool> = const { Cell::new(false) };
-    }
-
-    /// Installs the handlers for the signals a crash raises.
-    pub(super) fn install() {
-        for sig in [
-            libc::SIGSEGV,
-            libc::SIGBUS,
-            libc::SIGILL,
-            libc::SIGFPE,
-            libc::SIGABRT,
-        ] {
-            // SAFETY: a zeroed sigaction is a valid value to fill in; the
-            // handler only makes async-signal-safe calls; SA_ONSTACK runs it
-            // on the alternate stack Rust's runtime gives each thread, so a
-            // stack overflow reaches it too.
-            unsafe {
-                let mut sa: libc::sigaction = std::mem::zeroed();
-                sa.sa_sigaction = handler as *const () as usize;
-                sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
-                libc::sigemptyset(&mut sa.sa_mask);
-                libc::sigaction(sig, &sa, std::ptr::null_mut());
-            }
-        }
-    }
-
-    /// A validation starts: its verdict is owed.
-    pub(super) fn verdict_pending() {
-        VERDICT_PENDING.store(true, Ordering::SeqCst);
-    }
-
-    /// The verdict is written (or will never be).
-    pub(super) fn verdict_sent() {
-        VERDICT_PENDING.store(false, Ordering::SeqCst);
-    }
-
-    /// Marks the calling thread as the validator's.
-    pub(super) fn enter_validator() {
-        IS_VALIDATOR.with(|v| v.set(true));
-    }
-
-    extern "C" fn handler(sig: libc::c_int, _: *mut libc::siginfo_t, _: *mut libc::c_void) {
-        // A const-initialised thread-local without destructor is a plain
-        // TLS read, safe here.
-        let validator = IS_VALIDATOR.with(|v| v.get());
-        if !validator {
-            let pause = libc::timespec {
-                tv_sec: 0,
-                tv_nsec: 100_000,
-            };
-            while VERDICT_PENDING.load(Ordering::SeqCst) {
-                // SAFETY: nanosleep is async-signal-safe; `pause` is valid.
-                unsafe { libc::nanosleep(&pause, std::ptr::null_mut()) };
-            }
-        }
-        // SAFETY: sigaction and raise are async-signal-safe. With the
-        // default action back, the signal (raised now, or the fault again
-        // when this returns) ends the process as it would have unhandled.
-        unsafe {
-            let mut sa: libc::sigaction = std::mem::zeroed();
-            sa.sa_sigaction = libc::SIG_DFL;
-            libc::sigemptyset(&mut sa.sa_mask);
-            libc::sigaction(sig, &sa, std::ptr::null_mut());
-            libc::raise(sig);
-        }
     }
 }

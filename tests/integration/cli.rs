@@ -492,19 +492,18 @@ fn a_spirv_cross_crash_is_an_error_not_a_crash() {
     );
 }
 
-/// SPIRV-Cross runs beside the validator, before the module is known to be
-/// valid. When it crashes on a module the validator rejects, the error is
-/// still the validator's, as in a serial run: the worker holds the crash
-/// until the verdict is out. `small_id_bound.spv` (an id past the header's
-/// bound) reflects fine, so its kernel does reach SPIRV-Cross; the crash is
-/// injected there.
+/// The parent asks for the first kernel's MSL before it has read the
+/// validator's verdict. When the worker then dies on that request (a crash
+/// injected where SPIRV-Cross would start) for a module the validator
+/// rejected, the error is still the validator's, as in a serial run: the
+/// verdict is read first. `small_id_bound.spv` (an id past the header's
+/// bound) reflects fine, so its kernel is asked for.
 #[test]
 fn a_crash_on_a_module_the_validator_rejects_reports_the_validator() {
     let rel = "fixtures/invalid/small_id_bound.spv";
     let words =
         halc::spirv::Words::from_bytes(&std::fs::read(crate::root().join(rel)).unwrap()).unwrap();
-    let info =
-        halc::spirv::reflect(&words).expect("the module reflects, so it reaches SPIRV-Cross");
+    let info = halc::spirv::reflect(&words).expect("the module reflects, so its MSL is asked for");
     assert_eq!(info.entry_points.len(), 1);
     let expected = format!(
         "error: {rel}: invalid SPIR-V: Result <id> '6' must be less than the ID bound '5'. (instruction 42; validated as Vulkan_1_0)"
@@ -517,8 +516,6 @@ fn a_crash_on_a_module_the_validator_rejects_reports_the_validator() {
             cmd.args(["compile", rel, "-o", out.to_str().unwrap()])
                 .args(["--worker-start", start])
                 .current_dir(crate::root());
-            // A small module: make its validator run beside SPIRV-Cross.
-            cmd.env(halc::msl::worker::BESIDE_ENV, "always");
             if let Some(how) = how {
                 cmd.env(halc::msl::worker::CRASH_TEST_ENV, how);
             }
@@ -530,7 +527,7 @@ fn a_crash_on_a_module_the_validator_rejects_reports_the_validator() {
     }
     // Negative control: on a valid module the same injected crashes are
     // reported as SPIRV-Cross's, so they did happen; and a crash of the
-    // validator on its own thread is the validator's.
+    // validator is the validator's.
     for (how, expected) in [
         (
             "segv",
@@ -558,7 +555,6 @@ fn a_crash_on_a_module_the_validator_rejects_reports_the_validator() {
                 "-o",
                 out.to_str().unwrap(),
             ])
-            .env(halc::msl::worker::BESIDE_ENV, "always")
             .env(halc::msl::worker::CRASH_TEST_ENV, how)
             .output()
             .unwrap();
