@@ -705,18 +705,11 @@ fn compile_entry(
             // The worker holds the module since it was sent for validation;
             // it takes this request up once the module is found valid.
             let start = Instant::now();
-            let sent = w.send_generate(&e.name, &layout, msl_opts);
+            w.send_generate(&e.name, &layout, msl_opts);
             t.add(Stage::Worker, start.elapsed());
             settle(worker, verdict, t, &input.name)?;
-            let w = match (sent, worker.as_mut()) {
-                (Ok(()), Some(w)) => w,
-                (Err(err), _) => {
-                    worker_failed(worker, &err);
-                    return Err(fail(ErrorKind::Worker(err)));
-                }
-                (Ok(()), None) => {
-                    return Err(fail(ErrorKind::Internal("the worker is gone".into())))
-                }
+            let Some(w) = worker.as_mut() else {
+                return Err(fail(ErrorKind::Internal("the worker is gone".into())));
             };
             let reply = w.generated();
             t.add(Stage::Generate, w.last_work());

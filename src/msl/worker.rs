@@ -526,19 +526,14 @@ impl Worker {
         layout: &KernelLayout,
         options: &MslOptions,
     ) -> Result<GeneratedMsl, WorkerError> {
-        self.send_generate(entry, layout, options)?;
+        self.send_generate(entry, layout, options);
         self.generated()
     }
 
     /// Asks the worker for the MSL of `entry`. While the module's verdict
     /// is pending the request waits in the pipe for it; read the verdict
     /// ([`Worker::verdict`]) before [`Worker::generated`].
-    pub fn send_generate(
-        &mut self,
-        entry: &str,
-        layout: &KernelLayout,
-        options: &MslOptions,
-    ) -> Result<(), WorkerError> {
+    pub fn send_generate(&mut self, entry: &str, layout: &KernelLayout, options: &MslOptions) {
         let req = Request::Generate {
             entry: entry.to_string(),
             layout: layout.clone(),
@@ -555,7 +550,6 @@ impl Worker {
         // A worker that died here still owes its verdict (or its crash):
         // the reads that follow find out which.
         let _ = self.send(&req, &[]);
-        Ok(())
     }
 
     /// The MSL asked for with [`Worker::send_generate`].
