@@ -483,6 +483,8 @@ fn a_spirv_cross_crash_is_an_error_not_a_crash() {
         );
     }
     // The validator runs in the same worker, and is contained the same way.
+    assert!(compile_with_crash("validate:stack-overflow")
+        .contains("the SPIR-V validator (SPIRV-Tools) crashed (signal"));
     assert_eq!(
         compile_with_crash("validate:abort").trim_end(),
         format!(
@@ -525,47 +527,9 @@ fn a_crash_on_a_module_the_validator_rejects_reports_the_validator() {
             assert!(!out.exists());
         }
     }
-    // Negative control: on a valid module the same injected crashes are
-    // reported as SPIRV-Cross's, so they did happen; and a crash of the
-    // validator is the validator's.
-    for (how, expected) in [
-        (
-            "segv",
-            "entry point `main`: SPIRV-Cross crashed (signal 11 SIGSEGV)",
-        ),
-        (
-            "stack-overflow",
-            "entry point `main`: SPIRV-Cross crashed (signal",
-        ),
-        (
-            "validate:abort",
-            "the SPIR-V validator (SPIRV-Tools) crashed (signal 6 SIGABRT)",
-        ),
-        (
-            "validate:stack-overflow",
-            "the SPIR-V validator (SPIRV-Tools) crashed (signal",
-        ),
-    ] {
-        let d = tmp();
-        let out = d.path().join("o.halc");
-        let o = Command::new(env!("CARGO_BIN_EXE_halc"))
-            .args([
-                "compile",
-                &fixture("saxpy.spv"),
-                "-o",
-                out.to_str().unwrap(),
-            ])
-            .env(halc::msl::worker::CRASH_TEST_ENV, how)
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(1), "{how}");
-        assert!(
-            stderr(&o).starts_with(&format!("error: {}: {expected}", fixture("saxpy.spv"))),
-            "{how}: {}",
-            stderr(&o)
-        );
-        assert!(!out.exists());
-    }
+    // Negative control: on a valid module the same injected crash is
+    // reported as SPIRV-Cross's, so it did happen.
+    assert!(compile_with_crash("segv").contains("SPIRV-Cross crashed (signal 11 SIGSEGV)"));
 }
 
 /// SPIRV-Tools' validator takes ~40 s on 128 nested `if`s around 1000 in
