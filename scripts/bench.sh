@@ -2,16 +2,19 @@
 # halc against the SPIRV-Cross CLI and naga, measured side by side in one run
 # (issue 14). Prints one table of ratios (medians):
 #   - one kernel, cold process: halc (forked worker, the default), halc
-#     --in-process, `spirv-cross --msl --msl-argument-buffers`, naga; and
-#     halc's own work as a share of SPIRV-Cross's compile time (--timings);
+#     --in-process, `spirv-cross --msl --msl-argument-buffers`, `spirv-val`
+#     (the validator halc runs first; with spirv-cross: halc's work), naga;
+#     and halc's own work as a share of SPIRV-Cross's compile time
+#     (--timings);
 #   - a batch of every corpus kernel in one `halc compile` (all cores, and
-#     -j 1) against the SPIRV-Cross CLI (and naga) run once per kernel, with
+#     -j 1) against the SPIRV-Cross CLI (alone and after spirv-val, and
+#     naga) run once per kernel, with
 #     the outputs of the parallel and serial batch compared byte for byte;
 #   - peak memory of the batch against the largest single-kernel run;
 #   - Executable::load + verification of 1,000 to 10,000 kernels (criterion).
 #
 # Usage: bash scripts/bench.sh            (RUNS=N to change hyperfine's runs)
-# Needs: Rust, python3; installs spirv-cross and hyperfine with apt-get and
+# Needs: Rust, python3; installs spirv-cross, spirv-tools and hyperfine with apt-get and
 # naga-cli with cargo (pinned, into target/bench/naga) when they are missing.
 # Not run by CI (it measures; CI checks that the benches build).
 set -euo pipefail
@@ -25,8 +28,8 @@ mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 
 # --- tools --------------------------------------------------------------
-if ! command -v spirv-cross >/dev/null || ! command -v hyperfine >/dev/null; then
-  apt-get update -qq && apt-get install -y -qq spirv-cross hyperfine >/dev/null
+if ! command -v spirv-cross >/dev/null || ! command -v hyperfine >/dev/null || ! command -v spirv-val >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq spirv-cross spirv-tools hyperfine >/dev/null
 fi
 NAGA=$(command -v naga || true)
 if [ -z "$NAGA" ]; then
@@ -60,6 +63,8 @@ single() { # NAME FILE
   cmds+=(-n halc "$HALC compile $f -o $WORK/single.halc")
   cmds+=(-n halc-in-process "$HALC compile --in-process $f -o $WORK/single.halc")
   cmds+=(-n spirv-cross "spirv-cross --msl --msl-version 30000 --msl-argument-buffers $f --output $WORK/single.metal")
+  # What halc runs before SPIRV-Cross sees a module, as its own program.
+  cmds+=(-n spirv-val "spirv-val --relax-block-layout --scalar-block-layout $f")
   if grep -qxF "$f" "$WORK/naga-ok.txt"; then
     cmds+=(-n naga "$NAGA $f $WORK/single-naga.metal")
   fi
@@ -74,6 +79,9 @@ printf '%s\n' "${FILES[@]}" > "$WORK/files.txt"
 cat > "$WORK/spirv-cross-loop.sh" <<EOF
 while read -r f; do spirv-cross --msl --msl-version 30000 --msl-argument-buffers "\$f" --output $WORK/loop.metal; done < $WORK/files.txt
 EOF
+cat > "$WORK/val-cross-loop.sh" <<EOF
+while read -r f; do spirv-val --relax-block-layout --scalar-block-layout "\$f"; spirv-cross --msl --msl-version 30000 --msl-argument-buffers "\$f" --output $WORK/loop.metal; done < $WORK/files.txt
+EOF
 cat > "$WORK/naga-loop.sh" <<EOF
 while read -r f; do "$NAGA" "\$f" $WORK/loop-naga.metal; done < $WORK/naga-ok.txt
 EOF
@@ -81,6 +89,7 @@ hyperfine -N --style none --warmup 1 --runs 5 --export-json "$WORK/batch.json" \
   -n halc-batch "$HALC compile -q -j $JOBS ${FILES[*]} -o $WORK/batch.halc" \
   -n halc-batch-j1 "$HALC compile -q -j 1 ${FILES[*]} -o $WORK/batch-j1.halc" \
   -n spirv-cross-loop "bash $WORK/spirv-cross-loop.sh" \
+  -n val-cross-loop "bash $WORK/val-cross-loop.sh" \
   -n naga-loop "bash $WORK/naga-loop.sh" >/dev/null
 if cmp -s "$WORK/batch.halc" "$WORK/batch-j1.halc"; then SAME=identical; else SAME=DIFFERENT; fi
 "$HALC" compile -q -j "$JOBS" "${FILES[@]}" -o "$WORK/batch.halc" --timings > "$WORK/batch-timings.txt"
@@ -116,11 +125,13 @@ for name, label in [("small", "saxpy (fixture, 1.6 KB)"), ("large", "synthetic 8
     t = medians(f"{work}/single-{name}.json")
     sx = t["spirv-cross"]
     rows.append((f"one kernel, cold: {label}", ""))
-    for cmd in ["halc", "halc-in-process", "spirv-cross", "naga"]:
+    for cmd in ["halc", "halc-in-process", "spirv-cross", "spirv-val", "naga"]:
         if cmd in t:
             rows.append((f"  {cmd}", f"{t[cmd]*1e3:.2f} ms = {t[cmd]/sx:.2f}x spirv-cross"))
         else:
             rows.append((f"  {cmd}", "cannot translate this kernel"))
+    vc = t["spirv-val"] + sx
+    rows.append(("  spirv-val + spirv-cross (sum: halc's checks)", f"{vc*1e3:.2f} ms; halc = {t['halc']/vc:.2f}x that"))
     share, own, cross = own_share(f"{work}/timings-{name}.txt")
     rows.append(("  halc's own work (--timings)", f"{own:.3f} ms = {share:.1f} % of SPIRV-Cross's {cross:.3f} ms"))
 
@@ -129,6 +140,7 @@ rows.append((f"batch: {n} corpus modules (argument buffers)", ""))
 rows.append((f"  halc, one run, -j {jobs}", f"{b['halc-batch']*1e3:.0f} ms"))
 rows.append(("  halc, one run, -j 1", f"{b['halc-batch-j1']*1e3:.0f} ms (output {same} to -j {jobs})"))
 rows.append(("  spirv-cross CLI once per module", f"{b['spirv-cross-loop']*1e3:.0f} ms = {b['spirv-cross-loop']/b['halc-batch']:.2f}x the halc batch"))
+rows.append(("  spirv-val then spirv-cross once per module", f"{b['val-cross-loop']*1e3:.0f} ms = {b['val-cross-loop']/b['halc-batch']:.2f}x the halc batch"))
 rows.append((f"  naga CLI once per module ({naga_ok} of {n} it translates)", f"{b['naga-loop']*1e3:.0f} ms"))
 pb, wb = peak(f"{work}/batch-timings.txt")
 ps, ws = peak(f"{work}/large-timings.txt")
