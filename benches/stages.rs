@@ -57,8 +57,9 @@ fn stages(c: &mut Criterion) {
         g.bench_function("validate (SPIRV-Tools)", |b| {
             b.iter(|| validate::spirv_tools(&words).expect("valid"))
         });
+        // What the compile runs: reflection and block reflection, one parse.
         g.bench_function("reflect", |b| {
-            b.iter(|| spirv::reflect(&words).expect("reflects"))
+            b.iter(|| spirv::reflect::reflect_with_blocks(&words).expect("reflects"))
         });
         g.bench_function("layout", |b| {
             b.iter(|| msl::layout(entry, &options.layout).expect("layout"))

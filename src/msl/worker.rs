@@ -357,19 +357,14 @@ impl Worker {
         #[cfg(unix)]
         let reply_fd = std::os::fd::AsRawFd::as_raw_fd(&stdout);
         let stdout = BufReader::new(Box::new(stdout) as Box<dyn Read + Send>);
-        Ok(Worker {
-            child: Arc::new(Mutex::new(Process::Spawned(child))),
+        Ok(Worker::started(
+            Process::Spawned(child),
             stdin,
             stdout,
             time_limit,
-            last_work: Duration::ZERO,
-            last_wait: Duration::ZERO,
-            pending: Pending::None,
-            generate_sent: std::time::Instant::now(),
-            verdict_at: std::time::Instant::now(),
             #[cfg(unix)]
             reply_fd,
-        })
+        ))
     }
 
     /// Starts a worker as a fork of this process, without `exec`: the child
@@ -444,27 +439,37 @@ impl Worker {
         let reply_fd = rep_r.as_raw();
         let stdin: Box<dyn Write + Send> = Box::new(std::fs::File::from(OwnedFd::from(req_w)));
         let stdout: Box<dyn Read + Send> = Box::new(std::fs::File::from(OwnedFd::from(rep_r)));
-        Ok(Worker {
-            child: Arc::new(Mutex::new(Process::Forked { pid, status: None })),
-            stdin: Some(BufWriter::new(stdin)),
-            stdout: BufReader::new(stdout),
+        Ok(Worker::started(
+            Process::Forked { pid, status: None },
+            Some(BufWriter::new(stdin)),
+            BufReader::new(stdout),
+            time_limit,
+            reply_fd,
+        ))
+    }
+
+    /// A worker whose process has just started, owing no reply.
+    fn started(
+        process: Process,
+        stdin: Option<BufWriter<Box<dyn Write + Send>>>,
+        stdout: BufReader<Box<dyn Read + Send>>,
+        time_limit: Duration,
+        #[cfg(unix)] reply_fd: libc::c_int,
+    ) -> Worker {
+        let now = std::time::Instant::now();
+        Worker {
+            child: Arc::new(Mutex::new(process)),
+            stdin,
+            stdout,
             time_limit,
             last_work: Duration::ZERO,
             last_wait: Duration::ZERO,
             pending: Pending::None,
-            generate_sent: std::time::Instant::now(),
-            verdict_at: std::time::Instant::now(),
+            generate_sent: now,
+            verdict_at: now,
+            #[cfg(unix)]
             reply_fd,
-        })
-    }
-
-    /// Runs SPIRV-Tools' validator in the worker, which keeps a valid module
-    /// for [`Worker::generate`]: `Ok(Err(_))` is an invalid module, `Err(_)`
-    /// a crash or time-out. [`Worker::start_validation`] and
-    /// [`Worker::verdict`] in one.
-    pub fn validate(&mut self, words: &Words) -> Result<Result<(), SpirvError>, WorkerError> {
-        self.start_validation(words)?;
-        self.verdict()
+        }
     }
 
     /// Sends `words` to the worker, whose validator starts at once;
@@ -515,19 +520,6 @@ impl Worker {
             let _ = self.receive("SPIRV-Cross", self.verdict_at + self.time_limit);
         }
         Ok(reply)
-    }
-
-    /// Generates MSL in the worker, for the module last passed to
-    /// [`Worker::validate`]. [`Worker::send_generate`] and
-    /// [`Worker::generated`] in one.
-    pub fn generate(
-        &mut self,
-        entry: &str,
-        layout: &KernelLayout,
-        options: &MslOptions,
-    ) -> Result<GeneratedMsl, WorkerError> {
-        self.send_generate(entry, layout, options);
-        self.generated()
     }
 
     /// Asks the worker for the MSL of `entry`. While the module's verdict
