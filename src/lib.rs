@@ -29,6 +29,7 @@ pub mod inspect;
 pub mod lock;
 pub mod manifest;
 pub mod msl;
+pub mod output;
 pub mod reflection;
 pub mod spirv;
 pub mod timings;

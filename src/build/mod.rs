@@ -38,7 +38,6 @@
 
 pub mod bindings;
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use crate::glsl::{GlslError, GlslOptions, LazyGlslc, TargetEnv};
@@ -446,10 +445,8 @@ fn write_all(dir: &Path, files: &[(&str, &[u8])]) -> Result<(), BuildError> {
     };
     let mut temps = Vec::new();
     for (name, bytes) in files {
-        let mut t = tempfile::Builder::new()
-            .prefix(&OsString::from(format!(".{name}.")))
-            .tempfile_in(dir)
-            .map_err(|e| fail(name, &e))?;
+        let mut t =
+            crate::output::temp_file_in(dir, &format!(".{name}.")).map_err(|e| fail(name, &e))?;
         t.write_all(bytes)
             .and_then(|()| t.flush())
             .map_err(|e| fail(name, &e))?;
@@ -458,12 +455,12 @@ fn write_all(dir: &Path, files: &[(&str, &[u8])]) -> Result<(), BuildError> {
     let mut done: Vec<PathBuf> = Vec::new();
     for (name, t) in temps {
         let path = dir.join(name);
-        if let Err(e) = t.persist(&path) {
+        if let Err(e) = crate::output::persist(t, &path) {
             // The outputs belong together: remove those already in place.
             for p in &done {
                 let _ = std::fs::remove_file(p);
             }
-            return Err(fail(name, &e.error));
+            return Err(fail(name, &e));
         }
         done.push(path);
     }

@@ -155,27 +155,23 @@ pub fn parent_dir(p: &Path) -> &Path {
     }
 }
 
-/// Writes `bytes` to `path` through a temp file in the same directory and a
-/// rename: a failed run never leaves a partial or clobbered file. No fsync,
-/// as compilers and linkers do not: it cost 3 to 8 ms per run, more than the
-/// whole SPIRV-Cross CLI, and durability across a power loss is the build
-/// system's concern.
+/// Writes `bytes` to `path` through a temp file in the same directory that
+/// replaces it whole (`halc::output::persist`): a failed run never leaves a
+/// partial or clobbered file. No fsync, as compilers and linkers do not: it
+/// cost 3 to 8 ms per run, more than the whole SPIRV-Cross CLI, and
+/// durability across a power loss is the build system's concern.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = parent_dir(path);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".halc-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .with_context(|| {
-            format!(
-                "{}: cannot create a temporary file in {}",
-                path.display(),
-                dir.display()
-            )
-        })?;
+    let mut tmp = halc::output::temp_file_in(dir, ".halc-").with_context(|| {
+        format!(
+            "{}: cannot create a temporary file in {}",
+            path.display(),
+            dir.display()
+        )
+    })?;
     tmp.write_all(bytes)
         .with_context(|| format!("{}: cannot write", path.display()))?;
-    tmp.persist(path)
-        .map_err(|e| anyhow!("{}: cannot write: {}", path.display(), e.error))?;
+    halc::output::persist(tmp, path)
+        .map_err(|e| anyhow!("{}: cannot write: {}", path.display(), e))?;
     Ok(())
 }

@@ -50,7 +50,18 @@ pub fn scalar(t: ScalarType) -> fb::ScalarType {
 
 /// Serialises `c`. The same `Compiled` always gives the same bytes.
 pub fn write(c: &Compiled) -> Vec<u8> {
-    let mut b = FlatBufferBuilder::with_capacity(64 * 1024);
+    // Sized for what the file will hold, the MSL and metallibs and about
+    // 1 KiB of tables per kernel: the builder's buffer is zeroed up front,
+    // and a fixed 64 KiB cost a small kernel as much as packing it.
+    let payload: usize = c
+        .kernels
+        .iter()
+        .map(|k| {
+            1024 + if c.keep_msl { k.msl.source.len() } else { 0 }
+                + k.metallib.as_ref().map_or(0, |m| m.bytes.len())
+        })
+        .sum();
+    let mut b = FlatBufferBuilder::with_capacity(1024 + payload);
     let mut libraries = Vec::with_capacity(c.kernels.len());
     let mut kernels = Vec::with_capacity(c.kernels.len());
     let version = fb::MslVersion::new(c.options.msl_version.major, c.options.msl_version.minor);

@@ -9,13 +9,15 @@
 //! Rust bindings (`halc::build`) and the reflection JSON. It is computed once
 //! per kernel in [`crate::compile`] and carried on [`crate::Kernel::blocks`].
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass};
 use serde::Serialize;
 
-use super::reflect::{function_bodies, id_at, invalid, lit_at, used_ids, Index, ScalarType};
+use super::reflect::{
+    function_bodies, id_at, invalid, lit_at, used_ids, Index, ScalarType, UsedIds,
+};
 use super::{SpirvError, Words};
 
 /// The blocks one entry point statically uses.
@@ -282,7 +284,7 @@ pub(super) fn blocks_parsed(
     Ok(out)
 }
 
-fn entry_blocks(ctx: &Ctx<'_, '_>, used: &BTreeSet<u32>) -> Result<Blocks, SpirvError> {
+fn entry_blocks(ctx: &Ctx<'_, '_>, used: &UsedIds) -> Result<Blocks, SpirvError> {
     let ix = ctx.ix;
     let mut blocks = Blocks::default();
     for inst in ix.insts {
@@ -294,7 +296,7 @@ fn entry_blocks(ctx: &Ctx<'_, '_>, used: &BTreeSet<u32>) -> Result<Blocks, Spirv
         else {
             continue;
         };
-        if !used.contains(&var) {
+        if !used.contains(var) {
             continue;
         }
         let push = match class {
