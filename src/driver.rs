@@ -139,21 +139,51 @@ fn run_jobs(
     // Index of the first input known to have failed: later ones need not run.
     let first_failed = AtomicUsize::new(usize::MAX);
     let slots: Vec<Mutex<Option<Outcome>>> = inputs.iter().map(|_| Mutex::new(None)).collect();
-    let job = |mut worker: Option<msl::worker::Worker>| loop {
+    // The next input no earlier failure makes needless.
+    let claim = || {
         let i = next.fetch_add(1, Ordering::SeqCst);
-        if i >= inputs.len() || i > first_failed.load(Ordering::SeqCst) {
-            break;
+        (i < inputs.len() && i <= first_failed.load(Ordering::SeqCst)).then_some(i)
+    };
+    let job = |mut worker: Option<msl::worker::Worker>| {
+        // An input taken ahead: while the worker generates the last MSL of
+        // a module, its next module is read, checked, sent to the validator
+        // (queued behind that MSL) and reflected, so neither process waits
+        // for the other between modules.
+        let mut ahead: Option<(usize, Begun)> = None;
+        loop {
+            let (i, begun) = match ahead.take() {
+                Some(a) => a,
+                None => match claim() {
+                    Some(i) => (i, Begun::Claimed),
+                    None => break,
+                },
+            };
+            if i > first_failed.load(Ordering::SeqCst) {
+                break;
+            }
+            let mut take_next = |w: &mut Option<msl::worker::Worker>| {
+                if let Some(j) = claim() {
+                    ahead = Some((j, begin_ahead(&inputs[j], options, w)));
+                }
+            };
+            let outcome = compile_input(
+                &inputs[i],
+                options,
+                &msl_opts,
+                &mut worker,
+                begun,
+                &mut take_next,
+            );
+            if outcome.error.is_some() || outcome.kernels.iter().any(|k| k.result.is_err()) {
+                first_failed.fetch_min(i, Ordering::SeqCst);
+            }
+            *slots[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
+            observer(Progress {
+                done: done.fetch_add(1, Ordering::SeqCst) + 1,
+                total: inputs.len(),
+                input: &inputs[i].name,
+            });
         }
-        let outcome = compile_input(&inputs[i], options, &msl_opts, &mut worker);
-        if outcome.error.is_some() || outcome.kernels.iter().any(|k| k.result.is_err()) {
-            first_failed.fetch_min(i, Ordering::SeqCst);
-        }
-        *slots[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
-        observer(Progress {
-            done: done.fetch_add(1, Ordering::SeqCst) + 1,
-            total: inputs.len(),
-            input: &inputs[i].name,
-        });
     };
     let mut workers = workers.into_iter();
     if jobs <= 1 {
@@ -285,15 +315,24 @@ fn merge(
     })
 }
 
-/// One input: the module stages, then each selected entry point, stopping at
-/// the first failure.
-fn compile_input(
-    input: &Input,
-    options: &Options,
-    msl_opts: &MslOptions,
-    worker: &mut Option<msl::worker::Worker>,
-) -> Outcome {
-    let mut out = Outcome {
+/// What a job calls to take its next input ahead (see `run_jobs`).
+type TakeNext<'a> = dyn FnMut(&mut Option<msl::worker::Worker>) + 'a;
+
+/// How far an input got before [`compile_input`].
+enum Begun {
+    /// Not started.
+    Claimed,
+    /// Read and checked by this process (the worker had no room for it yet).
+    Parsed(Box<Outcome>, spirv::Words, Vec<spirv::specialize::Baked>),
+    /// Sent to the validator and reflected: reflection's result, with the
+    /// verdict still owed if `pending`.
+    Sent(Box<Outcome>, Result<Module, Error>, bool),
+    /// Failed before anything reached the worker.
+    Failed(Box<Outcome>, Error),
+}
+
+fn new_outcome(input: &Input) -> Outcome {
+    Outcome {
         spec_ids: Vec::new(),
         kernels: Vec::new(),
         error: None,
@@ -301,13 +340,72 @@ fn compile_input(
             input: input.name.clone(),
             ..ModuleTimings::default()
         },
+    }
+}
+
+/// The part of [`compile_input`] that waits for nothing: parse, specialise
+/// and check the input, and, if the worker's pipe has room for it behind
+/// what it is doing, send it to the validator and reflect it.
+fn begin_ahead(
+    input: &Input,
+    options: &Options,
+    worker: &mut Option<msl::worker::Worker>,
+) -> Begun {
+    let mut out = Box::new(new_outcome(input));
+    let t = &mut out.timings.module;
+    let (words, baked) = match parse_stages(input, options, t, &mut out.spec_ids) {
+        Ok(p) => p,
+        Err(e) => return Begun::Failed(out, e),
+    };
+    if !worker.as_ref().is_some_and(|w| w.has_room_for(&words)) {
+        return Begun::Parsed(out, words, baked);
+    }
+    let mut pending = false;
+    let module = send_and_reflect(input, options, worker, words, baked, t, &mut pending);
+    Begun::Sent(out, module, pending)
+}
+
+/// One input: the module stages, then each selected entry point, stopping at
+/// the first failure. `take_next` is called once the worker has been asked
+/// for the module's last MSL, before that MSL is read (see `run_jobs`).
+fn compile_input(
+    input: &Input,
+    options: &Options,
+    msl_opts: &MslOptions,
+    worker: &mut Option<msl::worker::Worker>,
+    begun: Begun,
+    take_next: &mut TakeNext<'_>,
+) -> Outcome {
+    let (mut out, module, mut verdict) = match begun {
+        Begun::Claimed => {
+            let mut out = new_outcome(input);
+            let t = &mut out.timings.module;
+            let mut pending = false;
+            let module =
+                parse_stages(input, options, t, &mut out.spec_ids).and_then(|(words, baked)| {
+                    send_and_reflect(input, options, worker, words, baked, t, &mut pending)
+                });
+            (out, module, pending)
+        }
+        Begun::Parsed(mut out, words, baked) => {
+            let mut pending = false;
+            let t = &mut out.timings.module;
+            let module = send_and_reflect(input, options, worker, words, baked, t, &mut pending);
+            (*out, module, pending)
+        }
+        Begun::Sent(out, module, pending) => (*out, module, pending),
+        Begun::Failed(out, e) => (*out, Err(e), false),
     };
     let t = &mut out.timings.module;
-    let module = module_stages(input, options, worker, t, &mut out.spec_ids);
-    let (words, baked, info, mut blocks, mut verdict) = match module {
+    let (words, baked, info, mut blocks) = match module {
         Ok(m) => m,
         Err(e) => {
-            out.error = Some(e);
+            // The validator's verdict, when owed, comes first.
+            out.error = Some(
+                settle(worker, &mut verdict, t, &input.name)
+                    .err()
+                    .unwrap_or(e),
+            );
             return out;
         }
     };
@@ -335,6 +433,7 @@ fn compile_input(
         );
         return out;
     }
+    let mut selected = Vec::new();
     for e in computes {
         let name = match &input.kernel {
             Some(n) => n.clone(),
@@ -347,9 +446,13 @@ fn compile_input(
             .filter(|n| **n == e.name || **n == name)
             .cloned()
             .collect();
-        if !options.entries.is_empty() && selected_by.is_empty() {
-            continue;
+        if options.entries.is_empty() || !selected_by.is_empty() {
+            selected.push((e, name, selected_by));
         }
+    }
+    let last = selected.len().saturating_sub(1);
+    let mut take_next = Some(take_next);
+    for (index, (e, name, selected_by)) in selected.into_iter().enumerate() {
         let mut kt = StageTimes::default();
         let result = compile_entry(
             input,
@@ -362,6 +465,11 @@ fn compile_input(
             msl_opts,
             worker,
             &mut verdict,
+            if index == last {
+                take_next.take()
+            } else {
+                None
+            },
             &mut kt,
         );
         let result = result.map(|mut k| {
@@ -428,21 +536,16 @@ type Module = (
     Vec<spirv::specialize::Baked>,
     spirv::ModuleInfo,
     std::collections::HashMap<String, spirv::Blocks>,
-    // The validator's verdict is still owed (see `settle`).
-    bool,
 );
 
-/// Header, `--spec`, checks, validator, reflection, and the module-level
-/// refusals.
-fn module_stages(
+/// Header, `--spec` and checks: this process's work before the validator.
+fn parse_stages(
     input: &Input,
     options: &Options,
-    worker: &mut Option<msl::worker::Worker>,
     t: &mut StageTimes,
     spec_ids: &mut Vec<u32>,
-) -> Result<Module, Error> {
-    let file = Some(input.name.as_str());
-    let fail = |k: ErrorKind| Error::new(file, None, k);
+) -> Result<(spirv::Words, Vec<spirv::specialize::Baked>), Error> {
+    let fail = |k: ErrorKind| Error::new(Some(&input.name), None, k);
     // An input's own values win over the global ones with the same SpecId.
     let specs: Vec<SpecValue> = options
         .specs
@@ -472,10 +575,23 @@ fn module_stages(
         spirv::validate::check(&words, &options.limits)
     })
     .map_err(|e| fail(e.into()))?;
-    // In a worker, the validator runs while this thread reflects the module
-    // and lays out its first kernel; its verdict is read before anything
-    // else is reported (`settle`), and before any MSL.
-    let mut pending = false;
+    Ok((words, baked))
+}
+
+/// The validator, reflection, and the module-level refusals. In a worker,
+/// the validator runs while this thread reflects the module and lays out
+/// its kernels: `pending` says its verdict is still owed, to be read
+/// (`settle`) before anything else is reported, and before any MSL.
+fn send_and_reflect(
+    input: &Input,
+    options: &Options,
+    worker: &mut Option<msl::worker::Worker>,
+    words: spirv::Words,
+    baked: Vec<spirv::specialize::Baked>,
+    t: &mut StageTimes,
+    pending: &mut bool,
+) -> Result<Module, Error> {
+    let fail = |k: ErrorKind| Error::new(Some(&input.name), None, k);
     match &options.isolation {
         Isolation::InProcess => t
             .time(Stage::Validate, || spirv::validate::spirv_tools(&words))
@@ -485,20 +601,15 @@ fn module_stages(
             let start = Instant::now();
             let sent = w.start_validation(&words);
             t.add(Stage::Worker, start.elapsed());
-            if let Err(err) = sent {
-                worker_failed(worker, &err);
-                return Err(fail(ErrorKind::Worker(err)));
-            }
-            pending = true;
+            // A worker found dead here is left for the reads of the replies
+            // it owes (the MSL of the module before, when this one was sent
+            // ahead): they tell what it died of, and the job then stops.
+            sent.map_err(|err| fail(ErrorKind::Worker(err)))?;
+            *pending = true;
         }
     }
-    match reflect_module(input, &words, t) {
-        Ok((info, blocks)) => Ok((words, baked, info, blocks, pending)),
-        Err(e) => {
-            settle(worker, &mut pending, t, &input.name)?;
-            Err(e)
-        }
-    }
+    let (info, blocks) = reflect_module(input, &words, t)?;
+    Ok((words, baked, info, blocks))
 }
 
 /// Reflection, and the module-level refusals.
@@ -684,6 +795,7 @@ fn compile_entry(
     msl_opts: &MslOptions,
     worker: &mut Option<msl::worker::Worker>,
     verdict: &mut bool,
+    take_next: Option<&mut TakeNext<'_>>,
     t: &mut StageTimes,
 ) -> Result<Kernel, Error> {
     let fail = |k: ErrorKind| Error::new(Some(&input.name), Some(&e.name), k);
@@ -708,6 +820,10 @@ fn compile_entry(
             w.send_generate(&e.name, &layout, msl_opts);
             t.add(Stage::Worker, start.elapsed());
             settle(worker, verdict, t, &input.name)?;
+            // The module's last MSL is on its way: start the next module.
+            if let Some(next) = take_next {
+                next(worker);
+            }
             let Some(w) = worker.as_mut() else {
                 return Err(fail(ErrorKind::Internal("the worker is gone".into())));
             };

@@ -13,6 +13,7 @@
 //! itself (`halc __msl-worker`, [`Worker::spawn`]); both run [`serve`].
 //! Library users choose with [`crate::Isolation`].
 
+use std::collections::VecDeque;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -68,8 +69,9 @@ enum Reply {
     Err(String),
 }
 
-/// Writes `[u32 header length][JSON header][u32 payload length][payload]`.
-fn write_msg<T: Serialize>(w: &mut impl Write, msg: &T, payload: &[u8]) -> io::Result<()> {
+/// Writes `[u32 header length][JSON header][u32 payload length][payload]`;
+/// the bytes written.
+fn write_msg<T: Serialize>(w: &mut impl Write, msg: &T, payload: &[u8]) -> io::Result<usize> {
     let bytes = serde_json::to_vec(msg).map_err(io::Error::other)?;
     let payload_len = u32::try_from(payload.len())
         .ok()
@@ -79,7 +81,8 @@ fn write_msg<T: Serialize>(w: &mut impl Write, msg: &T, payload: &[u8]) -> io::R
     w.write_all(&bytes)?;
     w.write_all(&payload_len.to_le_bytes())?;
     w.write_all(payload)?;
-    w.flush()
+    w.flush()?;
+    Ok(8 + bytes.len() + payload.len())
 }
 
 fn read_len(r: &mut impl Read) -> io::Result<usize> {
@@ -196,7 +199,7 @@ fn validate_reply(words: &Words, crash_test: Option<&str>) -> (Reply, Duration) 
 /// Writes one reply with the time its work took.
 fn send(output: &mut impl Write, reply: &Reply, work: Duration, payload: &[u8]) -> io::Result<()> {
     let nanos = u64::try_from(work.as_nanos()).unwrap_or(u64::MAX);
-    write_msg(output, &(reply, nanos), payload)
+    write_msg(output, &(reply, nanos), payload).map(|_| ())
 }
 
 fn crash_for_test(how: &str) {
@@ -291,12 +294,15 @@ pub struct Worker {
     last_work: Duration,
     /// Time the last read waited for its reply.
     last_wait: Duration,
-    /// The replies the worker owes.
-    pending: Pending,
-    /// When the last `Generate` request was sent.
-    generate_sent: std::time::Instant,
-    /// When the last verdict arrived.
-    verdict_at: std::time::Instant,
+    /// The replies the worker owes, in the order they come.
+    owed: VecDeque<Owed>,
+    /// When the last reply was read: the worker was busy with earlier
+    /// requests until then at the latest, so a request's time limit counts
+    /// from its sending or from then, whichever is later.
+    last_reply: std::time::Instant,
+    /// Bytes the request pipe holds (0 where unknown): what may be written
+    /// while the worker computes and nobody reads its replies.
+    request_pipe: usize,
     /// The descriptor replies arrive on, polled against the time limit.
     #[cfg(unix)]
     reply_fd: libc::c_int,
@@ -305,17 +311,19 @@ pub struct Worker {
 /// Names the validator in errors.
 const VALIDATOR: &str = "the SPIR-V validator (SPIRV-Tools)";
 
-/// The replies a worker owes, in the order they come.
+/// A reply a worker owes: to the request of `bytes` bytes sent at `sent`.
 #[derive(Clone, Copy)]
-enum Pending {
-    None,
-    /// The verdict on the module sent at `sent`, then the MSL if `generate`
-    /// was asked for meanwhile.
-    Verdict {
-        sent: std::time::Instant,
-        generate: bool,
-    },
-    /// The MSL.
+struct Owed {
+    what: Owes,
+    sent: std::time::Instant,
+    bytes: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Owes {
+    /// The validator's verdict on a module.
+    Verdict,
+    /// One entry point's MSL.
     Generated,
 }
 
@@ -346,6 +354,12 @@ impl Worker {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| WorkerError::Io(format!("{}: {e}", program.display())))?;
+        #[cfg(unix)]
+        let request_pipe = child.stdin.as_ref().map_or(0, |w| {
+            widen_request_pipe(std::os::fd::AsRawFd::as_raw_fd(w))
+        });
+        #[cfg(not(unix))]
+        let request_pipe = 0;
         let stdin = child
             .stdin
             .take()
@@ -362,6 +376,7 @@ impl Worker {
             stdin,
             stdout,
             time_limit,
+            request_pipe,
             #[cfg(unix)]
             reply_fd,
         ))
@@ -398,6 +413,7 @@ impl Worker {
         }
         let (req_r, req_w) = pipe()?;
         let (rep_r, rep_w) = pipe()?;
+        let request_pipe = widen_request_pipe(req_w.as_raw());
         // SAFETY: the process is single-threaded (checked above on Linux,
         // the caller's contract elsewhere), so the child's copy of the
         // address space is consistent: no lock is held by a thread that
@@ -444,6 +460,7 @@ impl Worker {
             Some(BufWriter::new(stdin)),
             BufReader::new(stdout),
             time_limit,
+            request_pipe,
             reply_fd,
         ))
     }
@@ -454,9 +471,9 @@ impl Worker {
         stdin: Option<BufWriter<Box<dyn Write + Send>>>,
         stdout: BufReader<Box<dyn Read + Send>>,
         time_limit: Duration,
+        request_pipe: usize,
         #[cfg(unix)] reply_fd: libc::c_int,
     ) -> Worker {
-        let now = std::time::Instant::now();
         Worker {
             child: Arc::new(Mutex::new(process)),
             stdin,
@@ -464,100 +481,120 @@ impl Worker {
             time_limit,
             last_work: Duration::ZERO,
             last_wait: Duration::ZERO,
-            pending: Pending::None,
-            generate_sent: now,
-            verdict_at: now,
+            owed: VecDeque::new(),
+            last_reply: std::time::Instant::now(),
+            request_pipe,
             #[cfg(unix)]
             reply_fd,
         }
     }
 
-    /// Sends `words` to the worker, whose validator starts at once;
+    /// Sends `words` to the worker, whose validator starts at once (or
+    /// once the worker is done with the requests before it);
     /// [`Worker::verdict`] waits for its answer, and meanwhile the caller may
-    /// reflect the module and send the first [`Worker::send_generate`] (which
-    /// the worker takes up after the verdict, on a valid module only).
+    /// reflect the module and send its [`Worker::send_generate`] requests
+    /// (which the worker takes up after the verdict, on a valid module only).
     pub fn start_validation(&mut self, words: &Words) -> Result<(), WorkerError> {
         let payload: Vec<u8> = words
             .as_slice()
             .iter()
             .flat_map(|w| w.to_le_bytes())
             .collect();
-        self.pending = Pending::Verdict {
-            sent: std::time::Instant::now(),
-            generate: false,
-        };
-        self.send(&Request::Validate, &payload)
-            .map_err(|()| WorkerError::Crashed(VALIDATOR, self.death()))
+        let sent = std::time::Instant::now();
+        let bytes = self
+            .send(&Request::Validate, &payload)
+            .map_err(|()| WorkerError::Crashed(VALIDATOR, self.death()))?;
+        self.owed.push_back(Owed {
+            what: Owes::Verdict,
+            sent,
+            bytes,
+        });
+        Ok(())
     }
 
-    /// The validator's answer on the module last sent: `Ok(Err(_))` is an
-    /// invalid module (the worker's answer to a `Generate` already sent for
-    /// it, a refusal, is read and dropped), `Err(_)` a crash or time-out of
-    /// the validator.
+    /// Whether `words` can be sent for validation now without the write
+    /// waiting for the worker: the pipe has room for the module beside every
+    /// request still unanswered. A caller that sends the next module before
+    /// it reads the MSL the worker is writing (whose reply may fill the
+    /// other pipe) must ask first, or both processes could wait on each
+    /// other.
+    pub fn has_room_for(&self, words: &Words) -> bool {
+        // A message is at most three writes (`write_msg` through the
+        // `BufWriter`), each of which may start a new page of the pipe, and
+        // its last page may be partly filled: four pages more than its bytes.
+        const SLACK: usize = 4 * 4096;
+        let unread: usize = self.owed.iter().map(|o| o.bytes + SLACK).sum();
+        let needed = unread + 64 + 4 * words.as_slice().len() + SLACK;
+        needed <= self.request_pipe
+    }
+
+    /// The validator's answer on the module sent first among those still
+    /// owed: `Ok(Err(_))` is an invalid module (the worker's answers to the
+    /// `Generate` requests already sent for it, refusals, are read and
+    /// dropped), `Err(_)` a crash or time-out of the validator.
     pub fn verdict(&mut self) -> Result<Result<(), SpirvError>, WorkerError> {
-        let Pending::Verdict { sent, generate } = self.pending else {
-            return Err(WorkerError::Io("no module is being validated".into()));
+        let sent = match self.owed.front() {
+            Some(o) if o.what == Owes::Verdict => o.sent,
+            _ => return Err(WorkerError::Io("no module is being validated".into())),
         };
-        self.pending = if generate {
-            Pending::Generated
-        } else {
-            Pending::None
-        };
-        let deadline = sent + self.time_limit;
-        let received = self.receive(VALIDATOR, deadline);
-        self.verdict_at = std::time::Instant::now();
+        self.owed.pop_front();
+        let received = self.receive(VALIDATOR, sent);
         let reply = match received? {
             (Reply::Valid, _) => Ok(()),
             (Reply::Invalid(m), _) => Err(SpirvError::Validation(m)),
             (Reply::Err(m), _) => Err(SpirvError::Parse(m)),
             (Reply::Generated { .. }, _) => return Err(WorkerError::Io("unexpected reply".into())),
         };
-        if reply.is_err() && generate {
+        if reply.is_err() {
             // The worker refuses to generate for a module it holds as
-            // invalid: drop that answer (a worker that died meanwhile is
+            // invalid: drop those answers (a worker that died meanwhile is
             // found dead by the next request).
-            self.pending = Pending::None;
-            let _ = self.receive("SPIRV-Cross", self.verdict_at + self.time_limit);
+            while let Some(o) = self.owed.front().copied() {
+                if o.what != Owes::Generated {
+                    break;
+                }
+                self.owed.pop_front();
+                if self.receive("SPIRV-Cross", o.sent).is_err() {
+                    break;
+                }
+            }
         }
         Ok(reply)
     }
 
-    /// Asks the worker for the MSL of `entry`. While the module's verdict
-    /// is pending the request waits in the pipe for it; read the verdict
-    /// ([`Worker::verdict`]) before [`Worker::generated`].
+    /// Asks the worker for the MSL of `entry` in the module sent last. While
+    /// that module's verdict is owed the request waits in the pipe for it;
+    /// read the verdict ([`Worker::verdict`]) before [`Worker::generated`].
     pub fn send_generate(&mut self, entry: &str, layout: &KernelLayout, options: &MslOptions) {
         let req = Request::Generate {
             entry: entry.to_string(),
             layout: layout.clone(),
             options: *options,
         };
-        self.pending = match self.pending {
-            Pending::Verdict { sent, .. } => Pending::Verdict {
-                sent,
-                generate: true,
-            },
-            _ => Pending::Generated,
-        };
-        self.generate_sent = std::time::Instant::now();
+        let sent = std::time::Instant::now();
         // A worker that died here still owes its verdict (or its crash):
         // the reads that follow find out which.
-        let _ = self.send(&req, &[]);
+        let bytes = self.send(&req, &[]).unwrap_or(0);
+        self.owed.push_back(Owed {
+            what: Owes::Generated,
+            sent,
+            bytes,
+        });
     }
 
-    /// The MSL asked for with [`Worker::send_generate`].
+    /// The MSL asked for first among those still owed
+    /// ([`Worker::send_generate`]).
     pub fn generated(&mut self) -> Result<GeneratedMsl, WorkerError> {
-        if matches!(self.pending, Pending::Verdict { .. }) {
+        if self.owed.front().is_some_and(|o| o.what == Owes::Verdict) {
             self.verdict()?
                 .map_err(|e| WorkerError::Io(format!("the module is not valid: {e}")))?;
         }
-        if !matches!(self.pending, Pending::Generated) {
-            return Err(WorkerError::Io("no MSL was asked for".into()));
-        }
-        self.pending = Pending::None;
-        // The time limit counts from the request, or from the verdict when
-        // that came later (the two shared the worker until then).
-        let deadline = self.generate_sent.max(self.verdict_at) + self.time_limit;
-        match self.receive("SPIRV-Cross", deadline)? {
+        let sent = match self.owed.front() {
+            Some(o) if o.what == Owes::Generated => o.sent,
+            _ => return Err(WorkerError::Io("no MSL was asked for".into())),
+        };
+        self.owed.pop_front();
+        match self.receive("SPIRV-Cross", sent)? {
             (Reply::Generated { function_name }, source) => Ok(GeneratedMsl {
                 source: String::from_utf8(source)
                     .map_err(|_| WorkerError::Io("MSL that is not UTF-8".into()))?,
@@ -587,18 +624,38 @@ impl Worker {
         self.last_wait
     }
 
-    /// Writes one request; `Err(())` if the worker is gone.
-    fn send(&mut self, req: &Request, payload: &[u8]) -> Result<(), ()> {
+    /// Writes one request; its size in bytes, `Err(())` if the worker is
+    /// gone.
+    fn send(&mut self, req: &Request, payload: &[u8]) -> Result<usize, ()> {
         match self.stdin.as_mut() {
             Some(w) => write_msg(w, req, payload).map_err(|_| ()),
             None => Err(()),
         }
     }
 
-    /// Reads the next reply, killing the child if it does not come by
-    /// `deadline`. `what` names the C++ that runs, for the error.
-    #[cfg(unix)]
+    /// Reads the next reply, to the request sent at `sent`; `what` names
+    /// the C++ that runs, for the error. The worker took the request up when
+    /// it was sent or when the reply before it was read, whichever is later:
+    /// the time limit counts from then. A worker that failed owes nothing
+    /// more.
     fn receive(
+        &mut self,
+        what: &'static str,
+        sent: std::time::Instant,
+    ) -> Result<(Reply, Vec<u8>), WorkerError> {
+        let deadline = sent.max(self.last_reply) + self.time_limit;
+        let reply = self.receive_by(what, deadline);
+        self.last_reply = std::time::Instant::now();
+        if reply.is_err() {
+            self.owed.clear();
+        }
+        reply
+    }
+
+    /// Reads the next reply, killing the child if it does not come by
+    /// `deadline`.
+    #[cfg(unix)]
+    fn receive_by(
         &mut self,
         what: &'static str,
         deadline: std::time::Instant,
@@ -658,7 +715,7 @@ impl Worker {
     }
 
     #[cfg(not(unix))]
-    fn receive(
+    fn receive_by(
         &mut self,
         what: &'static str,
         deadline: std::time::Instant,
@@ -730,6 +787,29 @@ impl Drop for Worker {
                 let _ = other.wait();
             }
         }
+    }
+}
+
+/// Room for requests in the pipe to a worker: asks Linux for 256 KiB
+/// (pages are taken as they fill; 1 MiB is an unprivileged process's limit)
+/// and returns what the pipe holds, or 0 where that is unknown (no module
+/// is then sent ahead, see [`Worker::has_room_for`]).
+#[cfg(unix)]
+fn widen_request_pipe(fd: libc::c_int) -> usize {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: fcntl on a pipe descriptor this process owns; a refusal
+        // leaves the pipe as it was, and F_GETPIPE_SZ says which.
+        let size = unsafe {
+            libc::fcntl(fd, libc::F_SETPIPE_SZ, 256 << 10);
+            libc::fcntl(fd, libc::F_GETPIPE_SZ)
+        };
+        usize::try_from(size).unwrap_or(0)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = fd;
+        0
     }
 }
 

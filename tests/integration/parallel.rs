@@ -100,7 +100,9 @@ fn parallel_runs_report_the_first_error_in_input_order() {
         .unwrap_err()
         .to_string();
         assert!(serial.starts_with(expected), "{serial}");
-        for jobs in [2, 4, 8] {
+        // One job with a worker sends each module to the validator while
+        // the worker still generates the one before (`run_jobs`).
+        for jobs in [1, 2, 4, 8] {
             for isolation in [halc::Isolation::InProcess, subprocess()] {
                 // Several runs: the jobs finish in a different order each time.
                 for _ in 0..3 {
@@ -242,24 +244,108 @@ fn a_worker_crash_in_a_parallel_batch_names_the_first_module() {
     let out = d.path().join("o.halc");
     let files = ["saxpy.spv", "scale.spv", "add_one.spv", "block_sum.spv"]
         .map(|f| kernel(f).display().to_string());
-    let mut args = vec!["compile", "-j", "3", "-o", out.to_str().unwrap()];
-    args.extend(files.iter().map(String::as_str));
-    let o = Command::new(env!("CARGO_BIN_EXE_halc"))
-        .args(&args)
-        .env(halc::msl::worker::CRASH_TEST_ENV, "segv")
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    assert!(
-        err.starts_with(&format!(
-            "error: {}: entry point `main`: SPIRV-Cross crashed (signal 11 SIGSEGV)",
-            files[0]
-        )),
-        "{err}"
-    );
-    assert!(!out.exists());
+    // With one job, the second module is already queued for validation
+    // behind the first one's MSL when the worker crashes on that MSL.
+    for jobs in ["1", "3"] {
+        let mut args = vec!["compile", "-j", jobs, "-o", out.to_str().unwrap()];
+        args.extend(files.iter().map(String::as_str));
+        let o = Command::new(env!("CARGO_BIN_EXE_halc"))
+            .args(&args)
+            .env(halc::msl::worker::CRASH_TEST_ENV, "segv")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "-j {jobs}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with(&format!(
+                "error: {}: entry point `main`: SPIRV-Cross crashed (signal 11 SIGSEGV)",
+                files[0]
+            )),
+            "-j {jobs}: {err}"
+        );
+        assert!(!out.exists());
+    }
+}
+
+/// The words of a fixture, and the layout and options of its entry point
+/// `main`, as the driver sends them to a worker.
+fn request(
+    path: &std::path::Path,
+) -> (
+    halc::spirv::Words,
+    halc::msl::KernelLayout,
+    halc::msl::MslOptions,
+) {
+    let words = halc::spirv::Words::from_bytes(&std::fs::read(path).unwrap()).unwrap();
+    let info = halc::spirv::reflect::reflect(&words).unwrap();
+    let entry = info.entry_points.iter().find(|e| e.name == "main").unwrap();
+    let layout = halc::msl::layout(entry, &halc::msl::LayoutOptions::default()).unwrap();
+    let options = halc::msl::MslOptions {
+        version: halc::msl::MslVersion { major: 3, minor: 0 },
+        platform: halc::msl::Platform::default(),
+        tier: halc::msl::Tier::default(),
+    };
+    (words, layout, options)
+}
+
+#[test]
+fn a_worker_answers_a_module_sent_ahead_after_the_msl_it_owes_before_it() {
+    use halc::msl::worker::Worker;
+    let program = PathBuf::from(env!("CARGO_BIN_EXE_halc"));
+    let mut w = Worker::spawn(&program, halc::DEFAULT_TIME_LIMIT).unwrap();
+    let (saxpy, saxpy_layout, options) = request(&kernel("saxpy.spv"));
+    let (scale, scale_layout, _) = request(&kernel("scale.spv"));
+    let invalid = halc::spirv::Words::from_bytes(
+        &std::fs::read(root().join("fixtures/invalid/small_id_bound.spv")).unwrap(),
+    )
+    .unwrap();
+    assert!(w.has_room_for(&saxpy) && w.has_room_for(&invalid));
+
+    // saxpy, its MSL asked for; scale sent ahead before that MSL is read;
+    // then the invalid module, with an MSL request the worker refuses.
+    w.start_validation(&saxpy).unwrap();
+    w.send_generate("main", &saxpy_layout, &options);
+    assert!(w.verdict().unwrap().is_ok());
+    w.start_validation(&scale).unwrap();
+    let first = w.generated().unwrap();
+    assert!(first.source.contains("kernel void"), "{}", first.source);
+    assert!(w.verdict().unwrap().is_ok());
+    w.send_generate("main", &scale_layout, &options);
+    w.start_validation(&invalid).unwrap();
+    w.send_generate("main", &scale_layout, &options);
+    let second = w.generated().unwrap();
+    assert_ne!(first.source, second.source);
+    // Each MSL is the one a worker given that module alone produces.
+    for (words, layout, msl) in [
+        (&saxpy, &saxpy_layout, &first),
+        (&scale, &scale_layout, &second),
+    ] {
+        let mut alone = Worker::spawn(&program, halc::DEFAULT_TIME_LIMIT).unwrap();
+        alone.start_validation(words).unwrap();
+        alone.send_generate("main", layout, &options);
+        assert_eq!(alone.generated().unwrap(), *msl);
+    }
+    let e = w.verdict().unwrap().unwrap_err().to_string();
+    assert!(e.contains("must be less than the ID bound"), "{e}");
+    // The refused MSL request was read and dropped with the verdict.
+    assert!(w.generated().is_err());
+    // The worker goes on with the next module.
+    w.start_validation(&saxpy).unwrap();
+    w.send_generate("main", &saxpy_layout, &options);
+    assert_eq!(w.generated().unwrap(), first);
+}
+
+#[test]
+fn a_module_larger_than_the_pipe_is_not_sent_ahead() {
+    let program = PathBuf::from(env!("CARGO_BIN_EXE_halc"));
+    let w = halc::msl::worker::Worker::spawn(&program, halc::DEFAULT_TIME_LIMIT).unwrap();
+    let (saxpy, _, _) = request(&kernel("saxpy.spv"));
+    // 512 KiB of words: more than the request pipe holds (256 KiB on Linux).
+    let mut big = saxpy.as_slice().to_vec();
+    big.resize(128 * 1024, 0);
+    let big = halc::spirv::Words::from_words(big).unwrap();
+    assert!(!w.has_room_for(&big));
 }
 
 #[test]
