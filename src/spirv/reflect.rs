@@ -305,8 +305,10 @@ impl Consumer for Collect {
 pub(crate) fn parse(words: &Words) -> Result<Vec<Instruction>, SpirvError> {
     // Walk the raw stream first: it reports zero word counts and overruns
     // with word offsets, before rspirv sees the module.
+    let mut count = 0;
     for inst in words.instructions() {
         inst?;
+        count += 1;
     }
     // rspirv reads one operand per logical operand of an OpSpecConstantOp's
     // inner instruction, so a CompositeExtract/CompositeInsert with two
@@ -335,7 +337,9 @@ pub(crate) fn parse(words: &Words) -> Result<Vec<Instruction>, SpirvError> {
             kept.extend_from_slice(w);
         }
     }
-    let mut c = Collect::default();
+    let mut c = Collect {
+        insts: Vec::with_capacity(count),
+    };
     let stream = if kept.is_empty() {
         words.as_slice()
     } else {
