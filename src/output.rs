@@ -6,6 +6,14 @@ use std::path::Path;
 
 use tempfile::NamedTempFile;
 
+/// Whether `path` (followed through links) is something other than a file
+/// or a directory: `/dev/null`, `/dev/stdout`, a FIFO. An output there is
+/// written into it, as `cc -o /dev/null` does; replacing it with a file
+/// would replace the device (for root, `/dev/null` itself).
+pub fn writes_through(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
 /// A temporary file in `dir` for an output, created readable as any new
 /// file is (0666 less the umask; `tempfile` alone makes it 0600), to be
 /// filled and then [`persist`]ed.
@@ -108,6 +116,23 @@ mod tests {
         persist(new_file(d.path(), b"new"), &out).unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), b"new");
         assert_eq!(leftovers(d.path()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn devices_and_fifos_are_written_through_files_are_not() {
+        let d = tempfile::tempdir().unwrap();
+        let file = d.path().join("k.halc");
+        std::fs::write(&file, b"old").unwrap();
+        assert!(!writes_through(&file));
+        assert!(!writes_through(&d.path().join("missing")));
+        assert!(!writes_through(d.path()));
+        #[cfg(unix)]
+        {
+            assert!(writes_through(Path::new("/dev/null")));
+            let link = d.path().join("null");
+            std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+            assert!(writes_through(&link));
+        }
     }
 
     #[test]

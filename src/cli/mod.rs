@@ -157,10 +157,19 @@ pub fn parent_dir(p: &Path) -> &Path {
 
 /// Writes `bytes` to `path` through a temp file in the same directory that
 /// replaces it whole (`halc::output::persist`): a failed run never leaves a
-/// partial or clobbered file. No fsync, as compilers and linkers do not: it
-/// cost 3 to 8 ms per run, more than the whole SPIRV-Cross CLI, and
-/// durability across a power loss is the build system's concern.
+/// partial or clobbered file. A device or FIFO at `path` (`/dev/null`) is
+/// written into instead. No fsync, as compilers and linkers do not: it cost
+/// 3 to 8 ms per run, more than the whole SPIRV-Cross CLI, and durability
+/// across a power loss is the build system's concern.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    if halc::output::writes_through(path) {
+        // `-o /dev/null`, `--reflection /dev/stdout`: write into it.
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(bytes))
+            .with_context(|| format!("{}: cannot write", path.display()));
+    }
     let dir = parent_dir(path);
     let mut tmp = halc::output::temp_file_in(dir, ".halc-").with_context(|| {
         format!(

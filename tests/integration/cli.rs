@@ -330,6 +330,58 @@ fn output_problems_exit_1_without_writing() {
     );
 }
 
+/// `-o /dev/null` and `-o /dev/stdout` write into the device or pipe: it is
+/// not replaced by a file (for root, that would replace `/dev/null`). Here
+/// through links to them in a temporary directory, so that a regression
+/// replaces a link, not the machine's device. A file output still replaces
+/// what was there, and comes out readable as any new file (0666 less the
+/// umask).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_output_on_a_device_is_written_into_and_files_are_replaced() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let d = tmp();
+    let saxpy = fixture("saxpy.spv");
+    let null = d.path().join("null");
+    let stdout = d.path().join("stdout");
+    std::os::unix::fs::symlink("/dev/null", &null).unwrap();
+    std::os::unix::fs::symlink("/proc/self/fd/1", &stdout).unwrap();
+    for out in [&null, &stdout] {
+        let o = halc(
+            &["compile", &saxpy, "-q", "-o", out.to_str().unwrap()],
+            d.path(),
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}: {}",
+            out.display(),
+            stderr(&o)
+        );
+        assert!(std::fs::symlink_metadata(out).unwrap().is_symlink());
+        if out == &stdout {
+            assert!(o.stdout.starts_with(b"\x0c\0\0\0HALC"), "{:?}", o.stdout);
+        }
+    }
+    assert!(std::fs::metadata(&null)
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    assert_eq!(listing(d.path()), vec![null.clone(), stdout.clone()]);
+
+    let out = d.path().join("k.halc");
+    std::fs::write(&out, b"old").unwrap();
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let o = halc(&["compile", &saxpy, "-o", out.to_str().unwrap()], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::read(&out).unwrap().starts_with(b"\x0c\0\0\0HALC"));
+    // A new inode, created as new files are (a process umask of 077
+    // would make this 0600 again; test runners use 022 or 002).
+    let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+    assert!(mode & 0o044 != 0, "{mode:o}");
+    assert_eq!(listing(d.path()), vec![out, null, stdout]);
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let d = tmp();
