@@ -142,6 +142,12 @@ rows.append(("  halc, one run, -j 1", f"{b['halc-batch-j1']*1e3:.0f} ms (output 
 rows.append(("  spirv-cross CLI once per module", f"{b['spirv-cross-loop']*1e3:.0f} ms = {b['spirv-cross-loop']/b['halc-batch']:.2f}x the halc batch"))
 rows.append(("  spirv-val then spirv-cross once per module", f"{b['val-cross-loop']*1e3:.0f} ms = {b['val-cross-loop']/b['halc-batch']:.2f}x the halc batch"))
 rows.append((f"  naga CLI once per module ({naga_ok} of {n} it translates)", f"{b['naga-loop']*1e3:.0f} ms"))
+# The workers' C++ alone (--timings): no batch on these cores can be faster.
+cols = ["read", "parse", "check", "validate", "reflect", "layout", "spirv-cross", "check-msl", "worker"]
+total = next(l.split() for l in open(f"{work}/batch-timings.txt") if l.startswith("total"))
+t = dict(zip(cols, map(float, total[1:])))
+floor = (t["validate"] + t["spirv-cross"]) / jobs
+rows.append((f"  its workers' SPIRV-Cross + validator / {jobs} cores", f"({t['spirv-cross']:.0f} + {t['validate']:.0f}) / {jobs} = {floor:.0f} ms: at best {b['spirv-cross-loop']*1e3/floor:.2f}x the CLI loop"))
 pb, wb = peak(f"{work}/batch-timings.txt")
 ps, ws = peak(f"{work}/large-timings.txt")
 bound = (ps + ws) * jobs
