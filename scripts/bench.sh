@@ -28,8 +28,8 @@ mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 
 # --- tools --------------------------------------------------------------
-if ! command -v spirv-cross >/dev/null || ! command -v hyperfine >/dev/null || ! command -v spirv-val >/dev/null; then
-  apt-get update -qq && apt-get install -y -qq spirv-cross spirv-tools hyperfine >/dev/null
+if ! command -v spirv-cross >/dev/null || ! command -v hyperfine >/dev/null || ! command -v spirv-val >/dev/null || [ ! -x /usr/bin/time ]; then
+  apt-get update -qq && apt-get install -y -qq spirv-cross spirv-tools hyperfine time >/dev/null
 fi
 NAGA=$(command -v naga || true)
 if [ -z "$NAGA" ]; then
@@ -69,7 +69,11 @@ single() { # NAME FILE
     cmds+=(-n naga "$NAGA $f $WORK/single-naga.metal")
   fi
   hyperfine -N --style none --warmup 5 --runs "$RUNS" --export-json "$WORK/single-$name.json" "${cmds[@]}" >/dev/null
-  for _ in $(seq 20); do "$HALC" compile "$f" -o "$WORK/single.halc" --timings | tail -1; done > "$WORK/timings-$name.txt"
+  for _ in $(seq 20); do "$HALC" compile "$f" -o "$WORK/single.halc" --timings | tail -2; done > "$WORK/timings-$name.txt"
+  # Page faults: in a cold process each costs microseconds (README).
+  for _ in $(seq 5); do
+    /usr/bin/time -f '%R %F' spirv-cross --msl --msl-version 30000 --msl-argument-buffers "$f" --output "$WORK/single.metal" 2>&1 | tail -1
+  done > "$WORK/faults-cli-$name.txt"
 }
 single small "$SMALL"
 single large "$LARGE"
@@ -119,6 +123,11 @@ def peak(path):
     m = re.search(r"halc ([\d.]+) MiB, largest worker process ([\d.]+) MiB", open(path).read())
     return float(m[1]), float(m[2])
 
+def faults(name):
+    halc = [int(a) + int(b) for a, b in re.findall(r"page faults: halc (\d+), workers (\d+)", open(f"{work}/timings-{name}.txt").read())]
+    cli = [sum(map(int, l.split())) for l in open(f"{work}/faults-cli-{name}.txt") if l.strip()]
+    return statistics.median(halc), statistics.median(cli)
+
 naga_ok = sum(1 for _ in open(f"{work}/naga-ok.txt"))
 rows = []
 for name, label in [("small", "saxpy (fixture, 1.6 KB)"), ("large", "synthetic 8 buffers x 2048 ops (42 KB)")]:
@@ -134,6 +143,8 @@ for name, label in [("small", "saxpy (fixture, 1.6 KB)"), ("large", "synthetic 8
     rows.append(("  spirv-val + spirv-cross (sum: halc's checks)", f"{vc*1e3:.2f} ms; halc = {t['halc']/vc:.2f}x that"))
     share, own, cross = own_share(f"{work}/timings-{name}.txt")
     rows.append(("  halc's own work (--timings)", f"{own:.3f} ms = {share:.1f} % of SPIRV-Cross's {cross:.3f} ms"))
+    fh, fc = faults(name)
+    rows.append(("  page faults: halc + worker, spirv-cross", f"{fh:.0f}, {fc:.0f}"))
 
 b = medians(f"{work}/batch.json")
 rows.append((f"batch: {n} corpus modules (argument buffers)", ""))

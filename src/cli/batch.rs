@@ -129,12 +129,14 @@ pub fn timings_table(t: &Timings, cli: CliTimes) -> String {
     } else {
         format!("{:.1} %", own.as_secs_f64() / cross.as_secs_f64() * 100.0)
     };
-    if let Some((own, workers)) = peak_rss() {
+    if let Some(u) = usage() {
         let _ = writeln!(
             out,
-            "peak memory (max RSS): halc {:.1} MiB, largest worker process {:.1} MiB",
-            own as f64 / 1024.0 / 1024.0,
-            workers as f64 / 1024.0 / 1024.0
+            "peak memory (max RSS): halc {:.1} MiB, largest worker process {:.1} MiB; page faults: halc {}, workers {}",
+            u.own_rss as f64 / 1024.0 / 1024.0,
+            u.worker_rss as f64 / 1024.0 / 1024.0,
+            u.own_faults,
+            u.worker_faults
         );
     }
     let _ = writeln!(
@@ -149,12 +151,24 @@ pub fn timings_table(t: &Timings, cli: CliTimes) -> String {
     out
 }
 
-/// Peak resident set of this process and of the largest child it reaped
-/// (the workers, which exit once `compile` returns), in bytes.
+/// What the kernel counted for this process and for the children it reaped
+/// (the workers, which exit once `compile` returns).
+struct Usage {
+    /// Peak resident set of this process, in bytes.
+    own_rss: u64,
+    /// Peak resident set of the largest reaped child, in bytes.
+    worker_rss: u64,
+    /// Page faults of this process (minor and major): in a cold run each
+    /// costs microseconds, as much as a stage of a small kernel.
+    own_faults: u64,
+    /// Page faults of all reaped children together.
+    worker_faults: u64,
+}
+
 #[cfg(unix)]
-fn peak_rss() -> Option<(u64, u64)> {
+fn usage() -> Option<Usage> {
     halc::msl::worker::reap_workers();
-    let max_rss = |who| {
+    let get = |who| {
         // SAFETY: `usage` is a valid out-pointer for getrusage(2), which
         // fills it completely on success.
         let mut usage = unsafe { std::mem::zeroed::<libc::rusage>() };
@@ -167,13 +181,22 @@ fn peak_rss() -> Option<(u64, u64)> {
         } else {
             1024
         };
-        u64::try_from(usage.ru_maxrss).ok().map(|v| v * unit)
+        let rss = u64::try_from(usage.ru_maxrss).ok()? * unit;
+        let faults = u64::try_from(usage.ru_minflt).ok()? + u64::try_from(usage.ru_majflt).ok()?;
+        Some((rss, faults))
     };
-    Some((max_rss(libc::RUSAGE_SELF)?, max_rss(libc::RUSAGE_CHILDREN)?))
+    let (own_rss, own_faults) = get(libc::RUSAGE_SELF)?;
+    let (worker_rss, worker_faults) = get(libc::RUSAGE_CHILDREN)?;
+    Some(Usage {
+        own_rss,
+        worker_rss,
+        own_faults,
+        worker_faults,
+    })
 }
 
 #[cfg(not(unix))]
-fn peak_rss() -> Option<(u64, u64)> {
+fn usage() -> Option<Usage> {
     None
 }
 

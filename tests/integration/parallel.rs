@@ -225,6 +225,20 @@ fn cli_jobs_give_the_same_file_and_timings_add_up() {
             "{table}"
         );
         assert!(table.contains("of SPIRV-Cross"), "{table}");
+        // The kernel's counts for halc and its reaped workers: both ran, so
+        // both faulted pages in.
+        let faults: Vec<u64> = table
+            .split_once("page faults: halc ")
+            .and_then(|(_, rest)| {
+                let (own, rest) = rest.split_once(", workers ")?;
+                let workers = rest.split_whitespace().next()?;
+                Some(vec![own.parse().ok()?, workers.parse().ok()?])
+            })
+            .unwrap_or_default();
+        assert!(
+            faults.len() == 2 && faults.iter().all(|n| *n > 0),
+            "{table}"
+        );
         outputs.push(std::fs::read(&out).unwrap());
     }
     assert!(outputs.windows(2).all(|w| w[0] == w[1]));
