@@ -5,7 +5,7 @@
 #     --in-process, `spirv-cross --msl --msl-argument-buffers`, `spirv-val`
 #     (the validator halc runs first; with spirv-cross: halc's work), naga;
 #     and halc's own work as a share of SPIRV-Cross's compile time
-#     (--timings);
+#     (--timings), and the page faults of halc and its worker beside the CLI's;
 #   - a batch of every corpus kernel in one `halc compile` (all cores, and
 #     -j 1) against the SPIRV-Cross CLI (alone and after spirv-val, and
 #     naga) run once per kernel, with
