@@ -244,7 +244,7 @@ pub fn blocks(words: &Words) -> Result<HashMap<String, Blocks>, SpirvError> {
 pub(super) fn blocks_parsed(
     insts: &[Instruction],
     ix: &Index<'_>,
-    functions: &HashMap<u32, &[Instruction]>,
+    functions: &rustc_hash::FxHashMap<u32, &[Instruction]>,
 ) -> Result<HashMap<String, Blocks>, SpirvError> {
     let member_names: HashMap<(u32, u32), String> = insts
         .iter()

@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use rustc_hash::FxHashMap;
+
 use rspirv::binary::{Consumer, ParseAction};
 use rspirv::dr::{Instruction, ModuleHeader, Operand};
 use rspirv::spirv::{self, BuiltIn, Decoration, Dim, ExecutionMode, Op, StorageClass};
@@ -381,18 +383,18 @@ pub(super) fn invalid(msg: impl Into<String>) -> SpirvError {
 /// Indexed view of a module.
 pub(super) struct Index<'a> {
     pub(super) insts: &'a [Instruction],
-    by_id: HashMap<u32, &'a Instruction>,
-    pub(super) names: HashMap<u32, String>,
-    decorations: HashMap<u32, Vec<&'a Instruction>>,
-    member_decorations: HashMap<(u32, u32), Vec<&'a Instruction>>,
+    by_id: FxHashMap<u32, &'a Instruction>,
+    pub(super) names: FxHashMap<u32, String>,
+    decorations: FxHashMap<u32, Vec<&'a Instruction>>,
+    member_decorations: FxHashMap<(u32, u32), Vec<&'a Instruction>>,
 }
 
 impl<'a> Index<'a> {
     pub(super) fn new(insts: &'a [Instruction]) -> Self {
-        let mut by_id = HashMap::new();
-        let mut names = HashMap::new();
-        let mut decorations: HashMap<u32, Vec<&Instruction>> = HashMap::new();
-        let mut member_decorations: HashMap<(u32, u32), Vec<&Instruction>> = HashMap::new();
+        let mut by_id = FxHashMap::with_capacity_and_hasher(insts.len(), rustc_hash::FxBuildHasher);
+        let mut names = FxHashMap::default();
+        let mut decorations: FxHashMap<u32, Vec<&Instruction>> = FxHashMap::default();
+        let mut member_decorations: FxHashMap<(u32, u32), Vec<&Instruction>> = FxHashMap::default();
         for inst in insts {
             if let Some(id) = inst.result_id {
                 by_id.insert(id, inst);
@@ -721,7 +723,7 @@ fn reflect_parsed(
     words: &Words,
     insts: &[Instruction],
     ix: &Index<'_>,
-    functions: &HashMap<u32, &[Instruction]>,
+    functions: &FxHashMap<u32, &[Instruction]>,
 ) -> Result<ModuleInfo, SpirvError> {
     let capabilities = insts
         .iter()
@@ -975,8 +977,8 @@ fn execution_mode_workgroup_size(ix: &Index<'_>, func: u32) -> Result<WorkgroupS
 }
 
 /// For each function id, the instructions of its body.
-pub(super) fn function_bodies(insts: &[Instruction]) -> HashMap<u32, &[Instruction]> {
-    let mut out = HashMap::new();
+pub(super) fn function_bodies(insts: &[Instruction]) -> FxHashMap<u32, &[Instruction]> {
+    let mut out = FxHashMap::default();
     let mut start = None;
     for (i, inst) in insts.iter().enumerate() {
         match inst.class.opcode {
@@ -1000,7 +1002,7 @@ fn referenced_ids(inst: &Instruction) -> impl Iterator<Item = u32> + '_ {
 }
 
 /// Functions reachable from `entry` through `OpFunctionCall`, in a stable order.
-fn reachable_functions(functions: &HashMap<u32, &[Instruction]>, entry: u32) -> Vec<u32> {
+fn reachable_functions(functions: &FxHashMap<u32, &[Instruction]>, entry: u32) -> Vec<u32> {
     let mut seen = BTreeSet::new();
     let mut stack = vec![entry];
     let mut order = Vec::new();
@@ -1023,7 +1025,7 @@ fn reachable_functions(functions: &HashMap<u32, &[Instruction]>, entry: u32) -> 
 }
 
 /// Every id referenced by the functions reachable from `entry`.
-pub(super) fn used_ids(functions: &HashMap<u32, &[Instruction]>, entry: u32) -> UsedIds {
+pub(super) fn used_ids(functions: &FxHashMap<u32, &[Instruction]>, entry: u32) -> UsedIds {
     let mut used = UsedIds::default();
     for f in reachable_functions(functions, entry) {
         if let Some(body) = functions.get(&f) {
@@ -1076,7 +1078,7 @@ type Resources = (Vec<Binding>, Option<u32>, u64);
 
 fn resources(
     ix: &Index<'_>,
-    functions: &HashMap<u32, &[Instruction]>,
+    functions: &FxHashMap<u32, &[Instruction]>,
     entry: u32,
     used: &UsedIds,
 ) -> Result<Resources, SpirvError> {
@@ -1084,7 +1086,7 @@ fn resources(
     let mut length_read = BTreeSet::new();
     // Image variables reached by OpImageTexelPointer (image atomics).
     let mut atomic_images = BTreeSet::new();
-    let mut chain_base: HashMap<u32, u32> = HashMap::new();
+    let mut chain_base: FxHashMap<u32, u32> = FxHashMap::default();
     for f in reachable_functions(functions, entry) {
         for inst in functions.get(&f).copied().unwrap_or_default() {
             match inst.class.opcode {
