@@ -78,11 +78,15 @@ pub fn compile_observed(
     } else {
         jobs(options.jobs).min(inputs.len())
     };
-    let workers = start_workers(options, jobs)?;
+    let allocator = msl::worker::CxxAllocator::for_batch(inputs.len(), jobs)
+        .map_err(|e| Error::new(None, None, ErrorKind::Options(e)))?;
+    let workers = start_workers(options, jobs, allocator)?;
     let workers_started = started.elapsed();
+    let forked = workers.iter().any(Option::is_some);
     let outcomes = run_jobs(inputs, options, jobs, workers, observer);
     let mut compiled = merge(inputs, options, outcomes, jobs, started)?;
     compiled.timings.workers_start = workers_started;
+    compiled.timings.workers_cxx_allocator = forked.then_some(allocator);
     Ok(compiled)
 }
 
@@ -204,16 +208,20 @@ fn run_jobs(
 
 /// Workers that must exist before the jobs start: with
 /// [`Isolation::Forked`], one fork per job, made while the caller's thread
-/// is still the only one. Other isolations start theirs on first use.
+/// is still the only one, each giving C++ `allocator`. Other isolations
+/// start theirs on first use (with glibc's malloc).
 fn start_workers(
     options: &Options,
     jobs: usize,
+    allocator: msl::worker::CxxAllocator,
 ) -> Result<Vec<Option<msl::worker::Worker>>, Error> {
+    #[cfg(not(unix))]
+    let _ = allocator;
     match &options.isolation {
         #[cfg(unix)]
         Isolation::Forked { time_limit } => (0..jobs)
             .map(|_| {
-                msl::worker::Worker::fork(*time_limit)
+                msl::worker::Worker::fork(*time_limit, allocator)
                     .map(Some)
                     .map_err(|e| Error::new(None, None, ErrorKind::Worker(e)))
             })
@@ -311,6 +319,7 @@ fn merge(
             jobs,
             elapsed: started.elapsed(),
             workers_start: Duration::ZERO,
+            workers_cxx_allocator: None,
         },
     })
 }

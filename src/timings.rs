@@ -141,6 +141,10 @@ pub struct Timings {
     /// Starting the worker processes before the jobs ran
     /// ([`crate::Isolation::Forked`]); counted as [`Stage::Worker`].
     pub workers_start: Duration,
+    /// The allocator the forked workers gave SPIRV-Cross and SPIRV-Tools
+    /// ([`crate::msl::worker::CxxAllocator::for_batch`]); `None` without
+    /// forked workers.
+    pub workers_cxx_allocator: Option<crate::msl::worker::CxxAllocator>,
 }
 
 impl Timings {
@@ -193,6 +197,7 @@ mod tests {
             jobs: 2,
             elapsed: ms(9),
             workers_start: ms(1),
+            workers_cxx_allocator: None,
         };
         let total = t.total();
         assert_eq!(total.get(Stage::Validate), ms(4));

@@ -141,12 +141,15 @@ pub fn timings_table(t: &Timings, cli: CliTimes) -> String {
     }
     let _ = writeln!(
         out,
-        "halc's own work (read, parse, check, reflect, layout, check-msl, pack, write) {} ms = {share} of SPIRV-Cross ({} ms); SPIRV-Tools validator {} ms (in a worker, beside reflection and SPIRV-Cross); worker processes and pipes {} ms (starting them {} ms)",
+        "halc's own work (read, parse, check, reflect, layout, check-msl, pack, write) {} ms = {share} of SPIRV-Cross ({} ms); SPIRV-Tools validator {} ms (in a worker, beside reflection and SPIRV-Cross); worker processes and pipes {} ms (starting them {} ms){}",
         ms(own),
         ms(cross),
         ms(total.get(Stage::Validate)),
         ms(total.get(Stage::Worker)),
         ms(t.workers_start),
+        t.workers_cxx_allocator
+            .map(|a| format!("; the workers' C++ allocator: {}", a.name()))
+            .unwrap_or_default(),
     );
     out
 }
@@ -223,6 +226,7 @@ mod tests {
             jobs: 1,
             elapsed: us(900),
             workers_start: Duration::ZERO,
+            workers_cxx_allocator: None,
         };
         let table = timings_table(
             &t,

@@ -252,6 +252,105 @@ fn cli_jobs_give_the_same_file_and_timings_add_up() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// A batch's forked workers give SPIRV-Cross and SPIRV-Tools mimalloc on
+/// Linux (more modules than jobs), a single module's worker glibc's malloc;
+/// either way the file is byte for byte the in-process compile's.
+#[test]
+fn the_workers_allocator_changes_no_byte_of_the_output() {
+    let d = tempfile::tempdir().unwrap();
+    let files: Vec<String> = compute_fixtures()
+        .iter()
+        .filter(|p| !p.ends_with("two_entry_points_builtin.spv"))
+        .map(|p| p.display().to_string())
+        .collect();
+    let run = |name: &str, extra: &[&str], env: Option<&str>| {
+        let out = d.path().join(format!("{name}.halc"));
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_halc"));
+        cmd.args(["compile", "-j", "2", "--timings", "-o"])
+            .arg(&out)
+            .args(extra)
+            .args(&files)
+            .env_remove(halc::msl::worker::ALLOCATOR_ENV);
+        if let Some(v) = env {
+            cmd.env(halc::msl::worker::ALLOCATOR_ENV, v);
+        }
+        let o = cmd.output().unwrap();
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        (
+            std::fs::read(&out).unwrap(),
+            String::from_utf8(o.stdout).unwrap(),
+        )
+    };
+    let (reference, table) = run("in-process", &["--in-process"], None);
+    assert!(!table.contains("C++ allocator"), "{table}");
+    let (batch, table) = run("default", &[], None);
+    let default = if cfg!(target_os = "linux") {
+        "mimalloc"
+    } else {
+        "glibc malloc"
+    };
+    assert!(
+        table.contains(&format!("the workers' C++ allocator: {default}")),
+        "{table}"
+    );
+    assert!(
+        batch == reference,
+        "the default workers' output differs from --in-process"
+    );
+    let (system, table) = run("system", &[], Some("system"));
+    assert!(
+        table.contains("the workers' C++ allocator: glibc malloc"),
+        "{table}"
+    );
+    assert!(
+        system == reference,
+        "glibc workers' output differs from --in-process"
+    );
+    if cfg!(target_os = "linux") {
+        let (mi, table) = run("mimalloc", &[], Some("mimalloc"));
+        assert!(
+            table.contains("the workers' C++ allocator: mimalloc"),
+            "{table}"
+        );
+        assert!(
+            mi == reference,
+            "mimalloc workers' output differs from --in-process"
+        );
+    }
+    // One module: its one worker keeps glibc's malloc.
+    let out = d.path().join("one.halc");
+    let o = Command::new(env!("CARGO_BIN_EXE_halc"))
+        .args(["compile", "--timings", &files[0], "-o"])
+        .arg(&out)
+        .env_remove(halc::msl::worker::ALLOCATOR_ENV)
+        .output()
+        .unwrap();
+    let table = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        o.status.success() && table.contains("the workers' C++ allocator: glibc malloc"),
+        "{table}"
+    );
+    // A value it does not know is an error, and the file stays as it was.
+    let before = std::fs::read(&out).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_halc"))
+        .args(["compile", &files[0], "-o"])
+        .arg(&out)
+        .env(halc::msl::worker::ALLOCATOR_ENV, "jemalloc")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("HALC_WORKER_ALLOCATOR must be `system` or `mimalloc`, not `jemalloc`"),
+        "{err}"
+    );
+    assert!(std::fs::read(&out).unwrap() == before);
+}
+
 #[test]
 fn a_worker_crash_in_a_parallel_batch_names_the_first_module() {
     let d = tempfile::tempdir().unwrap();
