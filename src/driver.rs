@@ -78,15 +78,12 @@ pub fn compile_observed(
     } else {
         jobs(options.jobs).min(inputs.len())
     };
-    let allocator = msl::worker::CxxAllocator::for_batch(inputs.len(), jobs)
-        .map_err(|e| Error::new(None, None, ErrorKind::Options(e)))?;
-    let workers = start_workers(options, jobs, allocator)?;
+    let (workers, allocator) = start_workers(options, inputs.len(), jobs)?;
     let workers_started = started.elapsed();
-    let forked = workers.iter().any(Option::is_some);
     let outcomes = run_jobs(inputs, options, jobs, workers, observer);
     let mut compiled = merge(inputs, options, outcomes, jobs, started)?;
     compiled.timings.workers_start = workers_started;
-    compiled.timings.workers_cxx_allocator = forked.then_some(allocator);
+    compiled.timings.workers_cxx_allocator = allocator;
     Ok(compiled)
 }
 
@@ -206,27 +203,37 @@ fn run_jobs(
         .collect()
 }
 
+/// A job's worker (if started before the jobs), and the allocator the
+/// started ones give C++.
+type Started = (
+    Vec<Option<msl::worker::Worker>>,
+    Option<msl::worker::CxxAllocator>,
+);
+
 /// Workers that must exist before the jobs start: with
 /// [`Isolation::Forked`], one fork per job, made while the caller's thread
-/// is still the only one, each giving C++ `allocator`. Other isolations
-/// start theirs on first use (with glibc's malloc).
-fn start_workers(
-    options: &Options,
-    jobs: usize,
-    allocator: msl::worker::CxxAllocator,
-) -> Result<Vec<Option<msl::worker::Worker>>, Error> {
-    #[cfg(not(unix))]
-    let _ = allocator;
+/// is still the only one, and the C++ allocator they were given for a call
+/// of `inputs` modules. Other isolations start theirs on first use (with
+/// glibc's malloc).
+fn start_workers(options: &Options, inputs: usize, jobs: usize) -> Result<Started, Error> {
     match &options.isolation {
         #[cfg(unix)]
-        Isolation::Forked { time_limit } => (0..jobs)
-            .map(|_| {
-                msl::worker::Worker::fork(*time_limit, allocator)
-                    .map(Some)
-                    .map_err(|e| Error::new(None, None, ErrorKind::Worker(e)))
-            })
-            .collect(),
-        _ => Ok((0..jobs).map(|_| None).collect()),
+        Isolation::Forked { time_limit } => {
+            let allocator = msl::worker::CxxAllocator::for_batch(inputs, jobs)
+                .map_err(|e| Error::new(None, None, ErrorKind::Options(e)))?;
+            let workers = (0..jobs)
+                .map(|_| {
+                    msl::worker::Worker::fork(*time_limit, allocator)
+                        .map(Some)
+                        .map_err(|e| Error::new(None, None, ErrorKind::Worker(e)))
+                })
+                .collect::<Result<_, _>>()?;
+            Ok((workers, Some(allocator)))
+        }
+        _ => {
+            let _ = inputs; // only forked workers are given an allocator
+            Ok(((0..jobs).map(|_| None).collect(), None))
+        }
     }
 }
 

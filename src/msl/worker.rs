@@ -131,7 +131,7 @@ pub(crate) mod cxx_alloc {
 /// # Safety
 /// Only while this process runs a single thread, before any other thread
 /// could allocate: the switch is a plain flag.
-pub unsafe fn use_cxx_allocator(allocator: CxxAllocator) {
+unsafe fn use_cxx_allocator(allocator: CxxAllocator) {
     match allocator {
         CxxAllocator::System => {}
         #[cfg(target_os = "linux")]
