@@ -642,13 +642,14 @@ fn reflect_module(
 > {
     let file = Some(input.name.as_str());
     let fail = |k: ErrorKind| Error::new(file, None, k);
-    // rspirv is Rust: contain a panic on hostile input as an error.
+    // Reflection is Rust and total (`spirv::inst`); should it still panic on
+    // hostile input, that is an error for this module, not a crash.
     let (info, blocks) = t
         .time(Stage::Reflect, || {
             std::panic::catch_unwind(|| spirv::reflect::reflect_with_blocks(words)).unwrap_or_else(
                 |_| {
                     Err(SpirvError::Parse(
-                        "the SPIR-V reader (rspirv) failed on this module".into(),
+                        "halc's SPIR-V reader failed on this module".into(),
                     ))
                 },
             )

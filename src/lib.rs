@@ -17,6 +17,11 @@
 
 #![deny(missing_docs)]
 
+// The benchmark corpus generator (`benches/corpus`), which names the crate
+// `halc`, is also read by unit tests (`spirv::inst`).
+#[cfg(test)]
+extern crate self as halc;
+
 pub mod amber;
 pub mod build;
 pub mod depfile;

@@ -20,7 +20,7 @@ pub enum Stage {
     Check,
     /// SPIRV-Tools' validator.
     Validate,
-    /// Reflection (rspirv): entry points, workgroup sizes, resources.
+    /// Reflection: entry points, workgroup sizes, resources.
     Reflect,
     /// The binding layout.
     Layout,

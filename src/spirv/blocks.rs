@@ -11,12 +11,13 @@
 
 use std::collections::HashMap;
 
-use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass};
 use serde::Serialize;
 
+use super::inst::Inst;
 use super::reflect::{
-    function_bodies, id_at, invalid, lit_at, used_ids, Index, ScalarType, UsedIds,
+    entry_point, function_bodies, id_at, invalid, lit_at, used_ids, Bodies, Index, ScalarType,
+    UsedIds,
 };
 use super::{SpirvError, Words};
 
@@ -242,31 +243,25 @@ pub fn blocks(words: &Words) -> Result<HashMap<String, Blocks>, SpirvError> {
 
 /// [`blocks`] of a module already parsed and indexed.
 pub(super) fn blocks_parsed(
-    insts: &[Instruction],
+    insts: &[Inst<'_>],
     ix: &Index<'_>,
-    functions: &rustc_hash::FxHashMap<u32, &[Instruction]>,
+    functions: &Bodies<'_>,
 ) -> Result<HashMap<String, Blocks>, SpirvError> {
     let member_names: HashMap<(u32, u32), String> = insts
         .iter()
-        .filter(|i| i.class.opcode == Op::MemberName)
-        .filter_map(|i| match (id_at(i, 0), lit_at(i, 1), i.operands.get(2)) {
-            (Some(id), Some(m), Some(Operand::LiteralString(s))) if !s.is_empty() => {
-                Some(((id, m), s.clone()))
-            }
+        .filter(|i| i.op == Op::MemberName)
+        .filter_map(|i| match (id_at(i, 0), lit_at(i, 1), i.string(2)) {
+            (Some(id), Some(m), Ok((s, _))) if !s.is_empty() => Some(((id, m), s)),
             _ => None,
         })
         .collect();
     let mut out = HashMap::new();
-    for inst in insts.iter().filter(|i| i.class.opcode == Op::EntryPoint) {
-        let (Some(Operand::ExecutionModel(model)), Some(func), Some(Operand::LiteralString(name))) =
-            (inst.operands.first(), id_at(inst, 1), inst.operands.get(2))
-        else {
-            return Err(invalid("malformed OpEntryPoint"));
-        };
-        if *model != rspirv::spirv::ExecutionModel::GLCompute {
+    for inst in insts.iter().filter(|i| i.op == Op::EntryPoint) {
+        let (model, func, name) = entry_point(inst)?;
+        if model != rspirv::spirv::ExecutionModel::GLCompute {
             continue;
         }
-        let used = used_ids(functions, func);
+        let used = used_ids(ix, functions, func)?;
         let ctx = Ctx {
             ix,
             member_names: &member_names,
@@ -288,12 +283,14 @@ fn entry_blocks(ctx: &Ctx<'_, '_>, used: &UsedIds) -> Result<Blocks, SpirvError>
     let ix = ctx.ix;
     let mut blocks = Blocks::default();
     for inst in ix.insts {
-        if inst.class.opcode != Op::Variable {
+        if inst.op != Op::Variable {
             continue;
         }
-        let (Some(var), Some(ptr_ty), Some(Operand::StorageClass(class))) =
-            (inst.result_id, inst.result_type, inst.operands.first())
-        else {
+        let (Some(var), Some(ptr_ty), Some(class)) = (
+            inst.result_id,
+            inst.result_type,
+            inst.word(0).and_then(StorageClass::from_u32),
+        ) else {
             continue;
         };
         if !used.contains(var) {
@@ -307,10 +304,10 @@ fn entry_blocks(ctx: &Ctx<'_, '_>, used: &UsedIds) -> Result<Blocks, SpirvError>
         let mut ty = id_at(ix.get(ptr_ty)?, 1).ok_or_else(|| invalid("not a pointer"))?;
         // An array of buffers: the element's block.
         let t = ix.get(ty)?;
-        if matches!(t.class.opcode, Op::TypeArray | Op::TypeRuntimeArray) {
+        if matches!(t.op, Op::TypeArray | Op::TypeRuntimeArray) {
             ty = id_at(t, 0).unwrap_or(0);
         }
-        if ix.get(ty)?.class.opcode != Op::TypeStruct {
+        if ix.get(ty)?.op != Op::TypeStruct {
             continue;
         }
         let block = Block {
@@ -350,16 +347,9 @@ fn struct_type(ctx: &Ctx<'_, '_>, id: u32, depth: u32) -> Result<StructType, Spi
     let t = ix.get(id)?;
     let mut members = Vec::new();
     let mut size = 0u64;
-    let ids: Vec<u32> = t
-        .operands
-        .iter()
-        .filter_map(|o| match o {
-            Operand::IdRef(i) => Some(*i),
-            _ => None,
-        })
-        .collect();
+    let ids = t.operands;
     let count = ids.len();
-    for (m, member_ty) in ids.into_iter().enumerate() {
+    for (m, &member_ty) in ids.iter().enumerate() {
         let mi = m as u32;
         let offset = ix
             .member_decoration_lit(id, mi, Decoration::Offset)
@@ -425,8 +415,8 @@ fn block_type(
     if depth > MAX_DEPTH {
         return Err(invalid("block types nested deeper than 64"));
     }
-    let t: &Instruction = ix.get(id)?;
-    Ok(match t.class.opcode {
+    let t: &Inst<'_> = ix.get(id)?;
+    Ok(match t.op {
         Op::TypeBool | Op::TypeInt | Op::TypeFloat => BlockType::Scalar(ix.scalar_type(id)?),
         Op::TypeVector => BlockType::Vector {
             component: ix.scalar_type(id_at(t, 0).unwrap_or(0))?,
@@ -455,7 +445,7 @@ fn block_type(
         }
         Op::TypeArray | Op::TypeRuntimeArray => {
             let elem = id_at(t, 0).unwrap_or(0);
-            let length = if t.class.opcode == Op::TypeArray {
+            let length = if t.op == Op::TypeArray {
                 Some(ix.const_u64(id_at(t, 1).unwrap_or(0))?)
             } else {
                 None

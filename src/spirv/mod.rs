@@ -1,7 +1,7 @@
 //! SPIR-V input: header checks and byte order ([`binary`]), build-time
 //! specialization ([`specialize`]), reflection into plain types
-//! ([`reflect`]) and the structure of push-constant and buffer blocks
-//! ([`blocks`]).
+//! ([`reflect`], which reads instructions as views of the words: `inst.rs`)
+//! and the structure of push-constant and buffer blocks ([`blocks`]).
 //!
 //! Everything here reads the SPIR-V itself. SPIRV-Cross is not consulted for
 //! reflection: it gets multi-entry-point modules wrong (it applies one
@@ -9,6 +9,7 @@
 
 pub mod binary;
 pub mod blocks;
+pub(crate) mod inst;
 pub mod nesting;
 pub mod reflect;
 pub mod specialize;
@@ -68,7 +69,8 @@ pub enum SpirvError {
         /// Opcode number.
         opcode: u16,
     },
-    /// rspirv could not parse the instruction stream.
+    /// The instruction stream is malformed (an unknown opcode, a missing
+    /// operand, a literal string without its nul).
     #[error("malformed SPIR-V: {0}")]
     Parse(String),
     /// The module is not something halc can compile.

@@ -6,11 +6,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use rustc_hash::FxHashMap;
 
-use rspirv::binary::{Consumer, ParseAction};
-use rspirv::dr::{Instruction, ModuleHeader, Operand};
 use rspirv::spirv::{self, BuiltIn, Decoration, Dim, ExecutionMode, Op, StorageClass};
 use serde::{Deserialize, Serialize};
 
+use super::inst::Inst;
 use super::{SpirvError, Words};
 
 /// A module's reflection.
@@ -280,100 +279,19 @@ pub struct SpecAlias {
     pub name: Option<String>,
 }
 
-/// Collects rspirv's instructions (rspirv's own `Loader` rejects
-/// `OpExecutionModeId`, which glslc emits for vulkan1.3 targets).
-#[derive(Default)]
-struct Collect {
-    insts: Vec<Instruction>,
+/// Every instruction of `words` (see [`super::inst`]).
+pub(crate) fn parse(words: &Words) -> Result<Vec<Inst<'_>>, SpirvError> {
+    super::inst::parse(words)
 }
 
-impl Consumer for Collect {
-    fn initialize(&mut self) -> ParseAction {
-        ParseAction::Continue
-    }
-    fn finalize(&mut self) -> ParseAction {
-        ParseAction::Continue
-    }
-    fn consume_header(&mut self, _: ModuleHeader) -> ParseAction {
-        ParseAction::Continue
-    }
-    fn consume_instruction(&mut self, inst: Instruction) -> ParseAction {
-        self.insts.push(inst);
-        ParseAction::Continue
-    }
+/// The id at operand word `i`.
+pub(super) fn id_at(inst: &Inst<'_>, i: usize) -> Option<u32> {
+    inst.word(i)
 }
 
-/// Parses `words` into rspirv instructions.
-pub(crate) fn parse(words: &Words) -> Result<Vec<Instruction>, SpirvError> {
-    // Walk the raw stream first: it reports zero word counts and overruns
-    // with word offsets, before rspirv sees the module.
-    let mut count = 0;
-    for inst in words.instructions() {
-        inst?;
-        count += 1;
-    }
-    // rspirv reads one operand per logical operand of an OpSpecConstantOp's
-    // inner instruction, so a CompositeExtract/CompositeInsert with two
-    // indices or a VectorShuffle with two components is "extra operands" to
-    // it, on valid modules. Give it those instructions with one trailing
-    // literal and append the others to what it parsed.
-    let mut extra: Vec<(usize, Vec<u32>)> = Vec::new();
-    let mut kept: Vec<u32> = Vec::new();
-    for (index, inst) in words.instructions().enumerate() {
-        let inst = inst?;
-        let w = inst.words;
-        // Words: count|op, type, result, inner op, operand ids, literals.
-        let first_literal = match (inst.opcode, w.get(3)) {
-            (OP_SPEC_CONSTANT_OP, Some(&OP_COMPOSITE_EXTRACT)) => Some(5),
-            (OP_SPEC_CONSTANT_OP, Some(&(OP_COMPOSITE_INSERT | OP_VECTOR_SHUFFLE))) => Some(6),
-            _ => None,
-        };
-        if let Some(first_literal) = first_literal.filter(|f| w.len() > f + 1) {
-            if kept.is_empty() {
-                kept.extend_from_slice(&words.as_slice()[..inst.offset]);
-            }
-            extra.push((index, w[first_literal + 1..].to_vec()));
-            kept.push((((first_literal + 1) as u32) << 16) | u32::from(OP_SPEC_CONSTANT_OP));
-            kept.extend_from_slice(&w[1..=first_literal]);
-        } else if !kept.is_empty() {
-            kept.extend_from_slice(w);
-        }
-    }
-    let mut c = Collect {
-        insts: Vec::with_capacity(count),
-    };
-    let stream = if kept.is_empty() {
-        words.as_slice()
-    } else {
-        &kept
-    };
-    rspirv::binary::parse_words(stream, &mut c).map_err(|e| SpirvError::Parse(e.to_string()))?;
-    for (index, literals) in extra {
-        if let Some(inst) = c.insts.get_mut(index) {
-            inst.operands
-                .extend(literals.into_iter().map(Operand::LiteralBit32));
-        }
-    }
-    Ok(c.insts)
-}
-
-const OP_SPEC_CONSTANT_OP: u16 = 52;
-const OP_VECTOR_SHUFFLE: u32 = 79;
-const OP_COMPOSITE_EXTRACT: u32 = 81;
-const OP_COMPOSITE_INSERT: u32 = 82;
-
-pub(super) fn id_at(inst: &Instruction, i: usize) -> Option<u32> {
-    match inst.operands.get(i) {
-        Some(Operand::IdRef(id)) => Some(*id),
-        _ => None,
-    }
-}
-
-pub(super) fn lit_at(inst: &Instruction, i: usize) -> Option<u32> {
-    match inst.operands.get(i) {
-        Some(Operand::LiteralBit32(v)) => Some(*v),
-        _ => None,
-    }
+/// The 32-bit literal at operand word `i`.
+pub(super) fn lit_at(inst: &Inst<'_>, i: usize) -> Option<u32> {
+    inst.word(i)
 }
 
 pub(super) fn invalid(msg: impl Into<String>) -> SpirvError {
@@ -382,30 +300,33 @@ pub(super) fn invalid(msg: impl Into<String>) -> SpirvError {
 
 /// Indexed view of a module.
 pub(super) struct Index<'a> {
-    pub(super) insts: &'a [Instruction],
-    by_id: FxHashMap<u32, &'a Instruction>,
+    pub(super) insts: &'a [Inst<'a>],
+    by_id: FxHashMap<u32, &'a Inst<'a>>,
     pub(super) names: FxHashMap<u32, String>,
-    decorations: FxHashMap<u32, Vec<&'a Instruction>>,
-    member_decorations: FxHashMap<(u32, u32), Vec<&'a Instruction>>,
+    decorations: FxHashMap<u32, Vec<&'a Inst<'a>>>,
+    member_decorations: FxHashMap<(u32, u32), Vec<&'a Inst<'a>>>,
+    /// [`used_ids`] of each entry function, computed once for reflection
+    /// and block reflection.
+    used: std::cell::RefCell<FxHashMap<u32, std::rc::Rc<UsedIds>>>,
 }
 
 impl<'a> Index<'a> {
-    pub(super) fn new(insts: &'a [Instruction]) -> Self {
+    pub(super) fn new(insts: &'a [Inst<'a>]) -> Self {
         let mut by_id = FxHashMap::with_capacity_and_hasher(insts.len(), rustc_hash::FxBuildHasher);
         let mut names = FxHashMap::default();
-        let mut decorations: FxHashMap<u32, Vec<&Instruction>> = FxHashMap::default();
-        let mut member_decorations: FxHashMap<(u32, u32), Vec<&Instruction>> = FxHashMap::default();
+        let mut decorations: FxHashMap<u32, Vec<&Inst>> = FxHashMap::default();
+        let mut member_decorations: FxHashMap<(u32, u32), Vec<&Inst>> = FxHashMap::default();
         for inst in insts {
             if let Some(id) = inst.result_id {
                 by_id.insert(id, inst);
             }
-            match inst.class.opcode {
+            match inst.op {
                 Op::Name => {
-                    if let (Some(id), Some(Operand::LiteralString(s))) =
-                        (id_at(inst, 0), inst.operands.get(1))
-                    {
+                    // A name that is not a string is no name (the validator
+                    // has the last word on the module).
+                    if let (Some(id), Ok((s, _))) = (id_at(inst, 0), inst.string(1)) {
                         if !s.is_empty() {
-                            names.insert(id, s.clone());
+                            names.insert(id, s);
                         }
                     }
                 }
@@ -428,24 +349,46 @@ impl<'a> Index<'a> {
             names,
             decorations,
             member_decorations,
+            used: Default::default(),
         }
     }
 
-    pub(super) fn get(&self, id: u32) -> Result<&'a Instruction, SpirvError> {
+    pub(super) fn get(&self, id: u32) -> Result<&'a Inst<'a>, SpirvError> {
         self.by_id
             .get(&id)
             .copied()
             .ok_or_else(|| invalid(format!("id %{id} is used but never defined")))
     }
 
+    /// Words a literal of id `id`'s type takes, `id` being a type or a
+    /// value: 2 for a 64-bit integer or float, 1 otherwise (what rspirv's
+    /// parser reads for `OpSwitch` cases and constants).
+    pub(super) fn literal_words(&self, id: u32) -> usize {
+        let width = |t: &Inst<'_>| match t.op {
+            Op::TypeInt | Op::TypeFloat => t.word(0),
+            _ => None,
+        };
+        let Some(inst) = self.by_id.get(&id) else {
+            return 1;
+        };
+        let bits = width(inst).or_else(|| {
+            inst.result_type
+                .and_then(|t| self.by_id.get(&t))
+                .and_then(|t| width(t))
+        });
+        if bits == Some(64) {
+            2
+        } else {
+            1
+        }
+    }
+
     /// The first extra operand of decoration `d` on `id`, or `Some(0)`-less
     /// presence check via [`Index::has`].
-    fn decoration(&self, id: u32, d: Decoration) -> Option<&'a Instruction> {
-        self.decorations.get(&id).and_then(|v| {
-            v.iter()
-                .copied()
-                .find(|i| matches!(i.operands.get(1), Some(Operand::Decoration(x)) if *x == d))
-        })
+    fn decoration(&self, id: u32, d: Decoration) -> Option<&'a Inst<'a>> {
+        self.decorations
+            .get(&id)
+            .and_then(|v| v.iter().copied().find(|i| i.word(1) == Some(d as u32)))
     }
 
     pub(super) fn decoration_lit(&self, id: u32, d: Decoration) -> Option<u32> {
@@ -458,10 +401,9 @@ impl<'a> Index<'a> {
 
     pub(super) fn member_decoration_lit(&self, id: u32, member: u32, d: Decoration) -> Option<u32> {
         self.member_decorations.get(&(id, member)).and_then(|v| {
-            v.iter().find_map(|i| match i.operands.get(2) {
-                Some(Operand::Decoration(x)) if *x == d => lit_at(i, 3).or(Some(0)),
-                _ => None,
-            })
+            v.iter()
+                .find(|i| i.word(2) == Some(d as u32))
+                .map(|i| lit_at(i, 3).unwrap_or(0))
         })
     }
 
@@ -472,10 +414,12 @@ impl<'a> Index<'a> {
     /// Integer value of a (spec) constant: its current default.
     pub(super) fn const_u64(&self, id: u32) -> Result<u64, SpirvError> {
         let inst = self.get(id)?;
-        match inst.class.opcode {
-            Op::Constant | Op::SpecConstant => match inst.operands.first() {
-                Some(Operand::LiteralBit32(v)) => Ok(u64::from(*v)),
-                Some(Operand::LiteralBit64(v)) => Ok(*v),
+        match inst.op {
+            // The value's words: one for types of 32 bits or fewer, two
+            // (low word first) for 64-bit types.
+            Op::Constant | Op::SpecConstant => match *inst.operands {
+                [v] => Ok(u64::from(v)),
+                [lo, hi] => Ok(u64::from(hi) << 32 | u64::from(lo)),
                 _ => Err(invalid(format!("constant %{id} has no literal value"))),
             },
             Op::ConstantTrue | Op::SpecConstantTrue => Ok(1),
@@ -487,9 +431,14 @@ impl<'a> Index<'a> {
 
     /// Evaluates the integer `OpSpecConstantOp`s that size arrays (e.g.
     /// `shared float t[gl_WorkGroupSize.x * 2]`) with current defaults.
-    fn spec_op(&self, id: u32, inst: &Instruction) -> Result<u64, SpirvError> {
-        let Some(Operand::LiteralSpecConstantOpInteger(op)) = inst.operands.first() else {
+    fn spec_op(&self, id: u32, inst: &Inst<'_>) -> Result<u64, SpirvError> {
+        let Some(opcode) = inst.word(0) else {
             return Err(invalid(format!("%{id}: malformed OpSpecConstantOp")));
+        };
+        let Some(op) = Op::from_u32(opcode) else {
+            return Err(SpirvError::Unsupported(format!(
+                "%{id} is an OpSpecConstantOp of unknown opcode {opcode}, which halc cannot evaluate at build time"
+            )));
         };
         let arg = |i: usize| -> Result<u64, SpirvError> {
             let a = id_at(inst, i).ok_or_else(|| invalid(format!("%{id}: missing operand")))?;
@@ -505,18 +454,12 @@ impl<'a> Index<'a> {
                 let c = id_at(inst, 1).ok_or_else(unsupported)?;
                 // Follow every index through nested constant composites.
                 let mut part = c;
-                for op in &inst.operands[2..] {
-                    let Operand::LiteralBit32(index) = op else {
-                        return Err(unsupported());
-                    };
+                for &index in inst.operands.get(2..).unwrap_or_default() {
                     let comp = self.get(part)?;
-                    if !matches!(
-                        comp.class.opcode,
-                        Op::ConstantComposite | Op::SpecConstantComposite
-                    ) {
+                    if !matches!(comp.op, Op::ConstantComposite | Op::SpecConstantComposite) {
                         return Err(unsupported());
                     }
-                    part = id_at(comp, *index as usize).ok_or_else(unsupported)?;
+                    part = id_at(comp, index as usize).ok_or_else(unsupported)?;
                 }
                 self.const_u64(part)?
             }
@@ -548,7 +491,7 @@ impl<'a> Index<'a> {
 
     pub(super) fn scalar_type(&self, type_id: u32) -> Result<ScalarType, SpirvError> {
         let t = self.get(type_id)?;
-        match t.class.opcode {
+        match t.op {
             Op::TypeBool => Ok(ScalarType::Bool),
             Op::TypeInt => {
                 let w = lit_at(t, 0).unwrap_or(32);
@@ -573,7 +516,7 @@ impl<'a> Index<'a> {
             return Err(invalid("type nesting deeper than 64"));
         }
         let t = self.get(type_id)?;
-        Ok(match t.class.opcode {
+        Ok(match t.op {
             Op::TypeBool => (4, 0),
             Op::TypeInt | Op::TypeFloat => (u64::from(lit_at(t, 0).unwrap_or(32) / 8), 0),
             Op::TypeVector => {
@@ -603,16 +546,13 @@ impl<'a> Index<'a> {
             Op::TypeStruct => {
                 let mut end = 0u64;
                 let mut rt_stride = 0;
-                for (m, op) in t.operands.iter().enumerate() {
-                    let Operand::IdRef(member_ty) = op else {
-                        continue;
-                    };
+                for (m, &member_ty) in t.operands.iter().enumerate() {
                     let offset = u64::from(
                         self.member_decoration_lit(type_id, m as u32, Decoration::Offset)
                             .unwrap_or(0),
                     );
-                    let member = self.get(*member_ty)?;
-                    let (size, stride) = if member.class.opcode == Op::TypeMatrix {
+                    let member = self.get(member_ty)?;
+                    let (size, stride) = if member.op == Op::TypeMatrix {
                         let cols = u64::from(lit_at(member, 1).unwrap_or(0));
                         match self.member_decoration_lit(
                             type_id,
@@ -626,10 +566,10 @@ impl<'a> Index<'a> {
                                 (u64::from(ms) * u64::from(lit_at(col, 1).unwrap_or(0)), 0)
                             }
                             Some(ms) => (u64::from(ms) * cols, 0),
-                            None => self.explicit_size(*member_ty, depth + 1)?,
+                            None => self.explicit_size(member_ty, depth + 1)?,
                         }
                     } else {
-                        self.explicit_size(*member_ty, depth + 1)?
+                        self.explicit_size(member_ty, depth + 1)?
                     };
                     end = end.max(offset + size);
                     if stride != 0 {
@@ -654,7 +594,7 @@ impl<'a> Index<'a> {
             return Err(invalid("type nesting deeper than 64"));
         }
         let t = self.get(type_id)?;
-        Ok(match t.class.opcode {
+        Ok(match t.op {
             Op::TypeBool => (1, 1),
             Op::TypeInt | Op::TypeFloat => {
                 let b = u64::from(lit_at(t, 0).unwrap_or(32) / 8).max(1);
@@ -679,9 +619,8 @@ impl<'a> Index<'a> {
             Op::TypeStruct => {
                 let mut off = 0u64;
                 let mut align = 1u64;
-                for op in &t.operands {
-                    let Operand::IdRef(m) = op else { continue };
-                    let (s, a) = self.natural_size(*m, depth + 1)?;
+                for &m in t.operands {
+                    let (s, a) = self.natural_size(m, depth + 1)?;
                     let a = a.max(1);
                     off = off.div_ceil(a) * a + s;
                     align = align.max(a);
@@ -721,16 +660,17 @@ pub fn reflect_with_blocks(
 
 fn reflect_parsed(
     words: &Words,
-    insts: &[Instruction],
+    insts: &[Inst<'_>],
     ix: &Index<'_>,
-    functions: &FxHashMap<u32, &[Instruction]>,
+    functions: &Bodies<'_>,
 ) -> Result<ModuleInfo, SpirvError> {
     let capabilities = insts
         .iter()
-        .filter(|i| i.class.opcode == Op::Capability)
-        .filter_map(|i| match i.operands.first() {
-            Some(Operand::Capability(c)) => Some(format!("{c:?}")),
-            _ => None,
+        .filter(|i| i.op == Op::Capability)
+        .filter_map(|i| i.word(0))
+        .map(|c| match spirv::Capability::from_u32(c) {
+            Some(c) => format!("{c:?}"),
+            None => format!("Capability{c}"),
         })
         .collect();
 
@@ -738,16 +678,12 @@ fn reflect_parsed(
     let builtin_wg = builtin_workgroup_size(ix)?;
 
     let mut entry_points = Vec::new();
-    for inst in insts.iter().filter(|i| i.class.opcode == Op::EntryPoint) {
-        let (Some(Operand::ExecutionModel(model)), Some(func), Some(Operand::LiteralString(name))) =
-            (inst.operands.first(), id_at(inst, 1), inst.operands.get(2))
-        else {
-            return Err(invalid("malformed OpEntryPoint"));
-        };
+    for inst in insts.iter().filter(|i| i.op == Op::EntryPoint) {
+        let (model, func, name) = entry_point(inst)?;
         let model = match model {
             spirv::ExecutionModel::GLCompute => ExecutionModel::GLCompute,
             spirv::ExecutionModel::Kernel => ExecutionModel::Kernel,
-            other => ExecutionModel::Other(model_name(*other)),
+            other => ExecutionModel::Other(model_name(other)),
         };
         if model != ExecutionModel::GLCompute {
             entry_points.push(EntryPoint {
@@ -771,7 +707,7 @@ fn reflect_parsed(
             Some(wg) => wg,
             None => execution_mode_workgroup_size(ix, func).map_err(ctx)?,
         };
-        let used = used_ids(functions, func);
+        let used = used_ids(ix, functions, func).map_err(ctx)?;
         let (bindings, push_constant_size, threadgroup_memory_bytes) =
             resources(ix, functions, func, &used).map_err(ctx)?;
         entry_points.push(EntryPoint {
@@ -790,6 +726,20 @@ fn reflect_parsed(
         spec_constants,
         capabilities,
     })
+}
+
+/// An `OpEntryPoint`'s execution model, function and name.
+pub(super) fn entry_point(
+    inst: &Inst<'_>,
+) -> Result<(spirv::ExecutionModel, u32, String), SpirvError> {
+    let malformed = || invalid("malformed OpEntryPoint");
+    let model = inst
+        .word(0)
+        .and_then(spirv::ExecutionModel::from_u32)
+        .ok_or_else(malformed)?;
+    let func = inst.word(1).ok_or_else(malformed)?;
+    let (name, _) = inst.string(2)?;
+    Ok((model, func, name))
 }
 
 fn model_name(m: spirv::ExecutionModel) -> &'static str {
@@ -811,7 +761,7 @@ fn model_name(m: spirv::ExecutionModel) -> &'static str {
 fn spec_constants(ix: &Index<'_>) -> Result<Vec<SpecConstant>, SpirvError> {
     let mut out: BTreeMap<u32, SpecConstant> = BTreeMap::new();
     for inst in ix.insts {
-        let op = inst.class.opcode;
+        let op = inst.op;
         if !matches!(
             op,
             Op::SpecConstant | Op::SpecConstantTrue | Op::SpecConstantFalse
@@ -865,7 +815,7 @@ fn spec_constants(ix: &Index<'_>) -> Result<Vec<SpecConstant>, SpirvError> {
 }
 
 fn dim_of(ix: &Index<'_>, id: u32) -> Result<WorkgroupDim, SpirvError> {
-    if ix.get(id)?.class.opcode == Op::SpecConstantOp {
+    if ix.get(id)?.op == Op::SpecConstantOp {
         return Err(SpirvError::Unsupported(format!(
             "workgroup size component %{id} is an OpSpecConstantOp expression; halc needs a constant or a spec constant"
         )));
@@ -877,7 +827,7 @@ fn dim_of(ix: &Index<'_>, id: u32) -> Result<WorkgroupDim, SpirvError> {
         ))
     })?;
     let inst = ix.get(id)?;
-    let spec_id = if inst.class.opcode == Op::SpecConstant {
+    let spec_id = if inst.op == Op::SpecConstant {
         ix.decoration_lit(id, Decoration::SpecId)
     } else {
         None
@@ -889,22 +839,14 @@ fn builtin_workgroup_size(ix: &Index<'_>) -> Result<Option<WorkgroupSize>, Spirv
     let mut found = None;
     for (id, decs) in &ix.decorations {
         let is_wg = decs.iter().any(|d| {
-            matches!(
-                d.operands.get(1),
-                Some(Operand::Decoration(Decoration::BuiltIn))
-            ) && matches!(
-                d.operands.get(2),
-                Some(Operand::BuiltIn(BuiltIn::WorkgroupSize))
-            )
+            d.word(1) == Some(Decoration::BuiltIn as u32)
+                && d.word(2) == Some(BuiltIn::WorkgroupSize as u32)
         });
         if !is_wg {
             continue;
         }
         let inst = ix.get(*id)?;
-        if !matches!(
-            inst.class.opcode,
-            Op::ConstantComposite | Op::SpecConstantComposite
-        ) {
+        if !matches!(inst.op, Op::ConstantComposite | Op::SpecConstantComposite) {
             // A variable decorated WorkgroupSize is an input builtin: the
             // size then comes from the execution mode.
             continue;
@@ -914,14 +856,7 @@ fn builtin_workgroup_size(ix: &Index<'_>) -> Result<Option<WorkgroupSize>, Spirv
                 "more than one constant decorated BuiltIn WorkgroupSize",
             ));
         }
-        let comps: Vec<u32> = inst
-            .operands
-            .iter()
-            .filter_map(|o| match o {
-                Operand::IdRef(i) => Some(*i),
-                _ => None,
-            })
-            .collect();
+        let comps = inst.operands;
         if comps.len() != 3 {
             return Err(invalid("WorkgroupSize constant does not have 3 components"));
         }
@@ -939,12 +874,13 @@ fn builtin_workgroup_size(ix: &Index<'_>) -> Result<Option<WorkgroupSize>, Spirv
 
 fn execution_mode_workgroup_size(ix: &Index<'_>, func: u32) -> Result<WorkgroupSize, SpirvError> {
     for inst in ix.insts {
-        let op = inst.class.opcode;
+        let op = inst.op;
         if !matches!(op, Op::ExecutionMode | Op::ExecutionModeId) || id_at(inst, 0) != Some(func) {
             continue;
         }
-        match inst.operands.get(1) {
-            Some(Operand::ExecutionMode(ExecutionMode::LocalSize)) => {
+        let mode = inst.word(1).and_then(ExecutionMode::from_u32);
+        match mode {
+            Some(ExecutionMode::LocalSize) => {
                 let v: Vec<u32> = (2..5).filter_map(|i| lit_at(inst, i)).collect();
                 if v.len() != 3 {
                     return Err(invalid("LocalSize needs three literals"));
@@ -958,7 +894,7 @@ fn execution_mode_workgroup_size(ix: &Index<'_>, func: u32) -> Result<WorkgroupS
                     source: WorkgroupSource::LocalSize,
                 });
             }
-            Some(Operand::ExecutionMode(ExecutionMode::LocalSizeId)) => {
+            Some(ExecutionMode::LocalSizeId) => {
                 let v: Vec<u32> = (2..5).filter_map(|i| id_at(inst, i)).collect();
                 if v.len() != 3 {
                     return Err(invalid("LocalSizeId needs three ids"));
@@ -977,11 +913,14 @@ fn execution_mode_workgroup_size(ix: &Index<'_>, func: u32) -> Result<WorkgroupS
 }
 
 /// For each function id, the instructions of its body.
-pub(super) fn function_bodies(insts: &[Instruction]) -> FxHashMap<u32, &[Instruction]> {
+pub(super) type Bodies<'a> = FxHashMap<u32, &'a [Inst<'a>]>;
+
+/// For each function id, the instructions of its body.
+pub(super) fn function_bodies<'a>(insts: &'a [Inst<'a>]) -> Bodies<'a> {
     let mut out = FxHashMap::default();
     let mut start = None;
     for (i, inst) in insts.iter().enumerate() {
-        match inst.class.opcode {
+        match inst.op {
             Op::Function => start = Some((inst.result_id.unwrap_or(0), i)),
             Op::FunctionEnd => {
                 if let Some((id, s)) = start.take() {
@@ -994,15 +933,8 @@ pub(super) fn function_bodies(insts: &[Instruction]) -> FxHashMap<u32, &[Instruc
     out
 }
 
-fn referenced_ids(inst: &Instruction) -> impl Iterator<Item = u32> + '_ {
-    inst.operands.iter().filter_map(|o| match o {
-        Operand::IdRef(i) | Operand::IdScope(i) | Operand::IdMemorySemantics(i) => Some(*i),
-        _ => None,
-    })
-}
-
 /// Functions reachable from `entry` through `OpFunctionCall`, in a stable order.
-fn reachable_functions(functions: &FxHashMap<u32, &[Instruction]>, entry: u32) -> Vec<u32> {
+fn reachable_functions(functions: &Bodies<'_>, entry: u32) -> Vec<u32> {
     let mut seen = BTreeSet::new();
     let mut stack = vec![entry];
     let mut order = Vec::new();
@@ -1013,7 +945,7 @@ fn reachable_functions(functions: &FxHashMap<u32, &[Instruction]>, entry: u32) -
         order.push(f);
         if let Some(body) = functions.get(&f) {
             for inst in body.iter() {
-                if inst.class.opcode == Op::FunctionCall {
+                if inst.op == Op::FunctionCall {
                     if let Some(callee) = id_at(inst, 0) {
                         stack.push(callee);
                     }
@@ -1025,18 +957,25 @@ fn reachable_functions(functions: &FxHashMap<u32, &[Instruction]>, entry: u32) -
 }
 
 /// Every id referenced by the functions reachable from `entry`.
-pub(super) fn used_ids(functions: &FxHashMap<u32, &[Instruction]>, entry: u32) -> UsedIds {
+pub(super) fn used_ids(
+    ix: &Index<'_>,
+    functions: &Bodies<'_>,
+    entry: u32,
+) -> Result<std::rc::Rc<UsedIds>, SpirvError> {
+    if let Some(used) = ix.used.borrow().get(&entry) {
+        return Ok(used.clone());
+    }
     let mut used = UsedIds::default();
     for f in reachable_functions(functions, entry) {
         if let Some(body) = functions.get(&f) {
             for inst in body.iter() {
-                for id in referenced_ids(inst) {
-                    used.insert(id);
-                }
+                inst.for_each_id(|id| ix.literal_words(id), |id| used.insert(id))?;
             }
         }
     }
-    used
+    let used = std::rc::Rc::new(used);
+    ix.used.borrow_mut().insert(entry, used.clone());
+    Ok(used)
 }
 
 /// The ids an entry point's functions refer to: a bit per id (ids are
@@ -1078,7 +1017,7 @@ type Resources = (Vec<Binding>, Option<u32>, u64);
 
 fn resources(
     ix: &Index<'_>,
-    functions: &FxHashMap<u32, &[Instruction]>,
+    functions: &Bodies<'_>,
     entry: u32,
     used: &UsedIds,
 ) -> Result<Resources, SpirvError> {
@@ -1089,7 +1028,7 @@ fn resources(
     let mut chain_base: FxHashMap<u32, u32> = FxHashMap::default();
     for f in reachable_functions(functions, entry) {
         for inst in functions.get(&f).copied().unwrap_or_default() {
-            match inst.class.opcode {
+            match inst.op {
                 Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain => {
                     if let (Some(r), Some(base)) = (inst.result_id, id_at(inst, 0)) {
                         let root = chain_base.get(&base).copied().unwrap_or(base);
@@ -1115,19 +1054,24 @@ fn resources(
     let mut push_constant_size = None;
     let mut tg_bytes = 0u64;
     for inst in ix.insts {
-        if inst.class.opcode != Op::Variable {
+        if inst.op != Op::Variable {
             continue;
         }
         let (Some(var), Some(ptr_ty)) = (inst.result_id, inst.result_type) else {
             continue;
         };
-        let Some(Operand::StorageClass(class)) = inst.operands.first() else {
+        let Some(class) = inst.word(0) else {
             continue;
         };
         // Function-local variables live inside function bodies.
-        if *class == StorageClass::Function || !used.contains(var) {
+        if class == StorageClass::Function as u32 || !used.contains(var) {
             continue;
         }
+        let class = StorageClass::from_u32(class).ok_or_else(|| {
+            SpirvError::Unsupported(format!(
+                "variable %{var} in storage class {class} is not supported on Metal"
+            ))
+        })?;
         let ptr = ix.get(ptr_ty)?;
         let pointee =
             id_at(ptr, 1).ok_or_else(|| invalid(format!("%{ptr_ty} is not a pointer")))?;
@@ -1142,7 +1086,7 @@ fn resources(
                 tg_bytes += ix.natural_size(pointee, 0)?.0;
             }
             StorageClass::Uniform | StorageClass::StorageBuffer | StorageClass::UniformConstant => {
-                let b = binding(ix, var, *class, pointee, length_read.contains(&var))?;
+                let b = binding(ix, var, class, pointee, length_read.contains(&var))?;
                 if atomic_images.contains(&var) {
                     // SPIRV-Cross gives an atomic image a companion buffer
                     // outside the binding contract; refuse before it runs.
@@ -1227,7 +1171,7 @@ fn binding(
     let mut ty = pointee;
     let mut count = 1u32;
     let t = ix.get(ty)?;
-    match t.class.opcode {
+    match t.op {
         Op::TypeArray => {
             let len = ix.const_u64(id_at(t, 1).unwrap_or(0))?;
             count = u32::try_from(len)
@@ -1251,7 +1195,7 @@ fn binding(
         (false, false) => Access::ReadWrite,
     };
 
-    let (kind, access, min_size, stride) = match (class, t.class.opcode) {
+    let (kind, access, min_size, stride) = match (class, t.op) {
         (StorageClass::StorageBuffer | StorageClass::Uniform, Op::TypeStruct) => {
             let is_storage =
                 class == StorageClass::StorageBuffer || ix.has(ty, Decoration::BufferBlock);
@@ -1272,9 +1216,9 @@ fn binding(
             }
         }
         (StorageClass::UniformConstant, Op::TypeImage) => {
-            let dim = t.operands.get(1);
+            let dim = t.word(1);
             let sampled = lit_at(t, 5).unwrap_or(0);
-            let is_buffer = matches!(dim, Some(Operand::Dim(Dim::DimBuffer)));
+            let is_buffer = dim == Some(Dim::DimBuffer as u32);
             let kind = match (is_buffer, sampled) {
                 (true, 2) => BindingKind::StorageTexelBuffer,
                 (true, _) => BindingKind::UniformTexelBuffer,
@@ -1295,7 +1239,7 @@ fn binding(
             // GLSL `samplerBuffer` is a sampled image over a Buffer-dim
             // image: a uniform texel buffer, with no sampler in Metal.
             let image = ix.get(id_at(t, 0).unwrap_or(0))?;
-            let kind = if matches!(image.operands.get(1), Some(Operand::Dim(Dim::DimBuffer))) {
+            let kind = if image.word(1) == Some(Dim::DimBuffer as u32) {
                 BindingKind::UniformTexelBuffer
             } else {
                 BindingKind::CombinedImageSampler
@@ -1355,7 +1299,7 @@ impl Index<'_> {
             return Err(invalid("block too deep or too large to lay out"));
         }
         let t = self.get(type_id)?;
-        match t.class.opcode {
+        match t.op {
             Op::TypeBool => out.push((base, ScalarType::UInt(32))),
             Op::TypeInt | Op::TypeFloat => out.push((base, self.scalar_type(type_id)?)),
             Op::TypeVector => {
@@ -1397,10 +1341,7 @@ impl Index<'_> {
                 }
             }
             Op::TypeStruct => {
-                for (m, op) in t.operands.iter().enumerate() {
-                    let Operand::IdRef(member_ty) = op else {
-                        continue;
-                    };
+                for (m, &member_ty) in t.operands.iter().enumerate() {
                     let m = m as u32;
                     let offset = u64::from(
                         self.member_decoration_lit(type_id, m, Decoration::Offset)
@@ -1414,10 +1355,10 @@ impl Index<'_> {
                                 self.member_has(type_id, m, Decoration::RowMajor),
                             )
                         });
-                    if self.get(*member_ty)?.class.opcode == Op::TypeRuntimeArray {
+                    if self.get(member_ty)?.op == Op::TypeRuntimeArray {
                         continue; // laid out by the caller
                     }
-                    self.scalars(*member_ty, base + offset, matrix, out, depth + 1)?;
+                    self.scalars(member_ty, base + offset, matrix, out, depth + 1)?;
                 }
             }
             op => {
@@ -1436,16 +1377,18 @@ pub fn block_layout(words: &Words, at: Option<(u32, u32)>) -> Result<BlockLayout
     let insts = parse(words)?;
     let ix = Index::new(&insts);
     for inst in ix.insts {
-        if inst.class.opcode != Op::Variable {
+        if inst.op != Op::Variable {
             continue;
         }
-        let (Some(var), Some(ptr_ty), Some(Operand::StorageClass(class))) =
-            (inst.result_id, inst.result_type, inst.operands.first())
-        else {
+        let (Some(var), Some(ptr_ty), Some(class)) = (
+            inst.result_id,
+            inst.result_type,
+            inst.word(0).and_then(StorageClass::from_u32),
+        ) else {
             continue;
         };
         let wanted = match at {
-            None => *class == StorageClass::PushConstant,
+            None => class == StorageClass::PushConstant,
             Some((set, binding)) => {
                 matches!(class, StorageClass::Uniform | StorageClass::StorageBuffer)
                     && ix
@@ -1460,7 +1403,7 @@ pub fn block_layout(words: &Words, at: Option<(u32, u32)>) -> Result<BlockLayout
         }
         let block = id_at(ix.get(ptr_ty)?, 1).ok_or_else(|| invalid("not a pointer"))?;
         let t = ix.get(block)?;
-        if t.class.opcode != Op::TypeStruct {
+        if t.op != Op::TypeStruct {
             return Err(SpirvError::Unsupported(
                 "descriptor arrays of buffers are not laid out by halc diff".into(),
             ));
@@ -1470,18 +1413,9 @@ pub fn block_layout(words: &Words, at: Option<(u32, u32)>) -> Result<BlockLayout
         let (size, stride) = ix.explicit_size(block, 0)?;
         out.fixed_size = size;
         // The trailing runtime array, if any: its element's scalars.
-        let members: Vec<(usize, u32)> = t
-            .operands
-            .iter()
-            .enumerate()
-            .filter_map(|(m, o)| match o {
-                Operand::IdRef(i) => Some((m, *i)),
-                _ => None,
-            })
-            .collect();
-        if let Some(&(m, last)) = members.last() {
+        if let Some((m, &last)) = t.operands.iter().enumerate().next_back() {
             let lt = ix.get(last)?;
-            if lt.class.opcode == Op::TypeRuntimeArray {
+            if lt.op == Op::TypeRuntimeArray {
                 let elem = id_at(lt, 0).unwrap_or(0);
                 let offset = u64::from(
                     ix.member_decoration_lit(block, m as u32, Decoration::Offset)
