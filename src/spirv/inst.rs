@@ -105,8 +105,9 @@ fn malformed(inst_offset: usize, op: Op, what: &str) -> SpirvError {
 
 /// Every instruction of `words` after the header, in module order.
 pub(crate) fn parse(words: &Words) -> Result<Vec<Inst<'_>>, SpirvError> {
-    // At least two words an instruction; most take three to five.
-    let mut out = Vec::with_capacity(words.as_slice().len() / 4);
+    // Sized exactly: counting the instructions is a walk over their first
+    // words, and a vector grown by doubling would copy and fault in more.
+    let mut out = Vec::with_capacity(words.instructions().count());
     for raw in words.instructions() {
         let raw = raw?;
         let (g, only_ids) = lookup(u32::from(raw.opcode)).ok_or_else(|| {

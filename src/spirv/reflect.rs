@@ -298,10 +298,59 @@ pub(super) fn invalid(msg: impl Into<String>) -> SpirvError {
     SpirvError::Invalid(msg.into())
 }
 
+/// The instruction defining each id: ids are dense below the module's
+/// bound, so a vector indexed by id (a hash map cost a tenth of reflecting
+/// a large kernel, most of it faulting in its table in a cold process).
+/// Reflection runs before the validator's verdict: an id past SPIR-V's
+/// limit goes to a map, and of two definitions of one id the last counts.
+struct ById<'a> {
+    insts: &'a [Inst<'a>],
+    /// Id -> index + 1 into `insts`; 0 for none.
+    dense: Vec<u32>,
+    beyond: FxHashMap<u32, u32>,
+}
+
+impl<'a> ById<'a> {
+    fn new(insts: &'a [Inst<'a>]) -> Self {
+        let max = insts
+            .iter()
+            .filter_map(|i| i.result_id)
+            .filter(|&id| id < UsedIds::DENSE)
+            .max()
+            .unwrap_or(0);
+        let mut dense = vec![0u32; max as usize + 1];
+        let mut beyond = FxHashMap::default();
+        for (n, inst) in insts.iter().enumerate() {
+            let Some(id) = inst.result_id else { continue };
+            let n = u32::try_from(n + 1).unwrap_or(u32::MAX);
+            match dense.get_mut(id as usize) {
+                Some(slot) => *slot = n,
+                None => {
+                    beyond.insert(id, n);
+                }
+            }
+        }
+        ById {
+            insts,
+            dense,
+            beyond,
+        }
+    }
+
+    fn get(&self, id: u32) -> Option<&'a Inst<'a>> {
+        let n = match self.dense.get(id as usize) {
+            Some(&n) => n,
+            None => self.beyond.get(&id).copied().unwrap_or(0),
+        };
+        let insts: &'a [Inst<'a>] = self.insts;
+        n.checked_sub(1).and_then(|n| insts.get(n as usize))
+    }
+}
+
 /// Indexed view of a module.
 pub(super) struct Index<'a> {
     pub(super) insts: &'a [Inst<'a>],
-    by_id: FxHashMap<u32, &'a Inst<'a>>,
+    by_id: ById<'a>,
     pub(super) names: FxHashMap<u32, String>,
     decorations: FxHashMap<u32, Vec<&'a Inst<'a>>>,
     member_decorations: FxHashMap<(u32, u32), Vec<&'a Inst<'a>>>,
@@ -312,14 +361,11 @@ pub(super) struct Index<'a> {
 
 impl<'a> Index<'a> {
     pub(super) fn new(insts: &'a [Inst<'a>]) -> Self {
-        let mut by_id = FxHashMap::with_capacity_and_hasher(insts.len(), rustc_hash::FxBuildHasher);
+        let by_id = ById::new(insts);
         let mut names = FxHashMap::default();
         let mut decorations: FxHashMap<u32, Vec<&Inst>> = FxHashMap::default();
         let mut member_decorations: FxHashMap<(u32, u32), Vec<&Inst>> = FxHashMap::default();
         for inst in insts {
-            if let Some(id) = inst.result_id {
-                by_id.insert(id, inst);
-            }
             match inst.op {
                 Op::Name => {
                     // A name that is not a string is no name (the validator
@@ -355,8 +401,7 @@ impl<'a> Index<'a> {
 
     pub(super) fn get(&self, id: u32) -> Result<&'a Inst<'a>, SpirvError> {
         self.by_id
-            .get(&id)
-            .copied()
+            .get(id)
             .ok_or_else(|| invalid(format!("id %{id} is used but never defined")))
     }
 
@@ -368,13 +413,13 @@ impl<'a> Index<'a> {
             Op::TypeInt | Op::TypeFloat => t.word(0),
             _ => None,
         };
-        let Some(inst) = self.by_id.get(&id) else {
+        let Some(inst) = self.by_id.get(id) else {
             return 1;
         };
         let bits = width(inst).or_else(|| {
             inst.result_type
-                .and_then(|t| self.by_id.get(&t))
-                .and_then(|t| width(t))
+                .and_then(|t| self.by_id.get(t))
+                .and_then(width)
         });
         if bits == Some(64) {
             2
