@@ -691,4 +691,22 @@ mod tests {
         let switch = insts.iter().find(|i| i.op == Op::Switch).expect("switch");
         assert_eq!(switch.operands.len(), 2 + (2 + 1) + (2 + 1));
     }
+
+    /// Every opcode of rspirv's grammar is found, core and extension
+    /// opcodes alike, and nothing else is.
+    #[test]
+    fn the_grammar_index_finds_every_opcode_and_only_those() {
+        let mut extension = 0;
+        for g in INSTRUCTION_TABLE.iter() {
+            let op = g.opcode as u32;
+            assert_eq!(grammar(op).map(|f| f.opcode), Some(g.opcode), "{op}");
+            extension += usize::from(op >= 4096);
+        }
+        assert!(extension > 100, "{extension} extension opcodes");
+        let known: std::collections::BTreeSet<u32> =
+            INSTRUCTION_TABLE.iter().map(|g| g.opcode as u32).collect();
+        for op in (0..=u32::from(u16::MAX)).chain([1 << 16, u32::MAX]) {
+            assert_eq!(grammar(op).is_some(), known.contains(&op), "{op}");
+        }
+    }
 }
