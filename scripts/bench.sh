@@ -167,10 +167,11 @@ rows.append(("  peak memory, batch (max RSS)", f"halc {pb:.1f} MiB + {jobs} work
 rows.append(("  largest single-kernel run x workers", f"(halc {ps:.1f} + worker {ws:.1f} MiB) x {jobs} = {bound:.1f} MiB; batch = {(pb + jobs*wb)/bound:.2f}x that"))
 
 load = open(f"{work}/load.txt").read()
+def ms(v, unit):
+    return float(v) * {"ns": 1e-6, "µs": 1e-3, "us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
 times = {}
 for m in re.finditer(r"load_and_verify/(\d+)\s*\n?\s*time:\s*\[\S+ \S+ (\S+) (\S+)", load):
-    v, unit = float(m[2]), m[3]
-    times[int(m[1])] = v * {"ns": 1e-6, "µs": 1e-3, "us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
+    times[int(m[1])] = ms(m[2], m[3])
 rows.append(("Executable::load + verify (criterion)", ""))
 for k in sorted(times):
     rows.append((f"  {k} kernels", f"{times[k]:.3f} ms = {times[k]/k*1e6:.0f} ns per kernel"))
@@ -180,7 +181,7 @@ if 1000 in times and 10000 in times:
 # of 10,000). Per kernel near 10,000's: the excess is cache and TLB misses.
 m = re.search(r"load_and_verify/1000x10copies\s*\n?\s*time:\s*\[\S+ \S+ (\S+) (\S+)", load)
 if m and 10000 in times:
-    c = float(m[1]) * {"ns": 1e-6, "µs": 1e-3, "us": 1e-3, "ms": 1.0, "s": 1e3}[m[2]]
+    c = ms(m[1], m[2])
     rows.append(("  1000 kernels, ten copies in turn (control)", f"{c:.3f} ms = {c/1000*1e6:.0f} ns per kernel; 10,000 = {times[10000]/(10*c):.2f}x ten of these"))
 
 w = max(len(r[0]) for r in rows)

@@ -16,8 +16,7 @@ use serde::Serialize;
 
 use super::inst::Inst;
 use super::reflect::{
-    entry_point, function_bodies, id_at, invalid, lit_at, used_ids, Bodies, Index, ScalarType,
-    UsedIds,
+    entry_point, function_bodies, invalid, used_ids, Bodies, Index, ScalarType, UsedIds,
 };
 use super::{SpirvError, Words};
 
@@ -250,7 +249,7 @@ pub(super) fn blocks_parsed(
     let member_names: HashMap<(u32, u32), String> = insts
         .iter()
         .filter(|i| i.op == Op::MemberName)
-        .filter_map(|i| match (id_at(i, 0), lit_at(i, 1), i.string(2)) {
+        .filter_map(|i| match (i.word(0), i.word(1), i.string(2)) {
             (Some(id), Some(m), Ok((s, _))) if !s.is_empty() => Some(((id, m), s)),
             _ => None,
         })
@@ -301,11 +300,14 @@ fn entry_blocks(ctx: &Ctx<'_, '_>, used: &UsedIds) -> Result<Blocks, SpirvError>
             StorageClass::Uniform | StorageClass::StorageBuffer => false,
             _ => continue,
         };
-        let mut ty = id_at(ix.get(ptr_ty)?, 1).ok_or_else(|| invalid("not a pointer"))?;
+        let mut ty = ix
+            .get(ptr_ty)?
+            .word(1)
+            .ok_or_else(|| invalid("not a pointer"))?;
         // An array of buffers: the element's block.
         let t = ix.get(ty)?;
         if matches!(t.op, Op::TypeArray | Op::TypeRuntimeArray) {
-            ty = id_at(t, 0).unwrap_or(0);
+            ty = t.word(0).unwrap_or(0);
         }
         if ix.get(ty)?.op != Op::TypeStruct {
             continue;
@@ -419,14 +421,14 @@ fn block_type(
     Ok(match t.op {
         Op::TypeBool | Op::TypeInt | Op::TypeFloat => BlockType::Scalar(ix.scalar_type(id)?),
         Op::TypeVector => BlockType::Vector {
-            component: ix.scalar_type(id_at(t, 0).unwrap_or(0))?,
-            count: lit_at(t, 1).unwrap_or(0),
+            component: ix.scalar_type(t.word(0).unwrap_or(0))?,
+            count: t.word(1).unwrap_or(0),
         },
         Op::TypeMatrix => {
-            let col = ix.get(id_at(t, 0).unwrap_or(0))?;
-            let component = ix.scalar_type(id_at(col, 0).unwrap_or(0))?;
-            let rows = lit_at(col, 1).unwrap_or(0);
-            let columns = lit_at(t, 1).unwrap_or(0);
+            let col = ix.get(t.word(0).unwrap_or(0))?;
+            let component = ix.scalar_type(col.word(0).unwrap_or(0))?;
+            let rows = col.word(1).unwrap_or(0);
+            let columns = t.word(1).unwrap_or(0);
             let (stride, row_major) = match matrix {
                 Some(m) => m,
                 None => {
@@ -444,9 +446,9 @@ fn block_type(
             }
         }
         Op::TypeArray | Op::TypeRuntimeArray => {
-            let elem = id_at(t, 0).unwrap_or(0);
+            let elem = t.word(0).unwrap_or(0);
             let length = if t.op == Op::TypeArray {
-                Some(ix.const_u64(id_at(t, 1).unwrap_or(0))?)
+                Some(ix.const_u64(t.word(1).unwrap_or(0))?)
             } else {
                 None
             };

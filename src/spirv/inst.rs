@@ -290,98 +290,90 @@ impl Cursor<'_, '_> {
                 self.skip(n)?;
             }
             K::ImageOperands => {
-                let mask = self.take()?;
-                let known = spirv::ImageOperands::from_bits(mask)
-                    .ok_or_else(|| self.unknown_bits("image operands", mask))?;
-                // Every parameter of an image operand is an id; Grad has two.
                 use spirv::ImageOperands as I;
-                for (bit, n) in [
-                    (I::BIAS, 1),
-                    (I::LOD, 1),
-                    (I::GRAD, 2),
-                    (I::CONST_OFFSET, 1),
-                    (I::OFFSET, 1),
-                    (I::CONST_OFFSETS, 1),
-                    (I::SAMPLE, 1),
-                    (I::MIN_LOD, 1),
-                    (I::MAKE_TEXEL_AVAILABLE, 1),
-                    (I::MAKE_TEXEL_VISIBLE, 1),
-                    (I::OFFSETS, 1),
-                ] {
-                    if known.contains(bit) {
-                        for _ in 0..n {
-                            f(self.take()?);
-                        }
-                    }
-                }
+                // Every parameter of an image operand is an id; Grad has two.
+                self.mask(
+                    "image operands",
+                    I::all().bits(),
+                    &[
+                        (I::BIAS.bits(), 1, 0),
+                        (I::LOD.bits(), 1, 0),
+                        (I::GRAD.bits(), 2, 0),
+                        (I::CONST_OFFSET.bits(), 1, 0),
+                        (I::OFFSET.bits(), 1, 0),
+                        (I::CONST_OFFSETS.bits(), 1, 0),
+                        (I::SAMPLE.bits(), 1, 0),
+                        (I::MIN_LOD.bits(), 1, 0),
+                        (I::MAKE_TEXEL_AVAILABLE.bits(), 1, 0),
+                        (I::MAKE_TEXEL_VISIBLE.bits(), 1, 0),
+                        (I::OFFSETS.bits(), 1, 0),
+                    ],
+                    f,
+                )?;
             }
             K::MemoryAccess => {
-                let mask = self.take()?;
-                let known = spirv::MemoryAccess::from_bits(mask)
-                    .ok_or_else(|| self.unknown_bits("memory access", mask))?;
                 use spirv::MemoryAccess as M;
-                if known.contains(M::ALIGNED) {
-                    self.take()?; // the alignment, a literal
-                }
-                for bit in [
-                    M::MAKE_POINTER_AVAILABLE,
-                    M::MAKE_POINTER_VISIBLE,
-                    M::ALIAS_SCOPE_INTEL_MASK,
-                    M::NO_ALIAS_INTEL_MASK,
-                ] {
-                    if known.contains(bit) {
-                        f(self.take()?);
-                    }
-                }
+                self.mask(
+                    "memory access",
+                    M::all().bits(),
+                    &[
+                        (M::ALIGNED.bits(), 0, 1),
+                        (M::MAKE_POINTER_AVAILABLE.bits(), 1, 0),
+                        (M::MAKE_POINTER_VISIBLE.bits(), 1, 0),
+                        (M::ALIAS_SCOPE_INTEL_MASK.bits(), 1, 0),
+                        (M::NO_ALIAS_INTEL_MASK.bits(), 1, 0),
+                    ],
+                    f,
+                )?;
             }
             K::LoopControl => {
-                let mask = self.take()?;
-                let known = spirv::LoopControl::from_bits(mask)
-                    .ok_or_else(|| self.unknown_bits("loop control", mask))?;
-                // Every parameter of a loop control is a literal.
                 use spirv::LoopControl as L;
-                let with_parameter = L::DEPENDENCY_LENGTH
-                    | L::MIN_ITERATIONS
-                    | L::MAX_ITERATIONS
-                    | L::ITERATION_MULTIPLE
-                    | L::PEEL_COUNT
-                    | L::PARTIAL_COUNT
-                    | L::INITIATION_INTERVAL_ALTERA
-                    | L::MAX_CONCURRENCY_ALTERA
-                    | L::DEPENDENCY_ARRAY_ALTERA
-                    | L::PIPELINE_ENABLE_ALTERA
-                    | L::LOOP_COALESCE_ALTERA
-                    | L::MAX_INTERLEAVING_ALTERA
-                    | L::SPECULATED_ITERATIONS_ALTERA
-                    | L::LOOP_COUNT_ALTERA
-                    | L::MAX_REINVOCATION_DELAY_ALTERA;
-                self.skip((known & with_parameter).bits().count_ones() as usize)?;
+                // Every parameter of a loop control is a literal.
+                let literal = |bit: L| (bit.bits(), 0, 1);
+                self.mask(
+                    "loop control",
+                    L::all().bits(),
+                    &[
+                        literal(L::DEPENDENCY_LENGTH),
+                        literal(L::MIN_ITERATIONS),
+                        literal(L::MAX_ITERATIONS),
+                        literal(L::ITERATION_MULTIPLE),
+                        literal(L::PEEL_COUNT),
+                        literal(L::PARTIAL_COUNT),
+                        literal(L::INITIATION_INTERVAL_ALTERA),
+                        literal(L::MAX_CONCURRENCY_ALTERA),
+                        literal(L::DEPENDENCY_ARRAY_ALTERA),
+                        literal(L::PIPELINE_ENABLE_ALTERA),
+                        literal(L::LOOP_COALESCE_ALTERA),
+                        literal(L::MAX_INTERLEAVING_ALTERA),
+                        literal(L::SPECULATED_ITERATIONS_ALTERA),
+                        literal(L::LOOP_COUNT_ALTERA),
+                        literal(L::MAX_REINVOCATION_DELAY_ALTERA),
+                    ],
+                    f,
+                )?;
             }
             K::TensorAddressingOperands => {
-                let mask = self.take()?;
-                let known = spirv::TensorAddressingOperands::from_bits(mask)
-                    .ok_or_else(|| self.unknown_bits("tensor addressing operands", mask))?;
                 use spirv::TensorAddressingOperands as T;
-                for bit in [T::TENSOR_VIEW, T::DECODE_FUNC] {
-                    if known.contains(bit) {
-                        f(self.take()?);
-                    }
-                }
+                self.mask(
+                    "tensor addressing operands",
+                    T::all().bits(),
+                    &[(T::TENSOR_VIEW.bits(), 1, 0), (T::DECODE_FUNC.bits(), 1, 0)],
+                    f,
+                )?;
             }
             K::TensorOperands => {
-                let mask = self.take()?;
-                let known = spirv::TensorOperands::from_bits(mask)
-                    .ok_or_else(|| self.unknown_bits("tensor operands", mask))?;
                 use spirv::TensorOperands as T;
-                for bit in [
-                    T::OUT_OF_BOUNDS_VALUE_ARM,
-                    T::MAKE_ELEMENT_AVAILABLE_ARM,
-                    T::MAKE_ELEMENT_VISIBLE_ARM,
-                ] {
-                    if known.contains(bit) {
-                        f(self.take()?);
-                    }
-                }
+                self.mask(
+                    "tensor operands",
+                    T::all().bits(),
+                    &[
+                        (T::OUT_OF_BOUNDS_VALUE_ARM.bits(), 1, 0),
+                        (T::MAKE_ELEMENT_AVAILABLE_ARM.bits(), 1, 0),
+                        (T::MAKE_ELEMENT_VISIBLE_ARM.bits(), 1, 0),
+                    ],
+                    f,
+                )?;
             }
             // Decorations and execution modes carry parameters of their own
             // (ids among them); they belong to the module's annotations and
@@ -413,12 +405,35 @@ impl Cursor<'_, '_> {
         Ok(())
     }
 
-    fn unknown_bits(&self, what: &str, mask: u32) -> SpirvError {
-        malformed(
-            self.inst.offset,
-            self.inst.op,
-            &format!("unknown {what} {mask:#x}"),
-        )
+    /// A flag-mask operand of which some flags take parameters: the mask,
+    /// then, for each flag set, in `params`' order (ascending bits, as the
+    /// grammar and rspirv read them), its `ids` ids and `literals` literal
+    /// words. A flag outside `known` is an error, as it is to rspirv: its
+    /// parameters are unknown.
+    fn mask(
+        &mut self,
+        what: &str,
+        known: u32,
+        params: &[(u32, u8, u8)],
+        f: &mut impl FnMut(u32),
+    ) -> Result<(), SpirvError> {
+        let mask = self.take()?;
+        if mask & !known != 0 {
+            return Err(malformed(
+                self.inst.offset,
+                self.inst.op,
+                &format!("unknown {what} {mask:#x}"),
+            ));
+        }
+        for &(bit, ids, literals) in params {
+            if mask & bit != 0 {
+                for _ in 0..ids {
+                    f(self.take()?);
+                }
+                self.skip(usize::from(literals))?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -503,26 +518,8 @@ mod tests {
         let ours = parse(words).unwrap_or_else(|e| panic!("{name}: {e}"));
         let theirs = oracle(words);
         assert_eq!(ours.len(), theirs.len(), "{name}: instruction count");
-        let types: rustc_hash::FxHashMap<u32, &Inst<'_>> = ours
-            .iter()
-            .filter_map(|i| i.result_id.map(|r| (r, i)))
-            .collect();
-        let literal_words = |id: u32| {
-            let width =
-                |t: &Inst<'_>| matches!(t.op, Op::TypeInt | Op::TypeFloat).then(|| t.word(0));
-            let inst = types.get(&id);
-            let bits = inst.and_then(|i| width(i)).flatten().or_else(|| {
-                inst.and_then(|i| i.result_type)
-                    .and_then(|t| types.get(&t))
-                    .and_then(|t| width(t))
-                    .flatten()
-            });
-            if bits == Some(64) {
-                2
-            } else {
-                1
-            }
-        };
+        let ix = crate::spirv::reflect::Index::new(&ours);
+        let literal_words = |id| ix.literal_words(id);
         let mut with_ids = 0;
         for (a, b) in ours.iter().zip(&theirs) {
             let at = format!("{name}: Op{:?} at word {}", a.op, a.offset);

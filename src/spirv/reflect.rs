@@ -284,16 +284,6 @@ pub(crate) fn parse(words: &Words) -> Result<Vec<Inst<'_>>, SpirvError> {
     super::inst::parse(words)
 }
 
-/// The id at operand word `i`.
-pub(super) fn id_at(inst: &Inst<'_>, i: usize) -> Option<u32> {
-    inst.word(i)
-}
-
-/// The 32-bit literal at operand word `i`.
-pub(super) fn lit_at(inst: &Inst<'_>, i: usize) -> Option<u32> {
-    inst.word(i)
-}
-
 pub(super) fn invalid(msg: impl Into<String>) -> SpirvError {
     SpirvError::Invalid(msg.into())
 }
@@ -370,19 +360,19 @@ impl<'a> Index<'a> {
                 Op::Name => {
                     // A name that is not a string is no name (the validator
                     // has the last word on the module).
-                    if let (Some(id), Ok((s, _))) = (id_at(inst, 0), inst.string(1)) {
+                    if let (Some(id), Ok((s, _))) = (inst.word(0), inst.string(1)) {
                         if !s.is_empty() {
                             names.insert(id, s);
                         }
                     }
                 }
                 Op::Decorate => {
-                    if let Some(id) = id_at(inst, 0) {
+                    if let Some(id) = inst.word(0) {
                         decorations.entry(id).or_default().push(inst);
                     }
                 }
                 Op::MemberDecorate => {
-                    if let (Some(id), Some(m)) = (id_at(inst, 0), lit_at(inst, 1)) {
+                    if let (Some(id), Some(m)) = (inst.word(0), inst.word(1)) {
                         member_decorations.entry((id, m)).or_default().push(inst);
                     }
                 }
@@ -437,7 +427,7 @@ impl<'a> Index<'a> {
     }
 
     pub(super) fn decoration_lit(&self, id: u32, d: Decoration) -> Option<u32> {
-        self.decoration(id, d).and_then(|i| lit_at(i, 2))
+        self.decoration(id, d).and_then(|i| i.word(2))
     }
 
     fn has(&self, id: u32, d: Decoration) -> bool {
@@ -448,7 +438,7 @@ impl<'a> Index<'a> {
         self.member_decorations.get(&(id, member)).and_then(|v| {
             v.iter()
                 .find(|i| i.word(2) == Some(d as u32))
-                .map(|i| lit_at(i, 3).unwrap_or(0))
+                .map(|i| i.word(3).unwrap_or(0))
         })
     }
 
@@ -486,7 +476,9 @@ impl<'a> Index<'a> {
             )));
         };
         let arg = |i: usize| -> Result<u64, SpirvError> {
-            let a = id_at(inst, i).ok_or_else(|| invalid(format!("%{id}: missing operand")))?;
+            let a = inst
+                .word(i)
+                .ok_or_else(|| invalid(format!("%{id}: missing operand")))?;
             self.const_u64(a)
         };
         let unsupported = || {
@@ -496,7 +488,7 @@ impl<'a> Index<'a> {
         };
         Ok(match op {
             Op::CompositeExtract => {
-                let c = id_at(inst, 1).ok_or_else(unsupported)?;
+                let c = inst.word(1).ok_or_else(unsupported)?;
                 // Follow every index through nested constant composites.
                 let mut part = c;
                 for &index in inst.operands.get(2..).unwrap_or_default() {
@@ -504,7 +496,7 @@ impl<'a> Index<'a> {
                     if !matches!(comp.op, Op::ConstantComposite | Op::SpecConstantComposite) {
                         return Err(unsupported());
                     }
-                    part = id_at(comp, index as usize).ok_or_else(unsupported)?;
+                    part = comp.word(index as usize).ok_or_else(unsupported)?;
                 }
                 self.const_u64(part)?
             }
@@ -539,14 +531,14 @@ impl<'a> Index<'a> {
         match t.op {
             Op::TypeBool => Ok(ScalarType::Bool),
             Op::TypeInt => {
-                let w = lit_at(t, 0).unwrap_or(32);
-                Ok(if lit_at(t, 1) == Some(1) {
+                let w = t.word(0).unwrap_or(32);
+                Ok(if t.word(1) == Some(1) {
                     ScalarType::Int(w)
                 } else {
                     ScalarType::UInt(w)
                 })
             }
-            Op::TypeFloat => Ok(ScalarType::Float(lit_at(t, 0).unwrap_or(32))),
+            Op::TypeFloat => Ok(ScalarType::Float(t.word(0).unwrap_or(32))),
             op => Err(invalid(format!(
                 "%{type_id} is Op{op:?}, expected a scalar type"
             ))),
@@ -563,28 +555,28 @@ impl<'a> Index<'a> {
         let t = self.get(type_id)?;
         Ok(match t.op {
             Op::TypeBool => (4, 0),
-            Op::TypeInt | Op::TypeFloat => (u64::from(lit_at(t, 0).unwrap_or(32) / 8), 0),
+            Op::TypeInt | Op::TypeFloat => (u64::from(t.word(0).unwrap_or(32) / 8), 0),
             Op::TypeVector => {
-                let (c, _) = self.explicit_size(id_at(t, 0).unwrap_or(0), depth + 1)?;
-                (c * u64::from(lit_at(t, 1).unwrap_or(0)), 0)
+                let (c, _) = self.explicit_size(t.word(0).unwrap_or(0), depth + 1)?;
+                (c * u64::from(t.word(1).unwrap_or(0)), 0)
             }
             Op::TypeMatrix => {
                 // Without the member's MatrixStride we fall back to tight columns.
-                let (c, _) = self.explicit_size(id_at(t, 0).unwrap_or(0), depth + 1)?;
-                (c * u64::from(lit_at(t, 1).unwrap_or(0)), 0)
+                let (c, _) = self.explicit_size(t.word(0).unwrap_or(0), depth + 1)?;
+                (c * u64::from(t.word(1).unwrap_or(0)), 0)
             }
             Op::TypeArray => {
-                let len = self.const_u64(id_at(t, 1).unwrap_or(0))?;
+                let len = self.const_u64(t.word(1).unwrap_or(0))?;
                 let stride = match self.decoration_lit(type_id, Decoration::ArrayStride) {
                     Some(s) => u64::from(s),
-                    None => self.explicit_size(id_at(t, 0).unwrap_or(0), depth + 1)?.0,
+                    None => self.explicit_size(t.word(0).unwrap_or(0), depth + 1)?.0,
                 };
                 (stride.saturating_mul(len), 0)
             }
             Op::TypeRuntimeArray => {
                 let stride = match self.decoration_lit(type_id, Decoration::ArrayStride) {
                     Some(s) => s,
-                    None => self.explicit_size(id_at(t, 0).unwrap_or(0), depth + 1)?.0 as u32,
+                    None => self.explicit_size(t.word(0).unwrap_or(0), depth + 1)?.0 as u32,
                 };
                 (0, stride)
             }
@@ -598,7 +590,7 @@ impl<'a> Index<'a> {
                     );
                     let member = self.get(member_ty)?;
                     let (size, stride) = if member.op == Op::TypeMatrix {
-                        let cols = u64::from(lit_at(member, 1).unwrap_or(0));
+                        let cols = u64::from(member.word(1).unwrap_or(0));
                         match self.member_decoration_lit(
                             type_id,
                             m as u32,
@@ -607,8 +599,8 @@ impl<'a> Index<'a> {
                             Some(ms)
                                 if self.member_has(type_id, m as u32, Decoration::RowMajor) =>
                             {
-                                let col = self.get(id_at(member, 0).unwrap_or(0))?;
-                                (u64::from(ms) * u64::from(lit_at(col, 1).unwrap_or(0)), 0)
+                                let col = self.get(member.word(0).unwrap_or(0))?;
+                                (u64::from(ms) * u64::from(col.word(1).unwrap_or(0)), 0)
                             }
                             Some(ms) => (u64::from(ms) * cols, 0),
                             None => self.explicit_size(member_ty, depth + 1)?,
@@ -642,23 +634,23 @@ impl<'a> Index<'a> {
         Ok(match t.op {
             Op::TypeBool => (1, 1),
             Op::TypeInt | Op::TypeFloat => {
-                let b = u64::from(lit_at(t, 0).unwrap_or(32) / 8).max(1);
+                let b = u64::from(t.word(0).unwrap_or(32) / 8).max(1);
                 (b, b)
             }
             Op::TypeVector => {
-                let (c, _) = self.natural_size(id_at(t, 0).unwrap_or(0), depth + 1)?;
-                let n = u64::from(lit_at(t, 1).unwrap_or(0));
+                let (c, _) = self.natural_size(t.word(0).unwrap_or(0), depth + 1)?;
+                let n = u64::from(t.word(1).unwrap_or(0));
                 // Metal: 3-component vectors take the size of 4.
                 let n = if n == 3 { 4 } else { n };
                 (c * n, c * n)
             }
             Op::TypeMatrix => {
-                let (col, a) = self.natural_size(id_at(t, 0).unwrap_or(0), depth + 1)?;
-                (col * u64::from(lit_at(t, 1).unwrap_or(0)), a)
+                let (col, a) = self.natural_size(t.word(0).unwrap_or(0), depth + 1)?;
+                (col * u64::from(t.word(1).unwrap_or(0)), a)
             }
             Op::TypeArray => {
-                let len = self.const_u64(id_at(t, 1).unwrap_or(0))?;
-                let (s, a) = self.natural_size(id_at(t, 0).unwrap_or(0), depth + 1)?;
+                let len = self.const_u64(t.word(1).unwrap_or(0))?;
+                let (s, a) = self.natural_size(t.word(0).unwrap_or(0), depth + 1)?;
                 (s.div_ceil(a.max(1)) * a.max(1) * len, a)
             }
             Op::TypeStruct => {
@@ -920,13 +912,13 @@ fn builtin_workgroup_size(ix: &Index<'_>) -> Result<Option<WorkgroupSize>, Spirv
 fn execution_mode_workgroup_size(ix: &Index<'_>, func: u32) -> Result<WorkgroupSize, SpirvError> {
     for inst in ix.insts {
         let op = inst.op;
-        if !matches!(op, Op::ExecutionMode | Op::ExecutionModeId) || id_at(inst, 0) != Some(func) {
+        if !matches!(op, Op::ExecutionMode | Op::ExecutionModeId) || inst.word(0) != Some(func) {
             continue;
         }
         let mode = inst.word(1).and_then(ExecutionMode::from_u32);
         match mode {
             Some(ExecutionMode::LocalSize) => {
-                let v: Vec<u32> = (2..5).filter_map(|i| lit_at(inst, i)).collect();
+                let v: Vec<u32> = (2..5).filter_map(|i| inst.word(i)).collect();
                 if v.len() != 3 {
                     return Err(invalid("LocalSize needs three literals"));
                 }
@@ -940,7 +932,7 @@ fn execution_mode_workgroup_size(ix: &Index<'_>, func: u32) -> Result<WorkgroupS
                 });
             }
             Some(ExecutionMode::LocalSizeId) => {
-                let v: Vec<u32> = (2..5).filter_map(|i| id_at(inst, i)).collect();
+                let v: Vec<u32> = (2..5).filter_map(|i| inst.word(i)).collect();
                 if v.len() != 3 {
                     return Err(invalid("LocalSizeId needs three ids"));
                 }
@@ -991,7 +983,7 @@ fn reachable_functions(functions: &Bodies<'_>, entry: u32) -> Vec<u32> {
         if let Some(body) = functions.get(&f) {
             for inst in body.iter() {
                 if inst.op == Op::FunctionCall {
-                    if let Some(callee) = id_at(inst, 0) {
+                    if let Some(callee) = inst.word(0) {
                         stack.push(callee);
                     }
                 }
@@ -1075,18 +1067,18 @@ fn resources(
         for inst in functions.get(&f).copied().unwrap_or_default() {
             match inst.op {
                 Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain => {
-                    if let (Some(r), Some(base)) = (inst.result_id, id_at(inst, 0)) {
+                    if let (Some(r), Some(base)) = (inst.result_id, inst.word(0)) {
                         let root = chain_base.get(&base).copied().unwrap_or(base);
                         chain_base.insert(r, root);
                     }
                 }
                 Op::ArrayLength => {
-                    if let Some(p) = id_at(inst, 0) {
+                    if let Some(p) = inst.word(0) {
                         length_read.insert(chain_base.get(&p).copied().unwrap_or(p));
                     }
                 }
                 Op::ImageTexelPointer => {
-                    if let Some(p) = id_at(inst, 0) {
+                    if let Some(p) = inst.word(0) {
                         atomic_images.insert(chain_base.get(&p).copied().unwrap_or(p));
                     }
                 }
@@ -1118,8 +1110,9 @@ fn resources(
             ))
         })?;
         let ptr = ix.get(ptr_ty)?;
-        let pointee =
-            id_at(ptr, 1).ok_or_else(|| invalid(format!("%{ptr_ty} is not a pointer")))?;
+        let pointee = ptr
+            .word(1)
+            .ok_or_else(|| invalid(format!("%{ptr_ty} is not a pointer")))?;
         match class {
             StorageClass::PushConstant => {
                 let (size, _) = ix.explicit_size(pointee, 0)?;
@@ -1218,16 +1211,16 @@ fn binding(
     let t = ix.get(ty)?;
     match t.op {
         Op::TypeArray => {
-            let len = ix.const_u64(id_at(t, 1).unwrap_or(0))?;
+            let len = ix.const_u64(t.word(1).unwrap_or(0))?;
             count = u32::try_from(len)
                 .ok()
                 .filter(|c| *c > 0)
                 .ok_or_else(|| invalid(format!("{at}: descriptor array length {len}")))?;
-            ty = id_at(t, 0).unwrap_or(0);
+            ty = t.word(0).unwrap_or(0);
         }
         Op::TypeRuntimeArray => {
             count = 0;
-            ty = id_at(t, 0).unwrap_or(0);
+            ty = t.word(0).unwrap_or(0);
         }
         _ => {}
     }
@@ -1262,7 +1255,7 @@ fn binding(
         }
         (StorageClass::UniformConstant, Op::TypeImage) => {
             let dim = t.word(1);
-            let sampled = lit_at(t, 5).unwrap_or(0);
+            let sampled = t.word(5).unwrap_or(0);
             let is_buffer = dim == Some(Dim::DimBuffer as u32);
             let kind = match (is_buffer, sampled) {
                 (true, 2) => BindingKind::StorageTexelBuffer,
@@ -1283,7 +1276,7 @@ fn binding(
         (StorageClass::UniformConstant, Op::TypeSampledImage) => {
             // GLSL `samplerBuffer` is a sampled image over a Buffer-dim
             // image: a uniform texel buffer, with no sampler in Metal.
-            let image = ix.get(id_at(t, 0).unwrap_or(0))?;
+            let image = ix.get(t.word(0).unwrap_or(0))?;
             let kind = if image.word(1) == Some(Dim::DimBuffer as u32) {
                 BindingKind::UniformTexelBuffer
             } else {
@@ -1348,19 +1341,19 @@ impl Index<'_> {
             Op::TypeBool => out.push((base, ScalarType::UInt(32))),
             Op::TypeInt | Op::TypeFloat => out.push((base, self.scalar_type(type_id)?)),
             Op::TypeVector => {
-                let comp = id_at(t, 0).unwrap_or(0);
+                let comp = t.word(0).unwrap_or(0);
                 let size = self.explicit_size(comp, depth + 1)?.0;
-                for i in 0..u64::from(lit_at(t, 1).unwrap_or(0)) {
+                for i in 0..u64::from(t.word(1).unwrap_or(0)) {
                     self.scalars(comp, base + i * size, None, out, depth + 1)?;
                 }
             }
             Op::TypeMatrix => {
-                let col = id_at(t, 0).unwrap_or(0);
+                let col = t.word(0).unwrap_or(0);
                 let col_t = self.get(col)?;
-                let comp = id_at(col_t, 0).unwrap_or(0);
+                let comp = col_t.word(0).unwrap_or(0);
                 let comp_size = self.explicit_size(comp, depth + 1)?.0;
-                let rows = u64::from(lit_at(col_t, 1).unwrap_or(0));
-                let cols = u64::from(lit_at(t, 1).unwrap_or(0));
+                let rows = u64::from(col_t.word(1).unwrap_or(0));
+                let cols = u64::from(t.word(1).unwrap_or(0));
                 let (stride, row_major) =
                     matrix.unwrap_or((self.explicit_size(col, depth + 1)?.0, false));
                 for c in 0..cols {
@@ -1375,8 +1368,8 @@ impl Index<'_> {
                 }
             }
             Op::TypeArray => {
-                let elem = id_at(t, 0).unwrap_or(0);
-                let len = self.const_u64(id_at(t, 1).unwrap_or(0))?;
+                let elem = t.word(0).unwrap_or(0);
+                let len = self.const_u64(t.word(1).unwrap_or(0))?;
                 let stride = match self.decoration_lit(type_id, Decoration::ArrayStride) {
                     Some(s) => u64::from(s),
                     None => self.explicit_size(elem, depth + 1)?.0,
@@ -1446,7 +1439,10 @@ pub fn block_layout(words: &Words, at: Option<(u32, u32)>) -> Result<BlockLayout
         if !wanted {
             continue;
         }
-        let block = id_at(ix.get(ptr_ty)?, 1).ok_or_else(|| invalid("not a pointer"))?;
+        let block = ix
+            .get(ptr_ty)?
+            .word(1)
+            .ok_or_else(|| invalid("not a pointer"))?;
         let t = ix.get(block)?;
         if t.op != Op::TypeStruct {
             return Err(SpirvError::Unsupported(
@@ -1461,7 +1457,7 @@ pub fn block_layout(words: &Words, at: Option<(u32, u32)>) -> Result<BlockLayout
         if let Some((m, &last)) = t.operands.iter().enumerate().next_back() {
             let lt = ix.get(last)?;
             if lt.op == Op::TypeRuntimeArray {
-                let elem = id_at(lt, 0).unwrap_or(0);
+                let elem = lt.word(0).unwrap_or(0);
                 let offset = u64::from(
                     ix.member_decoration_lit(block, m as u32, Decoration::Offset)
                         .unwrap_or(0),

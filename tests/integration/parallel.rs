@@ -264,18 +264,28 @@ fn cli_jobs_give_the_same_file_and_timings_add_up() {
 fn the_workers_allocator_changes_no_byte_of_the_output() {
     let d = tempfile::tempdir().unwrap();
     let files = fixture_files();
-    let run = |name: &str, extra: &[&str], env: Option<&str>| {
-        let out = d.path().join(format!("{name}.halc"));
+    // `halc ARGS` with the allocator variable set to `env`, or unset.
+    let halc = |args: &[&str], env: Option<&str>| {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_halc"));
-        cmd.args(["compile", "-j", "2", "--timings", "-o"])
-            .arg(&out)
-            .args(extra)
-            .args(&files)
-            .env_remove(halc::msl::worker::ALLOCATOR_ENV);
+        cmd.args(args).env_remove(halc::msl::worker::ALLOCATOR_ENV);
         if let Some(v) = env {
             cmd.env(halc::msl::worker::ALLOCATOR_ENV, v);
         }
-        let o = cmd.output().unwrap();
+        cmd.output().unwrap()
+    };
+    let run = |name: &str, extra: &[&str], env: Option<&str>| {
+        let out = d.path().join(format!("{name}.halc"));
+        let mut args = vec![
+            "compile",
+            "-j",
+            "2",
+            "--timings",
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        args.extend(files.iter().map(String::as_str));
+        let o = halc(&args, env);
         assert!(
             o.status.success(),
             "{name}: {}",
@@ -315,12 +325,8 @@ fn the_workers_allocator_changes_no_byte_of_the_output() {
     }
     // One module: its one worker keeps glibc's malloc.
     let out = d.path().join("one.halc");
-    let o = Command::new(env!("CARGO_BIN_EXE_halc"))
-        .args(["compile", "--timings", &files[0], "-o"])
-        .arg(&out)
-        .env_remove(halc::msl::worker::ALLOCATOR_ENV)
-        .output()
-        .unwrap();
+    let out_arg = out.to_str().unwrap();
+    let o = halc(&["compile", "--timings", &files[0], "-o", out_arg], None);
     let table = String::from_utf8(o.stdout).unwrap();
     assert!(
         o.status.success() && table.contains("the workers' C++ allocator: glibc malloc"),
@@ -328,12 +334,7 @@ fn the_workers_allocator_changes_no_byte_of_the_output() {
     );
     // A value it does not know is an error, and the file stays as it was.
     let before = std::fs::read(&out).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_halc"))
-        .args(["compile", &files[0], "-o"])
-        .arg(&out)
-        .env(halc::msl::worker::ALLOCATOR_ENV, "jemalloc")
-        .output()
-        .unwrap();
+    let o = halc(&["compile", &files[0], "-o", out_arg], Some("jemalloc"));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
