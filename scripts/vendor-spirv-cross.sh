@@ -4,10 +4,11 @@
 # with the patches in vendor/patches/spirv-cross-sys applied
 # (vendor/README.md says why). Before it installs or compares anything it
 # runs the differential test of each patched function against the original
-# (vendor/patches/spirv-cross-sys/*_test.cpp) on every code path the patch
-# has: SSE2, the scalar loop, and AArch64 NEON when aarch64-linux-gnu-g++ and
-# qemu-aarch64 are installed (apt-get install g++-aarch64-linux-gnu
-# qemu-user; HALC_REQUIRE_NEON_TEST=1 makes their absence an error).
+# (vendor/patches/spirv-cross-sys/*_test.cpp): needs_enclose_expression (0001)
+# on every code path it has (SSE2, the scalar loop, and AArch64 NEON when
+# aarch64-linux-gnu-g++ and qemu-aarch64 are installed: apt-get install
+# g++-aarch64-linux-gnu qemu-user; HALC_REQUIRE_NEON_TEST=1 makes their
+# absence an error), and inherit_expression_dependencies (0002).
 #   bash scripts/vendor-spirv-cross.sh          # rewrite vendor/spirv-cross-sys
 #   bash scripts/vendor-spirv-cross.sh --check  # fail if it differs from what is committed
 # Needs cargo (to fetch the crate through the configured registry), c++ and patch.
@@ -58,6 +59,7 @@ for p in "$patches"/*.patch; do
 done
 
 # --- each patched function against the original --------------------------------
+# CompilerGLSL::needs_enclose_expression (0001).
 extract() { # FILE NAME: the definition of CompilerGLSL::needs_enclose_expression as a free function NAME
   awk '/^bool CompilerGLSL::needs_enclose_expression\(/ { on = 1 } on { print } on && /^}\r?$/ { exit }' "$1" \
     | tr -d '\r' | sed "s/^bool CompilerGLSL::needs_enclose_expression(/static bool $2(/"
@@ -91,6 +93,26 @@ elif [ "${HALC_REQUIRE_NEON_TEST:-0}" = 1 ]; then
 else
   echo "NEON:    not tested (apt-get install g++-aarch64-linux-gnu qemu-user)"
 fi
+
+# Compiler::inherit_expression_dependencies (0002): the lines that join the
+# lists, from `auto &e_deps` to the function's end, as a free function NAME
+# over an `Expression` the test defines.
+extract_inherit() { # FILE NAME
+  echo "static void $2(Expression &e, Expression *s, uint32_t source_expression)"
+  echo "{"
+  awk '/^void Compiler::inherit_expression_dependencies\(/ { on = 1 }
+       on && /auto &e_deps = e\.expression_dependencies;/ { copy = 1 }
+       copy { print }
+       on && /^}\r?$/ { exit }' "$1" | tr -d '\r'
+}
+{
+  extract_inherit "$tmp/original/native/SPIRV-Cross/spirv_cross.cpp" original_inherit
+  extract_inherit "$tmp/patched/native/SPIRV-Cross/spirv_cross.cpp" patched_inherit
+} > "$tmp/inherit.inc"
+[ "$(grep -c 'auto &e_deps = e.expression_dependencies;' "$tmp/inherit.inc")" = 2 ]
+c++ -std=c++14 -O2 -DNDEBUG -I"$tmp" -I"$tmp/original/native/SPIRV-Cross" \
+  "$patches/inherit_expression_dependencies_test.cpp" -o "$tmp/test-inherit"
+echo "inherit: $("$tmp/test-inherit")"
 
 # --- install or compare ----------------------------------------------------------
 if [ "${1:-}" = "--check" ]; then
