@@ -12,6 +12,7 @@ pub mod blocks;
 pub(crate) mod inst;
 pub mod nesting;
 pub mod reflect;
+mod spec_indices;
 pub mod specialize;
 pub mod validate;
 

@@ -13,6 +13,7 @@ use spirv_tools::TargetEnv;
 use std::collections::HashSet;
 
 use super::nesting::FunctionCfg;
+use super::spec_indices::SpecIndices;
 use super::{SpirvError, Words};
 
 const OP_CAPABILITY: u16 = 17;
@@ -214,8 +215,15 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
     // Pointer types, and the constants whose type is one.
     let mut pointer_types: HashSet<u32> = HashSet::new();
     let mut pointer_values: HashSet<u32> = HashSet::new();
+    let mut spec_indices = SpecIndices::default();
     for inst in words.instructions() {
         let inst = inst?;
+        if let Err(why) = spec_indices.see(&inst) {
+            return Err(SpirvError::Unsupported(format!(
+                "OpSpecConstantOp (word {}): {why} (SPIRV-Tools' validator does not bound these indices; SPIRV-Cross uses them unchecked and emits a wrong value or crashes)",
+                inst.offset
+            )));
+        }
         if let Some(f) = function.as_mut() {
             f.push(&inst);
         }
@@ -452,6 +460,116 @@ mod tests {
         let w = module(&[&int[..], &ptr, &null, &[(6 << 16) | 52, 1, 4, 81, 9, 3]].concat());
         let e = validate(&w, &Limits::default()).unwrap_err().to_string();
         assert_eq!(e, "module has no entry point");
+    }
+
+    /// `OpSpecConstantOp` composite indices, over every kind of composite:
+    /// in range passes `check`, one past the end is refused with the kind
+    /// and its size; an array sized by a spec constant is refused.
+    #[test]
+    fn spec_constant_composite_indices_are_bounded() {
+        fn op(code: u32, operands: &[u32]) -> Vec<u32> {
+            let mut w = vec![((operands.len() as u32 + 1) << 16) | code];
+            w.extend_from_slice(operands);
+            w
+        }
+        // %1 uint, %2 = 2, %3 = 3, %4 uint2, %5 arr[3] of uint2, %6 struct
+        // {uint, arr}, %7 mat3x2 (columns uint2), %8 spec constant 2, %9
+        // arr[%8] of uint, %10 a 64-bit length 2^32 + 1, %11 arr[%10];
+        // %20 struct constant, %21 matrix constant, %22 spec-sized array
+        // constant, %23 a long array constant.
+        let types = [
+            op(17, &[1]),
+            op(21, &[1, 32, 0]),
+            op(43, &[1, 2, 2]),
+            op(43, &[1, 3, 3]),
+            op(23, &[4, 1, 2]),
+            op(28, &[5, 4, 3]),
+            op(30, &[6, 1, 5]),
+            op(24, &[7, 4, 3]),
+            op(50, &[1, 8, 2]),
+            op(28, &[9, 1, 8]),
+            op(21, &[12, 64, 0]),
+            op(43, &[12, 10, 1, 1]),
+            op(28, &[11, 1, 10]),
+            op(46, &[6, 20]),
+            op(46, &[7, 21]),
+            op(46, &[9, 22]),
+            op(46, &[11, 23]),
+        ]
+        .concat();
+        let check_op = |spec_op: &[u32]| {
+            let w = module(&[&types[..], &op(52, spec_op)].concat());
+            match check(&w, &Limits::default()) {
+                Err(e) => e.to_string(),
+                Ok(()) => "accepted".into(),
+            }
+        };
+        // Extracts: struct member 1, array element 2, vector component 1.
+        assert_eq!(
+            check_op(&[1, 30, 81, 20, 1, 2, 1]),
+            "module has no entry point"
+        );
+        assert_eq!(
+            check_op(&[1, 30, 81, 21, 2, 1]),
+            "module has no entry point"
+        );
+        assert_eq!(
+            check_op(&[1, 30, 81, 23, 4_000_000_000]),
+            "module has no entry point"
+        );
+        let refused = |e: String, what: &str| {
+            assert!(e.starts_with("OpSpecConstantOp (word "), "{e}");
+            assert!(e.contains(what), "{e}");
+        };
+        refused(
+            check_op(&[1, 30, 81, 20, 2]),
+            "CompositeExtract index 2 is out of range for a struct of 2 members",
+        );
+        refused(
+            check_op(&[1, 30, 81, 20, 1, 3]),
+            "CompositeExtract index 3 is out of range for an array of 3 elements",
+        );
+        refused(
+            check_op(&[1, 30, 81, 20, 1, 2, 2]),
+            "CompositeExtract index 2 is out of range for a vector of 2 components",
+        );
+        refused(
+            check_op(&[1, 30, 81, 21, 3]),
+            "CompositeExtract index 3 is out of range for a matrix of 3 columns",
+        );
+        refused(
+            check_op(&[1, 30, 81, 20, 0, 0]),
+            "CompositeExtract index 0 selects in a value that is not a composite",
+        );
+        refused(
+            check_op(&[1, 30, 81, 22, 0]),
+            "array whose length is a specialization constant",
+        );
+        // Insert: the composite is the second operand.
+        assert_eq!(
+            check_op(&[6, 30, 82, 2, 20, 0]),
+            "module has no entry point"
+        );
+        refused(
+            check_op(&[6, 30, 82, 2, 20, 1, 3]),
+            "CompositeInsert index 3 is out of range for an array of 3 elements",
+        );
+        // Shuffle of a uint2 (component 1 of the matrix) with itself: 3 is
+        // the last component, 0xFFFFFFFF is "undefined".
+        let col = op(52, &[4, 31, 81, 21, 1]);
+        let shuffle = |c: u32| {
+            let w = module(&[&types[..], &col, &op(52, &[4, 30, 79, 31, 31, 0, c])].concat());
+            match check(&w, &Limits::default()) {
+                Err(e) => e.to_string(),
+                Ok(()) => "accepted".into(),
+            }
+        };
+        assert_eq!(shuffle(3), "module has no entry point");
+        assert_eq!(shuffle(u32::MAX), "module has no entry point");
+        refused(
+            shuffle(4),
+            "VectorShuffle component 4 is out of range for vectors of 2 and 2 components",
+        );
     }
 
     /// The quick pass (no friendly names) and the validator as the
