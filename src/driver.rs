@@ -949,5 +949,25 @@ fn function_constants(
             d.spec_id = None;
         }
     }
+    // A SpecId that sizes the workgroup and also declares a constant of
+    // another type (valid SPIR-V: both read the same bytes) may become a
+    // non-integer function constant; the executable sizes threadgroups
+    // from integer function constants only.
+    for (axis, d) in ["x", "y", "z"].iter().zip(&workgroup.dims) {
+        let Some(c) = d.spec_id.and_then(|id| out.iter().find(|c| c.id == id)) else {
+            continue;
+        };
+        if !matches!(c.ty, spirv::ScalarType::Int(_) | spirv::ScalarType::UInt(_)) {
+            let name = c
+                .name
+                .as_deref()
+                .map(|n| format!(" `{n}`"))
+                .unwrap_or_default();
+            return Err(ErrorKind::Rejected(format!(
+                "SpecId {} sets the workgroup size {axis} and also declares the {} constant{name}, which is the type Metal gives function constant {}: a threadgroup dimension must be an integer constant; give the workgroup size a SpecId of its own",
+                c.id, c.ty, c.id
+            )));
+        }
+    }
     Ok(out)
 }
