@@ -521,30 +521,35 @@ mod tests {
             assert!(e.starts_with("OpSpecConstantOp (word "), "{e}");
             assert!(e.contains(what), "{e}");
         };
-        refused(
-            check_op(&[1, 30, 81, 20, 2]),
-            "CompositeExtract index 2 is out of range for a struct of 2 members",
-        );
-        refused(
-            check_op(&[1, 30, 81, 20, 1, 3]),
-            "CompositeExtract index 3 is out of range for an array of 3 elements",
-        );
-        refused(
-            check_op(&[1, 30, 81, 20, 1, 2, 2]),
-            "CompositeExtract index 2 is out of range for a vector of 2 components",
-        );
-        refused(
-            check_op(&[1, 30, 81, 21, 3]),
-            "CompositeExtract index 3 is out of range for a matrix of 3 columns",
-        );
-        refused(
-            check_op(&[1, 30, 81, 20, 0, 0]),
-            "CompositeExtract index 0 selects in a value that is not a composite",
-        );
-        refused(
-            check_op(&[1, 30, 81, 22, 0]),
-            "array whose length is a specialization constant",
-        );
+        let cases: [(&[u32], &str); 6] = [
+            (
+                &[1, 30, 81, 20, 2],
+                "CompositeExtract index 2 is out of range for a struct of 2 members",
+            ),
+            (
+                &[1, 30, 81, 20, 1, 3],
+                "CompositeExtract index 3 is out of range for an array of 3 elements",
+            ),
+            (
+                &[1, 30, 81, 20, 1, 2, 2],
+                "CompositeExtract index 2 is out of range for a vector of 2 components",
+            ),
+            (
+                &[1, 30, 81, 21, 3],
+                "CompositeExtract index 3 is out of range for a matrix of 3 columns",
+            ),
+            (
+                &[1, 30, 81, 20, 0, 0],
+                "CompositeExtract index 0 selects in a value that is not a composite",
+            ),
+            (
+                &[1, 30, 81, 22, 0],
+                "array whose length is a specialization constant",
+            ),
+        ];
+        for (operands, what) in cases {
+            refused(check_op(operands), what);
+        }
         // Insert: the composite is the second operand.
         assert_eq!(
             check_op(&[6, 30, 82, 2, 20, 0]),
