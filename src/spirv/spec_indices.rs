@@ -24,14 +24,15 @@ const OP_TYPE_STRUCT: u16 = 30;
 const OP_CONSTANT: u16 = 43;
 const OP_SPEC_CONSTANT_OP: u16 = 52;
 
-const VECTOR_SHUFFLE: u32 = 79;
-const COMPOSITE_EXTRACT: u32 = 81;
-const COMPOSITE_INSERT: u32 = 82;
+/// Operations of `OpSpecConstantOp` (its `words[3]`) that take literal indices.
+pub(super) const VECTOR_SHUFFLE: u32 = 79;
+pub(super) const COMPOSITE_EXTRACT: u32 = 81;
+pub(super) const COMPOSITE_INSERT: u32 = 82;
 
 /// Module-level values an operation can take as its composite: undef,
 /// constants (`OpConstantTrue` to `OpConstantNull`) and spec constants
 /// (`OpSpecConstantTrue` to `OpSpecConstantOp`); `words[1]` is their type.
-const VALUE_OPS: &[u16] = &[1, 41, 42, 43, 44, 45, 46, 48, 49, 50, 51, 52];
+pub(super) const VALUE_OPS: &[u16] = &[1, 41, 42, 43, 44, 45, 46, 48, 49, 50, 51, 52];
 
 /// What an index can select in a type.
 enum Shape {

@@ -13,7 +13,10 @@ use spirv_tools::TargetEnv;
 use std::collections::HashSet;
 
 use super::nesting::FunctionCfg;
-use super::spec_indices::SpecIndices;
+use super::spec_indices::{
+    SpecIndices, COMPOSITE_EXTRACT as OP_COMPOSITE_EXTRACT,
+    COMPOSITE_INSERT as OP_COMPOSITE_INSERT, VALUE_OPS, VECTOR_SHUFFLE as OP_VECTOR_SHUFFLE,
+};
 use super::{SpirvError, Words};
 
 const OP_CAPABILITY: u16 = 17;
@@ -78,12 +81,7 @@ impl Default for Limits {
     }
 }
 
-const OP_VECTOR_SHUFFLE: u32 = 79;
-const OP_COMPOSITE_EXTRACT: u32 = 81;
-const OP_COMPOSITE_INSERT: u32 = 82;
-/// Module-level values a spec-constant operation could name, with
-/// `words[1]` their type: undef, constants, spec constants, variables.
-const CONSTANT_OPS: &[u16] = &[1, 41, 42, 43, 44, 45, 46, 48, 49, 50, 51, 52, 59];
+const OP_VARIABLE: u16 = 59;
 
 /// Capabilities halc accepts: each is exercised by a fixture in
 /// `fixtures/kernels/` whose MSL is snapshot-checked in both binding models
@@ -227,7 +225,9 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
         if let Some(f) = function.as_mut() {
             f.push(&inst);
         }
-        if CONSTANT_OPS.contains(&inst.opcode)
+        // Module-level values a spec-constant operation could name (undef,
+        // constants, spec constants, variables), `words[1]` their type.
+        if (VALUE_OPS.contains(&inst.opcode) || inst.opcode == OP_VARIABLE)
             && inst.words.len() >= 3
             && pointer_types.contains(&inst.words[1])
         {
