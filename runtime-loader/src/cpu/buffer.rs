@@ -1,14 +1,16 @@
 //! Buffers: exact-size shared mappings between two guard zones.
 //!
-//! The bytes end exactly where the guard zone after them starts, so a read
-//! or write one byte past the end faults (and the fault is reported as an
-//! out-of-bounds access of that buffer). Each zone is [`GUARD_BYTES`] of
-//! reserved, inaccessible address space (no memory behind it), so an index
-//! far out of range (a gather through data, `data[idx * 4096]`) also faults
-//! instead of reading whatever the process has mapped next to the buffer. The start is aligned to the largest
-//! power of two (up to 4096) dividing the length, which is at least the
-//! alignment of the elements the length is made of. The mapping is
-//! `MAP_SHARED`, so the forked child that runs a dispatch writes the
+//! The start is [`ALIGN`]-byte aligned, as a Metal buffer's contents are,
+//! and the bytes end as close to the guard zone after them as that allows:
+//! exactly at it when the length is a multiple of [`ALIGN`], so a read or
+//! write one byte past the end faults (and the fault is reported as an
+//! out-of-bounds access of that buffer); otherwise within the
+//! `ALIGN - len % ALIGN` zeroed bytes before it, where an access past the
+//! end does not fault. Each zone is [`GUARD_BYTES`] of reserved,
+//! inaccessible address space (no memory behind it), so an index far out of
+//! range (a gather through data, `data[idx * 4096]`) also faults instead of
+//! reading whatever the process has mapped next to the buffer. The mapping
+//! is `MAP_SHARED`, so the forked child that runs a dispatch writes the
 //! caller's memory.
 
 use std::sync::Arc;
@@ -30,6 +32,15 @@ pub(super) fn page_size() -> usize {
 /// space only (`PROT_NONE`, `MAP_NORESERVE`): thousands of live buffers fit
 /// in a 47-bit address space.
 pub(super) const GUARD_BYTES: usize = 256 << 20;
+
+/// Alignment of every buffer's first byte: that of the widest vector the
+/// kernels load (`float4`, `int4`: clang reads them with aligned SSE loads,
+/// which fault on a misaligned address). Vulkan sizes a block by its last
+/// member, so a uniform block of `vec4`s ending in a `vec2` is 72 bytes
+/// while its MSL struct is 16-byte aligned: a start that only made the
+/// bytes end at the guard zone was 8-byte aligned, and the first `float4`
+/// read of it faulted (Sascha Willems' compute cloth sample).
+pub(super) const ALIGN: usize = 16;
 
 /// One guarded mapping.
 #[derive(Debug)]
@@ -93,9 +104,11 @@ impl Mapping {
                 return Err(e);
             }
         }
-        // SAFETY: `GUARD_BYTES + data_len - len` is within the mapping
-        // (data_len >= len).
-        let data = unsafe { map.add(GUARD_BYTES + data_len - len) };
+        // SAFETY: `GUARD_BYTES + data_len - len`, rounded down to a
+        // multiple of ALIGN, is within the data pages (data_len >= len, and
+        // GUARD_BYTES is a multiple of ALIGN), as are the `len` bytes from
+        // there.
+        let data = unsafe { map.add((GUARD_BYTES + data_len - len) / ALIGN * ALIGN) };
         Ok(Mapping {
             map,
             map_len,
@@ -218,5 +231,36 @@ impl Buffer {
         // Cannot fail: the range is the buffer.
         let _ = self.read(0, &mut v);
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_buffer_starts_aligned_and_ends_as_near_the_guard_as_alignment_allows() {
+        let page = page_size();
+        for len in (1..=100).chain([page - 1, page, page + 8, 3 * page + 72]) {
+            let m = Mapping::new(len).unwrap();
+            let start = m.ptr() as usize;
+            assert_eq!(start % ALIGN, 0, "{len} bytes start at {start:#x}");
+            // The bytes lie in the data pages, ending fewer than ALIGN bytes
+            // before the guard zone (exactly at it for whole multiples).
+            let guard = m.span().1 as usize - GUARD_BYTES;
+            assert!(start >= m.span().0 as usize + GUARD_BYTES);
+            let slack = guard - (start + len);
+            assert!(
+                slack < ALIGN,
+                "{len} bytes end {slack} bytes before the guard"
+            );
+            assert_eq!(slack == 0, len % ALIGN == 0, "{len} bytes, slack {slack}");
+            // Every byte is usable.
+            // SAFETY: `len` bytes from `ptr` are the mapping's data.
+            unsafe {
+                std::ptr::write_bytes(m.ptr(), 0xab, len);
+                assert_eq!(*m.ptr().add(len - 1), 0xab);
+            }
+        }
     }
 }

@@ -133,6 +133,8 @@ const EXIT_SIGNAL: i32 = 71;
 struct Report {
     written: AtomicU32,
     signal: i32,
+    /// The siginfo's `si_code`: how the kernel raised the signal.
+    code: i32,
     address: u64,
     has_thread: u32,
     local: [u32; 3],
@@ -182,6 +184,7 @@ extern "C" fn on_signal(sig: c_int, info: *mut libc::siginfo_t, _ctx: *mut c_voi
                 .is_ok()
             {
                 (*r).signal = sig;
+                (*r).code = (*info).si_code;
                 (*r).address = signal_address(info);
                 let t = CURRENT.with(Cell::get);
                 if !t.is_null() {
@@ -431,6 +434,14 @@ fn signal_name(sig: c_int) -> String {
 fn describe_fault(r: &Report, regions: &[Region], arenas: &[Mapping]) -> String {
     let addr = r.address;
     let mut what = match r.signal {
+        // x86-64 raises a general-protection fault, not a page fault, for a
+        // misaligned aligned-vector access or an address outside the
+        // canonical range; Linux reports it with no address (0), which is
+        // not a null pointer.
+        #[cfg(target_os = "linux")]
+        libc::SIGSEGV if r.code == libc::SI_KERNEL => {
+            "general-protection fault: an access the CPU refused without naming an address (a misaligned vector access, or an address far outside every buffer, such as an index far out of bounds)".to_string()
+        }
         libc::SIGSEGV | libc::SIGBUS => {
             let arena_regions: Vec<Region> = arenas
                 .iter()

@@ -285,6 +285,31 @@ fn an_out_of_bounds_read_fails_the_dispatch_and_the_caller_survives() {
 }
 
 #[test]
+fn a_general_protection_fault_is_not_called_a_null_pointer() {
+    let Some(dev) = dev() else { return };
+    let inp = dev.buffer(4 * 64).unwrap();
+    let out = dev.buffer(4 * 64).unwrap();
+    // An index so far out of range that the address leaves x86-64's
+    // canonical range: a general-protection fault, which Linux reports with
+    // address 0.
+    let msl = format!(
+        "{HEADER}kernel void main0(device float* inp [[buffer(0)]], device float* out [[buffer(1)]], uint i [[thread_position_in_grid]])\n{{\n    out[i] = inp[i + 0x2000000000000000ul];\n}}\n"
+    );
+    let e = run(&dev, &msl, &[&inp, &out], [1, 1, 1], [64, 1, 1]).unwrap_err();
+    let text = e.to_string();
+    if cfg!(all(target_os = "linux", target_arch = "x86_64")) {
+        assert!(
+            matches!(e, CpuError::Fault { .. })
+                && text.contains("general-protection fault")
+                && !text.contains("null pointer"),
+            "{text}"
+        );
+    } else {
+        assert!(matches!(e, CpuError::Fault { .. }), "{text}");
+    }
+}
+
+#[test]
 fn an_endless_loop_hits_the_time_limit() {
     let Some(dev) = device(ThreadgroupFill::Poison, Duration::from_millis(300)) else {
         return;
