@@ -29,6 +29,10 @@ pub struct DiffOptions {
     pub seed: u64,
     /// Buffer contents given instead of random data: (set, binding, bytes).
     pub given: Vec<(u32, u32, Vec<u8>)>,
+    /// Push-constant contents given instead of random data: exactly the
+    /// kernel's push-constant block (real kernels take sizes and strides
+    /// there, which random values turn into out-of-bounds indexing).
+    pub push: Option<Vec<u8>>,
     /// Vulkan device (substring of its name; default lavapipe).
     pub vulkan_device: Option<String>,
     /// Float tolerance in units in the last place.
@@ -51,6 +55,7 @@ impl Default for DiffOptions {
             groups: [1, 1, 1],
             seed: 1,
             given: Vec::new(),
+            push: None,
             vulkan_device: None,
             ulp: 4,
             atol: 1e-6,
@@ -269,13 +274,28 @@ pub fn diff(
         };
         buffers.push((b.set, b.binding, b.kind, layout, bytes));
     }
-    let push = match k.entry.push_constant_size {
-        Some(size) => {
+    let push = match (k.entry.push_constant_size, &opts.push) {
+        (Some(size), Some(given)) if given.len() == size as usize => given.clone(),
+        (Some(size), Some(given)) => {
+            return Err(format!(
+                "{}: the push constants given are {} bytes; kernel `{}` has a push-constant block of {size} bytes",
+                input.name,
+                given.len(),
+                k.name
+            ))
+        }
+        (None, Some(_)) => {
+            return Err(format!(
+                "{}: push constants were given, but kernel `{}` has no push-constant block",
+                input.name, k.name
+            ))
+        }
+        (Some(size), None) => {
             let layout = spirv::reflect::block_layout(&words, None)
                 .map_err(|e| format!("{}: {e}", input.name))?;
             fill(&layout, size as usize, &mut rng, invocations)
         }
-        None => Vec::new(),
+        (None, None) => Vec::new(),
     };
 
     // Metal on the CPU.

@@ -35,6 +35,10 @@ pub struct DiffArgs {
     /// A buffer's contents from a file instead of random data: SET.BINDING=FILE.
     #[arg(long = "buffer", value_name = "SET.BINDING=FILE", value_parser = parse_buffer)]
     buffers: Vec<(u32, u32, PathBuf)>,
+    /// The push constants from a file instead of random data: exactly the
+    /// kernel's push-constant block, as the application would push it.
+    #[arg(long = "push", value_name = "FILE")]
+    push: Option<PathBuf>,
     #[command(flatten)]
     target: TargetArgs,
     /// Vulkan device: a substring of its name (default: lavapipe).
@@ -87,6 +91,12 @@ pub fn run(a: DiffArgs) -> Result<()> {
             std::fs::read(file).map_err(|e| anyhow!("{}: cannot read: {e}", file.display()))?;
         given.push((*set, *binding, data));
     }
+    let push = match &a.push {
+        Some(file) => {
+            Some(std::fs::read(file).map_err(|e| anyhow!("{}: cannot read: {e}", file.display()))?)
+        }
+        None => None,
+    };
     let device = cpu::Device::with_options(DeviceOptions {
         time_limit: Duration::from_secs(a.time_limit),
         ..DeviceOptions::default()
@@ -103,6 +113,7 @@ pub fn run(a: DiffArgs) -> Result<()> {
             groups: a.groups,
             seed,
             given: given.clone(),
+            push: push.clone(),
             vulkan_device: a.device.clone(),
             ulp: a.ulp,
             atol: a.atol,

@@ -517,3 +517,78 @@ fn diff_catches_miscompiles_and_is_inconclusive_on_data_dependent_indexing() {
         other => panic!("{other:?}"),
     }
 }
+
+/// `halc diff --push FILE`: the push constants as the application pushes
+/// them. A stride read from the push constants sends random data out of
+/// bounds (inconclusive); the real stride agrees. A file of the wrong size,
+/// or push constants for a kernel without a block, are errors.
+#[test]
+fn diff_takes_push_constants_from_a_file() {
+    if !tools() || !vulkan() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("strided.comp");
+    std::fs::write(
+        &src,
+        "#version 450\nlayout(local_size_x = 64) in;\n\
+         layout(push_constant) uniform P { uint stride; uint offset; float scale; } p;\n\
+         layout(set = 0, binding = 0) readonly buffer D { float data[]; };\n\
+         layout(set = 0, binding = 1) writeonly buffer O { float o[]; };\n\
+         void main() { uint i = gl_GlobalInvocationID.x; o[i] = data[(i * p.stride + p.offset) * 1024u] * p.scale; }\n",
+    )
+    .unwrap();
+    let spv = dir.path().join("strided.spv");
+    let ok = std::process::Command::new("glslc")
+        .arg(&src)
+        .arg("-o")
+        .arg(&spv)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let run = |extra: &[&str]| {
+        let o = halc()
+            .args(["diff", "--seeds", "2"])
+            .args(extra)
+            .arg(&spv)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8(o.stdout).unwrap(),
+            String::from_utf8(o.stderr).unwrap(),
+        )
+    };
+    // Random push constants: a stride up to the invocation count, times 1024.
+    let (code, out, err) = run(&[]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(out.matches("INCONCLUSIVE ").count(), 2, "{out}{err}");
+    // stride 0, offset 0: every invocation reads data[0] (one element per
+    // invocation is there), scaled by 2.5.
+    let push = dir.path().join("push.bin");
+    let mut bytes = Vec::new();
+    bytes.extend(0u32.to_le_bytes());
+    bytes.extend(0u32.to_le_bytes());
+    bytes.extend(2.5f32.to_le_bytes());
+    std::fs::write(&push, &bytes).unwrap();
+    let (code, out, err) = run(&["--push", push.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(out.matches("AGREE ").count(), 2, "{out}{err}");
+    // The wrong size names both sizes.
+    std::fs::write(&push, &bytes[..8]).unwrap();
+    let (code, out, err) = run(&["--push", push.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        err.contains("the push constants given are 8 bytes; kernel `strided` has a push-constant block of 12 bytes"),
+        "{err}"
+    );
+    // A kernel without push constants.
+    let o = halc()
+        .args(["diff", "--push", push.to_str().unwrap()])
+        .arg(crate::kernel("saxpy.spv"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("has no push-constant block"), "{err}");
+}
