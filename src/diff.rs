@@ -35,6 +35,10 @@ pub struct DiffOptions {
     pub push: Option<Vec<u8>>,
     /// Vulkan device (substring of its name; default lavapipe).
     pub vulkan_device: Option<String>,
+    /// Runs the Vulkan side in a child process, `PROGRAM __vulkan-reference`
+    /// (the `halc` binary), so that a driver crash is an error rather than
+    /// this process's end; `None`: in this process.
+    pub vulkan_program: Option<std::path::PathBuf>,
     /// Float tolerance in units in the last place.
     pub ulp: u32,
     /// Absolute float tolerance, for results near zero: a Vulkan driver may
@@ -57,6 +61,7 @@ impl Default for DiffOptions {
             given: Vec::new(),
             push: None,
             vulkan_device: None,
+            vulkan_program: None,
             ulp: 4,
             atol: 1e-6,
             time_limit: Duration::from_secs(60),
@@ -334,12 +339,15 @@ pub fn diff(
         .filter(|(cap, _)| k.capabilities.iter().any(|c| c == cap))
         .map(|(_, f)| f.to_string())
         .collect();
-    let reference = vulkan_reference::Reference::new(&vulkan_reference::ReferenceOptions {
-        device: opts.vulkan_device.clone(),
-        features,
-        timeout: opts.time_limit,
-        ..Default::default()
-    })
+    let reference = vulkan_reference::Session::new(
+        &vulkan_reference::ReferenceOptions {
+            device: opts.vulkan_device.clone(),
+            features,
+            timeout: opts.time_limit,
+            ..Default::default()
+        },
+        crate::amber::run::vulkan_place(opts.vulkan_program.as_deref()),
+    )
     .map_err(|e| format!("vulkan: {e}"))?;
     if k.capabilities
         .iter()
@@ -373,18 +381,25 @@ pub fn diff(
             push_constant_size: k.entry.push_constant_size.unwrap_or(0),
         })
         .map_err(|e| format!("vulkan: {e}"))?;
-    let vk_bufs: Vec<vulkan_reference::Buffer> = buffers
+    let vk_bufs: Vec<vulkan_reference::BufferId> = buffers
         .iter()
         .map(|(.., bytes)| reference.buffer(bytes))
         .collect::<Result<_, _>>()
         .map_err(|e| format!("vulkan: {e}"))?;
-    let bound: Vec<vulkan_reference::Bound<'_>> = buffers
+    let bound: Vec<vulkan_reference::SessionBound> = buffers
         .iter()
         .zip(&vk_bufs)
-        .map(|((set, binding, ..), buf)| vulkan_reference::Bound::new(*set, *binding, buf))
+        .map(|((set, binding, ..), buf)| vulkan_reference::SessionBound {
+            set: *set,
+            binding: *binding,
+            element: 0,
+            buffer: *buf,
+            offset: 0,
+            range: None,
+        })
         .collect();
     reference
-        .dispatch(&vk_pipeline, &bound, &push, opts.groups)
+        .dispatch(vk_pipeline, &bound, &push, opts.groups)
         .map_err(|e| format!("vulkan: {e}"))?;
 
     // Compare every storage buffer, scalar by scalar.
@@ -393,7 +408,9 @@ pub fn diff(
         if *kind != BindingKind::StorageBuffer {
             continue;
         }
-        let want = vk_bufs[i].read();
+        let want = reference
+            .read(vk_bufs[i])
+            .map_err(|e| format!("vulkan: {e}"))?;
         let got = cpu_bufs[i].to_vec();
         for (at, ty) in slots(layout, bytes.len()) {
             let at = at as usize;

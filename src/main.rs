@@ -49,6 +49,20 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         };
     }
+    // The Vulkan reference of `halc test --compare` and `halc diff`, in a
+    // process of its own: a driver crash ends this one, not the caller.
+    #[cfg(all(unix, feature = "run"))]
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == halc::amber::run::VULKAN_REFERENCE_ARG)
+    {
+        let ok = vulkan_reference::serve(std::io::stdin().lock(), std::io::stdout().lock());
+        return if ok.is_ok() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        };
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

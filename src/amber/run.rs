@@ -53,6 +53,10 @@ pub struct RunOptions {
     pub sides: Sides,
     /// Vulkan device (substring of its name; default lavapipe).
     pub vulkan_device: Option<String>,
+    /// Runs the Vulkan side in a child process, `PROGRAM __vulkan-reference`
+    /// (the `halc` binary), so that a driver crash fails the test instead of
+    /// ending this process; `None`: in this process.
+    pub vulkan_program: Option<PathBuf>,
     /// Longest time one dispatch may take on the Vulkan side.
     pub vulkan_timeout: Duration,
     /// Float tolerance of `--compare`, in units in the last place.
@@ -71,6 +75,7 @@ impl Default for RunOptions {
             glslc: None,
             sides: Sides::MetalOnCpu,
             vulkan_device: None,
+            vulkan_program: None,
             vulkan_timeout: Duration::from_secs(60),
             ulp: 4,
             tamper: None,
@@ -160,7 +165,8 @@ pub fn run(name: &str, text: &str, device: Option<&cpu::Device>, opts: &RunOptio
             timeout: opts.vulkan_timeout,
             ..Default::default()
         };
-        match vulkan_reference::Reference::new(&options) {
+        match vulkan_reference::Session::new(&options, vulkan_place(opts.vulkan_program.as_deref()))
+        {
             Ok(reference) => sides.push(Box::new(VulkanSide {
                 reference,
                 buffers: BTreeMap::new(),
@@ -307,10 +313,27 @@ impl Side for CpuSide<'_> {
     }
 }
 
+/// The argument that makes the `halc` binary serve a Vulkan
+/// [`Session`](vulkan_reference::Session) on its stdin and stdout.
+pub const VULKAN_REFERENCE_ARG: &str = "__vulkan-reference";
+
+/// Where the Vulkan side runs: `program __vulkan-reference`, or in this
+/// process.
+pub(crate) fn vulkan_place(program: Option<&Path>) -> vulkan_reference::Place {
+    match program {
+        Some(p) => {
+            let mut c = std::process::Command::new(p);
+            c.arg(VULKAN_REFERENCE_ARG);
+            vulkan_reference::Place::Child(c)
+        }
+        None => vulkan_reference::Place::InProcess,
+    }
+}
+
 struct VulkanSide {
-    reference: vulkan_reference::Reference,
-    buffers: BTreeMap<String, vulkan_reference::Buffer>,
-    pipelines: BTreeMap<String, vulkan_reference::Pipeline>,
+    reference: vulkan_reference::Session,
+    buffers: BTreeMap<String, vulkan_reference::BufferId>,
+    pipelines: BTreeMap<String, vulkan_reference::PipelineId>,
 }
 
 impl Side for VulkanSide {
@@ -325,12 +348,14 @@ impl Side for VulkanSide {
     }
 
     fn read(&self, name: &str) -> Result<Vec<u8>, String> {
-        Ok(buffer(&self.buffers, name)?.read())
+        self.reference
+            .read(*buffer(&self.buffers, name)?)
+            .map_err(|e| e.to_string())
     }
 
     fn write(&mut self, name: &str, offset: usize, bytes: &[u8]) -> Result<(), String> {
-        buffer(&self.buffers, name)?
-            .write(offset, bytes)
+        self.reference
+            .write(*buffer(&self.buffers, name)?, offset, bytes)
             .map_err(|e| e.to_string())
     }
 
@@ -389,11 +414,11 @@ impl Side for VulkanSide {
                     .iter()
                     .any(|&(s, n, _, _)| (s, n) == (set, binding))
                 {
-                    bound.push(vulkan_reference::Bound {
+                    bound.push(vulkan_reference::SessionBound {
                         set,
                         binding,
                         element: 0,
-                        buffer: buffer(&self.buffers, &b.buffer)?,
+                        buffer: *buffer(&self.buffers, &b.buffer)?,
                         offset: b.offset,
                         range: b.range,
                     });
@@ -402,7 +427,7 @@ impl Side for VulkanSide {
         }
         let push = &push[..push.len().min(prepared.push_size as usize)];
         self.reference
-            .dispatch(&self.pipelines[&p.name], &bound, push, groups)
+            .dispatch(self.pipelines[&p.name], &bound, push, groups)
             .map_err(|e| e.to_string())
     }
 

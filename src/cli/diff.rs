@@ -115,6 +115,7 @@ pub fn run(a: DiffArgs) -> Result<()> {
             given: given.clone(),
             push: push.clone(),
             vulkan_device: a.device.clone(),
+            vulkan_program: std::env::current_exe().ok(),
             ulp: a.ulp,
             atol: a.atol,
             time_limit: Duration::from_secs(a.time_limit),

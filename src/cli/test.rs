@@ -107,6 +107,7 @@ pub fn run(a: TestArgs) -> Result<()> {
         glslc: a.glslc.clone(),
         sides,
         vulkan_device: a.device.clone(),
+        vulkan_program: std::env::current_exe().ok(),
         vulkan_timeout: Duration::from_secs(a.time_limit),
         ulp: a.ulp,
         tamper: None,

@@ -592,3 +592,107 @@ fn diff_takes_push_constants_from_a_file() {
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("has no push-constant block"), "{err}");
 }
+
+/// A crash of the Vulkan driver fails the test that caused it, with the
+/// signal and what the driver was doing, and `halc test` goes on with the
+/// next file; `halc diff` reports it as an error. The reference runs in a
+/// child process (`halc __vulkan-reference`): before, lavapipe's segfault
+/// on this kernel (a 512-step unrolled loop with a break, as ggml's
+/// count_equal has; Mesa 25.0) ended halc with SIGSEGV and no message.
+#[test]
+fn a_vulkan_driver_crash_is_a_failure_not_the_end_of_halc() {
+    if !tools() || !vulkan() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let shader = "#version 450\n\
+        #extension GL_EXT_control_flow_attributes : enable\n\
+        layout(local_size_x = 1) in;\n\
+        layout(set = 0, binding = 0) readonly buffer A { uint a[]; };\n\
+        layout(set = 0, binding = 1) buffer D { uint d[]; };\n\
+        void main() {\n\
+            uint count = 0u;\n\
+            [[unroll]] for (uint i = 0u; i < 512u; i++) {\n\
+                if (a[i] == 0u) { break; }\n\
+                count += a[i];\n\
+            }\n\
+            d[0] = count;\n\
+        }\n";
+    let amber = dir.path().join("unrolled.amber");
+    std::fs::write(
+        &amber,
+        format!(
+            "#!amber\nSHADER compute unrolled GLSL\n{shader}END\n\
+             BUFFER a DATA_TYPE uint32 SIZE 512 FILL 1\n\
+             BUFFER d DATA_TYPE uint32 SIZE 1 FILL 0\n\
+             PIPELINE compute p\n  ATTACH unrolled\n\
+             \x20 BIND BUFFER a AS storage DESCRIPTOR_SET 0 BINDING 0\n\
+             \x20 BIND BUFFER d AS storage DESCRIPTOR_SET 0 BINDING 1\nEND\n\
+             RUN p 1 1 1\nEXPECT d IDX 0 EQ 512\n"
+        ),
+    )
+    .unwrap();
+    let o = halc()
+        .args(["test", "--reference", "vulkan"])
+        .arg(&amber)
+        .arg("tests/amber/add_one.amber")
+        .output()
+        .unwrap();
+    let out = String::from_utf8(o.stdout).unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    // halc itself ends normally, and runs the file after the crash.
+    assert!(
+        o.status.code().is_some(),
+        "halc was killed: {:?}\n{out}{err}",
+        o.status
+    );
+    assert!(out.contains("PASS tests/amber/add_one.amber"), "{out}{err}");
+    let crashed = out
+        .contains("vulkan: the Vulkan driver's process crashed (SIGSEGV) while running a dispatch");
+    if crashed {
+        assert_eq!(o.status.code(), Some(1), "{out}{err}");
+        assert!(
+            out.contains("FAIL ") && out.contains("unrolled.amber:"),
+            "{out}"
+        );
+    } else {
+        // A driver that does not crash on it computes it.
+        assert!(
+            out.contains("PASS ") && out.contains("unrolled.amber"),
+            "{out}{err}"
+        );
+        eprintln!("note: this Vulkan driver did not crash on the kernel; only the run-on half of the test was exercised");
+    }
+    // halc diff: the CPU side agrees with itself, the Vulkan side crashes.
+    let comp = dir.path().join("unrolled.comp");
+    std::fs::write(&comp, shader).unwrap();
+    let spv = dir.path().join("unrolled.spv");
+    assert!(std::process::Command::new("glslc")
+        .arg(&comp)
+        .arg("-o")
+        .arg(&spv)
+        .status()
+        .unwrap()
+        .success());
+    let ones = dir.path().join("ones.bin");
+    std::fs::write(&ones, [1u8, 0, 0, 0].repeat(512)).unwrap();
+    let o = halc()
+        .args(["diff", "--groups", "1", "--buffer"])
+        .arg(format!("0.0={}", ones.display()))
+        .arg(&spv)
+        .output()
+        .unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        o.status.code().is_some(),
+        "halc diff was killed: {:?}\n{err}",
+        o.status
+    );
+    if crashed {
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains("error: vulkan: the Vulkan driver's process crashed (SIGSEGV)"),
+            "{err}"
+        );
+    }
+}

@@ -181,6 +181,19 @@ pub enum Error {
         /// The entry point running when it was lost, if known.
         entry: Option<String>,
     },
+    /// The child process running a [`Session`](crate::Session) ended or
+    /// stopped answering: the driver crashed, or hung.
+    #[error("the Vulkan driver's process {how} while {doing}; no result from it")]
+    Crashed {
+        /// What it was asked to do.
+        doing: String,
+        /// How it ended: `crashed (SIGSEGV)`, `did not answer within …`.
+        how: String,
+    },
+    /// An error a [`Session`](crate::Session)'s child process reported, as
+    /// it displayed it.
+    #[error("{0}")]
+    Remote(String),
     /// A buffer or pipeline from another `Reference`.
     #[error("{0} belongs to another Reference")]
     Foreign(&'static str),

@@ -29,7 +29,9 @@
 //! The pieces: [`Reference`] (instance, device, queue; features),
 //! [`Buffer`] (host-visible coherent memory), [`Pipeline`] (module,
 //! layouts, specialization) and [`Reference::dispatch`] (descriptor sets,
-//! push constants, one submit and fence, with a time-out).
+//! push constants, one submit and fence, with a time-out). [`Session`] is
+//! the same by handles, in this process or in a child process running
+//! [`serve`], where a crash of the driver becomes an error.
 //!
 //! Modules are not validated here: validate them first (a driver without
 //! validation layers may crash on invalid SPIR-V).
@@ -41,6 +43,7 @@ mod error;
 mod features;
 mod pipeline;
 mod reference;
+mod session;
 mod spirv;
 
 pub use buffer::Buffer;
@@ -49,6 +52,7 @@ pub use error::{Error, Result};
 pub use features::feature_names;
 pub use pipeline::{BindingDesc, BindingKind, Pipeline, PipelineDesc};
 pub use reference::{DriverInfo, Reference, ReferenceOptions, DEFAULT_TIMEOUT};
+pub use session::{serve, BufferId, PipelineId, Place, Session, SessionBound};
 
 #[cfg(test)]
 mod thread_tests {

@@ -1,0 +1,857 @@
+//! [`Session`]: a [`Reference`] whose buffers and pipelines are named by
+//! handles, run in this process or in a child process.
+//!
+//! A Vulkan driver is C and C++ code handed whatever SPIR-V the caller has:
+//! when it crashes (lavapipe segfaulted compiling one of ggml's kernels) or
+//! hangs in pipeline creation, a [`Reference`] in the caller's process takes
+//! the caller down with it. [`Place::Child`] runs the driver in a child
+//! process that serves requests over its stdin and stdout ([`serve`]): a
+//! crash ends the child and becomes [`Error::Crashed`], naming the signal
+//! and what the driver was doing, and a request that gets no answer in time
+//! kills it. [`Place::InProcess`] is the same API without the process.
+
+use std::cell::RefCell;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::buffer::Buffer;
+use crate::dispatch::Bound;
+use crate::error::{Error, Result};
+use crate::pipeline::{BindingDesc, BindingKind, Pipeline, PipelineDesc};
+use crate::reference::{DriverInfo, Reference, ReferenceOptions};
+
+/// Where a [`Session`] runs the driver.
+#[derive(Debug)]
+pub enum Place {
+    /// In this process: a driver crash is this process's crash.
+    InProcess,
+    /// In a child process started from this command, which must call
+    /// [`serve`] on its stdin and stdout (halc runs `halc
+    /// __vulkan-reference`). Its stderr is inherited (driver warnings).
+    Child(Command),
+}
+
+/// A buffer of a [`Session`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BufferId(u32);
+
+/// A pipeline of a [`Session`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PipelineId(u32);
+
+/// A buffer bound to one descriptor, as [`Bound`] but by handle.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionBound {
+    /// Descriptor set.
+    pub set: u32,
+    /// Binding.
+    pub binding: u32,
+    /// Array element (0 unless the binding's count is > 1).
+    pub element: u32,
+    /// The buffer.
+    pub buffer: BufferId,
+    /// Byte offset of the range.
+    pub offset: u64,
+    /// Byte size of the range (`None`: to the end of the buffer).
+    pub range: Option<u64>,
+}
+
+/// A [`Reference`] with its buffers and pipelines, in this process or a
+/// child's (see the module docs). Not `Sync`, as a `Reference`.
+pub struct Session {
+    imp: Imp,
+    device_name: String,
+    driver: DriverInfo,
+}
+
+enum Imp {
+    Local(RefCell<Local>),
+    Child(RefCell<Conn>),
+}
+
+impl Session {
+    /// Creates the instance and device (see [`Reference::new`]) at `place`.
+    pub fn new(options: &ReferenceOptions, place: Place) -> Result<Session> {
+        match place {
+            Place::InProcess => {
+                let local = Local::new(options)?;
+                let device_name = local.r.device_name().to_string();
+                let driver = local.r.driver_info().clone();
+                Ok(Session {
+                    imp: Imp::Local(RefCell::new(local)),
+                    device_name,
+                    driver,
+                })
+            }
+            Place::Child(command) => {
+                let mut conn = Conn::spawn(command, options.timeout)?;
+                let request = Request::New {
+                    device: options.device.clone(),
+                    robust_buffer_access: options.robust_buffer_access,
+                    features: options.features.clone(),
+                    timeout_ms: options.timeout.as_millis().min(u64::MAX as u128) as u64,
+                };
+                match conn.call(&request, &[], "creating the Vulkan device")? {
+                    (
+                        Reply::Created {
+                            device_name,
+                            driver,
+                        },
+                        _,
+                    ) => Ok(Session {
+                        imp: Imp::Child(RefCell::new(conn)),
+                        device_name,
+                        driver: driver.into(),
+                    }),
+                    (other, _) => Err(other.unexpected()),
+                }
+            }
+        }
+    }
+
+    /// The device's name.
+    pub fn device_name(&self) -> &str {
+        &self.device_name
+    }
+
+    /// The driver behind the device.
+    pub fn driver_info(&self) -> &DriverInfo {
+        &self.driver
+    }
+
+    /// The device's subgroup width.
+    pub fn subgroup_size(&self) -> u32 {
+        self.driver.subgroup_size
+    }
+
+    /// A buffer holding `data` (see [`Reference::buffer`]).
+    pub fn buffer(&self, data: &[u8]) -> Result<BufferId> {
+        match &self.imp {
+            Imp::Local(l) => l.borrow_mut().buffer(data).map(BufferId),
+            Imp::Child(c) => c
+                .borrow_mut()
+                .call_id(&Request::Buffer, data, "creating a buffer")
+                .map(BufferId),
+        }
+    }
+
+    /// The buffer's bytes.
+    pub fn read(&self, buffer: BufferId) -> Result<Vec<u8>> {
+        match &self.imp {
+            Imp::Local(l) => l.borrow().read(buffer.0),
+            Imp::Child(c) => {
+                let request = Request::Read { buffer: buffer.0 };
+                match c.borrow_mut().call(&request, &[], "reading a buffer")? {
+                    (Reply::Done, bytes) => Ok(bytes),
+                    (other, _) => Err(other.unexpected()),
+                }
+            }
+        }
+    }
+
+    /// Writes `bytes` at `offset` (see [`Buffer::write`]).
+    pub fn write(&self, buffer: BufferId, offset: usize, bytes: &[u8]) -> Result<()> {
+        match &self.imp {
+            Imp::Local(l) => l.borrow().write(buffer.0, offset, bytes),
+            Imp::Child(c) => {
+                let request = Request::Write {
+                    buffer: buffer.0,
+                    offset: offset as u64,
+                };
+                c.borrow_mut()
+                    .call_done(&request, bytes, "writing a buffer")
+            }
+        }
+    }
+
+    /// Creates a pipeline (see [`Reference::pipeline`]).
+    pub fn pipeline(&self, desc: &PipelineDesc<'_>) -> Result<PipelineId> {
+        match &self.imp {
+            Imp::Local(l) => l.borrow_mut().pipeline(desc).map(PipelineId),
+            Imp::Child(c) => {
+                let request = Request::Pipeline {
+                    entry: desc.entry.to_string(),
+                    specialization: desc.specialization.to_vec(),
+                    bindings: desc.bindings.iter().map(|b| (*b).into()).collect(),
+                    push_constant_size: desc.push_constant_size,
+                };
+                let words: Vec<u8> = desc.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
+                let doing = format!("creating the pipeline of entry point {:?}", desc.entry);
+                c.borrow_mut()
+                    .call_id(&request, &words, &doing)
+                    .map(PipelineId)
+            }
+        }
+    }
+
+    /// Runs a pipeline and waits for it (see [`Reference::dispatch`]).
+    pub fn dispatch(
+        &self,
+        pipeline: PipelineId,
+        bound: &[SessionBound],
+        push_constants: &[u8],
+        groups: [u32; 3],
+    ) -> Result<()> {
+        match &self.imp {
+            Imp::Local(l) => l
+                .borrow()
+                .dispatch(pipeline.0, bound, push_constants, groups),
+            Imp::Child(c) => {
+                let request = Request::Dispatch {
+                    pipeline: pipeline.0,
+                    bound: bound.iter().map(|b| (*b).into()).collect(),
+                    groups,
+                };
+                c.borrow_mut()
+                    .call_done(&request, push_constants, "running a dispatch")
+            }
+        }
+    }
+}
+
+/// The child side: serves one [`Session`]'s requests from `input` to
+/// `output` until `input` ends. Returns an error when either stream fails.
+pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
+    let mut input = BufReader::new(input);
+    let mut output = BufWriter::new(output);
+    let mut local: Option<Local> = None;
+    while let Some((request, payload)) = read_frame::<Request>(&mut input)? {
+        let (reply, bytes) = match answer(&mut local, request, &payload) {
+            Ok(r) => r,
+            Err(e) => (Reply::failed(&e), Vec::new()),
+        };
+        write_frame(&mut output, &reply, &bytes)?;
+        output.flush()?;
+    }
+    Ok(())
+}
+
+fn answer(local: &mut Option<Local>, request: Request, payload: &[u8]) -> Result<(Reply, Vec<u8>)> {
+    if let Request::New {
+        device,
+        robust_buffer_access,
+        features,
+        timeout_ms,
+    } = request
+    {
+        let l = Local::new(&ReferenceOptions {
+            device,
+            robust_buffer_access,
+            features,
+            timeout: Duration::from_millis(timeout_ms),
+        })?;
+        let reply = Reply::Created {
+            device_name: l.r.device_name().to_string(),
+            driver: l.r.driver_info().clone().into(),
+        };
+        *local = Some(l);
+        return Ok((reply, Vec::new()));
+    }
+    let l = local
+        .as_mut()
+        .ok_or_else(|| Error::Remote("no device was created".into()))?;
+    Ok(match request {
+        Request::New { .. } => unreachable!("answered above"),
+        Request::Buffer => (Reply::Id(l.buffer(payload)?), Vec::new()),
+        Request::Read { buffer } => (Reply::Done, l.read(buffer)?),
+        Request::Write { buffer, offset } => {
+            let offset = usize::try_from(offset)
+                .map_err(|_| Error::Buffer(format!("offset {offset} is out of range")))?;
+            l.write(buffer, offset, payload)?;
+            (Reply::Done, Vec::new())
+        }
+        Request::Pipeline {
+            entry,
+            specialization,
+            bindings,
+            push_constant_size,
+        } => {
+            if payload.len() % 4 != 0 {
+                return Err(Error::InvalidSpirv(format!(
+                    "{} bytes is not a whole number of words",
+                    payload.len()
+                )));
+            }
+            let words: Vec<u32> = payload
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            let bindings: Vec<BindingDesc> = bindings.into_iter().map(Into::into).collect();
+            let id = l.pipeline(&PipelineDesc {
+                spirv: &words,
+                entry: &entry,
+                specialization: &specialization,
+                bindings: &bindings,
+                push_constant_size,
+            })?;
+            (Reply::Id(id), Vec::new())
+        }
+        Request::Dispatch {
+            pipeline,
+            bound,
+            groups,
+        } => {
+            let bound: Vec<SessionBound> = bound.into_iter().map(Into::into).collect();
+            l.dispatch(pipeline, &bound, payload, groups)?;
+            (Reply::Done, Vec::new())
+        }
+    })
+}
+
+/// A `Reference` and what it made, by index.
+struct Local {
+    r: Reference,
+    buffers: Vec<Buffer>,
+    pipelines: Vec<Pipeline>,
+}
+
+impl Local {
+    fn new(options: &ReferenceOptions) -> Result<Local> {
+        Ok(Local {
+            r: Reference::new(options)?,
+            buffers: Vec::new(),
+            pipelines: Vec::new(),
+        })
+    }
+
+    fn buffer(&mut self, data: &[u8]) -> Result<u32> {
+        let b = self.r.buffer(data)?;
+        self.buffers.push(b);
+        Ok((self.buffers.len() - 1) as u32)
+    }
+
+    fn get(&self, id: u32) -> Result<&Buffer> {
+        self.buffers
+            .get(id as usize)
+            .ok_or_else(|| Error::Buffer(format!("no buffer {id} in this session")))
+    }
+
+    fn read(&self, id: u32) -> Result<Vec<u8>> {
+        Ok(self.get(id)?.read())
+    }
+
+    fn write(&self, id: u32, offset: usize, bytes: &[u8]) -> Result<()> {
+        self.get(id)?.write(offset, bytes)
+    }
+
+    fn pipeline(&mut self, desc: &PipelineDesc<'_>) -> Result<u32> {
+        let p = self.r.pipeline(desc)?;
+        self.pipelines.push(p);
+        Ok((self.pipelines.len() - 1) as u32)
+    }
+
+    fn dispatch(
+        &self,
+        pipeline: u32,
+        bound: &[SessionBound],
+        push_constants: &[u8],
+        groups: [u32; 3],
+    ) -> Result<()> {
+        let p = self
+            .pipelines
+            .get(pipeline as usize)
+            .ok_or(Error::Foreign("the pipeline"))?;
+        let bound: Vec<Bound<'_>> = bound
+            .iter()
+            .map(|b| {
+                Ok(Bound {
+                    set: b.set,
+                    binding: b.binding,
+                    element: b.element,
+                    buffer: self.get(b.buffer.0)?,
+                    offset: b.offset,
+                    range: b.range,
+                })
+            })
+            .collect::<Result<_>>()?;
+        self.r.dispatch(p, &bound, push_constants, groups)
+    }
+}
+
+// ------------------------------------------------------------ the process
+
+/// What the reader thread passes on: a reply, the end of the stream
+/// (`None`), or a broken one.
+type Frame = io::Result<Option<(Reply, Vec<u8>)>>;
+
+/// The parent's end of a child serving a session.
+struct Conn {
+    child: Child,
+    to: Option<BufWriter<ChildStdin>>,
+    from: Receiver<Frame>,
+    /// How long one request may go unanswered.
+    patience: Duration,
+    /// Set once the child is gone: every later call fails with it.
+    dead: Option<String>,
+}
+
+/// Beyond the dispatch time-out, what creating a device or a pipeline may
+/// take (lavapipe compiles with LLVM).
+const SLACK: Duration = Duration::from_secs(60);
+
+impl Conn {
+    fn spawn(mut command: Command, timeout: Duration) -> Result<Conn> {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| Error::Crashed {
+                doing: "starting".into(),
+                how: format!("could not be started ({e})"),
+            })?;
+        let to = child.stdin.take().map(BufWriter::new);
+        let stdout = child.stdout.take().ok_or_else(|| Error::Crashed {
+            doing: "starting".into(),
+            how: "has no stdout".into(),
+        })?;
+        // Replies are read on a thread, so that a request can be given up
+        // after `patience` whatever the child does.
+        let (tx, from) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let frame = read_frame::<Reply>(&mut r);
+                let end = !matches!(frame, Ok(Some(_)));
+                if tx.send(frame).is_err() || end {
+                    return;
+                }
+            }
+        });
+        Ok(Conn {
+            child,
+            to,
+            from,
+            patience: timeout.saturating_add(SLACK),
+            dead: None,
+        })
+    }
+
+    fn call(&mut self, request: &Request, payload: &[u8], doing: &str) -> Result<(Reply, Vec<u8>)> {
+        if let Some(how) = &self.dead {
+            return Err(Error::Crashed {
+                doing: doing.into(),
+                how: format!("had already ended ({how})"),
+            });
+        }
+        let sent = match self.to.as_mut() {
+            Some(to) => write_frame(to, request, payload).and_then(|()| to.flush()),
+            None => Err(io::ErrorKind::BrokenPipe.into()),
+        };
+        let got = match sent {
+            Ok(()) => self.from.recv_timeout(self.patience),
+            // The child is gone: its status says how.
+            Err(_) => Ok(Ok(None)),
+        };
+        match got {
+            Ok(Ok(Some((
+                Reply::Failed {
+                    message,
+                    unsupported,
+                },
+                _,
+            )))) => Err(Reply::error(message, unsupported)),
+            Ok(Ok(Some(reply))) => Ok(reply),
+            Ok(Ok(None)) | Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => {
+                let how = self.ended();
+                self.dead = Some(how.clone());
+                Err(Error::Crashed {
+                    doing: doing.into(),
+                    how,
+                })
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                let how = format!(
+                    "did not answer within {} s and was killed",
+                    self.patience.as_secs()
+                );
+                self.dead = Some(how.clone());
+                Err(Error::Crashed {
+                    doing: doing.into(),
+                    how,
+                })
+            }
+        }
+    }
+
+    fn call_id(&mut self, request: &Request, payload: &[u8], doing: &str) -> Result<u32> {
+        match self.call(request, payload, doing)? {
+            (Reply::Id(id), _) => Ok(id),
+            (other, _) => Err(other.unexpected()),
+        }
+    }
+
+    fn call_done(&mut self, request: &Request, payload: &[u8], doing: &str) -> Result<()> {
+        match self.call(request, payload, doing)? {
+            (Reply::Done, _) => Ok(()),
+            (other, _) => Err(other.unexpected()),
+        }
+    }
+
+    /// How the child ended (it closed its stdout): waits for it, up to a
+    /// moment, and names the signal or exit status.
+    fn ended(&mut self) -> String {
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return describe(status),
+                Ok(None) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
+                _ => {
+                    let _ = self.child.kill();
+                    let _ = self.child.wait();
+                    return "closed its output and was killed".into();
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Conn {
+    fn drop(&mut self) {
+        // End of input ends `serve`; a child stuck in the driver is killed.
+        self.to = None;
+        let deadline = std::time::Instant::now() + Duration::from_secs(2);
+        while std::time::Instant::now() < deadline {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn describe(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            let name = match sig {
+                4 => "SIGILL",
+                6 => "SIGABRT",
+                7 => "SIGBUS",
+                8 => "SIGFPE",
+                9 => "SIGKILL",
+                11 => "SIGSEGV",
+                _ => "",
+            };
+            return if name.is_empty() {
+                format!("crashed (signal {sig})")
+            } else {
+                format!("crashed ({name})")
+            };
+        }
+    }
+    match status.code() {
+        Some(c) => format!("exited with status {c}"),
+        None => format!("ended ({status})"),
+    }
+}
+
+// ------------------------------------------------------------- the wire
+
+/// One message: a JSON header of `json` bytes, then `payload` bytes raw.
+/// `[json: u32 LE][json][payload: u64 LE][payload]`.
+fn write_frame<T: Serialize>(w: &mut impl Write, header: &T, payload: &[u8]) -> io::Result<()> {
+    let json = serde_json::to_vec(header).map_err(io::Error::other)?;
+    let len = u32::try_from(json.len()).map_err(io::Error::other)?;
+    w.write_all(&len.to_le_bytes())?;
+    w.write_all(&json)?;
+    w.write_all(&(payload.len() as u64).to_le_bytes())?;
+    w.write_all(payload)
+}
+
+/// The largest header read: far above any request's.
+const MAX_HEADER: u32 = 64 << 20;
+/// The largest payload read (a buffer or a module).
+const MAX_PAYLOAD: u64 = 16 << 30;
+
+/// `None` at the end of the stream (before a frame starts).
+fn read_frame<T: for<'de> Deserialize<'de>>(r: &mut impl Read) -> io::Result<Option<(T, Vec<u8>)>> {
+    let mut len = [0u8; 4];
+    match r.read_exact(&mut len) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(e) => return Err(e),
+    }
+    let len = u32::from_le_bytes(len);
+    if len > MAX_HEADER {
+        return Err(io::Error::other(format!("a {len}-byte header")));
+    }
+    let mut json = vec![0u8; len as usize];
+    r.read_exact(&mut json)?;
+    let header: T = serde_json::from_slice(&json).map_err(io::Error::other)?;
+    let mut plen = [0u8; 8];
+    r.read_exact(&mut plen)?;
+    let plen = u64::from_le_bytes(plen);
+    if plen > MAX_PAYLOAD {
+        return Err(io::Error::other(format!("a {plen}-byte payload")));
+    }
+    let mut payload = Vec::new();
+    r.take(plen).read_to_end(&mut payload)?;
+    if payload.len() as u64 != plen {
+        return Err(io::ErrorKind::UnexpectedEof.into());
+    }
+    Ok(Some((header, payload)))
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+enum Request {
+    New {
+        device: Option<String>,
+        robust_buffer_access: bool,
+        features: Vec<String>,
+        timeout_ms: u64,
+    },
+    /// Payload: the bytes.
+    Buffer,
+    Read {
+        buffer: u32,
+    },
+    /// Payload: the bytes.
+    Write {
+        buffer: u32,
+        offset: u64,
+    },
+    /// Payload: the module's words, little-endian.
+    Pipeline {
+        entry: String,
+        specialization: Vec<(u32, Vec<u8>)>,
+        bindings: Vec<WireBinding>,
+        push_constant_size: u32,
+    },
+    /// Payload: the push constants.
+    Dispatch {
+        pipeline: u32,
+        bound: Vec<WireBound>,
+        groups: [u32; 3],
+    },
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+enum Reply {
+    Created {
+        device_name: String,
+        driver: WireDriver,
+    },
+    Id(u32),
+    /// Payload: a buffer's bytes after `Read`, else empty.
+    Done,
+    /// The error's message, as the in-process error displays it; the
+    /// unsupported features (device, names) when that is the error.
+    Failed {
+        message: String,
+        unsupported: Option<(String, Vec<String>)>,
+    },
+}
+
+impl Reply {
+    fn failed(e: &Error) -> Reply {
+        Reply::Failed {
+            message: e.to_string(),
+            unsupported: match e {
+                Error::UnsupportedFeatures { device, names } => {
+                    Some((device.clone(), names.clone()))
+                }
+                _ => None,
+            },
+        }
+    }
+
+    fn error(message: String, unsupported: Option<(String, Vec<String>)>) -> Error {
+        match unsupported {
+            Some((device, names)) => Error::UnsupportedFeatures { device, names },
+            None => Error::Remote(message),
+        }
+    }
+
+    fn unexpected(&self) -> Error {
+        Error::Remote(format!(
+            "unexpected reply from the Vulkan process: {self:?}"
+        ))
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct WireDriver {
+    name: String,
+    version: String,
+    api_version: String,
+    used_api_version: String,
+    subgroup_size: u32,
+}
+
+impl From<DriverInfo> for WireDriver {
+    fn from(d: DriverInfo) -> Self {
+        WireDriver {
+            name: d.name,
+            version: d.version,
+            api_version: d.api_version,
+            used_api_version: d.used_api_version,
+            subgroup_size: d.subgroup_size,
+        }
+    }
+}
+
+impl From<WireDriver> for DriverInfo {
+    fn from(d: WireDriver) -> Self {
+        DriverInfo {
+            name: d.name,
+            version: d.version,
+            api_version: d.api_version,
+            used_api_version: d.used_api_version,
+            subgroup_size: d.subgroup_size,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct WireBinding {
+    set: u32,
+    binding: u32,
+    uniform: bool,
+    count: u32,
+}
+
+impl From<BindingDesc> for WireBinding {
+    fn from(b: BindingDesc) -> Self {
+        WireBinding {
+            set: b.set,
+            binding: b.binding,
+            uniform: b.kind == BindingKind::Uniform,
+            count: b.count,
+        }
+    }
+}
+
+impl From<WireBinding> for BindingDesc {
+    fn from(b: WireBinding) -> Self {
+        BindingDesc {
+            set: b.set,
+            binding: b.binding,
+            kind: if b.uniform {
+                BindingKind::Uniform
+            } else {
+                BindingKind::Storage
+            },
+            count: b.count,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct WireBound {
+    set: u32,
+    binding: u32,
+    element: u32,
+    buffer: u32,
+    offset: u64,
+    range: Option<u64>,
+}
+
+impl From<SessionBound> for WireBound {
+    fn from(b: SessionBound) -> Self {
+        WireBound {
+            set: b.set,
+            binding: b.binding,
+            element: b.element,
+            buffer: b.buffer.0,
+            offset: b.offset,
+            range: b.range,
+        }
+    }
+}
+
+impl From<WireBound> for SessionBound {
+    fn from(b: WireBound) -> Self {
+        SessionBound {
+            set: b.set,
+            binding: b.binding,
+            element: b.element,
+            buffer: BufferId(b.buffer),
+            offset: b.offset,
+            range: b.range,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_round_trip_and_a_truncated_one_is_an_error() {
+        let mut bytes = Vec::new();
+        let request = Request::Write {
+            buffer: 3,
+            offset: 16,
+        };
+        write_frame(&mut bytes, &request, &[1, 2, 3]).unwrap();
+        write_frame(&mut bytes, &Request::Buffer, &[]).unwrap();
+        let mut r = &bytes[..];
+        match read_frame::<Request>(&mut r).unwrap() {
+            Some((
+                Request::Write {
+                    buffer: 3,
+                    offset: 16,
+                },
+                p,
+            )) => assert_eq!(p, [1, 2, 3]),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            read_frame::<Request>(&mut r).unwrap(),
+            Some((Request::Buffer, p)) if p.is_empty()
+        ));
+        assert!(read_frame::<Request>(&mut r).unwrap().is_none());
+        // Cut inside the second frame's header.
+        let mut cut = &bytes[..bytes.len() - 10];
+        read_frame::<Request>(&mut cut).unwrap();
+        assert!(read_frame::<Request>(&mut cut).is_err());
+    }
+
+    #[test]
+    fn a_child_that_dies_is_a_crash_naming_the_signal_and_the_work() {
+        // A "server" that reads one request and kills itself with SIGSEGV.
+        let mut command = Command::new("sh");
+        command.args(["-c", "head -c 4 >/dev/null; kill -SEGV $$"]);
+        let e = Session::new(&ReferenceOptions::default(), Place::Child(command))
+            .err()
+            .expect("no session");
+        let text = e.to_string();
+        assert!(matches!(e, Error::Crashed { .. }), "{text}");
+        assert!(
+            text.contains("crashed (SIGSEGV)") && text.contains("creating the Vulkan device"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_child_that_does_not_answer_is_killed() {
+        let mut command = Command::new("sleep");
+        command.arg("30");
+        let options = ReferenceOptions {
+            timeout: Duration::ZERO,
+            ..Default::default()
+        };
+        let mut conn = Conn::spawn(command, options.timeout).unwrap();
+        conn.patience = Duration::from_millis(200);
+        let start = std::time::Instant::now();
+        let e = conn
+            .call(&Request::Buffer, &[], "creating a buffer")
+            .unwrap_err();
+        assert!(start.elapsed() < Duration::from_secs(10));
+        assert!(e.to_string().contains("did not answer within"), "{e}");
+        // Every later call fails at once.
+        let e = conn.call(&Request::Buffer, &[], "reading").unwrap_err();
+        assert!(e.to_string().contains("had already ended"), "{e}");
+    }
+}
