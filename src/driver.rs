@@ -570,13 +570,25 @@ fn parse_stages(
         .chain(&input.specs)
         .cloned()
         .collect();
-    let (words, baked) = t
+    let (words, mut baked) = t
         .time(Stage::Parse, || {
             let words = spirv::Words::from_bytes(&input.bytes)?;
             spirv::specialize(&words, &specs)
         })
         .map_err(|e| fail(e.into()))?;
     spec_ids.extend(baked.iter().map(|b| b.id));
+    // A SpecId that sizes an array (which MSL needs constant, so SPIRV-Cross
+    // fixes it at its default) and is also read as a value (which would stay
+    // a function constant, settable at run time) is fixed whole, at each
+    // declaration's own default: ggml sizes shared memory with `constant_id
+    // = 0` and gives the workgroup size `local_size_x_id = 0`.
+    let (words, frozen) = t
+        .time(Stage::Parse, || {
+            spirv::specialize::array_size_conflicts(&words)
+                .and_then(|ids| spirv::specialize::freeze(&words, &ids))
+        })
+        .map_err(|e| fail(e.into()))?;
+    baked.extend(frozen);
     if let Some(s) = input
         .specs
         .iter()

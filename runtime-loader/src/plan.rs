@@ -315,6 +315,12 @@ impl Specialization {
                 });
             }
             let Some(c) = kernel.function_constant(v.id) else {
+                if kernel.baked_constants().any(|b| b.id() == v.id) {
+                    return Err(PlanError::BakedSpecConstant {
+                        kernel: name(),
+                        id: v.id,
+                    });
+                }
                 return Err(PlanError::UnknownSpecConstant {
                     kernel: name(),
                     id: v.id,
@@ -650,6 +656,14 @@ pub enum PlanError {
     /// A specialization value names no function constant of the kernel.
     #[error("kernel `{kernel}`: no function constant has id {id}")]
     UnknownSpecConstant {
+        /// Kernel.
+        kernel: String,
+        /// Id.
+        id: u32,
+    },
+    /// A specialization value for a SpecId fixed when the kernel was built.
+    #[error("kernel `{kernel}`: SpecId {id} was fixed when the kernel was built (by --spec, or because it sizes an array, which Metal needs constant): it is no function constant; rebuild with --spec {id}=VALUE to choose it")]
+    BakedSpecConstant {
         /// Kernel.
         kernel: String,
         /// Id.

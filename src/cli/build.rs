@@ -157,6 +157,9 @@ pub fn build(path: &Path, op: &Operational) -> Result<()> {
         let compiled = halc::compile_observed(&inputs, &options, &|p| bar.observe(p));
         bar.finish();
         let compiled = compiled.map_err(|e| anyhow!("{}: {e}", exe.output.display()))?;
+        for w in super::frozen_warnings(&compiled) {
+            eprintln!("warning: {w}");
+        }
         if op.check_msl {
             for w in super::check::check_msl(&compiled)? {
                 eprintln!("warning: {w}");

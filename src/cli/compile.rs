@@ -254,6 +254,9 @@ pub fn run(a: CompileArgs) -> Result<()> {
     for (m, read) in compiled.timings.modules.iter_mut().zip(read_times) {
         m.module.add(Stage::Read, read);
     }
+    for w in super::frozen_warnings(&compiled) {
+        eprintln!("warning: {w}");
+    }
     if a.check_msl {
         for w in super::check::check_msl(&compiled)? {
             eprintln!("warning: {w}");

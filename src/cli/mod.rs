@@ -86,6 +86,23 @@ impl TargetArgs {
 
 /// Reads at most `limit` bytes: a larger file, or an endless one such as
 /// `/dev/zero` or a pipe, is refused before it is buffered.
+/// One warning per SpecId halc fixed at its defaults because it sizes an
+/// array and is also read as a value: the kernel compiles as a Vulkan
+/// pipeline without specialization would run, and the SpecId is no
+/// function constant.
+pub fn frozen_warnings(compiled: &halc::Compiled) -> Vec<String> {
+    let mut out = Vec::new();
+    for k in &compiled.kernels {
+        for b in k.baked.iter().filter(|b| b.frozen) {
+            out.push(format!(
+                "{}: kernel `{}`: SpecId {} sizes an array, which Metal needs constant, and is also read as a value: it is fixed at its defaults (each declaration its own), not settable at run time; choose it with --spec {}=VALUE",
+                k.input, k.name, b.id, b.id
+            ));
+        }
+    }
+    out
+}
+
 pub fn read_input(path: &Path, what: &str, limit: usize) -> Result<Vec<u8>> {
     use std::io::Read;
     let shown = path.display();

@@ -181,8 +181,14 @@ pub struct Baked {
     pub id: u32,
     /// Type of the constant.
     pub ty: ScalarType,
-    /// Bits.
+    /// Bits (of the first declaration, for a [`frozen`](Baked::frozen)
+    /// SpecId whose declarations have defaults of their own).
     pub value: ScalarValue,
+    /// Fixed by halc at the declarations' own defaults, not by `--spec`:
+    /// the SpecId sizes an array and is also read as a value (see
+    /// [`array_size_conflicts`]).
+    #[serde(skip)]
+    pub frozen: bool,
 }
 
 /// Bakes `values` into `words`. Returns the rewritten module and, for each
@@ -194,7 +200,109 @@ pub fn specialize(words: &Words, values: &[SpecValue]) -> Result<(Words, Vec<Bak
         return Ok((words.clone(), Vec::new()));
     }
     let wanted: BTreeMap<u32, &SpecValue> = values.iter().map(|v| (v.id, v)).collect();
+    rewrite(words, Source::Given(&wanted))
+}
 
+/// Fixes every constant carrying one of `ids` at its own default: each
+/// declaration of a SpecId keeps its value, as in a Vulkan pipeline created
+/// without specialization (`local_size_x_id = 0` defaulting to 1 beside
+/// `constant_id = 0` defaulting to 32 stay 1 and 32). Returns the rewritten
+/// module and the ids fixed, marked [`Baked::frozen`].
+pub fn freeze(words: &Words, ids: &[u32]) -> Result<(Words, Vec<Baked>), SpirvError> {
+    if ids.is_empty() {
+        return Ok((words.clone(), Vec::new()));
+    }
+    let wanted: std::collections::BTreeSet<u32> = ids.iter().copied().collect();
+    rewrite(words, Source::OwnDefaults(&wanted))
+}
+
+/// SpecIds that SPIRV-Cross would make both a preprocessor macro and a
+/// Metal function constant: one declaration sizes an array (directly, or
+/// through constant composites and operations: MSL array lengths must be
+/// compile-time constants, so SPIRV-Cross fixes those at their defaults)
+/// while another is read as a value (a function constant, settable at run
+/// time). Specialising such a SpecId at run time would change one and not
+/// the other. The rule is SPIRV-Cross's `mark_used_as_array_length`: the
+/// length of every `OpTypeArray`, through composite constituents and the
+/// operands of spec-constant operations (only the composite of a
+/// `CompositeExtract`, the object and composite of a `CompositeInsert`).
+pub fn array_size_conflicts(words: &Words) -> Result<Vec<u32>, SpirvError> {
+    const OP_TYPE_ARRAY: u16 = 28;
+    const OP_COMPOSITE_EXTRACT: u32 = 81;
+    const OP_COMPOSITE_INSERT: u32 = 82;
+    const OP_VECTOR_SHUFFLE: u32 = 79;
+    let mut spec_id: HashMap<u32, u32> = HashMap::new();
+    let mut operands: HashMap<u32, Vec<u32>> = HashMap::new();
+    let mut lengths: Vec<u32> = Vec::new();
+    for inst in words.instructions() {
+        let inst = inst?;
+        let w = inst.words;
+        match inst.opcode {
+            OP_DECORATE if w.len() >= 4 && w[2] == DECORATION_SPEC_ID => {
+                spec_id.insert(w[1], w[3]);
+            }
+            OP_TYPE_ARRAY if w.len() >= 4 => lengths.push(w[3]),
+            OP_CONSTANT_COMPOSITE | OP_SPEC_CONSTANT_COMPOSITE if w.len() >= 3 => {
+                operands.insert(w[2], w[3..].to_vec());
+            }
+            OP_SPEC_CONSTANT_OP if w.len() >= 4 => {
+                let args = &w[4..];
+                let ids = match w[3] {
+                    OP_COMPOSITE_EXTRACT => &args[..args.len().min(1)],
+                    OP_COMPOSITE_INSERT | OP_VECTOR_SHUFFLE => &args[..args.len().min(2)],
+                    _ => args,
+                };
+                operands.insert(w[2], ids.to_vec());
+            }
+            _ => {}
+        }
+    }
+    // Every constant an array length depends on.
+    let mut marked: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    let mut stack = lengths;
+    while let Some(id) = stack.pop() {
+        if marked.insert(id) {
+            if let Some(ops) = operands.get(&id) {
+                stack.extend(ops);
+            }
+        }
+    }
+    let mut in_length: BTreeMap<u32, (bool, bool)> = BTreeMap::new();
+    for (target, id) in &spec_id {
+        let e = in_length.entry(*id).or_default();
+        if marked.contains(target) {
+            e.0 = true;
+        } else {
+            e.1 = true;
+        }
+    }
+    Ok(in_length
+        .into_iter()
+        .filter(|(_, (sizes, value))| *sizes && *value)
+        .map(|(id, _)| id)
+        .collect())
+}
+
+/// Where the baked values come from.
+enum Source<'a> {
+    /// `--spec` values, one per SpecId, given to every declaration.
+    Given(&'a BTreeMap<u32, &'a SpecValue>),
+    /// Each declaration's own default, for these SpecIds.
+    OwnDefaults(&'a std::collections::BTreeSet<u32>),
+}
+
+impl Source<'_> {
+    fn wants(&self, id: u32) -> bool {
+        match self {
+            Source::Given(m) => m.contains_key(&id),
+            Source::OwnDefaults(s) => s.contains(&id),
+        }
+    }
+}
+
+/// Turns the spec constants of the SpecIds `source` names into plain
+/// constants, folding what becomes foldable.
+fn rewrite(words: &Words, source: Source<'_>) -> Result<(Words, Vec<Baked>), SpirvError> {
     // Pass 1: types, SpecId decorations.
     let mut types: HashMap<u32, ScalarType> = HashMap::new();
     let mut spec_of: HashMap<u32, u32> = HashMap::new(); // target id -> SpecId
@@ -217,9 +325,7 @@ pub fn specialize(words: &Words, values: &[SpecValue]) -> Result<(Words, Vec<Bak
             OP_TYPE_FLOAT if w.len() >= 3 => {
                 types.insert(w[1], ScalarType::Float(w[2]));
             }
-            OP_DECORATE
-                if w.len() >= 4 && w[2] == DECORATION_SPEC_ID && wanted.contains_key(&w[3]) =>
-            {
+            OP_DECORATE if w.len() >= 4 && w[2] == DECORATION_SPEC_ID && source.wants(w[3]) => {
                 spec_of.insert(w[1], w[3]);
             }
             OP_SPEC_CONSTANT_TRUE | OP_SPEC_CONSTANT_FALSE | OP_SPEC_CONSTANT
@@ -242,7 +348,11 @@ pub fn specialize(words: &Words, values: &[SpecValue]) -> Result<(Words, Vec<Bak
     // first of them (in module order) that accepts it, and every declaration
     // gets those bits, as Vulkan specialisation does.
     let mut values_of: HashMap<u32, Baked> = HashMap::new();
-    for (&id, decls) in &decl_types {
+    let wanted = match source {
+        Source::Given(m) => m,
+        Source::OwnDefaults(_) => &BTreeMap::new(),
+    };
+    for (&id, decls) in decl_types.iter().filter(|(id, _)| wanted.contains_key(id)) {
         let first = decls[0];
         if let Some(other) = decls.iter().find(|t| {
             t.bits() != first.bits() || (**t == ScalarType::Bool) != (first == ScalarType::Bool)
@@ -262,7 +372,15 @@ pub fn specialize(words: &Words, values: &[SpecValue]) -> Result<(Words, Vec<Bak
                 return Err(SpirvError::Spec(format!("--spec {id}: {e}")));
             }
         };
-        values_of.insert(id, Baked { id, ty, value });
+        values_of.insert(
+            id,
+            Baked {
+                id,
+                ty,
+                value,
+                frozen: false,
+            },
+        );
     }
 
     // Pass 2: rewrite.
@@ -289,14 +407,23 @@ pub fn specialize(words: &Words, values: &[SpecValue]) -> Result<(Words, Vec<Bak
                 let ty = *types.get(&w[1]).ok_or_else(|| {
                     SpirvError::Invalid(format!("spec constant %{} has a non-scalar type", w[2]))
                 })?;
-                let Some(b) = values_of.get(&spec_id) else {
+                let b = match source {
+                    Source::Given(_) => values_of.get(&spec_id).cloned(),
+                    Source::OwnDefaults(_) => own_default(inst.opcode, w, ty).map(|value| Baked {
+                        id: spec_id,
+                        ty,
+                        value,
+                        frozen: true,
+                    }),
+                };
+                let Some(b) = b else {
                     return Err(SpirvError::Invalid(format!(
                         "spec constant %{} has no value for SpecId {spec_id}",
                         w[2]
                     )));
                 };
                 let value = b.value;
-                baked.entry(spec_id).or_insert_with(|| b.clone());
+                baked.entry(spec_id).or_insert(b);
                 plain.insert(w[2]);
                 if matches!(ty, ScalarType::Int(32) | ScalarType::UInt(32)) {
                     values.insert(w[2], value.0);
@@ -377,6 +504,26 @@ pub fn specialize(words: &Words, values: &[SpecValue]) -> Result<(Words, Vec<Bak
     Ok((words.with_body(body), baked.into_values().collect()))
 }
 
+/// The default a spec-constant declaration carries, as the bits a `--spec`
+/// value of its type would have (narrow signed integers sign-extended).
+fn own_default(opcode: u16, w: &[u32], ty: ScalarType) -> Option<ScalarValue> {
+    match opcode {
+        OP_SPEC_CONSTANT_TRUE => Some(ScalarValue(1)),
+        OP_SPEC_CONSTANT_FALSE => Some(ScalarValue(0)),
+        _ => {
+            let lo = u64::from(*w.get(3)?);
+            let bits = if ty.bits() > 32 {
+                lo | (u64::from(*w.get(4)?) << 32)
+            } else if ty.bits() < 32 {
+                lo & ((1u64 << ty.bits()) - 1)
+            } else {
+                lo
+            };
+            Some(ScalarValue(bits))
+        }
+    }
+}
+
 /// Evaluates a 32-bit integer `OpSpecConstantOp` whose operands are all
 /// known plain constants; `None` when it is anything else.
 fn fold(
@@ -419,6 +566,87 @@ fn fold(
 
 #[cfg(test)]
 mod tests {
+    use spirv_tools::assembler::Assembler;
+
+    fn assemble(text: &str) -> Words {
+        let asm = spirv_tools::assembler::create(Some(spirv_tools::TargetEnv::Universal_1_3));
+        let bin = asm.assemble(text, Default::default()).unwrap();
+        Words::from_bytes(bin.as_bytes()).unwrap()
+    }
+
+    /// SpecId 0 on `%bs` (64) and on the workgroup size x (1); `LENGTH`
+    /// sizes an array.
+    fn two_declarations(length: &str) -> String {
+        format!(
+            "OpCapability Shader\nOpCapability Int16\nOpMemoryModel Logical GLSL450\n\
+             OpEntryPoint GLCompute %main \"main\"\n\
+             OpDecorate %bs SpecId 0\nOpDecorate %wx SpecId 0\nOpDecorate %sh SpecId 5\n\
+             OpDecorate %wg BuiltIn WorkgroupSize\n\
+             %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n\
+             %short = OpTypeInt 16 1\n%v3 = OpTypeVector %uint 3\n\
+             %bs = OpSpecConstant %uint 64\n%wx = OpSpecConstant %uint 1\n\
+             %sh = OpSpecConstant %short -3\n\
+             %one = OpConstant %uint 1\n%two = OpConstant %uint 2\n\
+             %wg = OpSpecConstantComposite %v3 %wx %one %one\n\
+             %wgx = OpSpecConstantOp %uint CompositeExtract %wg 0\n\
+             %twice = OpSpecConstantOp %uint IMul %bs %two\n\
+             %arr = OpTypeArray %uint {length}\n\
+             %ptr = OpTypePointer Workgroup %arr\n%shared = OpVariable %ptr Workgroup\n\
+             %main = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n"
+        )
+    }
+
+    #[test]
+    fn a_spec_id_sizing_an_array_and_read_as_a_value_is_a_conflict() {
+        // Directly, and through a spec-constant operation.
+        for length in ["%bs", "%twice"] {
+            let words = assemble(&two_declarations(length));
+            assert_eq!(array_size_conflicts(&words).unwrap(), [0], "{length}");
+        }
+        // Through the workgroup size composite, every part is an array
+        // length: SpecId 0's other declaration, %bs, is then the value.
+        let words = assemble(&two_declarations("%wgx"));
+        assert_eq!(array_size_conflicts(&words).unwrap(), [0]);
+        // A plain length: nothing sizes an array by a SpecId.
+        let words = assemble(&two_declarations("%two"));
+        assert!(array_size_conflicts(&words).unwrap().is_empty());
+    }
+
+    #[test]
+    fn freezing_keeps_each_declarations_own_default() {
+        let words = assemble(&two_declarations("%bs"));
+        let (frozen, baked) = freeze(&words, &[0, 5]).unwrap();
+        // No spec constant and no SpecId is left; %bs is 64 and %wx 1; the
+        // 16-bit signed -3 keeps its bits.
+        let mut constants = Vec::new();
+        for inst in frozen.instructions() {
+            let inst = inst.unwrap();
+            assert!(
+                !matches!(
+                    inst.opcode,
+                    OP_SPEC_CONSTANT | OP_SPEC_CONSTANT_TRUE | OP_SPEC_CONSTANT_FALSE
+                ),
+                "{:?}",
+                inst.words
+            );
+            assert!(!(inst.opcode == OP_DECORATE && inst.words[2] == DECORATION_SPEC_ID));
+            if inst.opcode == OP_CONSTANT {
+                constants.push(inst.words[3]);
+            }
+            // The composite of plain constants is a plain composite.
+            assert_ne!(inst.opcode, OP_SPEC_CONSTANT_COMPOSITE);
+        }
+        assert_eq!(constants, [64, 1, 0xffff_fffd, 1, 2, 1, 128]);
+        assert_eq!(baked.len(), 2);
+        assert!(baked.iter().all(|b| b.frozen));
+        assert_eq!((baked[0].id, baked[0].value.0), (0, 64));
+        assert_eq!((baked[1].id, baked[1].value.0), (5, 0xfffd));
+        // The rewritten module is valid SPIR-V.
+        crate::spirv::validate::spirv_tools(&frozen).unwrap();
+        // Nothing asked, nothing changed.
+        assert_eq!(freeze(&words, &[]).unwrap().0.as_slice(), words.as_slice());
+    }
+
     use super::*;
 
     #[test]

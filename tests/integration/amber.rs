@@ -696,3 +696,81 @@ fn a_vulkan_driver_crash_is_a_failure_not_the_end_of_halc() {
         );
     }
 }
+
+/// ggml's pattern: one SpecId sizes a shared array (`constant_id = 0`) and
+/// gives the workgroup size (`local_size_x_id = 0`). halc fixes it at each
+/// declaration's default and says so; the runtime then names the SpecId as
+/// fixed at build time when asked to specialise it. With `--spec` there is
+/// nothing to warn about. (`tests/amber/spec_array_and_value.amber` runs
+/// both builds.)
+#[test]
+fn a_spec_id_sizing_an_array_and_read_as_a_value_is_fixed_with_a_warning() {
+    use halc::runtime_loader::plan::{PlanError, SpecValue, Specialization};
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let comp = dir.path().join("blocks.comp");
+    std::fs::write(
+        &comp,
+        "#version 450\nlayout(local_size_x_id = 0) in;\n\
+         layout(constant_id = 0) const uint BLOCK_SIZE = 64;\n\
+         layout(set = 0, binding = 0) buffer D { uint d[]; };\n\
+         shared uint partial[BLOCK_SIZE];\n\
+         void main() { uint i = gl_LocalInvocationID.x; partial[i] = d[i]; barrier();\n\
+         d[i] = partial[BLOCK_SIZE - 1u - i] + BLOCK_SIZE; }\n",
+    )
+    .unwrap();
+    let spv = dir.path().join("blocks.spv");
+    assert!(std::process::Command::new("glslc")
+        .arg(&comp)
+        .arg("-o")
+        .arg(&spv)
+        .status()
+        .unwrap()
+        .success());
+    let exe = dir.path().join("blocks.halc");
+    let o = halc()
+        .arg("compile")
+        .arg(&spv)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("kernel `blocks`: SpecId 0 sizes an array, which Metal needs constant, and is also read as a value: it is fixed at its defaults (each declaration its own), not settable at run time; choose it with --spec 0=VALUE"),
+        "{err}"
+    );
+    let bytes = std::fs::read(&exe).unwrap();
+    let loaded = halc::runtime_loader::Executable::load(&bytes).unwrap();
+    let kernel = loaded.entry_point("blocks").unwrap();
+    // Each declaration its own default: one thread, 64 shared elements.
+    assert_eq!(kernel.default_threads_per_threadgroup(), [1, 1, 1]);
+    match Specialization::new(&kernel, &[SpecValue { id: 0, bits: 32 }]) {
+        Err(e @ PlanError::BakedSpecConstant { .. }) => {
+            assert!(
+                e.to_string()
+                    .contains("SpecId 0 was fixed when the kernel was built"),
+                "{e}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    // Chosen at build time: no warning, 32 threads.
+    let o = halc()
+        .arg("compile")
+        .arg(&spv)
+        .args(["--spec", "0=32", "-o"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("warning"), "{err}");
+    let bytes = std::fs::read(&exe).unwrap();
+    let loaded = halc::runtime_loader::Executable::load(&bytes).unwrap();
+    let kernel = loaded.entry_point("blocks").unwrap();
+    assert_eq!(kernel.default_threads_per_threadgroup(), [32, 1, 1]);
+}
