@@ -486,6 +486,36 @@ impl<'a> Index<'a> {
                 "%{id} is an OpSpecConstantOp {op:?}, which halc cannot evaluate at build time"
             ))
         };
+        // The signed, comparison and logical operations below read their
+        // operands as 32-bit values: a 64-bit operand is refused.
+        let signed_or_compare = matches!(
+            op,
+            Op::SDiv
+                | Op::SRem
+                | Op::SNegate
+                | Op::Not
+                | Op::ShiftRightArithmetic
+                | Op::IEqual
+                | Op::INotEqual
+                | Op::ULessThan
+                | Op::ULessThanEqual
+                | Op::UGreaterThan
+                | Op::UGreaterThanEqual
+                | Op::SLessThan
+                | Op::SLessThanEqual
+                | Op::SGreaterThan
+                | Op::SGreaterThanEqual
+        );
+        if signed_or_compare
+            && inst
+                .operands
+                .get(1..)
+                .unwrap_or_default()
+                .iter()
+                .any(|&a| self.literal_words(a) == 2)
+        {
+            return Err(unsupported());
+        }
         Ok(match op {
             Op::CompositeExtract => {
                 let c = inst.word(1).ok_or_else(unsupported)?;
@@ -515,6 +545,48 @@ impl<'a> Index<'a> {
             Op::BitwiseOr => arg(1)? | arg(2)?,
             Op::BitwiseXor => arg(1)? ^ arg(2)?,
             Op::UConvert | Op::SConvert | Op::Bitcast => arg(1)?,
+            // Signed operations on the 32-bit values (narrow signed literals
+            // are sign-extended to a word), as SPIR-V defines them: SDiv
+            // truncates, SRem takes the sign of the dividend; a zero divisor
+            // and i32::MIN / -1 are refused.
+            Op::SDiv | Op::SRem => {
+                let (a, b) = (arg(1)? as u32 as i32, arg(2)? as u32 as i32);
+                let q = match op {
+                    Op::SDiv => a.checked_div(b),
+                    _ => a.checked_rem(b),
+                };
+                u64::from(q.ok_or_else(unsupported)? as u32)
+            }
+            // SPIRV-Cross writes SMod as a call of its helper `spvSMod`,
+            // which is no constant expression: MSL cannot size an array with
+            // it (clang, as Metal's compiler, rejects the MSL).
+            Op::SMod => {
+                return Err(SpirvError::Unsupported(format!(
+                    "%{id} is an OpSpecConstantOp SMod (GLSL `%` on signed integers) in an array size: SPIRV-Cross writes it as a helper function call, which MSL cannot use in an array size; write the size without a signed `%`"
+                )))
+            }
+            Op::SNegate => u64::from((arg(1)? as u32 as i32).wrapping_neg() as u32),
+            Op::Not => !arg(1)?,
+            Op::ShiftRightArithmetic => {
+                let n = u32::try_from(arg(2)?).ok().filter(|n| *n < 32).ok_or_else(unsupported)?;
+                u64::from(((arg(1)? as u32 as i32) >> n) as u32)
+            }
+            // Comparisons and logic give a bool: 1 or 0.
+            Op::IEqual | Op::LogicalEqual => u64::from(arg(1)? == arg(2)?),
+            Op::INotEqual | Op::LogicalNotEqual => u64::from(arg(1)? != arg(2)?),
+            Op::ULessThan => u64::from((arg(1)? as u32) < (arg(2)? as u32)),
+            Op::ULessThanEqual => u64::from((arg(1)? as u32) <= (arg(2)? as u32)),
+            Op::UGreaterThan => u64::from((arg(1)? as u32) > (arg(2)? as u32)),
+            Op::UGreaterThanEqual => u64::from((arg(1)? as u32) >= (arg(2)? as u32)),
+            Op::SLessThan => u64::from((arg(1)? as u32 as i32) < (arg(2)? as u32 as i32)),
+            Op::SLessThanEqual => u64::from((arg(1)? as u32 as i32) <= (arg(2)? as u32 as i32)),
+            Op::SGreaterThan => u64::from((arg(1)? as u32 as i32) > (arg(2)? as u32 as i32)),
+            Op::SGreaterThanEqual => {
+                u64::from((arg(1)? as u32 as i32) >= (arg(2)? as u32 as i32))
+            }
+            Op::LogicalAnd => u64::from(arg(1)? != 0 && arg(2)? != 0),
+            Op::LogicalOr => u64::from(arg(1)? != 0 || arg(2)? != 0),
+            Op::LogicalNot => u64::from(arg(1)? == 0),
             Op::Select => {
                 if arg(1)? != 0 {
                     arg(2)?
@@ -1479,6 +1551,65 @@ pub fn block_layout(words: &Words, at: Option<(u32, u32)>) -> Result<BlockLayout
 #[cfg(test)]
 mod tests {
     use super::UsedIds;
+    use spirv_tools::assembler::Assembler;
+
+    /// The threadgroup memory of a kernel whose one shared `uint` array is
+    /// `%len` long, `%len` being `OP` on the given operands (after the
+    /// constants `%a` = -7, `%b` = 3, `%c` = 12 as int, `%u` = 5 as uint,
+    /// `%l` = 3 as long).
+    fn shared_length(op: &str) -> Result<u64, crate::spirv::SpirvError> {
+        let text = format!(
+            "OpCapability Shader\nOpCapability Int64\nOpMemoryModel Logical GLSL450\n\
+             OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n\
+             OpDecorate %a SpecId 0\n\
+             %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%int = OpTypeInt 32 1\n\
+             %uint = OpTypeInt 32 0\n%long = OpTypeInt 64 1\n%bool = OpTypeBool\n\
+             %a = OpSpecConstant %int -7\n%b = OpConstant %int 3\n%c = OpConstant %int 12\n\
+             %u = OpConstant %uint 5\n%l = OpConstant %long 3\n%one = OpConstant %uint 1\n\
+             {op}\n\
+             %arr = OpTypeArray %uint %len\n%ptr = OpTypePointer Workgroup %arr\n\
+             %shared = OpVariable %ptr Workgroup\n\
+             %main = OpFunction %void None %fn\n%e = OpLabel\n\
+             %p = OpAccessChain %pu %shared %one\nOpStore %p %one\nOpReturn\nOpFunctionEnd\n"
+        )
+        .replace(
+            "%arr = OpTypeArray",
+            "%pu = OpTypePointer Workgroup %uint\n%arr = OpTypeArray",
+        );
+        let asm = spirv_tools::assembler::create(Some(spirv_tools::TargetEnv::Universal_1_3));
+        let bin = asm.assemble(&text, Default::default()).unwrap();
+        let words = crate::spirv::Words::from_bytes(bin.as_bytes()).unwrap();
+        let info = super::reflect(&words)?;
+        Ok(info.entry_points[0].threadgroup_memory_bytes / 4)
+    }
+
+    #[test]
+    fn signed_comparison_and_logical_spec_ops_size_arrays() {
+        let cases = [
+            // -7 / 3 truncates to -2; negated: 2.
+            ("%q = OpSpecConstantOp %int SDiv %a %b\n%len = OpSpecConstantOp %int SNegate %q", 2),
+            // SRem takes the dividend's sign: -7 rem 3 = -1; 12 + -1 = 11.
+            ("%r = OpSpecConstantOp %int SRem %a %b\n%len = OpSpecConstantOp %int IAdd %c %r", 11),
+            // -7 >> 1 = -4 (arithmetic); 12 + -4 = 8.
+            ("%s = OpSpecConstantOp %int ShiftRightArithmetic %a %one\n%len = OpSpecConstantOp %int IAdd %c %s", 8),
+            // Signed -7 < 3, but unsigned 0xfffffff9 > 3.
+            ("%t = OpSpecConstantOp %bool SLessThan %a %b\n%len = OpSpecConstantOp %int Select %t %c %b", 12),
+            ("%t = OpSpecConstantOp %bool ULessThan %a %b\n%len = OpSpecConstantOp %int Select %t %c %b", 3),
+            ("%t = OpSpecConstantOp %bool UGreaterThanEqual %u %u\n%n = OpSpecConstantOp %bool LogicalNot %t\n%len = OpSpecConstantOp %int Select %n %c %b", 3),
+            ("%t = OpSpecConstantOp %bool INotEqual %c %b\n%w = OpSpecConstantOp %bool SGreaterThan %c %a\n%x = OpSpecConstantOp %bool LogicalAnd %t %w\n%len = OpSpecConstantOp %int Select %x %c %b", 12),
+        ];
+        for (op, want) in cases {
+            assert_eq!(shared_length(op).unwrap(), want, "{op}");
+        }
+        // Refused: SMod (SPIRV-Cross's helper call is no constant
+        // expression), a zero divisor, and 64-bit operands.
+        let e = shared_length("%len = OpSpecConstantOp %int SMod %c %b").unwrap_err();
+        assert!(e.to_string().contains("SMod"), "{e}");
+        let zero = "%z = OpConstant %int 0\n%len = OpSpecConstantOp %int SDiv %c %z";
+        assert!(shared_length(zero).is_err());
+        let wide = "%t = OpSpecConstantOp %bool SLessThan %l %l\n%len = OpSpecConstantOp %int Select %t %c %b";
+        assert!(shared_length(wide).is_err());
+    }
 
     #[test]
     fn used_ids_holds_dense_and_out_of_range_ids() {
