@@ -6,7 +6,7 @@
 //! Needs clang++ ≥ 15 and glslc: without them the tests print why and pass,
 //! unless `HALC_REQUIRE_CLANG=1` (CI), when they fail.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::root;
@@ -139,6 +139,22 @@ fn vulkan() -> bool {
         println!("skipped: no Vulkan driver (apt-get install mesa-vulkan-drivers libvulkan1)");
     }
     ok
+}
+
+/// Writes `source` to `DIR/NAME.comp` and compiles it with glslc to
+/// `DIR/NAME.spv`, which it returns.
+fn glsl_to_spv(dir: &Path, name: &str, source: &str) -> PathBuf {
+    let src = dir.join(format!("{name}.comp"));
+    std::fs::write(&src, source).unwrap();
+    let spv = dir.join(format!("{name}.spv"));
+    let ok = std::process::Command::new("glslc")
+        .arg(&src)
+        .arg("-o")
+        .arg(&spv)
+        .status()
+        .unwrap();
+    assert!(ok.success(), "glslc failed on {}", src.display());
+    spv
 }
 
 /// Each negative control must fail, for its own reason: a test suite that
@@ -491,24 +507,15 @@ fn diff_catches_miscompiles_and_is_inconclusive_on_data_dependent_indexing() {
 
     // A gather through random indices scaled past the end of the data.
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("gather.comp");
-    std::fs::write(
-        &src,
+    let spv = glsl_to_spv(
+        dir.path(),
+        "gather",
         "#version 450\nlayout(local_size_x = 64) in;\n\
          layout(set = 0, binding = 0) readonly buffer I { uint idx[]; };\n\
          layout(set = 0, binding = 1) readonly buffer D { float data[]; };\n\
          layout(set = 0, binding = 2) writeonly buffer O { float o[]; };\n\
          void main() { uint i = gl_GlobalInvocationID.x; o[i] = data[idx[i] * 4096u]; }\n",
-    )
-    .unwrap();
-    let spv = dir.path().join("gather.spv");
-    let ok = std::process::Command::new("glslc")
-        .arg(&src)
-        .arg("-o")
-        .arg(&spv)
-        .status()
-        .unwrap();
-    assert!(ok.success());
+    );
     let gather = halc::Input::new("gather.spv", std::fs::read(&spv).unwrap());
     match diff(&gather, &clean, &device).unwrap() {
         DiffOutcome::Inconclusive(m) => {
@@ -528,24 +535,15 @@ fn diff_takes_push_constants_from_a_file() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("strided.comp");
-    std::fs::write(
-        &src,
+    let spv = glsl_to_spv(
+        dir.path(),
+        "strided",
         "#version 450\nlayout(local_size_x = 64) in;\n\
          layout(push_constant) uniform P { uint stride; uint offset; float scale; } p;\n\
          layout(set = 0, binding = 0) readonly buffer D { float data[]; };\n\
          layout(set = 0, binding = 1) writeonly buffer O { float o[]; };\n\
          void main() { uint i = gl_GlobalInvocationID.x; o[i] = data[(i * p.stride + p.offset) * 1024u] * p.scale; }\n",
-    )
-    .unwrap();
-    let spv = dir.path().join("strided.spv");
-    let ok = std::process::Command::new("glslc")
-        .arg(&src)
-        .arg("-o")
-        .arg(&spv)
-        .status()
-        .unwrap();
-    assert!(ok.success());
+    );
     let run = |extra: &[&str]| {
         let o = halc()
             .args(["diff", "--seeds", "2"])
@@ -664,16 +662,7 @@ fn a_vulkan_driver_crash_is_a_failure_not_the_end_of_halc() {
         eprintln!("note: this Vulkan driver did not crash on the kernel; only the run-on half of the test was exercised");
     }
     // halc diff: the CPU side agrees with itself, the Vulkan side crashes.
-    let comp = dir.path().join("unrolled.comp");
-    std::fs::write(&comp, shader).unwrap();
-    let spv = dir.path().join("unrolled.spv");
-    assert!(std::process::Command::new("glslc")
-        .arg(&comp)
-        .arg("-o")
-        .arg(&spv)
-        .status()
-        .unwrap()
-        .success());
+    let spv = glsl_to_spv(dir.path(), "unrolled", shader);
     let ones = dir.path().join("ones.bin");
     std::fs::write(&ones, [1u8, 0, 0, 0].repeat(512)).unwrap();
     let o = halc()
@@ -710,25 +699,16 @@ fn a_spec_id_sizing_an_array_and_read_as_a_value_is_fixed_with_a_warning() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let comp = dir.path().join("blocks.comp");
-    std::fs::write(
-        &comp,
+    let spv = glsl_to_spv(
+        dir.path(),
+        "blocks",
         "#version 450\nlayout(local_size_x_id = 0) in;\n\
          layout(constant_id = 0) const uint BLOCK_SIZE = 64;\n\
          layout(set = 0, binding = 0) buffer D { uint d[]; };\n\
          shared uint partial[BLOCK_SIZE];\n\
          void main() { uint i = gl_LocalInvocationID.x; partial[i] = d[i]; barrier();\n\
          d[i] = partial[BLOCK_SIZE - 1u - i] + BLOCK_SIZE; }\n",
-    )
-    .unwrap();
-    let spv = dir.path().join("blocks.spv");
-    assert!(std::process::Command::new("glslc")
-        .arg(&comp)
-        .arg("-o")
-        .arg(&spv)
-        .status()
-        .unwrap()
-        .success());
+    );
     let exe = dir.path().join("blocks.halc");
     let o = halc()
         .arg("compile")
