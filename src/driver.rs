@@ -570,9 +570,13 @@ fn parse_stages(
         .chain(&input.specs)
         .cloned()
         .collect();
+    // Each rewrite copies the module: none when there is nothing to bake.
     let (words, mut baked) = t
         .time(Stage::Parse, || {
             let words = spirv::Words::from_bytes(&input.bytes)?;
+            if specs.is_empty() {
+                return Ok((words, Vec::new()));
+            }
             spirv::specialize(&words, &specs)
         })
         .map_err(|e| fail(e.into()))?;
@@ -582,13 +586,22 @@ fn parse_stages(
     // a function constant, settable at run time) is fixed whole, at each
     // declaration's own default: ggml sizes shared memory with `constant_id
     // = 0` and gives the workgroup size `local_size_x_id = 0`.
-    let (words, frozen) = t
+    let conflicts = t
         .time(Stage::Parse, || {
             spirv::specialize::array_size_conflicts(&words)
-                .and_then(|ids| spirv::specialize::freeze(&words, &ids))
         })
         .map_err(|e| fail(e.into()))?;
-    baked.extend(frozen);
+    let words = if conflicts.is_empty() {
+        words
+    } else {
+        let (frozen_words, frozen) = t
+            .time(Stage::Parse, || {
+                spirv::specialize::freeze(&words, &conflicts)
+            })
+            .map_err(|e| fail(e.into()))?;
+        baked.extend(frozen);
+        frozen_words
+    };
     if let Some(s) = input
         .specs
         .iter()

@@ -486,36 +486,18 @@ impl<'a> Index<'a> {
                 "%{id} is an OpSpecConstantOp {op:?}, which halc cannot evaluate at build time"
             ))
         };
-        // The signed, comparison and logical operations below read their
-        // operands as 32-bit values: a 64-bit operand is refused.
-        let signed_or_compare = matches!(
-            op,
-            Op::SDiv
-                | Op::SRem
-                | Op::SNegate
-                | Op::Not
-                | Op::ShiftRightArithmetic
-                | Op::IEqual
-                | Op::INotEqual
-                | Op::ULessThan
-                | Op::ULessThanEqual
-                | Op::UGreaterThan
-                | Op::UGreaterThanEqual
-                | Op::SLessThan
-                | Op::SLessThanEqual
-                | Op::SGreaterThan
-                | Op::SGreaterThanEqual
-        );
-        if signed_or_compare
-            && inst
-                .operands
-                .get(1..)
-                .unwrap_or_default()
-                .iter()
-                .any(|&a| self.literal_words(a) == 2)
-        {
-            return Err(unsupported());
-        }
+        // The signed, comparison and logical operations read their operands
+        // as 32-bit values: a 64-bit operand is refused.
+        let word = |i: usize| -> Result<u32, SpirvError> {
+            let a = inst
+                .word(i)
+                .ok_or_else(|| invalid(format!("%{id}: missing operand")))?;
+            if self.literal_words(a) == 2 {
+                return Err(unsupported());
+            }
+            Ok(self.const_u64(a)? as u32)
+        };
+        let int = |i: usize| word(i).map(|w| w as i32);
         Ok(match op {
             Op::CompositeExtract => {
                 let c = inst.word(1).ok_or_else(unsupported)?;
@@ -550,7 +532,7 @@ impl<'a> Index<'a> {
             // truncates, SRem takes the sign of the dividend; a zero divisor
             // and i32::MIN / -1 are refused.
             Op::SDiv | Op::SRem => {
-                let (a, b) = (arg(1)? as u32 as i32, arg(2)? as u32 as i32);
+                let (a, b) = (int(1)?, int(2)?);
                 let q = match op {
                     Op::SDiv => a.checked_div(b),
                     _ => a.checked_rem(b),
@@ -565,25 +547,23 @@ impl<'a> Index<'a> {
                     "%{id} is an OpSpecConstantOp SMod (GLSL `%` on signed integers) in an array size: SPIRV-Cross writes it as a helper function call, which MSL cannot use in an array size; write the size without a signed `%`"
                 )))
             }
-            Op::SNegate => u64::from((arg(1)? as u32 as i32).wrapping_neg() as u32),
-            Op::Not => !arg(1)?,
+            Op::SNegate => u64::from(int(1)?.wrapping_neg() as u32),
+            Op::Not => u64::from(!word(1)?),
             Op::ShiftRightArithmetic => {
-                let n = u32::try_from(arg(2)?).ok().filter(|n| *n < 32).ok_or_else(unsupported)?;
-                u64::from(((arg(1)? as u32 as i32) >> n) as u32)
+                let n = Some(word(2)?).filter(|n| *n < 32).ok_or_else(unsupported)?;
+                u64::from((int(1)? >> n) as u32)
             }
             // Comparisons and logic give a bool: 1 or 0.
-            Op::IEqual | Op::LogicalEqual => u64::from(arg(1)? == arg(2)?),
-            Op::INotEqual | Op::LogicalNotEqual => u64::from(arg(1)? != arg(2)?),
-            Op::ULessThan => u64::from((arg(1)? as u32) < (arg(2)? as u32)),
-            Op::ULessThanEqual => u64::from((arg(1)? as u32) <= (arg(2)? as u32)),
-            Op::UGreaterThan => u64::from((arg(1)? as u32) > (arg(2)? as u32)),
-            Op::UGreaterThanEqual => u64::from((arg(1)? as u32) >= (arg(2)? as u32)),
-            Op::SLessThan => u64::from((arg(1)? as u32 as i32) < (arg(2)? as u32 as i32)),
-            Op::SLessThanEqual => u64::from((arg(1)? as u32 as i32) <= (arg(2)? as u32 as i32)),
-            Op::SGreaterThan => u64::from((arg(1)? as u32 as i32) > (arg(2)? as u32 as i32)),
-            Op::SGreaterThanEqual => {
-                u64::from((arg(1)? as u32 as i32) >= (arg(2)? as u32 as i32))
-            }
+            Op::IEqual | Op::LogicalEqual => u64::from(word(1)? == word(2)?),
+            Op::INotEqual | Op::LogicalNotEqual => u64::from(word(1)? != word(2)?),
+            Op::ULessThan => u64::from(word(1)? < word(2)?),
+            Op::ULessThanEqual => u64::from(word(1)? <= word(2)?),
+            Op::UGreaterThan => u64::from(word(1)? > word(2)?),
+            Op::UGreaterThanEqual => u64::from(word(1)? >= word(2)?),
+            Op::SLessThan => u64::from(int(1)? < int(2)?),
+            Op::SLessThanEqual => u64::from(int(1)? <= int(2)?),
+            Op::SGreaterThan => u64::from(int(1)? > int(2)?),
+            Op::SGreaterThanEqual => u64::from(int(1)? >= int(2)?),
             Op::LogicalAnd => u64::from(arg(1)? != 0 && arg(2)? != 0),
             Op::LogicalOr => u64::from(arg(1)? != 0 || arg(2)? != 0),
             Op::LogicalNot => u64::from(arg(1)? == 0),

@@ -455,21 +455,18 @@ impl Conn {
                 _,
             )))) => Err(Reply::error(message, unsupported)),
             Ok(Ok(Some(reply))) => Ok(reply),
-            Ok(Ok(None)) | Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => {
-                let how = self.ended();
-                self.dead = Some(how.clone());
-                Err(Error::Crashed {
-                    doing: doing.into(),
-                    how,
-                })
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-                let how = format!(
-                    "did not answer within {} s and was killed",
-                    self.patience.as_secs()
-                );
+            // The child is gone, or is given up on: every later call fails.
+            gone => {
+                let how = if let Err(RecvTimeoutError::Timeout) = gone {
+                    let _ = self.child.kill();
+                    let _ = self.child.wait();
+                    format!(
+                        "did not answer within {} s and was killed",
+                        self.patience.as_secs()
+                    )
+                } else {
+                    self.ended()
+                };
                 self.dead = Some(how.clone());
                 Err(Error::Crashed {
                     doing: doing.into(),
