@@ -79,7 +79,8 @@ pub enum DiffOutcome {
     /// behaviour, is to blame).
     Differ(String),
     /// No verdict: the kernel read or wrote out of bounds with this data,
-    /// or its result depends on the subgroup width.
+    /// or it uses subgroup operations and the Vulkan device's subgroup size
+    /// is one the CPU backend does not emulate.
     Inconclusive(String),
 }
 
@@ -303,6 +304,44 @@ pub fn diff(
         (None, None) => Vec::new(),
     };
 
+    // The SPIR-V on Vulkan.
+    let features: Vec<String> = CAPABILITY_FEATURES
+        .iter()
+        .filter(|(cap, _)| k.capabilities.iter().any(|c| c == cap))
+        .map(|(_, f)| f.to_string())
+        .collect();
+    let reference = vulkan_reference::Session::new(
+        &vulkan_reference::ReferenceOptions {
+            device: opts.vulkan_device.clone(),
+            features,
+            timeout: opts.time_limit,
+            ..Default::default()
+        },
+        crate::amber::run::vulkan_place(opts.vulkan_program.as_deref()),
+    )
+    .map_err(|e| format!("vulkan: {e}"))?;
+    // Subgroup results depend on the width: the CPU emulates the Vulkan
+    // device's (Apple GPUs have 32 lanes; the MSL reads the width at run
+    // time, as `threads_per_simdgroup`).
+    let subgroups = k
+        .capabilities
+        .iter()
+        .any(|c| c.starts_with("GroupNonUniform"));
+    let width = reference.subgroup_size();
+    let narrowed;
+    let device = if subgroups && width != device.simd_width() {
+        narrowed = match device.with_simd_width(width) {
+            Ok(d) => d,
+            Err(_) => {
+                return Ok(DiffOutcome::Inconclusive(format!(
+                    "the kernel uses subgroup operations and the Vulkan device's subgroups are {width} lanes, a width the CPU backend does not emulate (4 to 32): not compared"
+                )))
+            }
+        };
+        &narrowed
+    } else {
+        device
+    };
     // Metal on the CPU.
     let mut metal = compiled.clone();
     if let Some(f) = opts.tamper {
@@ -333,32 +372,6 @@ pub fn diff(
         Err(e) => return Err(format!("metal-on-cpu: {e}")),
     }
 
-    // The SPIR-V on Vulkan.
-    let features: Vec<String> = CAPABILITY_FEATURES
-        .iter()
-        .filter(|(cap, _)| k.capabilities.iter().any(|c| c == cap))
-        .map(|(_, f)| f.to_string())
-        .collect();
-    let reference = vulkan_reference::Session::new(
-        &vulkan_reference::ReferenceOptions {
-            device: opts.vulkan_device.clone(),
-            features,
-            timeout: opts.time_limit,
-            ..Default::default()
-        },
-        crate::amber::run::vulkan_place(opts.vulkan_program.as_deref()),
-    )
-    .map_err(|e| format!("vulkan: {e}"))?;
-    if k.capabilities
-        .iter()
-        .any(|c| c.starts_with("GroupNonUniform"))
-        && reference.subgroup_size() != 32
-    {
-        return Ok(DiffOutcome::Inconclusive(format!(
-            "the kernel uses subgroup operations and the subgroup widths differ (metal-on-cpu 32, vulkan {}): not compared",
-            reference.subgroup_size()
-        )));
-    }
     let descs: Vec<vulkan_reference::BindingDesc> = buffers
         .iter()
         .map(|(set, binding, kind, ..)| vulkan_reference::BindingDesc {
@@ -429,13 +442,18 @@ pub fn diff(
         }
     }
     Ok(DiffOutcome::Agree(format!(
-        "seed {}: {scalars} scalars in {} storage buffers agree ({} invocations)",
+        "seed {}: {scalars} scalars in {} storage buffers agree ({} invocations{})",
         opts.seed,
         buffers
             .iter()
             .filter(|b| b.2 == BindingKind::StorageBuffer)
             .count(),
-        invocations
+        invocations,
+        if subgroups {
+            format!(", SIMD groups of {width} lanes, as the Vulkan device's subgroups")
+        } else {
+            String::new()
+        }
     )))
 }
 

@@ -129,6 +129,9 @@ pub struct Pipeline {
     pub specialize: Vec<Specialize>,
     /// Bound buffers.
     pub binds: Vec<Bind>,
+    /// `SUBGROUP … REQUIRED_SIZE n`: the subgroup (SIMD-group) size the
+    /// test's expectations assume.
+    pub subgroup_size: Option<u32>,
     /// Line of the `PIPELINE` command.
     pub line: usize,
 }

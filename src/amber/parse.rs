@@ -468,6 +468,7 @@ impl<'a> AmberParser<'a> {
                 entry: "main".into(),
                 specialize: Vec::new(),
                 binds: Vec::new(),
+                subgroup_size: None,
                 line,
             }
         };
@@ -534,7 +535,13 @@ impl<'a> AmberParser<'a> {
                 "SHADER_OPTIMIZATION" | "COMPILE_OPTIONS" => {
                     return Err(unsupported(l, format!("{} is not supported", t[0])))
                 }
-                "SUBGROUP" => return Err(unsupported(l, "SUBGROUP size control is not supported")),
+                "SUBGROUP" => {
+                    let shader = t.get(1).ok_or_else(|| err(l, "SUBGROUP needs a shader"))?;
+                    if !self.script.shaders.iter().any(|s| s.name == *shader) {
+                        return Err(err(l, format!("unknown shader `{shader}`")));
+                    }
+                    p.subgroup_size = self.subgroup(l)?.or(p.subgroup_size);
+                }
                 other => {
                     return Err(unsupported(
                         l,
@@ -548,6 +555,47 @@ impl<'a> AmberParser<'a> {
         }
         self.script.pipelines.push(p);
         Ok(())
+    }
+
+    /// The body of a pipeline's `SUBGROUP shader … END` block: its
+    /// `REQUIRED_SIZE`, if any. `FULLY_POPULATED` and `VARYING_SIZE` are
+    /// accepted when `off` (what every dispatch does without them).
+    fn subgroup(&mut self, line: usize) -> Result<Option<u32>, ParseError> {
+        let mut size = None;
+        loop {
+            let (l, t) = self
+                .line()
+                .ok_or_else(|| err(line, "SUBGROUP has no END"))?;
+            match t[0] {
+                "END" => return Ok(size),
+                "REQUIRED_SIZE" => match t.get(1) {
+                    Some(&"MIN") | Some(&"MAX") => {
+                        return Err(unsupported(
+                            l,
+                            format!("REQUIRED_SIZE {}: give the size as a number", t[1]),
+                        ))
+                    }
+                    v => {
+                        let n = parse_u32(l, "subgroup size", v)?;
+                        if !n.is_power_of_two() || n > 128 {
+                            return Err(err(
+                                l,
+                                format!("REQUIRED_SIZE {n}: a subgroup size is a power of two up to 128"),
+                            ));
+                        }
+                        size = Some(n);
+                    }
+                },
+                "FULLY_POPULATED" | "VARYING_SIZE" => match t.get(1) {
+                    Some(&"off") | Some(&"false") => {}
+                    Some(&"on") | Some(&"true") => {
+                        return Err(unsupported(l, format!("{} on is not supported", t[0])))
+                    }
+                    _ => return Err(err(l, format!("{} needs on or off", t[0]))),
+                },
+                other => return Err(err(l, format!("unexpected `{other}` in SUBGROUP"))),
+            }
+        }
     }
 
     fn bind(&self, line: usize, t: &[&str]) -> Result<Bind, ParseError> {
@@ -970,6 +1018,7 @@ fn vkscript(text: &str) -> Result<Script, ParseError> {
                             entry: entry.clone(),
                             specialize: Vec::new(),
                             binds: binds.clone(),
+                            subgroup_size: None,
                             line: n,
                         });
                         name
@@ -1130,6 +1179,34 @@ EXPECT data EQ_BUFFER data
         let e = parse("#!amber\nSHADER vertex v PASSTHROUGH\n").unwrap_err();
         assert!(e.unsupported, "{e}");
         assert!(parse("hello").is_err());
+    }
+
+    #[test]
+    fn subgroup_required_size() {
+        let script = |body: &str| {
+            format!(
+                "#!amber\nSHADER compute k GLSL\nvoid main(){{}}\nEND\nPIPELINE compute p\n  ATTACH k\n  SUBGROUP k\n{body}  END\nEND\n"
+            )
+        };
+        let s = parse(&script("    FULLY_POPULATED off\n    REQUIRED_SIZE 8\n")).unwrap();
+        assert_eq!(s.pipelines[0].subgroup_size, Some(8));
+        let s = parse(&script("    VARYING_SIZE off\n")).unwrap();
+        assert_eq!(s.pipelines[0].subgroup_size, None);
+        let e = parse(&script("    REQUIRED_SIZE 12\n")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 8: REQUIRED_SIZE 12: a subgroup size is a power of two up to 128"
+        );
+        for (body, what) in [
+            ("    REQUIRED_SIZE MAX\n", "REQUIRED_SIZE MAX"),
+            ("    FULLY_POPULATED on\n", "FULLY_POPULATED on"),
+        ] {
+            let e = parse(&script(body)).unwrap_err();
+            assert!(e.unsupported && e.to_string().contains(what), "{e}");
+        }
+        let e = parse(&script("    REQUIRED_SIZE 8\n").replace("SUBGROUP k", "SUBGROUP nope"))
+            .unwrap_err();
+        assert_eq!(e.to_string(), "line 7: unknown shader `nope`");
     }
 
     #[test]

@@ -11,6 +11,12 @@
 //! every `RUN` every storage buffer the pipeline binds is compared element
 //! by element (integers exactly, floats within a ULP tolerance, NaN equal to
 //! NaN), and an `EXPECT` that holds on one side only is reported as such.
+//!
+//! Subgroup results depend on the subgroup width: the CPU side runs a
+//! pipeline with SIMD groups of its `SUBGROUP … REQUIRED_SIZE` when it has
+//! one, else, comparing a kernel that uses subgroup operations, of the
+//! Vulkan device's subgroup size, else of Apple's 32 lanes
+//! ([`Runner::simd_width`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -155,6 +161,7 @@ pub fn run(name: &str, text: &str, device: Option<&cpu::Device>, opts: &RunOptio
         };
         sides.push(Box::new(CpuSide {
             device,
+            widths: BTreeMap::new(),
             buffers: BTreeMap::new(),
         }));
     }
@@ -223,6 +230,8 @@ struct Prepared {
     vulkan_specs: Vec<(u32, Vec<u8>)>,
     /// Whether the module uses subgroup operations.
     subgroups: bool,
+    /// Lanes per SIMD group on the CPU side ([`Runner::simd_width`]).
+    simd_width: u32,
 }
 
 /// One place a script runs.
@@ -238,13 +247,33 @@ trait Side {
         push: &[u8],
         groups: [u32; 3],
     ) -> Result<(), String>;
-    /// SIMD-group / subgroup width.
-    fn subgroup_size(&self) -> u32;
+    /// The subgroup size, if fixed by the device (Vulkan); `None` when the
+    /// side runs any width it is given (the CPU backend).
+    fn subgroup_size(&self) -> Option<u32>;
 }
 
 struct CpuSide<'d> {
     device: &'d cpu::Device,
+    /// The device at other SIMD widths, made on first use.
+    widths: BTreeMap<u32, cpu::Device>,
     buffers: BTreeMap<String, cpu::Buffer>,
+}
+
+impl CpuSide<'_> {
+    /// The device emulating SIMD groups of `width` lanes.
+    fn device(&mut self, width: u32) -> Result<&cpu::Device, String> {
+        if width == self.device.simd_width() {
+            return Ok(self.device);
+        }
+        if !self.widths.contains_key(&width) {
+            let d = self
+                .device
+                .with_simd_width(width)
+                .map_err(|e| e.to_string())?;
+            self.widths.insert(width, d);
+        }
+        Ok(&self.widths[&width])
+    }
 }
 
 impl Side for CpuSide<'_> {
@@ -279,7 +308,8 @@ impl Side for CpuSide<'_> {
         groups: [u32; 3],
     ) -> Result<(), String> {
         let exe = Executable::load(&prepared.executable).map_err(|e| e.to_string())?;
-        let program = self.device.load(exe).map_err(|e| e.to_string())?;
+        let device = self.device(prepared.simd_width)?.clone();
+        let program = device.load(exe).map_err(|e| e.to_string())?;
         let kernel = exe.entry_point(&prepared.kernel).ok_or("no kernel")?;
         let pipeline = program
             .pipeline(&prepared.kernel, &prepared.values)
@@ -297,7 +327,7 @@ impl Side for CpuSide<'_> {
                 }
             }
         }
-        self.device
+        device
             .dispatch(
                 &pipeline,
                 &bindings,
@@ -308,8 +338,8 @@ impl Side for CpuSide<'_> {
             .map_err(|e| e.to_string())
     }
 
-    fn subgroup_size(&self) -> u32 {
-        METAL_SIMD_WIDTH
+    fn subgroup_size(&self) -> Option<u32> {
+        None
     }
 }
 
@@ -431,8 +461,8 @@ impl Side for VulkanSide {
             .map_err(|e| e.to_string())
     }
 
-    fn subgroup_size(&self) -> u32 {
-        self.reference.subgroup_size()
+    fn subgroup_size(&self) -> Option<u32> {
+        Some(self.reference.subgroup_size())
     }
 }
 
@@ -525,29 +555,15 @@ impl<'s> Runner<'s> {
         let at = self.at(line);
         let p = self.pipeline(name)?;
         if !self.prepared.contains_key(name) {
-            let prepared = self
+            let mut prepared = self
                 .prepare(p)
                 .map_err(|e| format!("{at}: RUN {name}: {e}"))?;
+            prepared.simd_width = self
+                .simd_width(p, prepared.subgroups)
+                .map_err(|m| Stop::Skip(format!("{at}: RUN {name}: {m}")))?;
             self.prepared.insert(name, prepared);
         }
         let prepared = &self.prepared[name];
-        if self.sides.len() > 1 && prepared.subgroups {
-            let sizes: Vec<String> = self
-                .sides
-                .iter()
-                .map(|s| format!("{} {}", s.label(), s.subgroup_size()))
-                .collect();
-            if self
-                .sides
-                .iter()
-                .any(|s| s.subgroup_size() != self.sides[0].subgroup_size())
-            {
-                return Err(Stop::Skip(format!(
-                    "{at}: RUN {name}: the kernel uses subgroup operations and the subgroup sizes differ ({}): its results legitimately differ, not compared",
-                    sizes.join(", ")
-                )));
-            }
-        }
         for side in &mut self.sides {
             let push = match p.binds.iter().find(|b| b.kind == BindKind::PushConstant) {
                 Some(b) => side.read(&b.buffer)?,
@@ -590,6 +606,41 @@ impl<'s> Runner<'s> {
             }
         }
         Ok(())
+    }
+
+    /// The CPU side's SIMD width for pipeline `p`: its `SUBGROUP
+    /// REQUIRED_SIZE`, else, comparing a kernel that uses subgroup
+    /// operations, the Vulkan device's subgroup size (results depend on
+    /// it), else Apple's 32. `Err` says why the pipeline cannot run here.
+    fn simd_width(&self, p: &Pipeline, subgroups: bool) -> Result<u32, String> {
+        let vulkan = self.sides.iter().find_map(|s| s.subgroup_size());
+        let cpu = self.sides.iter().any(|s| s.subgroup_size().is_none());
+        let emulated = |n: u32| matches!(n, 4 | 8 | 16 | 32);
+        if let Some(n) = p.subgroup_size {
+            if let Some(v) = vulkan.filter(|v| *v != n) {
+                return Err(format!(
+                    "the pipeline requires subgroups of {n} lanes (SUBGROUP REQUIRED_SIZE) and the Vulkan device's are {v}: not run"
+                ));
+            }
+            if cpu && !emulated(n) {
+                return Err(format!(
+                    "the pipeline requires subgroups of {n} lanes (SUBGROUP REQUIRED_SIZE); the CPU backend emulates SIMD groups of 4, 8, 16 or 32: not run"
+                ));
+            }
+            return Ok(n);
+        }
+        match vulkan {
+            Some(v) if cpu && subgroups => {
+                if emulated(v) {
+                    Ok(v)
+                } else {
+                    Err(format!(
+                        "the kernel uses subgroup operations and the Vulkan device's subgroups are {v} lanes, a width the CPU backend does not emulate (4 to 32): its results legitimately differ, not compared"
+                    ))
+                }
+            }
+            _ => Ok(METAL_SIMD_WIDTH),
+        }
     }
 
     /// The pipeline's shader as SPIR-V and as halc's executable.
@@ -674,6 +725,7 @@ impl<'s> Runner<'s> {
                 .capabilities
                 .iter()
                 .any(|c| c.starts_with("GroupNonUniform")),
+            simd_width: METAL_SIMD_WIDTH,
         };
         if bake.is_empty() {
             return Ok(prepared(&first));

@@ -98,31 +98,40 @@ fn every_amber_test_passes_in_both_binding_models_and_msl_versions() {
 
 /// The Vulkan reference (lavapipe) runs the original SPIR-V of every test,
 /// and `--compare` finds halc's MSL on the CPU agreeing with it buffer by
-/// buffer; the subgroup tests expect Apple's 32-lane SIMD groups, so on an
-/// 8-wide lavapipe they fail alone and are skips, with the reason, compared.
+/// buffer. Tests that use subgroup operations run on the CPU at the Vulkan
+/// device's subgroup size; those whose expectations are for Apple's 32
+/// lanes (`SUBGROUP … REQUIRED_SIZE 32`) are skips on an 8-wide lavapipe,
+/// with the reason, and `subgroup_width8.amber` (`REQUIRED_SIZE 8`) runs and
+/// is compared where the device's subgroups are 8 lanes.
 #[test]
 fn every_amber_test_agrees_with_the_vulkan_reference() {
     if !tools() || !vulkan() {
         return;
     }
     let tests = files("tests/amber");
-    let subgroup = |t: &str| t.contains("subgroup");
-    let (code, out) = run(&["--reference", "vulkan"], &tests);
-    assert_eq!(code, 1, "{out}");
-    for t in &tests {
-        let want = if subgroup(t) { "FAIL" } else { "PASS" };
-        assert!(out.contains(&format!("{want} {t}")), "{t}:\n{out}");
-    }
-    let (code, out) = run(&["--compare"], &tests);
-    assert_eq!(code, 0, "{out}");
-    for t in &tests {
-        if subgroup(t) {
-            assert!(
-                out.contains(&format!("SKIP {t}")) && out.contains("subgroup sizes differ"),
-                "{t}:\n{out}"
-            );
-        } else {
-            assert!(out.contains(&format!("PASS {t}\n")), "{t}:\n{out}");
+    let width = vulkan_reference::Reference::new(&Default::default())
+        .unwrap()
+        .subgroup_size();
+    let required = |t: &str| -> Option<u32> {
+        let text = std::fs::read_to_string(crate::root().join(t)).unwrap();
+        let at = text.find("REQUIRED_SIZE ")?;
+        text[at + 14..].split_whitespace().next()?.parse().ok()
+    };
+    assert_eq!(required("tests/amber/subgroup_reduce.amber"), Some(32));
+    assert_eq!(required("tests/amber/subgroup_width8.amber"), Some(8));
+    for args in [&["--reference", "vulkan"][..], &["--compare"]] {
+        let (code, out) = run(args, &tests);
+        assert_eq!(code, 0, "{args:?}:\n{out}");
+        for t in &tests {
+            match required(t) {
+                Some(n) if n != width => assert!(
+                    out.contains(&format!("SKIP {t}")) && out.contains(&format!(
+                        "requires subgroups of {n} lanes (SUBGROUP REQUIRED_SIZE) and the Vulkan device's are {width}"
+                    )),
+                    "{args:?}: {t}:\n{out}"
+                ),
+                _ => assert!(out.contains(&format!("PASS {t}\n")), "{args:?}: {t}:\n{out}"),
+            }
         }
     }
 }
@@ -393,8 +402,6 @@ fn diff_agrees_on_every_buffer_fixture() {
         // is too small, and the CPU side reports the overrun.
         ("spec_defaults", "INCONCLUSIVE"),
         ("subgroup_ops", "INCONCLUSIVE"),
-        // Subgroup results depend on the width (lavapipe 8, Apple 32).
-        ("subgroup", "INCONCLUSIVE"),
         // uint(sum) of a negative float sum: implementation-defined, and
         // lavapipe and the CPU convert differently; reported, not hidden.
         ("array_length", "DIFFER"),
@@ -464,6 +471,51 @@ fn diff_agrees_on_every_buffer_fixture() {
             .unwrap();
         let out = String::from_utf8(o.stdout).unwrap();
         assert!(out.starts_with("AGREE "), "{entry}: {out}");
+    }
+}
+
+/// `halc diff` runs a kernel that uses subgroup operations with SIMD groups
+/// as wide as the Vulkan device's subgroups, and then compares it like any
+/// other: the fixture's subgroupAdd and ballot agree, and a miscompiled
+/// reduction (`simd_sum` turned into `simd_max`) differs.
+#[test]
+fn diff_compares_subgroup_kernels_at_the_vulkan_devices_width() {
+    use halc::diff::{diff, DiffOptions, DiffOutcome};
+    if !tools() || !vulkan() {
+        return;
+    }
+    let width = vulkan_reference::Reference::new(&Default::default())
+        .unwrap()
+        .subgroup_size();
+    let device = halc::runtime_loader::cpu::Device::new().unwrap();
+    let subgroup = crate::input(&crate::kernel("subgroup.spv"));
+    for seed in [1, 2] {
+        let opts = DiffOptions {
+            seed,
+            ..Default::default()
+        };
+        match diff(&subgroup, &opts, &device).unwrap() {
+            DiffOutcome::Agree(m) => assert!(
+                m.ends_with(&format!(
+                    "SIMD groups of {width} lanes, as the Vulkan device's subgroups)"
+                )),
+                "{m}"
+            ),
+            other => panic!("seed {seed}: {other:?}"),
+        }
+    }
+    let opts = DiffOptions {
+        seed: 1,
+        tamper: Some(|c| {
+            let msl = &mut c.kernels[0].msl.source;
+            assert!(msl.contains("simd_sum("), "{msl}");
+            *msl = msl.replace("simd_sum(", "simd_max(");
+        }),
+        ..Default::default()
+    };
+    match diff(&subgroup, &opts, &device).unwrap() {
+        DiffOutcome::Differ(m) => assert!(m.starts_with("seed 1: (set 0, binding 1) byte "), "{m}"),
+        other => panic!("not caught: {other:?}"),
     }
 }
 

@@ -82,6 +82,8 @@ struct Ready {
     _buffers: Vec<Buffer>,
     /// A polyfill kernel's parameters, which `encoded` points to.
     _params: Option<Box<[u64; 3]>>,
+    /// Lanes per SIMD group.
+    simd_width: u32,
 }
 
 // SAFETY: the raw pointers in `encoded` point into memory owned by this
@@ -101,6 +103,7 @@ impl Ready {
             fill: o.fill,
             time_limit: o.time_limit,
             workers: o.workers,
+            simd_width: self.simd_width,
         })
     }
 }
@@ -130,6 +133,7 @@ fn prepare(
         encoded,
         _buffers: bindings.buffers().map(|(_, b)| b.buffer.clone()).collect(),
         _params: None,
+        simd_width: pipeline.simd_width(),
     })
 }
 
@@ -168,6 +172,8 @@ fn prepare_builtin(
         ),
         _buffers: buffers.iter().map(|(_, b)| (*b).clone()).collect(),
         _params: Some(words),
+        // The polyfill kernels use no SIMD-group operations.
+        simd_width: exec::SIMD_WIDTH,
     })
 }
 

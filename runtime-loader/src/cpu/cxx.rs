@@ -161,7 +161,7 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CpuError> {
 }
 
 /// The compiler of a device: clang plus the cache.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct Compiler {
     pub(super) clang: Clang,
     pub(super) cache_dir: PathBuf,

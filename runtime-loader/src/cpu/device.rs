@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::buffer::Buffer;
 use super::command::{CommandBuffer, Queue, Submission};
 use super::cxx::{self, Clang, Compiler};
+use super::exec;
 use super::program::{Builtins, Program};
 use super::sync::Semaphore;
 use super::CpuError;
@@ -66,6 +67,12 @@ pub struct DeviceOptions {
     pub queue_wait_limit: Duration,
     /// Which fills and copies run the polyfill kernels.
     pub transfer_rule: TransferRule,
+    /// Lanes per SIMD group (`threads_per_simdgroup`, a pipeline's
+    /// `threadExecutionWidth`): 32, as on Apple GPUs, unless set; 4, 8 and
+    /// 16 emulate a GPU with narrower SIMD groups (Metal on Intel GPUs ran
+    /// 8 to 32), e.g. to compare with a Vulkan device's subgroups of that
+    /// size.
+    pub simd_width: u32,
 }
 
 impl Default for DeviceOptions {
@@ -78,6 +85,7 @@ impl Default for DeviceOptions {
             threadgroup_fill: ThreadgroupFill::Poison,
             queue_wait_limit: Duration::from_secs(60),
             transfer_rule: TransferRule::default(),
+            simd_width: exec::SIMD_WIDTH,
         }
     }
 }
@@ -90,6 +98,7 @@ pub(super) struct Inner {
     pub(super) fill: ThreadgroupFill,
     pub(super) queue_wait_limit: Duration,
     pub(super) transfer_rule: TransferRule,
+    pub(super) simd_width: u32,
     /// The polyfill kernels, compiled on first use.
     pub(super) builtins: OnceLock<Result<Arc<Builtins>, CpuError>>,
     /// The device's queue, started on first use.
@@ -115,6 +124,7 @@ impl Device {
             Some(c) => c,
             None => cxx::find_clang()?,
         };
+        check_simd_width(options.simd_width)?;
         let workers = match options.workers {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
@@ -130,10 +140,38 @@ impl Device {
                 fill: options.threadgroup_fill,
                 queue_wait_limit: options.queue_wait_limit,
                 transfer_rule: options.transfer_rule,
+                simd_width: options.simd_width,
                 builtins: OnceLock::new(),
                 queue: OnceLock::new(),
             }),
         })
+    }
+
+    /// The same device (compiler, cache, options), emulating SIMD groups
+    /// of `width` lanes: its pipelines have that `threads_per_simdgroup`.
+    /// Buffers work with either. Compiled kernels are shared: the width is
+    /// read at run time.
+    pub fn with_simd_width(&self, width: u32) -> Result<Device, CpuError> {
+        check_simd_width(width)?;
+        let i = &self.inner;
+        Ok(Device {
+            inner: Arc::new(Inner {
+                compiler: i.compiler.clone(),
+                time_limit: i.time_limit,
+                workers: i.workers,
+                fill: i.fill,
+                queue_wait_limit: i.queue_wait_limit,
+                transfer_rule: i.transfer_rule,
+                simd_width: width,
+                builtins: OnceLock::new(),
+                queue: OnceLock::new(),
+            }),
+        })
+    }
+
+    /// Lanes per SIMD group of this device's pipelines.
+    pub fn simd_width(&self) -> u32 {
+        self.inner.simd_width
     }
 
     /// The clang++ it compiles with.
@@ -197,5 +235,15 @@ impl Device {
             .builtins
             .get_or_init(|| Builtins::new(self).map(Arc::new))
             .clone()
+    }
+}
+
+/// The widths the executor emulates: powers of two the quad operations
+/// (4 lanes) divide, up to the 32 lanes of its lane masks.
+fn check_simd_width(width: u32) -> Result<(), CpuError> {
+    if matches!(width, 4 | 8 | 16 | 32) {
+        Ok(())
+    } else {
+        Err(CpuError::SimdWidth { width })
     }
 }

@@ -47,6 +47,12 @@ pub enum CpuError {
         /// What.
         what: String,
     },
+    /// A SIMD width the CPU backend cannot emulate.
+    #[error("SIMD width {width}: the CPU backend emulates SIMD groups of 4, 8, 16 or 32 lanes (Apple GPUs have 32)")]
+    SimdWidth {
+        /// The width asked for.
+        width: u32,
+    },
     /// The kernel's library has no MSL source.
     #[error("kernel `{kernel}`: its library has no MSL source (the CPU backend runs MSL)")]
     NoMslSource {

@@ -43,7 +43,8 @@ use crate::schema::MetalLimits;
 /// `halc_entry(slots, thread)` of a compiled kernel.
 pub(super) type EntryFn = unsafe extern "C" fn(*const *mut c_void, *mut Thread);
 
-/// SIMD width (Apple GPUs).
+/// SIMD width of Apple GPUs: the default
+/// ([`DeviceOptions::simd_width`](super::DeviceOptions::simd_width)).
 pub const SIMD_WIDTH: u32 = 32;
 
 /// Size of each fiber's stack.
@@ -68,6 +69,7 @@ pub(super) struct Group {
     tg_size: [u32; 3],
     groups: [u32; 3],
     simd_groups: u32,
+    simd_width: u32,
     arena: *mut u8,
     arena_cap: u64,
     simd: *mut SimdState,
@@ -95,7 +97,7 @@ pub(super) struct Thread {
 pub(super) const ABI: u64 =
     1_000_000 + 1000 * std::mem::size_of::<Thread>() as u64 + std::mem::size_of::<Group>() as u64;
 
-const _: () = assert!(std::mem::size_of::<Group>() == 64);
+const _: () = assert!(std::mem::size_of::<Group>() == 72);
 const _: () = assert!(std::mem::size_of::<Thread>() == 80);
 const _: () = assert!(std::mem::size_of::<SimdState>() == 4112);
 
@@ -257,6 +259,8 @@ pub(super) struct Launch<'a> {
     pub(super) fill: ThreadgroupFill,
     pub(super) time_limit: Duration,
     pub(super) workers: usize,
+    /// Lanes per SIMD group (4, 8, 16 or 32).
+    pub(super) simd_width: u32,
 }
 
 /// Runs a dispatch in a child process; returns when it is done.
@@ -558,7 +562,8 @@ fn worker(
 ) {
     let size = l.encoded.threads;
     let grid = l.encoded.threadgroups;
-    let simd_groups = n.div_ceil(SIMD_WIDTH);
+    let width = l.simd_width;
+    let simd_groups = n.div_ceil(width);
     let layout = std::alloc::Layout::array::<SimdState>(simd_groups as usize).expect("small");
     // SAFETY: a non-zero-sized layout; all-zero bytes are a valid SimdState.
     let simd = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<SimdState>();
@@ -570,6 +575,7 @@ fn worker(
         tg_size: size,
         groups: grid.map(|g| g as u32),
         simd_groups,
+        simd_width: width,
         arena: arena.ptr(),
         arena_cap: arena.len() as u64,
         simd,
@@ -584,8 +590,8 @@ fn worker(
                 i / (size[0] * size[1]),
             ],
             index: i,
-            lane: i % SIMD_WIDTH,
-            simd_id: i / SIMD_WIDTH,
+            lane: i % width,
+            simd_id: i / width,
             wait_kind: 0,
             site_line: 0,
             site_col: 0,
@@ -683,7 +689,7 @@ fn worker(
             }
             // 1. SIMD-group operations: per SIMD group, the earliest site.
             for sg in 0..simd_groups {
-                let lanes = sg * SIMD_WIDTH..((sg + 1) * SIMD_WIDTH).min(n);
+                let lanes = sg * width..((sg + 1) * width).min(n);
                 let site = |i: u32| {
                     // SAFETY: `i < n`.
                     let t = unsafe { &*tp.add(i as usize) };
@@ -702,7 +708,7 @@ fn worker(
                 let s = unsafe { &mut *simd.add(sg as usize) };
                 for i in lanes {
                     if status[i as usize] == St::Simd && site(i) == first {
-                        let lane = (i % SIMD_WIDTH) as usize;
+                        let lane = (i % width) as usize;
                         active |= 1 << lane;
                         s.snap[lane] = s.slot[lane];
                         status[i as usize] = St::Runnable;

@@ -63,6 +63,7 @@ impl<'a> Program<'a> {
             entry: loaded.entry,
             library: loaded.library,
             compile_time: loaded.compile_time,
+            simd_width: self.device.simd_width(),
             device: self.device.clone(),
         })
     }
@@ -153,6 +154,7 @@ pub struct Pipeline<'a> {
     /// Keeps `entry` loaded.
     library: Arc<Library>,
     compile_time: Option<Duration>,
+    simd_width: u32,
     device: Device,
 }
 
@@ -175,6 +177,12 @@ impl<'a> Pipeline<'a> {
     /// The device it was made on.
     pub fn device(&self) -> &Device {
         &self.device
+    }
+
+    /// Lanes per SIMD group (Metal's `threadExecutionWidth`): the device's
+    /// [`Device::simd_width`] when the pipeline was made.
+    pub fn simd_width(&self) -> u32 {
+        self.simd_width
     }
 
     pub(super) fn params(&self) -> &[Param] {

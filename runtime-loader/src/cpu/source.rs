@@ -82,7 +82,7 @@ impl Builtin {
             ThreadsPerGrid => dim(&|i| format!("halc_g->groups[{i}] * halc_g->tg_size[{i}]")),
             ThreadIndexInSimdgroup => scalar("halc_t->lane"),
             SimdgroupIndexInThreadgroup => scalar("halc_t->simd_id"),
-            ThreadsPerSimdgroup => scalar("32u"),
+            ThreadsPerSimdgroup => scalar("halc_g->simd_width"),
             SimdgroupsPerThreadgroup => scalar("halc_g->simd_groups"),
             ThreadIndexInQuadgroup => scalar("(halc_t->index & 3u)"),
             QuadgroupIndexInThreadgroup => scalar("(halc_t->index >> 2)"),

@@ -65,6 +65,7 @@ fn run(
         fill: dev.inner.fill,
         time_limit: dev.inner.time_limit,
         workers: dev.inner.workers,
+        simd_width: dev.inner.simd_width,
     })
 }
 
@@ -176,6 +177,56 @@ fn simd_scans_ballot_and_shuffles_use_the_active_lanes() {
         if lane + 1 < width && lane + 1 != 3 {
             assert_eq!(got[3], lane + 1, "shuffle_down at thread {i}");
         }
+    }
+}
+
+#[test]
+fn simd_groups_have_the_devices_width() {
+    let Some(dev32) = dev() else { return };
+    // 40 threads: at each width the last SIMD group may be partial; lane 2
+    // of every group returns first, so it is inactive in the operations.
+    let msl = format!(
+        "{HEADER}kernel void main0(device uint* out [[buffer(0)]], uint i [[thread_index_in_threadgroup]], uint lane [[thread_index_in_simdgroup]], uint sg [[simdgroup_index_in_threadgroup]], uint w [[threads_per_simdgroup]], uint sgs [[simdgroups_per_threadgroup]])\n{{\n    device uint* o = out + 9u * i;\n    o[0] = w;\n    o[1] = lane;\n    o[2] = sg;\n    o[3] = sgs;\n    if (lane == 2u) return;\n    o[4] = simd_sum(i);\n    o[5] = simd_shuffle_down(lane, ushort(1));\n    o[6] = simd_shuffle_rotate_down(lane, ushort(1));\n    o[7] = uint(simd_vote::vote_t(simd_ballot(true)));\n    o[8] = quad_max(i);\n}}\n"
+    );
+    for width in [4u32, 8, 16, 32] {
+        let dev = dev32.with_simd_width(width).unwrap();
+        assert_eq!(dev.simd_width(), width);
+        let out = dev.buffer(4 * 9 * 40).unwrap();
+        run(&dev, &msl, &[&out], [1, 1, 1], [40, 1, 1]).unwrap();
+        let v = u32s(&out);
+        for i in 0..40u32 {
+            let (lane, sg) = (i % width, i / width);
+            let base = sg * width;
+            let size = width.min(40 - base);
+            let o = &v[9 * i as usize..9 * i as usize + 9];
+            let at = format!("width {width}, thread {i}");
+            assert_eq!(o[..4], [width, lane, sg, 40u32.div_ceil(width)], "{at}");
+            if lane == 2 {
+                assert_eq!(o[4..], [0; 5], "{at}");
+                continue;
+            }
+            let active: Vec<u32> = (0..size).filter(|&l| l != 2).collect();
+            assert_eq!(o[4], active.iter().map(|l| base + l).sum::<u32>(), "{at}");
+            if lane + 1 < size && lane + 1 != 2 {
+                assert_eq!(o[5], lane + 1, "shuffle_down, {at}");
+            }
+            if size == width && (lane + 1) % width != 2 {
+                assert_eq!(o[6], (lane + 1) % width, "rotate_down, {at}");
+            }
+            assert_eq!(o[7], active.iter().fold(0, |m, l| m | 1 << l), "{at}");
+            let quad = (lane & !3..(lane & !3) + 4).filter(|l| *l != 2 && *l < size);
+            assert_eq!(
+                o[8],
+                quad.map(|l| base + l).max().unwrap(),
+                "quad_max, {at}"
+            );
+        }
+    }
+    for width in [0u32, 2, 3, 12, 64] {
+        assert_eq!(
+            dev32.with_simd_width(width).unwrap_err(),
+            CpuError::SimdWidth { width }
+        );
     }
 }
 
