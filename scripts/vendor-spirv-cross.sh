@@ -8,7 +8,9 @@
 # on every code path it has (SSE2, the scalar loop, and AArch64 NEON when
 # aarch64-linux-gnu-g++ and qemu-aarch64 are installed: apt-get install
 # g++-aarch64-linux-gnu qemu-user; HALC_REQUIRE_NEON_TEST=1 makes their
-# absence an error), and inherit_expression_dependencies (0002).
+# absence an error), and inherit_expression_dependencies (0002). 0003 changes
+# the MSL of clustered min and max: its tests run that MSL (cargo test:
+# tests/amber/subgroup_clustered.amber, the subgroup_clustered fixture).
 #   bash scripts/vendor-spirv-cross.sh          # rewrite vendor/spirv-cross-sys
 #   bash scripts/vendor-spirv-cross.sh --check  # fail if it differs from what is committed
 # Needs cargo (to fetch the crate through the configured registry), c++ and patch.

@@ -894,6 +894,9 @@ fn compile_entry(
                 "generated MSL does not match the layout: {m}"
             )))
         })?;
+        if let Some(why) = msl::check::known_miscompile(&generated.source) {
+            return Err(fail(ErrorKind::Rejected(why.into())));
+        }
         function_constants(&generated.source, &info.spec_constants, &mut workgroup).map_err(fail)
     })?;
     Ok(Kernel {

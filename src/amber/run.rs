@@ -120,6 +120,7 @@ const FEATURES: &[&str] = &[
     "SubgroupSupportedOperations.shuffle",
     "SubgroupSupportedOperations.shuffleRelative",
     "SubgroupSupportedOperations.quad",
+    "SubgroupSupportedOperations.clustered",
     "SubgroupSupportedStages.compute",
     "shaderStorageBufferArrayDynamicIndexing",
     "shaderUniformBufferArrayDynamicIndexing",

@@ -350,9 +350,50 @@ pub fn check(
     Ok(())
 }
 
+/// Helpers of SPIRV-Cross's MSL known to compute wrong values, recognised by
+/// their text: halc builds SPIRV-Cross with a patch for each
+/// (`vendor/patches/spirv-cross-sys/`), but a crate depending on halc that
+/// does not add halc's `[patch.crates-io]` section links the unpatched
+/// sources. Such a build refuses the kernels that need the patch.
+pub fn known_miscompile(msl: &str) -> Option<&'static str> {
+    // 0003: an inactive lane of a clustered min or max stood in with
+    // numeric_limits<T>::min() / max(), which for floats is FLT_MIN / FLT_MAX,
+    // not -INF / +INF.
+    if msl.contains("struct spvClusteredMaxDetail")
+        && msl.contains("return numeric_limits<T>::min();")
+        || msl.contains("struct spvClusteredMinDetail")
+            && msl.contains("return numeric_limits<T>::max();")
+    {
+        return Some(
+            "a clustered subgroup min or max (OpGroupNonUniform*Min/*Max ClusteredReduce): this build of halc links SPIRV-Cross without halc's patch 0003, and the unpatched MSL returns FLT_MIN (FLT_MAX) for a float max (min) whose cluster has inactive lanes; build halc with the `[patch.crates-io] spirv-cross-sys` section of its Cargo.toml (vendor/README.md)",
+        );
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_unpatched_clustered_min_max_helpers_are_recognised() {
+        let unpatched = "template<uint offset>\nstruct spvClusteredMaxDetail<1, offset>\n{\n    template<typename T>\n    static T op(T value, uint lid)\n    {\n        if (!active)\n            return numeric_limits<T>::min();\n";
+        assert!(known_miscompile(unpatched).is_some());
+        let min = unpatched
+            .replace("MaxDetail", "MinDetail")
+            .replace("::min()", "::max()");
+        assert!(known_miscompile(&min).is_some());
+        assert_eq!(
+            known_miscompile(&unpatched.replace("numeric_limits<T>::min()", "value")),
+            None
+        );
+        // An add's identity is right; a kernel's own numeric_limits is no helper.
+        assert_eq!(
+            known_miscompile("struct spvClusteredAddDetail<1, offset>\n            return 0;\n"),
+            None
+        );
+        assert_eq!(known_miscompile("x = numeric_limits<T>::min();"), None);
+    }
 
     #[test]
     fn counts_of_declarations() {

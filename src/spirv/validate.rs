@@ -104,6 +104,7 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     (64, "GroupNonUniformBallot"),
     (65, "GroupNonUniformShuffle"),
     (66, "GroupNonUniformShuffleRelative"),
+    (67, "GroupNonUniformClustered"),
     (68, "GroupNonUniformQuad"),
     (4433, "StorageBuffer16BitAccess"),
     (4434, "UniformAndStorageBuffer16BitAccess"),

@@ -477,7 +477,8 @@ fn diff_agrees_on_every_buffer_fixture() {
 /// `halc diff` runs a kernel that uses subgroup operations with SIMD groups
 /// as wide as the Vulkan device's subgroups, and then compares it like any
 /// other: the fixture's subgroupAdd and ballot agree, and a miscompiled
-/// reduction (`simd_sum` turned into `simd_max`) differs.
+/// reduction (`simd_sum` turned into `simd_max`) differs; so do the
+/// clustered reductions, and SPIRV-Cross's helper before halc's patch.
 #[test]
 fn diff_compares_subgroup_kernels_at_the_vulkan_devices_width() {
     use halc::diff::{diff, DiffOptions, DiffOutcome};
@@ -516,6 +517,38 @@ fn diff_compares_subgroup_kernels_at_the_vulkan_devices_width() {
     match diff(&subgroup, &opts, &device).unwrap() {
         DiffOutcome::Differ(m) => assert!(m.starts_with("seed 1: (set 0, binding 1) byte "), "{m}"),
         other => panic!("not caught: {other:?}"),
+    }
+
+    // Clustered reductions, some with inactive lanes in their clusters,
+    // agree; with SPIRV-Cross's unpatched stand-in for an inactive lane in
+    // the clustered max (FLT_MIN, vendor patch 0003) they differ.
+    let clustered = crate::input(&crate::kernel("subgroup_clustered.spv"));
+    for seed in [1, 2] {
+        let opts = DiffOptions {
+            seed,
+            ..Default::default()
+        };
+        let outcome = diff(&clustered, &opts, &device).unwrap();
+        assert!(matches!(outcome, DiffOutcome::Agree(_)), "{outcome:?}");
+    }
+    let opts = DiffOptions {
+        seed: 1,
+        tamper: Some(|c| {
+            let msl = &mut c.kernels[0].msl.source;
+            let start = msl.find("struct spvClusteredMaxDetail;").unwrap();
+            let end = msl.find("T spvClustered_max(").unwrap();
+            let helper = msl[start..end].replace(
+                "\n            return value;",
+                "\n            return numeric_limits<T>::min();",
+            );
+            assert_ne!(helper, msl[start..end]);
+            msl.replace_range(start..end, &helper);
+        }),
+        ..Default::default()
+    };
+    match diff(&clustered, &opts, &device).unwrap() {
+        DiffOutcome::Differ(m) => assert!(m.starts_with("seed 1: (set 0, binding 2) byte "), "{m}"),
+        other => panic!("the unpatched helper was not caught: {other:?}"),
     }
 }
 

@@ -7382,8 +7382,13 @@ void CompilerMSL::emit_custom_functions()
 
 		FUNC_SUBGROUP_CLUSTERED(Add, sum, BINOP, +, 0);
 		FUNC_SUBGROUP_CLUSTERED(Mul, product, BINOP, *, 1);
-		FUNC_SUBGROUP_CLUSTERED(Min, min, BINFUNC, , numeric_limits<T>::max());
-		FUNC_SUBGROUP_CLUSTERED(Max, max, BINFUNC, , numeric_limits<T>::min());
+		// An inactive lane's stand-in must leave the reduction unchanged. For min and max the
+		// lane's own value does (it is already in the reduction: the operations are idempotent);
+		// numeric_limits<T>::min() is the smallest positive float, not the identity of a float
+		// max (-INF), and max() is not that of a float min (+INF): a divergent clustered max of
+		// negative floats returned FLT_MIN.
+		FUNC_SUBGROUP_CLUSTERED(Min, min, BINFUNC, , value);
+		FUNC_SUBGROUP_CLUSTERED(Max, max, BINFUNC, , value);
 		FUNC_SUBGROUP_CLUSTERED(And, and, BINOP, &, ~T(0));
 		FUNC_SUBGROUP_CLUSTERED(Or, or, BINOP, |, 0);
 		FUNC_SUBGROUP_CLUSTERED(Xor, xor, BINOP, ^, 0);
