@@ -16,11 +16,20 @@
 //!
 //! **Scheduling a group.** Fibers run until they finish or wait: at a
 //! threadgroup barrier, or at a SIMD-group operation. When nothing can run:
-//! 1. in each SIMD group (32 consecutive thread indices), the lanes waiting at
-//!    the earliest source position of a SIMD-group operation complete it
-//!    together: they are the active lanes (lanes that returned, or wait at a
-//!    barrier or at a later operation, are not). Completing the earliest
-//!    position first is what reconvergence does for structured control flow;
+//! 1. in each SIMD group (the device's SIMD width of consecutive thread
+//!    indices, 32 by default), the lanes waiting at the earliest source
+//!    position of a SIMD-group operation complete it together: they are the
+//!    active lanes (lanes that returned, or wait at a barrier or at a later
+//!    operation, are not). Completing the earliest position first is what
+//!    reconvergence does for structured control flow within a function. It
+//!    is not when lanes leave a function early and reach a SIMD-group
+//!    operation of a later call of a function at an earlier position (the
+//!    same helper called again, another instance of the same template):
+//!    there a GPU reconverges at the function's end and the executor does
+//!    not. Known case: SPIRV-Cross's clustered reductions over 16 or 32
+//!    lanes in divergent code where some quads of a cluster have no active
+//!    lane (lanes 0..11 of a `subgroupClusteredAdd(x, 16)` sum 8 lanes on the
+//!    CPU); a comparison then reports a difference, not an agreement;
 //! 2. else, if every thread waits at the same barrier, all are released;
 //!    a barrier that some threads passed by (returned, or wait at another
 //!    barrier) is a [`CpuError::Kernel`] error: undefined in Metal, a hang on
