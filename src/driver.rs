@@ -339,7 +339,7 @@ enum Begun {
     /// Not started.
     Claimed,
     /// Read and checked by this process (the worker had no room for it yet).
-    Parsed(Box<Outcome>, spirv::Words, Vec<spirv::specialize::Baked>),
+    Parsed(Box<Outcome>, spirv::Words, Rewrites),
     /// Sent to the validator and reflected: reflection's result, with the
     /// verdict still owed if `pending`.
     Sent(Box<Outcome>, Result<Module, Error>, bool),
@@ -369,15 +369,15 @@ fn begin_ahead(
 ) -> Begun {
     let mut out = Box::new(new_outcome(input));
     let t = &mut out.timings.module;
-    let (words, baked) = match parse_stages(input, options, t, &mut out.spec_ids) {
+    let (words, rewrites) = match parse_stages(input, options, t, &mut out.spec_ids) {
         Ok(p) => p,
         Err(e) => return Begun::Failed(out, e),
     };
     if !worker.as_ref().is_some_and(|w| w.has_room_for(&words)) {
-        return Begun::Parsed(out, words, baked);
+        return Begun::Parsed(out, words, rewrites);
     }
     let mut pending = false;
-    let module = send_and_reflect(input, options, worker, words, baked, t, &mut pending);
+    let module = send_and_reflect(input, options, worker, words, rewrites, t, &mut pending);
     Begun::Sent(out, module, pending)
 }
 
@@ -398,22 +398,22 @@ fn compile_input(
             let t = &mut out.timings.module;
             let mut pending = false;
             let module =
-                parse_stages(input, options, t, &mut out.spec_ids).and_then(|(words, baked)| {
-                    send_and_reflect(input, options, worker, words, baked, t, &mut pending)
+                parse_stages(input, options, t, &mut out.spec_ids).and_then(|(words, rewrites)| {
+                    send_and_reflect(input, options, worker, words, rewrites, t, &mut pending)
                 });
             (out, module, pending)
         }
-        Begun::Parsed(mut out, words, baked) => {
+        Begun::Parsed(mut out, words, rewrites) => {
             let mut pending = false;
             let t = &mut out.timings.module;
-            let module = send_and_reflect(input, options, worker, words, baked, t, &mut pending);
+            let module = send_and_reflect(input, options, worker, words, rewrites, t, &mut pending);
             (*out, module, pending)
         }
         Begun::Sent(out, module, pending) => (*out, module, pending),
         Begun::Failed(out, e) => (*out, Err(e), false),
     };
     let t = &mut out.timings.module;
-    let (words, baked, info, mut blocks) = match module {
+    let (words, rewrites, info, mut blocks) = match module {
         Ok(m) => m,
         Err(e) => {
             // The validator's verdict, when owed, comes first.
@@ -476,7 +476,7 @@ fn compile_input(
             &words,
             &info,
             e,
-            &baked,
+            &rewrites,
             options,
             msl_opts,
             worker,
@@ -547,9 +547,18 @@ fn settle(
     }
 }
 
+/// What the parse stages changed in a module before anything else read it.
+struct Rewrites {
+    /// SpecIds baked (`--spec`) or fixed (sizing an array and read as a
+    /// value).
+    baked: Vec<spirv::specialize::Baked>,
+    /// `debugPrintfEXT` calls removed with its non-semantic instructions.
+    debug_printfs: u32,
+}
+
 type Module = (
     spirv::Words,
-    Vec<spirv::specialize::Baked>,
+    Rewrites,
     spirv::ModuleInfo,
     std::collections::HashMap<String, spirv::Blocks>,
 );
@@ -560,7 +569,7 @@ fn parse_stages(
     options: &Options,
     t: &mut StageTimes,
     spec_ids: &mut Vec<u32>,
-) -> Result<(spirv::Words, Vec<spirv::specialize::Baked>), Error> {
+) -> Result<(spirv::Words, Rewrites), Error> {
     let fail = |k: ErrorKind| Error::new(Some(&input.name), None, k);
     // An input's own values win over the global ones with the same SpecId.
     let specs: Vec<SpecValue> = options
@@ -570,16 +579,23 @@ fn parse_stages(
         .chain(&input.specs)
         .cloned()
         .collect();
-    // Each rewrite copies the module: none when there is nothing to bake.
-    let (words, mut baked) = t
+    // Each rewrite copies the module: none when there is nothing to remove
+    // or bake. Non-semantic instructions (debug information, debugPrintf)
+    // go first: nothing after sees them.
+    let (words, debug_printfs, mut baked) = t
         .time(Stage::Parse, || {
             let words = spirv::Words::from_bytes(&input.bytes)?;
+            let (words, stripped) = match spirv::strip::strip_non_semantic(&words)? {
+                Some((w, s)) => (w, s),
+                None => (words, spirv::strip::Stripped::default()),
+            };
             if specs.is_empty() {
-                return Ok((words, Vec::new()));
+                return Ok((words, stripped.debug_printfs, Vec::new()));
             }
-            spirv::specialize(&words, &specs)
+            let (words, baked) = spirv::specialize(&words, &specs)?;
+            Ok((words, stripped.debug_printfs, baked))
         })
-        .map_err(|e| fail(e.into()))?;
+        .map_err(|e: SpirvError| fail(e.into()))?;
     spec_ids.extend(baked.iter().map(|b| b.id));
     // A SpecId that sizes an array (which MSL needs constant, so SPIRV-Cross
     // fixes it at its default) and is also read as a value (which would stay
@@ -616,7 +632,13 @@ fn parse_stages(
         spirv::validate::check(&words, &options.limits)
     })
     .map_err(|e| fail(e.into()))?;
-    Ok((words, baked))
+    Ok((
+        words,
+        Rewrites {
+            baked,
+            debug_printfs,
+        },
+    ))
 }
 
 /// The validator, reflection, and the module-level refusals. In a worker,
@@ -628,7 +650,7 @@ fn send_and_reflect(
     options: &Options,
     worker: &mut Option<msl::worker::Worker>,
     words: spirv::Words,
-    baked: Vec<spirv::specialize::Baked>,
+    rewrites: Rewrites,
     t: &mut StageTimes,
     pending: &mut bool,
 ) -> Result<Module, Error> {
@@ -650,7 +672,7 @@ fn send_and_reflect(
         }
     }
     let (info, blocks) = reflect_module(input, &words, t)?;
-    Ok((words, baked, info, blocks))
+    Ok((words, rewrites, info, blocks))
 }
 
 /// Reflection, and the module-level refusals.
@@ -832,7 +854,7 @@ fn compile_entry(
     words: &spirv::Words,
     info: &spirv::ModuleInfo,
     e: &spirv::EntryPoint,
-    baked: &[spirv::specialize::Baked],
+    rewrites: &Rewrites,
     options: &Options,
     msl_opts: &MslOptions,
     worker: &mut Option<msl::worker::Worker>,
@@ -907,7 +929,8 @@ fn compile_entry(
         layout,
         msl: generated,
         function_constants,
-        baked: baked.to_vec(),
+        baked: rewrites.baked.clone(),
+        debug_printfs: rewrites.debug_printfs,
         capabilities: info.capabilities.clone(),
         metallib: None,
         blocks: spirv::Blocks::default(),

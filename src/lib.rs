@@ -224,6 +224,10 @@ pub struct Kernel {
     pub function_constants: Vec<spirv::SpecConstant>,
     /// Values baked with `--spec`.
     pub baked: Vec<spirv::specialize::Baked>,
+    /// `debugPrintfEXT` calls in its module, removed with the module's
+    /// non-semantic instructions ([`spirv::strip`]): they print nothing on
+    /// Metal.
+    pub debug_printfs: u32,
     /// Declared capabilities.
     pub capabilities: Vec<String>,
     /// Precompiled library, when built with `--metallib`.

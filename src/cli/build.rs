@@ -157,7 +157,7 @@ pub fn build(path: &Path, op: &Operational) -> Result<()> {
         let compiled = halc::compile_observed(&inputs, &options, &|p| bar.observe(p));
         bar.finish();
         let compiled = compiled.map_err(|e| anyhow!("{}: {e}", exe.output.display()))?;
-        for w in super::frozen_warnings(&compiled) {
+        for w in super::build_warnings(&compiled) {
             eprintln!("warning: {w}");
         }
         if op.check_msl {

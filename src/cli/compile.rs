@@ -254,7 +254,7 @@ pub fn run(a: CompileArgs) -> Result<()> {
     for (m, read) in compiled.timings.modules.iter_mut().zip(read_times) {
         m.module.add(Stage::Read, read);
     }
-    for w in super::frozen_warnings(&compiled) {
+    for w in super::build_warnings(&compiled) {
         eprintln!("warning: {w}");
     }
     if a.check_msl {

@@ -14,6 +14,7 @@ pub mod nesting;
 pub mod reflect;
 mod spec_indices;
 pub mod specialize;
+pub mod strip;
 pub mod validate;
 
 pub use binary::Words;

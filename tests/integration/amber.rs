@@ -839,3 +839,128 @@ fn a_spec_id_sizing_an_array_and_read_as_a_value_is_fixed_with_a_warning() {
     let kernel = loaded.entry_point("blocks").unwrap();
     assert_eq!(kernel.default_threads_per_threadgroup(), [32, 1, 1]);
 }
+
+/// Non-semantic instructions are removed before anything reads the module:
+/// `debugPrintfEXT` calls (with a warning: they print nothing on Metal) and
+/// debug information (`NonSemantic.Shader.DebugInfo.100`, glslang `-gV`,
+/// DXC `-fspv-debug=vulkan-with-source`). The MSL is the MSL of the module
+/// without them. (`tests/amber/debug_printf.amber` runs such a kernel on
+/// the CPU and on lavapipe.)
+#[test]
+fn non_semantic_instructions_are_removed() {
+    use spirv_tools::assembler::Assembler;
+    if !tools() {
+        return;
+    }
+    let msl = |name: &str, bytes: Vec<u8>| -> String {
+        let c = halc::compile(&[halc::Input::new(name, bytes)], &Default::default()).unwrap();
+        c.kernels[0].msl.source.clone()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let body = "layout(local_size_x = 16) in;\n\
+                layout(set = 0, binding = 0) buffer B { float v[]; };\n\
+                void main() { uint i = gl_GlobalInvocationID.x; float x = v[i];\n";
+    let printing = glsl_to_spv(
+        dir.path(),
+        "printing",
+        &format!(
+            "#version 450\n#extension GL_EXT_debug_printf : require\n{body}\
+             debugPrintfEXT(\"v[%u] = %f\", i, x);\nv[i] = x * x;\n\
+             if (i == 3u) {{ debugPrintfEXT(\"three\"); }}\n}}\n"
+        ),
+    );
+    let o = halc()
+        .arg("compile")
+        .arg(&printing)
+        .arg("-o")
+        .arg(dir.path().join("printing.halc"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("printing.spv: 2 debugPrintfEXT calls removed: MSL has no printf"),
+        "{err}"
+    );
+    let printed = msl("k.spv", std::fs::read(&printing).unwrap());
+    assert!(
+        !printed.contains("printf") && !printed.contains("os_log"),
+        "{printed}"
+    );
+
+    // Debug information, by hand (glslc emits none): the same module with
+    // and without it gives the same MSL.
+    let plain = "OpCapability Shader
+%glsl = OpExtInstImport \"GLSL.std.450\"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main \"main\" %gid %buf
+OpExecutionMode %main LocalSize 16 1 1
+OpName %blk \"Blk\"
+OpName %buf \"buf\"
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %rt ArrayStride 4
+OpMemberDecorate %blk 0 Offset 0
+OpDecorate %blk Block
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%uint = OpTypeInt 32 0
+%uint_0 = OpConstant %uint 0
+%uint_32 = OpConstant %uint 32
+%v3 = OpTypeVector %uint 3
+%pin = OpTypePointer Input %v3
+%gid = OpVariable %pin Input
+%pinu = OpTypePointer Input %uint
+%rt = OpTypeRuntimeArray %float
+%blk = OpTypeStruct %rt
+%pblk = OpTypePointer StorageBuffer %blk
+%buf = OpVariable %pblk StorageBuffer
+%pf = OpTypePointer StorageBuffer %float
+%main = OpFunction %void None %fn
+%l = OpLabel
+%px = OpAccessChain %pinu %gid %uint_0
+%i = OpLoad %uint %px
+%p = OpAccessChain %pf %buf %uint_0 %i
+%x = OpLoad %float %p
+%y = OpExtInst %float %glsl Sqrt %x
+OpStore %p %y
+OpReturn
+OpFunctionEnd
+";
+    let debug = plain
+        .replace(
+            "%glsl = OpExtInstImport",
+            "OpExtension \"SPV_KHR_non_semantic_info\"\n\
+             %dbg = OpExtInstImport \"NonSemantic.Shader.DebugInfo.100\"\n\
+             %glsl = OpExtInstImport",
+        )
+        .replace(
+            "OpName %blk",
+            "%file = OpString \"k.comp\"\n%src = OpString \"void main() {}\"\nOpName %blk",
+        )
+        .replace(
+            "%main = OpFunction",
+            "%uint_100 = OpConstant %uint 100\n%uint_5 = OpConstant %uint 5\n\
+             %uint_2 = OpConstant %uint 2\n\
+             %dsrc = OpExtInst %void %dbg DebugSource %file %src\n\
+             %dcu = OpExtInst %void %dbg DebugCompilationUnit %uint_100 %uint_5 %dsrc %uint_2\n\
+             %main = OpFunction",
+        )
+        .replace(
+            "%y = OpExtInst",
+            "%dline = OpExtInst %void %dbg DebugLine %dsrc %uint_5 %uint_5 %uint_0 %uint_0\n\
+             %y = OpExtInst",
+        );
+    let asm = spirv_tools::assembler::create(Some(spirv_tools::TargetEnv::Universal_1_5));
+    let bytes = |text: &str| {
+        asm.assemble(text, Default::default())
+            .unwrap()
+            .as_bytes()
+            .to_vec()
+    };
+    let with_debug = msl("k.spv", bytes(&debug));
+    assert_eq!(with_debug, msl("k.spv", bytes(plain)));
+    assert!(with_debug.contains("sqrt("), "{with_debug}");
+}
