@@ -87,6 +87,10 @@ pub enum DiffOutcome {
 /// SPIR-V capabilities → the Vulkan features they need.
 const CAPABILITY_FEATURES: &[(&str, &str)] = &[
     ("Int64", "shaderInt64"),
+    (
+        "VulkanMemoryModel",
+        "VulkanMemoryModelFeatures.vulkanMemoryModel",
+    ),
     ("Int16", "shaderInt16"),
     ("Float16", "Float16Int8Features.shaderFloat16"),
     ("Int8", "Float16Int8Features.shaderInt8"),

@@ -122,6 +122,7 @@ const FEATURES: &[&str] = &[
     "SubgroupSupportedOperations.quad",
     "SubgroupSupportedOperations.clustered",
     "SubgroupSupportedStages.compute",
+    "VulkanMemoryModelFeatures.vulkanMemoryModel",
     "shaderStorageBufferArrayDynamicIndexing",
     "shaderUniformBufferArrayDynamicIndexing",
     "VK_KHR_storage_buffer_storage_class",

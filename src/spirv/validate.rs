@@ -110,6 +110,7 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     (4434, "UniformAndStorageBuffer16BitAccess"),
     (4448, "StorageBuffer8BitAccess"),
     (4449, "UniformAndStorageBuffer8BitAccess"),
+    (5345, "VulkanMemoryModel"),
 ];
 
 /// Extensions halc accepts: those the tested capabilities need.
@@ -117,6 +118,7 @@ const TESTED_EXTENSIONS: &[&str] = &[
     "SPV_KHR_16bit_storage",
     "SPV_KHR_8bit_storage",
     "SPV_KHR_storage_buffer_storage_class",
+    "SPV_KHR_vulkan_memory_model",
 ];
 
 /// Capabilities Metal (or SPIRV-Cross's MSL backend) cannot honour, with why.
@@ -155,6 +157,11 @@ const UNSUPPORTED: &[(u32, &str, &str)] = &[
         "ray tracing is not supported by halc's Metal backend",
     ),
     (5055, "ShaderClockKHR", "Metal has no shader clock"),
+    (
+        5346,
+        "VulkanMemoryModelDeviceScope",
+        "device-scope availability and visibility under the Vulkan memory model: SPIRV-Cross's MSL marks no coherence for them, so another threadgroup could read a stale value",
+    ),
     (
         6022,
         "CooperativeMatrixKHR",
@@ -215,8 +222,10 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
     let mut pointer_types: HashSet<u32> = HashSet::new();
     let mut pointer_values: HashSet<u32> = HashSet::new();
     let mut spec_indices = SpecIndices::default();
+    let mut memory = MemoryModelCheck::default();
     for inst in words.instructions() {
         let inst = inst?;
+        memory.see(&inst)?;
         if let Err(why) = spec_indices.see(&inst) {
             return Err(SpirvError::Unsupported(format!(
                 "OpSpecConstantOp (word {}): {why} (SPIRV-Tools' validator does not bound these indices; SPIRV-Cross uses them unchecked and emits a wrong value or crashes)",
@@ -324,6 +333,149 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
     Ok(())
 }
 
+/// Under the Vulkan memory model, coherence is a property of each access
+/// and barrier (`MakePointerAvailable`, `NonPrivatePointer`, semantics),
+/// not of a `Coherent` decoration. SPIRV-Cross writes nothing for them in
+/// MSL: right within a threadgroup, where `threadgroup_barrier` orders
+/// device memory, but not across threadgroups, for which MSL needs
+/// `volatile` or MSL 3.2's `coherent(device)` (which SPIRV-Cross emits for
+/// the GLSL450 model's `Coherent`). So, in a module with `OpMemoryModel
+/// Vulkan`, availability, visibility and ordering of other memory are
+/// accepted at workgroup, subgroup and invocation scope, and refused wider.
+#[derive(Default)]
+struct MemoryModelCheck {
+    vulkan: bool,
+    /// 32-bit `OpConstant` values: scopes and semantics are ids.
+    constants: std::collections::HashMap<u32, u32>,
+}
+
+const OP_MEMORY_MODEL: u16 = 14;
+const OP_CONSTANT: u16 = 43;
+const OP_LOAD: u16 = 61;
+const OP_STORE: u16 = 62;
+const OP_COPY_MEMORY: u16 = 63;
+const OP_COPY_MEMORY_SIZED: u16 = 64;
+const OP_CONTROL_BARRIER: u16 = 224;
+const OP_MEMORY_BARRIER: u16 = 225;
+/// `OpAtomicLoad` .. `OpAtomicXor`, each `[type, id, pointer, scope,
+/// semantics, ...]` except `OpAtomicStore` (`[pointer, scope, semantics,
+/// value]`).
+const OP_ATOMIC_STORE: u16 = 228;
+const ATOMICS: std::ops::RangeInclusive<u16> = 227..=242;
+const OP_ATOMIC_FLOAT: [u16; 3] = [6035, 5614, 5615];
+
+/// Scopes no wider than a threadgroup: Workgroup, Subgroup, Invocation.
+fn within_threadgroup(scope: u32) -> bool {
+    matches!(scope, 2..=4)
+}
+
+fn scope_name(scope: Option<u32>) -> String {
+    match scope {
+        Some(0) => "CrossDevice scope".into(),
+        Some(1) => "Device scope".into(),
+        Some(5) => "QueueFamily scope".into(),
+        Some(6) => "ShaderCallKHR scope".into(),
+        Some(s) => format!("scope {s}"),
+        None => "a scope that is no constant".into(),
+    }
+}
+
+impl MemoryModelCheck {
+    fn see(&mut self, inst: &super::binary::RawInstruction<'_>) -> Result<(), SpirvError> {
+        let w = inst.words;
+        match inst.opcode {
+            OP_MEMORY_MODEL if w.len() >= 3 => self.vulkan = w[2] == 3,
+            OP_CONSTANT if w.len() == 4 => {
+                self.constants.insert(w[2], w[3]);
+            }
+            _ if !self.vulkan => {}
+            OP_LOAD => self.operands(inst, w.get(4..))?,
+            OP_STORE | OP_COPY_MEMORY => self.operands(inst, w.get(3..))?,
+            OP_COPY_MEMORY_SIZED => self.operands(inst, w.get(4..))?,
+            OP_CONTROL_BARRIER if w.len() >= 4 => self.ordering(inst, w[2], w[3], "a barrier")?,
+            OP_MEMORY_BARRIER if w.len() >= 3 => self.ordering(inst, w[1], w[2], "a barrier")?,
+            OP_ATOMIC_STORE if w.len() >= 4 => self.ordering(inst, w[2], w[3], "an atomic")?,
+            op if (ATOMICS.contains(&op) || OP_ATOMIC_FLOAT.contains(&op)) && w.len() >= 6 => {
+                self.ordering(inst, w[4], w[5], "an atomic")?
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn refuse(inst: &super::binary::RawInstruction<'_>, what: String) -> SpirvError {
+        SpirvError::Unsupported(format!(
+            "{} (word {}): {what} under the Vulkan memory model: SPIRV-Cross's MSL marks no coherence for it (it does for the GLSL450 model's `coherent`), so another threadgroup could read a stale value",
+            super::op_name(inst.opcode),
+            inst.offset
+        ))
+    }
+
+    /// Memory operands (one or two sets, for a copy): the scopes of
+    /// `MakePointerAvailable` (0x8) and `MakePointerVisible` (0x10).
+    fn operands(
+        &self,
+        inst: &super::binary::RawInstruction<'_>,
+        ops: Option<&[u32]>,
+    ) -> Result<(), SpirvError> {
+        let mut ops = ops.unwrap_or(&[]);
+        while let Some((&mask, rest)) = ops.split_first() {
+            let mut rest = rest;
+            if mask & 0x2 != 0 {
+                rest = rest.get(1..).unwrap_or(&[]); // Aligned's literal
+            }
+            for (bit, name) in [(0x8, "MakePointerAvailable"), (0x10, "MakePointerVisible")] {
+                if mask & bit != 0 {
+                    let scope = rest.first().and_then(|id| self.constants.get(id)).copied();
+                    if !scope.is_some_and(within_threadgroup) {
+                        return Err(Self::refuse(
+                            inst,
+                            format!("{name} at {}", scope_name(scope)),
+                        ));
+                    }
+                    rest = rest.get(1..).unwrap_or(&[]);
+                }
+            }
+            ops = rest;
+        }
+        Ok(())
+    }
+
+    /// A barrier's or atomic's scope and semantics: ordering, availability
+    /// or visibility of uniform or image memory is refused beyond a
+    /// threadgroup. A relaxed atomic is coherent on its own.
+    fn ordering(
+        &self,
+        inst: &super::binary::RawInstruction<'_>,
+        scope: u32,
+        semantics: u32,
+        what: &str,
+    ) -> Result<(), SpirvError> {
+        let scope = self.constants.get(&scope).copied();
+        if scope.is_some_and(within_threadgroup) {
+            return Ok(());
+        }
+        // Acquire, Release, AcquireRelease, SequentiallyConsistent,
+        // MakeAvailable, MakeVisible; over UniformMemory or ImageMemory.
+        const ORDERS: u32 = 0x2 | 0x4 | 0x8 | 0x10 | 0x2000 | 0x4000;
+        const DEVICE_MEMORY: u32 = 0x40 | 0x800;
+        match self.constants.get(&semantics) {
+            Some(s) if s & ORDERS == 0 || s & DEVICE_MEMORY == 0 => Ok(()),
+            Some(_) => Err(Self::refuse(
+                inst,
+                format!(
+                    "{what} that makes device memory available or visible at {}",
+                    scope_name(scope)
+                ),
+            )),
+            None => Err(Self::refuse(
+                inst,
+                format!("{what} whose memory semantics are no constant"),
+            )),
+        }
+    }
+}
+
 fn check_nesting(f: &FunctionCfg, limits: &Limits) -> Result<(), SpirvError> {
     match f.deepest() {
         Ok(Some(d)) if d.depth > limits.max_nesting_depth => Err(SpirvError::Limit(format!(
@@ -420,6 +572,79 @@ mod tests {
         let mut w = vec![super::super::binary::MAGIC, 0x0001_0000, 0, 10, 0];
         w.extend_from_slice(body);
         Words::from_words(w).unwrap()
+    }
+
+    /// Under the Vulkan memory model, availability, visibility and ordering
+    /// of device memory are accepted within a threadgroup and refused
+    /// wider; relaxed atomics at device scope stay accepted, and the GLSL450
+    /// model is not concerned.
+    #[test]
+    fn vulkan_memory_model_scopes_wider_than_a_threadgroup_are_refused() {
+        use spirv_tools::assembler::Assembler;
+        let asm = spirv_tools::assembler::create(Some(spirv_tools::TargetEnv::Universal_1_5));
+        let check_body = |model: &str, body: &str| {
+            let text = format!(
+                "OpCapability Shader\nOpCapability VulkanMemoryModel\n\
+                 OpMemoryModel Logical {model}\nOpEntryPoint GLCompute %main \"main\" %buf\n\
+                 OpExecutionMode %main LocalSize 1 1 1\n\
+                 OpDecorate %blk Block\nOpMemberDecorate %blk 0 Offset 0\n\
+                 OpDecorate %buf DescriptorSet 0\nOpDecorate %buf Binding 0\n\
+                 %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n\
+                 %blk = OpTypeStruct %uint\n%pb = OpTypePointer StorageBuffer %blk\n\
+                 %buf = OpVariable %pb StorageBuffer\n%pu = OpTypePointer StorageBuffer %uint\n\
+                 %u0 = OpConstant %uint 0\n%device = OpConstant %uint 1\n\
+                 %workgroup = OpConstant %uint 2\n%queue = OpConstant %uint 5\n\
+                 %acqrel_uniform = OpConstant %uint 72\n%relaxed = OpConstant %uint 0\n\
+                 %main = OpFunction %void None %fn\n%l = OpLabel\n\
+                 %p = OpAccessChain %pu %buf %u0\n{body}\nOpReturn\nOpFunctionEnd\n"
+            );
+            let bin = asm.assemble(&text, Default::default()).unwrap();
+            check(
+                &Words::from_bytes(bin.as_bytes()).unwrap(),
+                &Limits::default(),
+            )
+        };
+        for ok in [
+            "OpStore %p %u0 MakePointerAvailable|NonPrivatePointer %workgroup",
+            "%x = OpLoad %uint %p Aligned|MakePointerVisible|NonPrivatePointer 4 %workgroup",
+            "OpControlBarrier %workgroup %workgroup %acqrel_uniform",
+            "OpMemoryBarrier %device %relaxed",
+            "%x = OpAtomicIAdd %uint %p %device %relaxed %u0",
+        ] {
+            assert_eq!(
+                check_body("Vulkan", ok).map_err(|e| e.to_string()),
+                Ok(()),
+                "{ok}"
+            );
+        }
+        for (bad, why) in [
+            (
+                "OpStore %p %u0 MakePointerAvailable|NonPrivatePointer %queue",
+                "OpStore (word 100): MakePointerAvailable at QueueFamily scope under the Vulkan memory model",
+            ),
+            (
+                "%x = OpLoad %uint %p Aligned|MakePointerVisible|NonPrivatePointer 4 %device",
+                "OpLoad (word 100): MakePointerVisible at Device scope",
+            ),
+            (
+                "OpControlBarrier %workgroup %device %acqrel_uniform",
+                "OpControlBarrier (word 100): a barrier that makes device memory available or visible at Device scope",
+            ),
+            (
+                "%x = OpAtomicIAdd %uint %p %device %acqrel_uniform %u0",
+                "OpAtomicIAdd (word 100): an atomic that makes device memory available or visible at Device scope",
+            ),
+        ] {
+            let e = check_body("Vulkan", bad).unwrap_err().to_string();
+            assert!(e.starts_with(why), "{bad}: {e}");
+            assert!(e.ends_with("so another threadgroup could read a stale value"), "{e}");
+        }
+        // The GLSL450 model's scopes are SPIRV-Cross's usual business.
+        assert!(check_body(
+            "GLSL450",
+            "OpControlBarrier %workgroup %device %acqrel_uniform"
+        )
+        .is_ok());
     }
 
     #[test]

@@ -327,6 +327,23 @@ mod injected {
         );
     }
 
+    /// The first device-memory barrier of a Vulkan-memory-model kernel is
+    /// dropped from the MSL: invocations read their neighbour's value
+    /// before it is written.
+    #[test]
+    fn a_dropped_barrier_under_the_vulkan_memory_model() {
+        caught(
+            "tests/amber/vulkan_memory_model.amber",
+            |c| {
+                let msl = &mut c.kernels[0].msl.source;
+                let barrier = "threadgroup_barrier(mem_flags::mem_device);";
+                assert_eq!(msl.matches(barrier).count(), 2, "{msl}");
+                *msl = msl.replacen(barrier, "", 1);
+            },
+            &["buffer `v` (set 0, binding 0) differs: element 0 (byte 0, uint32): vulkan 3"],
+        );
+    }
+
     /// The executable records a 128-thread threadgroup for a 256-wide
     /// reduction.
     #[test]

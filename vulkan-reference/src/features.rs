@@ -20,6 +20,7 @@ pub(crate) enum Ext {
     Storage16Bit = 3,
     SubgroupSizeControl = 4,
     SubgroupExtendedTypes = 5,
+    VulkanMemoryModel = 6,
 }
 
 /// An extension structure: Amber's prefix, the Vulkan version that made it
@@ -33,7 +34,7 @@ pub(crate) struct ExtStruct {
 }
 
 /// Every extension structure this crate knows, indexed by [`Ext`].
-pub(crate) const EXT_STRUCTS: [ExtStruct; 6] = [
+pub(crate) const EXT_STRUCTS: [ExtStruct; 7] = [
     ExtStruct {
         ext: Ext::VariablePointers,
         prefix: "VariablePointerFeatures",
@@ -84,6 +85,17 @@ pub(crate) const EXT_STRUCTS: [ExtStruct; 6] = [
         core_in: (1, 2),
         extension: "VK_KHR_shader_subgroup_extended_types",
         fields: &["shaderSubgroupExtendedTypes"],
+    },
+    ExtStruct {
+        ext: Ext::VulkanMemoryModel,
+        prefix: "VulkanMemoryModelFeatures",
+        core_in: (1, 2),
+        extension: "VK_KHR_vulkan_memory_model",
+        fields: &[
+            "vulkanMemoryModel",
+            "vulkanMemoryModelDeviceScope",
+            "vulkanMemoryModelAvailabilityVisibilityChains",
+        ],
     },
 ];
 
@@ -299,6 +311,7 @@ pub(crate) struct Structs {
     storage16: vk::PhysicalDevice16BitStorageFeatures<'static>,
     subgroup_size: vk::PhysicalDeviceSubgroupSizeControlFeatures<'static>,
     subgroup_types: vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures<'static>,
+    memory_model: vk::PhysicalDeviceVulkanMemoryModelFeatures<'static>,
 }
 
 impl Structs {
@@ -403,6 +416,14 @@ impl Structs {
             Ext::SubgroupExtendedTypes => {
                 vec![&mut self.subgroup_types.shader_subgroup_extended_types]
             }
+            Ext::VulkanMemoryModel => {
+                let s = &mut self.memory_model;
+                vec![
+                    &mut s.vulkan_memory_model,
+                    &mut s.vulkan_memory_model_device_scope,
+                    &mut s.vulkan_memory_model_availability_visibility_chains,
+                ]
+            }
         };
         slots.into_iter().nth(i).expect("feature field index")
     }
@@ -437,6 +458,9 @@ impl Structs {
         if want[Ext::SubgroupExtendedTypes as usize] {
             f2 = f2.push_next(&mut self.subgroup_types);
         }
+        if want[Ext::VulkanMemoryModel as usize] {
+            f2 = f2.push_next(&mut self.memory_model);
+        }
         f2
     }
 }
@@ -448,7 +472,7 @@ mod tests {
     #[test]
     fn every_listed_name_parses_back() {
         let names = feature_names();
-        assert_eq!(names.len(), 55 + 14 + 8 + 6);
+        assert_eq!(names.len(), 55 + 17 + 8 + 6);
         for n in names {
             assert_eq!(Feature::parse(&n).unwrap().name(), n);
         }
@@ -513,8 +537,8 @@ mod tests {
         }
     }
 
-    /// Linking every structure gives a chain of six distinct structures
-    /// that ends (no loop).
+    /// Linking every structure gives a chain of distinct structures, one
+    /// per extension structure, that ends (no loop).
     #[test]
     fn chain_links_each_structure_once() {
         let mut s = Structs::default();
@@ -531,6 +555,7 @@ mod tests {
             seen.push(b.s_type);
             p = b.p_next;
         }
-        assert_eq!(seen.len(), 6);
+        assert_eq!(seen.len(), EXT_STRUCTS.len());
+        assert_eq!(seen.len(), 7);
     }
 }
