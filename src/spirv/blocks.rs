@@ -479,14 +479,11 @@ fn block_type(
 
 #[cfg(test)]
 mod tests {
-    use spirv_tools::assembler::Assembler;
 
     use super::*;
 
     fn assemble(text: &str) -> Words {
-        let asm = spirv_tools::assembler::create(Some(spirv_tools::TargetEnv::Universal_1_3));
-        let bin = asm.assemble(text, Default::default()).unwrap();
-        Words::from_bytes(bin.as_bytes()).unwrap()
+        crate::spirv::assemble(text, spirv_tools::TargetEnv::Universal_1_3)
     }
 
     /// `S{k} = { S{k-1}, S{k-1} }`, `depth` deep, bound at (0, 0).

@@ -25,6 +25,15 @@ pub use reflect::{
 };
 pub use specialize::{specialize, SpecValue};
 
+/// Tests' SPIR-V: `text` assembled by SPIRV-Tools for `env`.
+#[cfg(test)]
+pub(crate) fn assemble(text: &str, env: spirv_tools::TargetEnv) -> Words {
+    use spirv_tools::assembler::Assembler;
+    let asm = spirv_tools::assembler::create(Some(env));
+    let bin = asm.assemble(text, Default::default()).unwrap();
+    Words::from_bytes(bin.as_bytes()).unwrap()
+}
+
 /// `OpName` for an opcode number, `Op<n>` when unknown.
 pub fn op_name(opcode: u16) -> String {
     match rspirv::spirv::Op::from_u32(u32::from(opcode)) {

@@ -566,12 +566,9 @@ fn fold(
 
 #[cfg(test)]
 mod tests {
-    use spirv_tools::assembler::Assembler;
 
     fn assemble(text: &str) -> Words {
-        let asm = spirv_tools::assembler::create(Some(spirv_tools::TargetEnv::Universal_1_3));
-        let bin = asm.assemble(text, Default::default()).unwrap();
-        Words::from_bytes(bin.as_bytes()).unwrap()
+        crate::spirv::assemble(text, spirv_tools::TargetEnv::Universal_1_3)
     }
 
     /// SpecId 0 on `%bs` (64) and on the workgroup size x (1); `LENGTH`

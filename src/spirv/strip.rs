@@ -121,9 +121,7 @@ mod tests {
     use spirv_tools::assembler::Assembler;
 
     fn assemble(text: &str) -> Words {
-        let asm = spirv_tools::assembler::create(Some(spirv_tools::TargetEnv::Universal_1_5));
-        let bin = asm.assemble(text, Default::default()).unwrap();
-        Words::from_bytes(bin.as_bytes()).unwrap()
+        crate::spirv::assemble(text, spirv_tools::TargetEnv::Universal_1_5)
     }
 
     fn disassemble(words: &Words) -> String {

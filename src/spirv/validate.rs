@@ -580,8 +580,6 @@ mod tests {
     /// model is not concerned.
     #[test]
     fn vulkan_memory_model_scopes_wider_than_a_threadgroup_are_refused() {
-        use spirv_tools::assembler::Assembler;
-        let asm = spirv_tools::assembler::create(Some(spirv_tools::TargetEnv::Universal_1_5));
         let check_body = |model: &str, body: &str| {
             let text = format!(
                 "OpCapability Shader\nOpCapability VulkanMemoryModel\n\
@@ -598,11 +596,8 @@ mod tests {
                  %main = OpFunction %void None %fn\n%l = OpLabel\n\
                  %p = OpAccessChain %pu %buf %u0\n{body}\nOpReturn\nOpFunctionEnd\n"
             );
-            let bin = asm.assemble(&text, Default::default()).unwrap();
-            check(
-                &Words::from_bytes(bin.as_bytes()).unwrap(),
-                &Limits::default(),
-            )
+            let words = crate::spirv::assemble(&text, spirv_tools::TargetEnv::Universal_1_5);
+            check(&words, &Limits::default())
         };
         for ok in [
             "OpStore %p %u0 MakePointerAvailable|NonPrivatePointer %workgroup",
