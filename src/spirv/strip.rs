@@ -21,6 +21,7 @@ const OP_MEMBER_NAME: u16 = 6;
 const OP_EXTENSION: u16 = 10;
 const OP_EXT_INST_IMPORT: u16 = 11;
 const OP_EXT_INST: u16 = 12;
+const OP_MEMORY_MODEL: u16 = 14;
 const OP_DECORATE: u16 = 71;
 const OP_EXT_INST_WITH_FORWARD_REFS: u16 = 4433;
 
@@ -67,6 +68,8 @@ pub fn strip_non_semantic(words: &Words) -> Result<Option<(Words, Stripped)>, Sp
                 }
             }
             OP_EXTENSION if literal(&w[1..]) == b"SPV_KHR_non_semantic_info" => extension = true,
+            // Extensions and imports come before the memory model.
+            OP_MEMORY_MODEL => break,
             _ => {}
         }
     }

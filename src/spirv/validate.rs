@@ -385,7 +385,7 @@ impl MemoryModelCheck {
         let w = inst.words;
         match inst.opcode {
             OP_MEMORY_MODEL if w.len() >= 3 => self.vulkan = w[2] == 3,
-            OP_CONSTANT if w.len() == 4 => {
+            OP_CONSTANT if self.vulkan && w.len() == 4 => {
                 self.constants.insert(w[2], w[3]);
             }
             _ if !self.vulkan => {}
