@@ -554,10 +554,7 @@ fn diff_compares_subgroup_kernels_at_the_vulkan_devices_width() {
             let msl = &mut c.kernels[0].msl.source;
             let start = msl.find("struct spvClusteredMaxDetail;").unwrap();
             let end = msl.find("T spvClustered_max(").unwrap();
-            let helper = msl[start..end].replace(
-                "\n            return value;",
-                "\n            return numeric_limits<T>::min();",
-            );
+            let helper = msl[start..end].replace("T(value)", "T(numeric_limits<T>::min())");
             assert_ne!(helper, msl[start..end]);
             msl.replace_range(start..end, &helper);
         }),

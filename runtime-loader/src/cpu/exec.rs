@@ -26,10 +26,10 @@
 //!    operation of a later call of a function at an earlier position (the
 //!    same helper called again, another instance of the same template):
 //!    there a GPU reconverges at the function's end and the executor does
-//!    not. Known case: SPIRV-Cross's clustered reductions over 16 or 32
-//!    lanes in divergent code where some quads of a cluster have no active
-//!    lane (lanes 0..11 of a `subgroupClusteredAdd(x, 16)` sum 8 lanes on the
-//!    CPU); a comparison then reports a difference, not an agreement;
+//!    not (a comparison then reports a difference). The case found,
+//!    SPIRV-Cross's clustered-reduction helper (lanes 0..11 of a
+//!    `subgroupClusteredAdd(x, 16)` summed 8 lanes), returns early no more
+//!    (halc's vendor patch 0003);
 //! 2. else, if every thread waits at the same barrier, all are released;
 //!    a barrier that some threads passed by (returned, or wait at another
 //!    barrier) is a [`CpuError::Kernel`] error: undefined in Metal, a hang on

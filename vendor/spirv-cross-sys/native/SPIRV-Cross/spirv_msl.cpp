@@ -7318,16 +7318,19 @@ void CompilerMSL::emit_custom_functions()
 			statement("template<typename T>"); \
 			statement("static T op(T value, uint lid)"); \
 			begin_scope(); \
-			statement("// If the target lane is inactive, then return identity."); \
+			statement("// Every lane shuffles (no lane returns early: the lanes stay converged);"); \
+			statement("// an inactive target lane gives the identity."); \
 			if (msl_options.use_quadgroup_operation()) \
-				statement("if (!extract_bits((quad_vote::vote_t)quad_active_threads_mask(), (lid ^ offset), 1))"); \
+			{ \
+				statement("T other = quad_shuffle_xor(value, offset);"); \
+				statement("bool active = extract_bits((quad_vote::vote_t)quad_active_threads_mask(), (lid ^ offset), 1);"); \
+			} \
 			else \
-				statement("if (!extract_bits(as_type<uint2>((simd_vote::vote_t)simd_active_threads_mask())[(lid ^ offset) / 32], (lid ^ offset) % 32, 1))"); \
-			statement("    return " #ident ";"); \
-			if (msl_options.use_quadgroup_operation()) \
-				statement("return quad_shuffle_xor(value, offset);"); \
-			else \
-				statement("return simd_shuffle_xor(value, offset);"); \
+			{ \
+				statement("T other = simd_shuffle_xor(value, offset);"); \
+				statement("bool active = extract_bits(as_type<uint2>((simd_vote::vote_t)simd_active_threads_mask())[(lid ^ offset) / 32], (lid ^ offset) % 32, 1);"); \
+			} \
+			statement("return active ? other : T(" #ident ");"); \
 			end_scope(); \
 			end_scope_decl(); \
 			statement(""); \
@@ -7349,13 +7352,13 @@ void CompilerMSL::emit_custom_functions()
 			begin_scope(); \
 			statement("// Here, we care if any of the lanes in the quad are active."); \
 			statement("uint quad_mask = extract_bits(as_type<uint2>((simd_vote::vote_t)simd_active_threads_mask())[(lid ^ offset) / 32], ((lid ^ offset) % 32) & ~3, 4);"); \
-			statement("if (!quad_mask)"); \
-			statement("    return " #ident ";"); \
-			statement("// But we need to make sure we shuffle from an active lane."); \
+			statement("// Every lane shuffles, from an active lane of that quad when it has one;"); \
+			statement("// a quad without one gives the identity."); \
 			if (msl_options.use_quadgroup_operation()) \
 				SPIRV_CROSS_THROW("Subgroup size with quadgroup operation cannot exceed 4."); \
 			else \
-				statement("return simd_shuffle(quad_" #msl "(value), ((lid ^ offset) & ~3) | ctz(quad_mask));"); \
+				statement("T other = simd_shuffle(quad_" #msl "(value), ((lid ^ offset) & ~3) | (quad_mask ? ctz(quad_mask) : 0u));"); \
+			statement("return quad_mask ? other : T(" #ident ");"); \
 			end_scope(); \
 			end_scope_decl(); \
 			statement(""); \
@@ -7386,7 +7389,9 @@ void CompilerMSL::emit_custom_functions()
 		// lane's own value does (it is already in the reduction: the operations are idempotent);
 		// numeric_limits<T>::min() is the smallest positive float, not the identity of a float
 		// max (-INF), and max() is not that of a float min (+INF): a divergent clustered max of
-		// negative floats returned FLT_MIN.
+		// negative floats returned FLT_MIN. The helpers above shuffle in every lane and select,
+		// instead of returning early from some lanes: the lanes stay converged through the
+		// recursion, whatever the target's reconvergence.
 		FUNC_SUBGROUP_CLUSTERED(Min, min, BINFUNC, , value);
 		FUNC_SUBGROUP_CLUSTERED(Max, max, BINFUNC, , value);
 		FUNC_SUBGROUP_CLUSTERED(And, and, BINOP, &, ~T(0));
