@@ -916,7 +916,16 @@ fn compile_entry(
                 "generated MSL does not match the layout: {m}"
             )))
         })?;
-        if let Some(why) = msl::check::known_miscompile(&generated.source) {
+        // Only a module with clustered subgroup operations can hold the
+        // helpers looked for: other modules' MSL is not scanned.
+        let clustered = info
+            .capabilities
+            .iter()
+            .any(|c| c == "GroupNonUniformClustered");
+        if let Some(why) = clustered
+            .then(|| msl::check::known_miscompile(&generated.source))
+            .flatten()
+        {
             return Err(fail(ErrorKind::Rejected(why.into())));
         }
         function_constants(&generated.source, &info.spec_constants, &mut workgroup).map_err(fail)
