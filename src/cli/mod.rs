@@ -84,8 +84,6 @@ impl TargetArgs {
     }
 }
 
-/// Reads at most `limit` bytes: a larger file, or an endless one such as
-/// `/dev/zero` or a pipe, is refused before it is buffered.
 /// What a build changed that the user should know: one warning per module
 /// whose `debugPrintfEXT` calls were removed, and one per SpecId halc fixed
 /// at its defaults because it sizes an array and is also read as a value
@@ -116,6 +114,8 @@ pub fn build_warnings(compiled: &halc::Compiled) -> Vec<String> {
     out
 }
 
+/// Reads at most `limit` bytes: a larger file, or an endless one such as
+/// `/dev/zero` or a pipe, is refused before it is buffered.
 pub fn read_input(path: &Path, what: &str, limit: usize) -> Result<Vec<u8>> {
     use std::io::Read;
     let shown = path.display();

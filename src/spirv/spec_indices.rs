@@ -60,7 +60,7 @@ pub(super) struct SpecIndices {
     shapes: HashMap<u32, Shape>,
     int_types: Vec<u32>,
     type_of: HashMap<u32, u32>,
-    /// Integer `OpConstant`s (array lengths).
+    /// Integer `OpConstant`s (array lengths; scopes and memory semantics).
     values: HashMap<u32, u64>,
 }
 
@@ -133,6 +133,11 @@ impl SpecIndices {
             }
             _ => Ok(()),
         }
+    }
+
+    /// The value of integer `OpConstant` `id`, if one was seen.
+    pub(super) fn int_constant(&self, id: u32) -> Option<u64> {
+        self.values.get(&id).copied()
     }
 
     /// Follows `indices` into the type of `composite`.

@@ -225,7 +225,7 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
     let mut memory = MemoryModelCheck::default();
     for inst in words.instructions() {
         let inst = inst?;
-        memory.see(&inst)?;
+        memory.see(&inst, &spec_indices)?;
         if let Err(why) = spec_indices.see(&inst) {
             return Err(SpirvError::Unsupported(format!(
                 "OpSpecConstantOp (word {}): {why} (SPIRV-Tools' validator does not bound these indices; SPIRV-Cross uses them unchecked and emits a wrong value or crashes)",
@@ -345,12 +345,9 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
 #[derive(Default)]
 struct MemoryModelCheck {
     vulkan: bool,
-    /// 32-bit `OpConstant` values: scopes and semantics are ids.
-    constants: std::collections::HashMap<u32, u32>,
 }
 
 const OP_MEMORY_MODEL: u16 = 14;
-const OP_CONSTANT: u16 = 43;
 const OP_LOAD: u16 = 61;
 const OP_STORE: u16 = 62;
 const OP_COPY_MEMORY: u16 = 63;
@@ -381,98 +378,104 @@ fn scope_name(scope: Option<u32>) -> String {
 }
 
 impl MemoryModelCheck {
-    fn see(&mut self, inst: &super::binary::RawInstruction<'_>) -> Result<(), SpirvError> {
+    /// Takes one instruction of the module, in order; `constants` has seen
+    /// the instructions before it (scopes and semantics are constant ids).
+    fn see(
+        &mut self,
+        inst: &super::binary::RawInstruction<'_>,
+        constants: &SpecIndices,
+    ) -> Result<(), SpirvError> {
         let w = inst.words;
-        match inst.opcode {
-            OP_MEMORY_MODEL if w.len() >= 3 => self.vulkan = w[2] == 3,
-            OP_CONSTANT if self.vulkan && w.len() == 4 => {
-                self.constants.insert(w[2], w[3]);
-            }
-            _ if !self.vulkan => {}
-            OP_LOAD => self.operands(inst, w.get(4..))?,
-            OP_STORE | OP_COPY_MEMORY => self.operands(inst, w.get(3..))?,
-            OP_COPY_MEMORY_SIZED => self.operands(inst, w.get(4..))?,
-            OP_CONTROL_BARRIER if w.len() >= 4 => self.ordering(inst, w[2], w[3], "a barrier")?,
-            OP_MEMORY_BARRIER if w.len() >= 3 => self.ordering(inst, w[1], w[2], "a barrier")?,
-            OP_ATOMIC_STORE if w.len() >= 4 => self.ordering(inst, w[2], w[3], "an atomic")?,
-            op if (ATOMICS.contains(&op) || OP_ATOMIC_FLOAT.contains(&op)) && w.len() >= 6 => {
-                self.ordering(inst, w[4], w[5], "an atomic")?
-            }
-            _ => {}
+        if inst.opcode == OP_MEMORY_MODEL && w.len() >= 3 {
+            self.vulkan = w[2] == 3;
         }
-        Ok(())
-    }
-
-    fn refuse(inst: &super::binary::RawInstruction<'_>, what: String) -> SpirvError {
-        SpirvError::Unsupported(format!(
-            "{} (word {}): {what} under the Vulkan memory model: SPIRV-Cross's MSL marks no coherence for it (it does for the GLSL450 model's `coherent`), so another threadgroup could read a stale value",
-            super::op_name(inst.opcode),
-            inst.offset
-        ))
-    }
-
-    /// Memory operands (one or two sets, for a copy): the scopes of
-    /// `MakePointerAvailable` (0x8) and `MakePointerVisible` (0x10).
-    fn operands(
-        &self,
-        inst: &super::binary::RawInstruction<'_>,
-        ops: Option<&[u32]>,
-    ) -> Result<(), SpirvError> {
-        let mut ops = ops.unwrap_or(&[]);
-        while let Some((&mask, rest)) = ops.split_first() {
-            let mut rest = rest;
-            if mask & 0x2 != 0 {
-                rest = rest.get(1..).unwrap_or(&[]); // Aligned's literal
-            }
-            for (bit, name) in [(0x8, "MakePointerAvailable"), (0x10, "MakePointerVisible")] {
-                if mask & bit != 0 {
-                    let scope = rest.first().and_then(|id| self.constants.get(id)).copied();
-                    if !scope.is_some_and(within_threadgroup) {
-                        return Err(Self::refuse(
-                            inst,
-                            format!("{name} at {}", scope_name(scope)),
-                        ));
-                    }
-                    rest = rest.get(1..).unwrap_or(&[]);
-                }
-            }
-            ops = rest;
-        }
-        Ok(())
-    }
-
-    /// A barrier's or atomic's scope and semantics: ordering, availability
-    /// or visibility of uniform or image memory is refused beyond a
-    /// threadgroup. A relaxed atomic is coherent on its own.
-    fn ordering(
-        &self,
-        inst: &super::binary::RawInstruction<'_>,
-        scope: u32,
-        semantics: u32,
-        what: &str,
-    ) -> Result<(), SpirvError> {
-        let scope = self.constants.get(&scope).copied();
-        if scope.is_some_and(within_threadgroup) {
+        if !self.vulkan {
             return Ok(());
         }
-        // Acquire, Release, AcquireRelease, SequentiallyConsistent,
-        // MakeAvailable, MakeVisible; over UniformMemory or ImageMemory.
-        const ORDERS: u32 = 0x2 | 0x4 | 0x8 | 0x10 | 0x2000 | 0x4000;
-        const DEVICE_MEMORY: u32 = 0x40 | 0x800;
-        match self.constants.get(&semantics) {
-            Some(s) if s & ORDERS == 0 || s & DEVICE_MEMORY == 0 => Ok(()),
-            Some(_) => Err(Self::refuse(
-                inst,
-                format!(
-                    "{what} that makes device memory available or visible at {}",
-                    scope_name(scope)
-                ),
-            )),
-            None => Err(Self::refuse(
-                inst,
-                format!("{what} whose memory semantics are no constant"),
-            )),
+        let c = |id: u32| {
+            constants
+                .int_constant(id)
+                .and_then(|v| u32::try_from(v).ok())
+        };
+        match inst.opcode {
+            OP_LOAD => operands(inst, w.get(4..), c),
+            OP_STORE | OP_COPY_MEMORY => operands(inst, w.get(3..), c),
+            OP_COPY_MEMORY_SIZED => operands(inst, w.get(4..), c),
+            OP_CONTROL_BARRIER if w.len() >= 4 => ordering(inst, c(w[2]), c(w[3]), "a barrier"),
+            OP_MEMORY_BARRIER if w.len() >= 3 => ordering(inst, c(w[1]), c(w[2]), "a barrier"),
+            OP_ATOMIC_STORE if w.len() >= 4 => ordering(inst, c(w[2]), c(w[3]), "an atomic"),
+            op if (ATOMICS.contains(&op) || OP_ATOMIC_FLOAT.contains(&op)) && w.len() >= 6 => {
+                ordering(inst, c(w[4]), c(w[5]), "an atomic")
+            }
+            _ => Ok(()),
         }
+    }
+}
+
+fn refuse(inst: &super::binary::RawInstruction<'_>, what: String) -> SpirvError {
+    SpirvError::Unsupported(format!(
+        "{} (word {}): {what} under the Vulkan memory model: SPIRV-Cross's MSL marks no coherence for it (it does for the GLSL450 model's `coherent`), so another threadgroup could read a stale value",
+        super::op_name(inst.opcode),
+        inst.offset
+    ))
+}
+
+/// Memory operands (one or two sets, for a copy): the scopes of
+/// `MakePointerAvailable` (0x8) and `MakePointerVisible` (0x10).
+fn operands(
+    inst: &super::binary::RawInstruction<'_>,
+    ops: Option<&[u32]>,
+    constant: impl Fn(u32) -> Option<u32>,
+) -> Result<(), SpirvError> {
+    let mut ops = ops.unwrap_or(&[]);
+    while let Some((&mask, rest)) = ops.split_first() {
+        let mut rest = rest;
+        if mask & 0x2 != 0 {
+            rest = rest.get(1..).unwrap_or(&[]); // Aligned's literal
+        }
+        for (bit, name) in [(0x8, "MakePointerAvailable"), (0x10, "MakePointerVisible")] {
+            if mask & bit != 0 {
+                let scope = rest.first().and_then(|id| constant(*id));
+                if !scope.is_some_and(within_threadgroup) {
+                    return Err(refuse(inst, format!("{name} at {}", scope_name(scope))));
+                }
+                rest = rest.get(1..).unwrap_or(&[]);
+            }
+        }
+        ops = rest;
+    }
+    Ok(())
+}
+
+/// A barrier's or atomic's scope and semantics (constant values): ordering,
+/// availability or visibility of uniform or image memory is refused beyond
+/// a threadgroup. A relaxed atomic is coherent on its own.
+fn ordering(
+    inst: &super::binary::RawInstruction<'_>,
+    scope: Option<u32>,
+    semantics: Option<u32>,
+    what: &str,
+) -> Result<(), SpirvError> {
+    if scope.is_some_and(within_threadgroup) {
+        return Ok(());
+    }
+    // Acquire, Release, AcquireRelease, SequentiallyConsistent,
+    // MakeAvailable, MakeVisible; over UniformMemory or ImageMemory.
+    const ORDERS: u32 = 0x2 | 0x4 | 0x8 | 0x10 | 0x2000 | 0x4000;
+    const DEVICE_MEMORY: u32 = 0x40 | 0x800;
+    match semantics {
+        Some(s) if s & ORDERS == 0 || s & DEVICE_MEMORY == 0 => Ok(()),
+        Some(_) => Err(refuse(
+            inst,
+            format!(
+                "{what} that makes device memory available or visible at {}",
+                scope_name(scope)
+            ),
+        )),
+        None => Err(refuse(
+            inst,
+            format!("{what} whose memory semantics are no constant"),
+        )),
     }
 }
 
