@@ -327,10 +327,7 @@ pub fn diff(
     // Subgroup results depend on the width: the CPU emulates the Vulkan
     // device's (Apple GPUs have 32 lanes; the MSL reads the width at run
     // time, as `threads_per_simdgroup`).
-    let subgroups = k
-        .capabilities
-        .iter()
-        .any(|c| c.starts_with("GroupNonUniform"));
+    let subgroups = k.uses_subgroups();
     let width = reference.subgroup_size();
     let narrowed;
     let device = if subgroups && width != device.simd_width() {
@@ -338,7 +335,8 @@ pub fn diff(
             Ok(d) => d,
             Err(_) => {
                 return Ok(DiffOutcome::Inconclusive(format!(
-                    "the kernel uses subgroup operations and the Vulkan device's subgroups are {width} lanes, a width the CPU backend does not emulate (4 to 32): not compared"
+                    "the kernel uses subgroup operations and the Vulkan device's subgroups are {width} lanes, a width the CPU backend does not emulate ({}): not compared",
+                    cpu::SIMD_WIDTHS_TEXT
                 )))
             }
         };

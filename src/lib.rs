@@ -236,6 +236,16 @@ pub struct Kernel {
     pub blocks: spirv::Blocks,
 }
 
+impl Kernel {
+    /// Whether its module declares subgroup (SIMD-group) operations, whose
+    /// results depend on the SIMD width it runs at.
+    pub fn uses_subgroups(&self) -> bool {
+        self.capabilities
+            .iter()
+            .any(|c| c.starts_with("GroupNonUniform"))
+    }
+}
+
 /// A compiled Metal library.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Metallib {

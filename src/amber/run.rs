@@ -132,9 +132,6 @@ const FEATURES: &[&str] = &[
     "VK_KHR_shader_subgroup_extended_types",
 ];
 
-/// Apple GPUs' SIMD-group width: subgroup results depend on it.
-const METAL_SIMD_WIDTH: u32 = 32;
-
 /// Parses and runs one script. `name` is how failures name the file;
 /// `device` is the CPU backend (needed unless only Vulkan runs).
 pub fn run(name: &str, text: &str, device: Option<&cpu::Device>, opts: &RunOptions) -> Outcome {
@@ -617,7 +614,7 @@ impl<'s> Runner<'s> {
     fn simd_width(&self, p: &Pipeline, subgroups: bool) -> Result<u32, String> {
         let vulkan = self.sides.iter().find_map(|s| s.subgroup_size());
         let cpu = self.sides.iter().any(|s| s.subgroup_size().is_none());
-        let emulated = |n: u32| matches!(n, 4 | 8 | 16 | 32);
+        let emulated = |n: u32| cpu::SIMD_WIDTHS.contains(&n);
         if let Some(n) = p.subgroup_size {
             if let Some(v) = vulkan.filter(|v| *v != n) {
                 return Err(format!(
@@ -626,7 +623,8 @@ impl<'s> Runner<'s> {
             }
             if cpu && !emulated(n) {
                 return Err(format!(
-                    "the pipeline requires subgroups of {n} lanes (SUBGROUP REQUIRED_SIZE); the CPU backend emulates SIMD groups of 4, 8, 16 or 32: not run"
+                    "the pipeline requires subgroups of {n} lanes (SUBGROUP REQUIRED_SIZE); the CPU backend emulates SIMD groups of {} lanes: not run",
+                    cpu::SIMD_WIDTHS_TEXT
                 ));
             }
             return Ok(n);
@@ -637,11 +635,12 @@ impl<'s> Runner<'s> {
                     Ok(v)
                 } else {
                     Err(format!(
-                        "the kernel uses subgroup operations and the Vulkan device's subgroups are {v} lanes, a width the CPU backend does not emulate (4 to 32): its results legitimately differ, not compared"
+                        "the kernel uses subgroup operations and the Vulkan device's subgroups are {v} lanes, a width the CPU backend does not emulate ({}): its results legitimately differ, not compared",
+                        cpu::SIMD_WIDTHS_TEXT
                     ))
                 }
             }
-            _ => Ok(METAL_SIMD_WIDTH),
+            _ => Ok(cpu::SIMD_WIDTH),
         }
     }
 
@@ -723,11 +722,8 @@ impl<'s> Runner<'s> {
                 .collect(),
             push_size: k.entry.push_constant_size.unwrap_or(0),
             vulkan_specs: vulkan_specs.clone(),
-            subgroups: k
-                .capabilities
-                .iter()
-                .any(|c| c.starts_with("GroupNonUniform")),
-            simd_width: METAL_SIMD_WIDTH,
+            subgroups: k.uses_subgroups(),
+            simd_width: cpu::SIMD_WIDTH,
         };
         if bake.is_empty() {
             return Ok(prepared(&first));

@@ -238,10 +238,8 @@ impl Device {
     }
 }
 
-/// The widths the executor emulates: powers of two the quad operations
-/// (4 lanes) divide, up to the 32 lanes of its lane masks.
 fn check_simd_width(width: u32) -> Result<(), CpuError> {
-    if matches!(width, 4 | 8 | 16 | 32) {
+    if exec::SIMD_WIDTHS.contains(&width) {
         Ok(())
     } else {
         Err(CpuError::SimdWidth { width })

@@ -48,7 +48,10 @@ pub enum CpuError {
         what: String,
     },
     /// A SIMD width the CPU backend cannot emulate.
-    #[error("SIMD width {width}: the CPU backend emulates SIMD groups of 4, 8, 16 or 32 lanes (Apple GPUs have 32)")]
+    #[error(
+        "SIMD width {width}: the CPU backend emulates SIMD groups of {} lanes (Apple GPUs have 32)",
+        super::exec::SIMD_WIDTHS_TEXT
+    )]
     SimdWidth {
         /// The width asked for.
         width: u32,

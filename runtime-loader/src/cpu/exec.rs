@@ -56,6 +56,15 @@ pub(super) type EntryFn = unsafe extern "C" fn(*const *mut c_void, *mut Thread);
 /// ([`DeviceOptions::simd_width`](super::DeviceOptions::simd_width)).
 pub const SIMD_WIDTH: u32 = 32;
 
+/// The SIMD widths the executor emulates
+/// ([`DeviceOptions::simd_width`](super::DeviceOptions::simd_width)):
+/// powers of two the quad operations (4 lanes) divide, up to the 32 lanes
+/// of its lane masks.
+pub const SIMD_WIDTHS: [u32; 4] = [4, 8, 16, 32];
+
+/// [`SIMD_WIDTHS`] as words, for messages.
+pub const SIMD_WIDTHS_TEXT: &str = "4, 8, 16 or 32";
+
 /// Size of each fiber's stack.
 const FIBER_STACK_BYTES: usize = 256 * 1024;
 
