@@ -308,39 +308,50 @@ pub fn diff(
         (None, None) => Vec::new(),
     };
 
-    // The SPIR-V on Vulkan.
-    let features: Vec<String> = CAPABILITY_FEATURES
-        .iter()
-        .filter(|(cap, _)| k.capabilities.iter().any(|c| c == cap))
-        .map(|(_, f)| f.to_string())
-        .collect();
-    let reference = vulkan_reference::Session::new(
-        &vulkan_reference::ReferenceOptions {
-            device: opts.vulkan_device.clone(),
-            features,
-            timeout: opts.time_limit,
-            ..Default::default()
-        },
-        crate::amber::run::vulkan_place(opts.vulkan_program.as_deref()),
-    )
-    .map_err(|e| format!("vulkan: {e}"))?;
+    // The SPIR-V on Vulkan: a driver session, opened before the CPU run
+    // only when that run needs the device's subgroup size, else after it,
+    // when the CPU side gave something to compare.
+    let open = || {
+        let features: Vec<String> = CAPABILITY_FEATURES
+            .iter()
+            .filter(|(cap, _)| k.capabilities.iter().any(|c| c == cap))
+            .map(|(_, f)| f.to_string())
+            .collect();
+        vulkan_reference::Session::new(
+            &vulkan_reference::ReferenceOptions {
+                device: opts.vulkan_device.clone(),
+                features,
+                timeout: opts.time_limit,
+                ..Default::default()
+            },
+            crate::amber::run::vulkan_place(opts.vulkan_program.as_deref()),
+        )
+        .map_err(|e| format!("vulkan: {e}"))
+    };
     // Subgroup results depend on the width: the CPU emulates the Vulkan
     // device's (Apple GPUs have 32 lanes; the MSL reads the width at run
     // time, as `threads_per_simdgroup`).
     let subgroups = k.uses_subgroups();
-    let width = reference.subgroup_size();
+    let mut opened = None;
     let narrowed;
-    let device = if subgroups && width != device.simd_width() {
-        narrowed = match device.with_simd_width(width) {
-            Ok(d) => d,
-            Err(_) => {
-                return Ok(DiffOutcome::Inconclusive(format!(
-                    "the kernel uses subgroup operations and the Vulkan device's subgroups are {width} lanes, a width the CPU backend does not emulate ({}): not compared",
-                    cpu::SIMD_WIDTHS_TEXT
-                )))
-            }
-        };
-        &narrowed
+    let device = if subgroups {
+        let reference = open()?;
+        let width = reference.subgroup_size();
+        opened = Some(reference);
+        if width == device.simd_width() {
+            device
+        } else {
+            narrowed = match device.with_simd_width(width) {
+                Ok(d) => d,
+                Err(_) => {
+                    return Ok(DiffOutcome::Inconclusive(format!(
+                        "the kernel uses subgroup operations and the Vulkan device's subgroups are {width} lanes, a width the CPU backend does not emulate ({}): not compared",
+                        cpu::SIMD_WIDTHS_TEXT
+                    )))
+                }
+            };
+            &narrowed
+        }
     } else {
         device
     };
@@ -373,6 +384,10 @@ pub fn diff(
         }
         Err(e) => return Err(format!("metal-on-cpu: {e}")),
     }
+    let reference = match opened {
+        Some(r) => r,
+        None => open()?,
+    };
 
     let descs: Vec<vulkan_reference::BindingDesc> = buffers
         .iter()
@@ -452,7 +467,10 @@ pub fn diff(
             .count(),
         invocations,
         if subgroups {
-            format!(", SIMD groups of {width} lanes, as the Vulkan device's subgroups")
+            format!(
+                ", SIMD groups of {} lanes, as the Vulkan device's subgroups",
+                device.simd_width()
+            )
         } else {
             String::new()
         }
