@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # halc against the SPIRV-Cross CLI and naga, measured side by side in one run
 # (issue 14). Prints one table of ratios (medians):
-#   - one kernel, cold process: halc (forked worker, the default), halc
-#     --in-process, `spirv-cross --msl --msl-argument-buffers`, `spirv-val`
+#   - one kernel, cold process: halc (forked workers, the default: on two
+#     cores or more the validator has a worker of its own beside
+#     SPIRV-Cross's), halc with one worker doing both (validator first),
+#     halc --in-process, `spirv-cross --msl --msl-argument-buffers`, `spirv-val`
 #     (the validator halc runs first; with spirv-cross: halc's work), naga;
 #     and halc's own work as a share of SPIRV-Cross's compile time
 #     (--timings), and the page faults of halc and its worker beside the CLI's;
@@ -70,6 +72,11 @@ single() { # NAME FILE
     cmds+=(-n naga "$NAGA $f $WORK/single-naga.metal")
   fi
   hyperfine -N --style none --warmup 5 --runs "$RUNS" --export-json "$WORK/single-$name.json" "${cmds[@]}" >/dev/null
+  # The default validates in a worker of its own beside SPIRV-Cross's when
+  # there is a core to spare; the same compile with one worker doing both.
+  HALC_WORKER_VALIDATOR=shared hyperfine -N --style none --warmup 5 --runs "$RUNS" \
+    --export-json "$WORK/single-$name-shared.json" \
+    -n halc-one-worker "$HALC compile $f -o $WORK/single.halc" >/dev/null
   for _ in $(seq 20); do "$HALC" compile "$f" -o "$WORK/single.halc" --timings | tail -2; done > "$WORK/timings-$name.txt"
   # Page faults: in a cold process each costs microseconds (README).
   for _ in $(seq 5); do
@@ -133,9 +140,10 @@ naga_ok = sum(1 for _ in open(f"{work}/naga-ok.txt"))
 rows = []
 for name, label in [("small", "saxpy (fixture, 1.6 KB)"), ("large", "synthetic 8 buffers x 2048 ops (42 KB)")]:
     t = medians(f"{work}/single-{name}.json")
+    t.update(medians(f"{work}/single-{name}-shared.json"))
     sx = t["spirv-cross"]
     rows.append((f"one kernel, cold: {label}", ""))
-    for cmd in ["halc", "halc-in-process", "spirv-cross", "spirv-val", "naga"]:
+    for cmd in ["halc", "halc-one-worker", "halc-in-process", "spirv-cross", "spirv-val", "naga"]:
         if cmd in t:
             rows.append((f"  {cmd}", f"{t[cmd]*1e3:.2f} ms = {t[cmd]/sx:.2f}x spirv-cross"))
         else:

@@ -25,7 +25,7 @@ use sha2::{Digest, Sha256};
 
 use crate::msl::{self, MslOptions, MslVersion};
 use crate::spirv::{self, ExecutionModel, SpecValue, SpirvError};
-use crate::timings::{ModuleTimings, Stage, StageTimes, Timings};
+use crate::timings::{ModuleTimings, Stage, StageTimes, Timings, ValidatorPlace};
 use crate::{
     Compiled, Error, ErrorKind, Input, Isolation, Kernel, Options, MAX_THREADGROUP_MEMORY_BYTES,
     MAX_THREADS_PER_THREADGROUP,
@@ -78,12 +78,13 @@ pub fn compile_observed(
     } else {
         jobs(options.jobs).min(inputs.len())
     };
-    let (workers, allocator) = start_workers(options, inputs.len(), jobs)?;
+    let workers = start_workers(options, inputs.len(), jobs)?;
     let workers_started = started.elapsed();
-    let outcomes = run_jobs(inputs, options, jobs, workers, observer);
+    let outcomes = run_jobs(inputs, options, jobs, workers.workers, observer);
     let mut compiled = merge(inputs, options, outcomes, jobs, started)?;
     compiled.timings.workers_start = workers_started;
-    compiled.timings.workers_cxx_allocator = allocator;
+    compiled.timings.workers_cxx_allocator = workers.allocator;
+    compiled.timings.validator = workers.validator;
     Ok(compiled)
 }
 
@@ -203,36 +204,65 @@ fn run_jobs(
         .collect()
 }
 
-/// A job's worker (if started before the jobs), and the allocator the
-/// started ones give C++.
-type Started = (
-    Vec<Option<msl::worker::Worker>>,
-    Option<msl::worker::CxxAllocator>,
-);
+/// The workers started before the jobs.
+struct Started {
+    /// Each job's worker, if started before the jobs.
+    workers: Vec<Option<msl::worker::Worker>>,
+    /// The allocator the started ones give C++.
+    allocator: Option<msl::worker::CxxAllocator>,
+    /// Where the jobs validate.
+    validator: ValidatorPlace,
+}
 
 /// Workers that must exist before the jobs start: with
-/// [`Isolation::Forked`], one fork per job, made while the caller's thread
-/// is still the only one, and the C++ allocator they were given for a call
-/// of `inputs` modules. Other isolations start theirs on first use (with
-/// glibc's malloc).
+/// [`Isolation::Forked`], one fork per job (two when the cores allow the
+/// validator a worker of its own: [`msl::worker::separate_validators`]),
+/// made while the caller's thread is still the only one, and the C++
+/// allocator they were given for a call of `inputs` modules. Other
+/// isolations start theirs on first use (with glibc's malloc).
 fn start_workers(options: &Options, inputs: usize, jobs: usize) -> Result<Started, Error> {
     match &options.isolation {
         #[cfg(unix)]
         Isolation::Forked { time_limit } => {
-            let allocator = msl::worker::CxxAllocator::for_batch(inputs, jobs)
-                .map_err(|e| Error::new(None, None, ErrorKind::Options(e)))?;
+            let options_error = |e| Error::new(None, None, ErrorKind::Options(e));
+            let allocator =
+                msl::worker::CxxAllocator::for_batch(inputs, jobs).map_err(options_error)?;
+            let separate = msl::worker::separate_validators(jobs).map_err(options_error)?;
+            let fork = || {
+                msl::worker::Worker::fork(*time_limit, allocator)
+                    .map_err(|e| Error::new(None, None, ErrorKind::Worker(e)))
+            };
             let workers = (0..jobs)
                 .map(|_| {
-                    msl::worker::Worker::fork(*time_limit, allocator)
-                        .map(Some)
-                        .map_err(|e| Error::new(None, None, ErrorKind::Worker(e)))
+                    let worker = fork()?;
+                    Ok(Some(if separate {
+                        worker.with_validator(fork()?)
+                    } else {
+                        worker
+                    }))
                 })
-                .collect::<Result<_, _>>()?;
-            Ok((workers, Some(allocator)))
+                .collect::<Result<_, Error>>()?;
+            Ok(Started {
+                workers,
+                allocator: Some(allocator),
+                validator: if separate {
+                    ValidatorPlace::BesideCross
+                } else {
+                    ValidatorPlace::BeforeCross
+                },
+            })
         }
         _ => {
             let _ = inputs; // only forked workers are given an allocator
-            Ok(((0..jobs).map(|_| None).collect(), None))
+            Ok(Started {
+                workers: (0..jobs).map(|_| None).collect(),
+                allocator: None,
+                validator: if matches!(options.isolation, Isolation::InProcess) {
+                    ValidatorPlace::InProcess
+                } else {
+                    ValidatorPlace::BeforeCross
+                },
+            })
         }
     }
 }
@@ -327,6 +357,7 @@ fn merge(
             elapsed: started.elapsed(),
             workers_start: Duration::ZERO,
             workers_cxx_allocator: None,
+            validator: ValidatorPlace::InProcess,
         },
     })
 }

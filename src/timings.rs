@@ -145,6 +145,33 @@ pub struct Timings {
     /// ([`crate::msl::worker::CxxAllocator::for_batch`]); `None` without
     /// forked workers.
     pub workers_cxx_allocator: Option<crate::msl::worker::CxxAllocator>,
+    /// Where the validator ran.
+    pub validator: ValidatorPlace,
+}
+
+/// Where a `compile` call ran SPIRV-Tools' validator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ValidatorPlace {
+    /// In this process ([`crate::Isolation::InProcess`]).
+    #[default]
+    InProcess,
+    /// In the worker that then runs SPIRV-Cross on the module, while this
+    /// process reflects it.
+    BeforeCross,
+    /// In a forked worker of its own, while another runs SPIRV-Cross
+    /// ([`crate::msl::worker::separate_validators`]).
+    BesideCross,
+}
+
+impl ValidatorPlace {
+    /// Says where, for `--timings`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ValidatorPlace::InProcess => "in this process, before SPIRV-Cross",
+            ValidatorPlace::BeforeCross => "in a worker, beside reflection, before SPIRV-Cross",
+            ValidatorPlace::BesideCross => "in a worker of its own, beside SPIRV-Cross",
+        }
+    }
 }
 
 impl Timings {
@@ -198,6 +225,7 @@ mod tests {
             elapsed: ms(9),
             workers_start: ms(1),
             workers_cxx_allocator: None,
+            validator: ValidatorPlace::InProcess,
         };
         let total = t.total();
         assert_eq!(total.get(Stage::Validate), ms(4));

@@ -141,10 +141,11 @@ pub fn timings_table(t: &Timings, cli: CliTimes) -> String {
     }
     let _ = writeln!(
         out,
-        "halc's own work (read, parse, check, reflect, layout, check-msl, pack, write) {} ms = {share} of SPIRV-Cross ({} ms); SPIRV-Tools validator {} ms (in a worker, beside reflection and SPIRV-Cross); worker processes and pipes {} ms (starting them {} ms){}",
+        "halc's own work (read, parse, check, reflect, layout, check-msl, pack, write) {} ms = {share} of SPIRV-Cross ({} ms); SPIRV-Tools validator {} ms ({}); worker processes and pipes {} ms (starting them {} ms){}",
         ms(own),
         ms(cross),
         ms(total.get(Stage::Validate)),
+        t.validator.describe(),
         ms(total.get(Stage::Worker)),
         ms(t.workers_start),
         t.workers_cxx_allocator
@@ -227,6 +228,7 @@ mod tests {
             elapsed: us(900),
             workers_start: Duration::ZERO,
             workers_cxx_allocator: None,
+            validator: halc::timings::ValidatorPlace::InProcess,
         };
         let table = timings_table(
             &t,

@@ -37,8 +37,8 @@ const MAX_MESSAGE: u32 = 256 << 20;
 pub const WORKER_ARG: &str = "__msl-worker";
 
 /// Environment variable that makes the worker crash on purpose: `abort`,
-/// `segv` or `stack-overflow` before generating MSL, or the same prefixed
-/// with `validate:` before validating. How the tests prove the containment
+/// `segv` or `stack-overflow` (or hang: `hang`) before generating MSL, or
+/// the same prefixed with `validate:` before validating. How the tests prove the containment
 /// works, since validated input no longer crashes SPIRV-Cross.
 pub const CRASH_TEST_ENV: &str = "HALC_WORKER_CRASH_TEST";
 
@@ -46,6 +46,49 @@ pub const CRASH_TEST_ENV: &str = "HALC_WORKER_CRASH_TEST";
 /// give SPIRV-Cross and SPIRV-Tools: `system` (glibc's malloc) or
 /// `mimalloc` ([`CxxAllocator::for_batch`]).
 pub const ALLOCATOR_ENV: &str = "HALC_WORKER_ALLOCATOR";
+
+/// Environment variable overriding whether each job of a `compile` call
+/// with forked workers validates in a worker of its own, beside the one
+/// running SPIRV-Cross (`separate`), or in that one, before it
+/// (`shared`): [`separate_validators`].
+pub const VALIDATOR_ENV: &str = "HALC_WORKER_VALIDATOR";
+
+/// Whether each of `jobs` jobs gets a second worker for the validator
+/// ([`Worker::with_validator`]), so that validating a module and running
+/// SPIRV-Cross on it overlap: when the cores this process may run on hold
+/// two per job (one module on a machine of two cores or more). Not when the
+/// jobs fill the cores already, as a batch does: a second worker per job
+/// would then only add its start. [`VALIDATOR_ENV`] overrides either way.
+pub fn separate_validators(jobs: usize) -> Result<bool, String> {
+    match std::env::var(VALIDATOR_ENV).as_deref() {
+        Ok("separate") => Ok(true),
+        Ok("shared") => Ok(false),
+        Ok(other) => Err(format!(
+            "{VALIDATOR_ENV} must be `separate` or `shared`, not `{other}`"
+        )),
+        Err(_) => Ok(jobs.saturating_mul(2) <= usable_cores()),
+    }
+}
+
+/// The cores this process may run on. On Linux its CPU affinity, one
+/// system call (`available_parallelism` also reads the cgroup's CPU quota
+/// from /proc and /sys, which costs more than compiling a small kernel's
+/// checks, reflection and layout together, and a single-module compile
+/// asks this on its critical path).
+fn usable_cores() -> usize {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `set` is a valid cpu_set_t for the call's duration, and
+        // CPU_COUNT only reads it.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0 {
+                return usize::try_from(libc::CPU_COUNT(&set)).unwrap_or(1).max(1);
+            }
+        }
+    }
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
 
 /// The allocator behind C++'s `new` and `delete` in a forked worker, where
 /// SPIRV-Cross and SPIRV-Tools allocate (glibc's malloc and free took a
@@ -154,7 +197,13 @@ enum Request {
     /// pipe once. The worker answers requests in order, so SPIRV-Cross only
     /// ever sees a module the validator accepted.
     Validate,
-    /// Generate MSL for one entry point of the last valid module.
+    /// Hold the payload as the module the `Generate` requests that follow
+    /// are for, without validating it: another worker validates it at the
+    /// same time ([`Worker::with_validator`]), and the parent reads this
+    /// worker's MSL only once that one found the module valid. No reply.
+    Load,
+    /// Generate MSL for one entry point of the module validated or loaded
+    /// last.
     Generate {
         entry: String,
         layout: KernelLayout,
@@ -217,7 +266,10 @@ fn read_msg<T: for<'de> Deserialize<'de>>(r: &mut impl Read) -> io::Result<Optio
 /// The parent sends a module to validate and, without waiting for the
 /// verdict, reflects it and asks for its first kernel's MSL: the validator
 /// runs while the parent reflects, and the `Generate` request waits in the
-/// pipe. SPIRV-Cross runs only on a module the validator accepted.
+/// pipe. SPIRV-Cross runs only on a module the validator accepted, or, in
+/// a worker given its modules with `Load`, beside a second worker that
+/// validates them: the parent then reads its MSL only for modules that one
+/// accepted ([`Worker::with_validator`]).
 pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
     let mut input = BufReader::new(input);
     let mut output = BufWriter::new(output);
@@ -227,11 +279,7 @@ pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
         match req {
             Request::Validate => {
                 module = None;
-                let words: Vec<u32> = payload
-                    .chunks_exact(4)
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    .collect();
-                let (reply, work) = match Words::from_words(words) {
+                let (reply, work) = match words_of(&payload) {
                     Ok(words) => {
                         let crash_test = crash_test
                             .as_deref()
@@ -246,14 +294,17 @@ pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
                 };
                 send(&mut output, &reply, work, &[])?;
             }
+            Request::Load => module = words_of(&payload).ok(),
             Request::Generate {
                 entry,
                 layout,
                 options,
             } => {
+                // The injected failure strikes where SPIRV-Cross would
+                // start: only on a module it is given.
                 if let Some(how) = crash_test
                     .as_deref()
-                    .filter(|h| !h.starts_with("validate:"))
+                    .filter(|h| module.is_some() && !h.starts_with("validate:"))
                 {
                     crash_for_test(how);
                 }
@@ -278,6 +329,16 @@ pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A request's payload as a module.
+fn words_of(payload: &[u8]) -> Result<Words, SpirvError> {
+    Words::from_words(
+        payload
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+    )
 }
 
 /// Runs the validator (after the injected crash, if any): the verdict and
@@ -307,6 +368,10 @@ fn send(output: &mut impl Write, reply: &Reply, work: Duration, payload: &[u8]) 
 fn crash_for_test(how: &str) {
     match how {
         "abort" => std::process::abort(),
+        // Never answers: the time limit, or the parent, ends it.
+        "hang" => loop {
+            std::thread::sleep(Duration::from_secs(1));
+        },
         "segv" => {
             // SAFETY: deliberately not sound: a null write to raise SIGSEGV
             // in the worker, only when the crash-test variable is set.
@@ -408,6 +473,9 @@ pub struct Worker {
     /// The descriptor replies arrive on, polled against the time limit.
     #[cfg(unix)]
     reply_fd: libc::c_int,
+    /// A second worker that validates the modules while this one generates
+    /// their MSL ([`Worker::with_validator`]).
+    validator: Option<Box<Worker>>,
 }
 
 /// Names the validator in errors.
@@ -591,7 +659,35 @@ impl Worker {
             request_pipe,
             #[cfg(unix)]
             reply_fd,
+            validator: None,
         }
+    }
+
+    /// This worker, generating MSL for each module while `validator`
+    /// validates it, on another core: a module's MSL then waits for
+    /// SPIRV-Cross alone, not for the validator and then SPIRV-Cross.
+    ///
+    /// SPIRV-Cross then sees modules before they are known to be valid, in
+    /// its own process: [`Worker::verdict`] reads `validator`'s answer, and
+    /// on a module found invalid (or a validator that failed) kills this
+    /// worker, which may be crashing or looping on it, so its MSL is never
+    /// read. Errors come in the order a single worker gives them: the
+    /// verdict before anything SPIRV-Cross did.
+    pub fn with_validator(mut self, validator: Worker) -> Worker {
+        self.validator = Some(Box::new(validator));
+        self
+    }
+
+    /// Whether a second worker validates this one's modules.
+    pub fn has_validator(&self) -> bool {
+        self.validator.is_some()
+    }
+
+    /// Kills the worker: it owes nothing more and takes no more requests.
+    fn kill(&mut self) {
+        self.child.lock().unwrap_or_else(|p| p.into_inner()).kill();
+        self.owed.clear();
+        self.stdin = None;
     }
 
     /// Sends `words` to the worker, whose validator starts at once (or
@@ -605,10 +701,33 @@ impl Worker {
             .iter()
             .flat_map(|w| w.to_le_bytes())
             .collect();
+        self.start_validation_of(&payload)
+    }
+
+    /// [`Worker::start_validation`] of a module's bytes.
+    fn start_validation_of(&mut self, payload: &[u8]) -> Result<(), WorkerError> {
         let sent = std::time::Instant::now();
-        let bytes = self
-            .send(&Request::Validate, &payload)
-            .map_err(|()| WorkerError::Crashed(VALIDATOR, self.death()))?;
+        let bytes = match self.validator.as_mut() {
+            // Killed (after a module that was not valid) or found dead.
+            Some(_) if self.stdin.is_none() => {
+                return Err(WorkerError::Io(
+                    "the worker has stopped; start another".into(),
+                ))
+            }
+            Some(validator) => {
+                validator.start_validation_of(payload)?;
+                // The MSL of the module before may still be owed: a
+                // generator found dead here has died on that module, which
+                // the read of its reply reports.
+                self.send(&Request::Load, payload).unwrap_or(0)
+            }
+            None => self
+                .send(&Request::Validate, payload)
+                .map_err(|()| WorkerError::Crashed(VALIDATOR, self.death()))?,
+        };
+        // With a validator, the verdict is that worker's: this entry keeps
+        // its place among the replies owed, and the bytes `Load` left in
+        // this worker's pipe.
         self.owed.push_back(Owed {
             what: Owes::Verdict,
             sent,
@@ -631,18 +750,35 @@ impl Worker {
         let unread: usize = self.owed.iter().map(|o| o.bytes + SLACK).sum();
         let needed = unread + 64 + 4 * words.as_slice().len() + SLACK;
         needed <= self.request_pipe
+            && self
+                .validator
+                .as_ref()
+                .is_none_or(|v| v.has_room_for(words))
     }
 
     /// The validator's answer on the module sent first among those still
     /// owed: `Ok(Err(_))` is an invalid module (the worker's answers to the
     /// `Generate` requests already sent for it, refusals, are read and
-    /// dropped), `Err(_)` a crash or time-out of the validator.
+    /// dropped), `Err(_)` a crash or time-out of the validator. With a
+    /// validating worker ([`Worker::with_validator`]) the answer is that
+    /// worker's, and unless the module is valid this one is killed.
     pub fn verdict(&mut self) -> Result<Result<(), SpirvError>, WorkerError> {
         let sent = match self.owed.front() {
             Some(o) if o.what == Owes::Verdict => o.sent,
             _ => return Err(WorkerError::Io("no module is being validated".into())),
         };
         self.owed.pop_front();
+        if let Some(validator) = self.validator.as_mut() {
+            let verdict = validator.verdict();
+            self.last_work = validator.last_work;
+            self.last_wait = validator.last_wait;
+            if !matches!(verdict, Ok(Ok(()))) {
+                // This worker may be crashing or looping on a module that is
+                // not valid (or not known to be): nothing it says is read.
+                self.kill();
+            }
+            return verdict;
+        }
         let received = self.receive(VALIDATOR, sent);
         let reply = match received? {
             (Reply::Valid, _) => Ok(()),
@@ -874,6 +1010,12 @@ impl Worker {
 
 impl Drop for Worker {
     fn drop(&mut self) {
+        // A worker dropped with replies owed computes for nobody: one that
+        // generates beside a validator may even be looping on a module
+        // found invalid.
+        if !self.owed.is_empty() {
+            self.child.lock().unwrap_or_else(|p| p.into_inner()).kill();
+        }
         // Closing stdin ends the loop; then reap the child.
         self.stdin = None;
         let mut child = self.child.lock().unwrap_or_else(|p| p.into_inner());

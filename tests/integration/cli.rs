@@ -496,9 +496,15 @@ fn binding_map_pins_slots_and_reports_collisions() {
     );
 }
 
-/// Compiles saxpy with the worker told to crash as `how` (fault injection):
-/// exit 1, one line, nothing written. Returns the line.
-fn compile_with_crash(how: &str) -> String {
+/// Where forked workers validate: in the worker that then runs SPIRV-Cross,
+/// or in one of their own beside it (`halc::msl::worker::VALIDATOR_ENV`;
+/// the default depends on the machine's cores, so tests name it).
+const VALIDATORS: [&str; 2] = ["shared", "separate"];
+
+/// Compiles saxpy with the worker told to crash as `how` (fault injection)
+/// and the validator placed as `validator`: exit 1, one line, nothing
+/// written. Returns the line.
+fn compile_with_crash(how: &str, validator: &str) -> String {
     let d = tmp();
     let out = d.path().join("o.halc");
     let o = Command::new(env!("CARGO_BIN_EXE_halc"))
@@ -509,49 +515,57 @@ fn compile_with_crash(how: &str) -> String {
             out.to_str().unwrap(),
         ])
         .env(halc::msl::worker::CRASH_TEST_ENV, how)
+        .env(halc::msl::worker::VALIDATOR_ENV, validator)
         .output()
         .unwrap();
     let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{how}: {err}");
+    assert_eq!(o.status.code(), Some(1), "{how}, {validator}: {err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    assert!(!out.exists(), "{how}: output written");
+    assert!(!out.exists(), "{how}, {validator}: output written");
     err
 }
 
 #[test]
 fn a_spirv_cross_crash_is_an_error_not_a_crash() {
-    // The error names the file and entry point and the signal.
-    for (how, signal) in [
-        ("segv", "signal 11 SIGSEGV"),
-        ("abort", "signal 6 SIGABRT"),
-        ("stack-overflow", "signal"),
-    ] {
-        let err = compile_with_crash(how);
-        assert!(
-            err.contains("saxpy.spv: entry point `main`: SPIRV-Cross crashed (")
-                && err.contains(signal)
-                && err.contains("the module was not compiled"),
-            "{how}: {err}"
+    for validator in VALIDATORS {
+        // The error names the file and entry point and the signal.
+        for (how, signal) in [
+            ("segv", "signal 11 SIGSEGV"),
+            ("abort", "signal 6 SIGABRT"),
+            ("stack-overflow", "signal"),
+        ] {
+            let err = compile_with_crash(how, validator);
+            assert!(
+                err.contains("saxpy.spv: entry point `main`: SPIRV-Cross crashed (")
+                    && err.contains(signal)
+                    && err.contains("the module was not compiled"),
+                "{how}, {validator}: {err}"
+            );
+        }
+        // The validator, in the same worker or its own, is contained the
+        // same way.
+        assert!(compile_with_crash("validate:stack-overflow", validator)
+            .contains("the SPIR-V validator (SPIRV-Tools) crashed (signal"));
+        assert_eq!(
+            compile_with_crash("validate:abort", validator).trim_end(),
+            format!(
+                "error: {}: the SPIR-V validator (SPIRV-Tools) crashed (signal 6 SIGABRT); the module was not compiled",
+                fixture("saxpy.spv")
+            ),
+            "{validator}"
         );
     }
-    // The validator runs in the same worker, and is contained the same way.
-    assert!(compile_with_crash("validate:stack-overflow")
-        .contains("the SPIR-V validator (SPIRV-Tools) crashed (signal"));
-    assert_eq!(
-        compile_with_crash("validate:abort").trim_end(),
-        format!(
-            "error: {}: the SPIR-V validator (SPIRV-Tools) crashed (signal 6 SIGABRT); the module was not compiled",
-            fixture("saxpy.spv")
-        )
-    );
 }
 
 /// The parent asks for the first kernel's MSL before it has read the
-/// validator's verdict. When the worker then dies on that request (a crash
-/// injected where SPIRV-Cross would start) for a module the validator
-/// rejected, the error is still the validator's, as in a serial run: the
-/// verdict is read first. `small_id_bound.spv` (an id past the header's
-/// bound) reflects fine, so its kernel is asked for.
+/// validator's verdict. A worker that validates runs SPIRV-Cross only on a
+/// module it found valid; one beside a validator of its own runs it at
+/// once, and may die or hang on that request (a crash injected where
+/// SPIRV-Cross starts) for a module the validator rejects: the error is
+/// still the validator's, as in a serial run, since the verdict is read
+/// first, and it comes without waiting for the time limit.
+/// `small_id_bound.spv` (an id past the header's bound) reflects fine, so
+/// its kernel is asked for.
 #[test]
 fn a_crash_on_a_module_the_validator_rejects_reports_the_validator() {
     let rel = "fixtures/invalid/small_id_bound.spv";
@@ -562,26 +576,63 @@ fn a_crash_on_a_module_the_validator_rejects_reports_the_validator() {
     let expected = format!(
         "error: {rel}: invalid SPIR-V: Result <id> '6' must be less than the ID bound '5'. (instruction 42; validated as Vulkan_1_0)"
     );
-    for how in [None, Some("segv"), Some("abort"), Some("stack-overflow")] {
-        for start in ["fork", "exec"] {
+    // With a validator of its own, SPIRV-Cross runs on the module before
+    // the verdict is in, and crashes (or hangs) first: the verdict still
+    // decides the error, and comes as soon as the validator is done, not at
+    // the time limit.
+    for how in [
+        None,
+        Some("segv"),
+        Some("abort"),
+        Some("stack-overflow"),
+        Some("hang"),
+    ] {
+        for (start, validator) in [("fork", "shared"), ("fork", "separate"), ("exec", "shared")] {
             let d = tmp();
             let out = d.path().join("o.halc");
             let mut cmd = Command::new(env!("CARGO_BIN_EXE_halc"));
             cmd.args(["compile", rel, "-o", out.to_str().unwrap()])
-                .args(["--worker-start", start])
+                .args(["--worker-start", start, "--time-limit", "30"])
+                .env(halc::msl::worker::VALIDATOR_ENV, validator)
                 .current_dir(crate::root());
             if let Some(how) = how {
                 cmd.env(halc::msl::worker::CRASH_TEST_ENV, how);
             }
+            let started = std::time::Instant::now();
             let o = cmd.output().unwrap();
-            assert_eq!(o.status.code(), Some(1), "{how:?} {start}: {}", stderr(&o));
-            assert_eq!(stderr(&o).trim_end(), expected, "{how:?} {start}");
+            let took = started.elapsed();
+            let case = format!("{how:?}, {start}, {validator}");
+            assert_eq!(o.status.code(), Some(1), "{case}: {}", stderr(&o));
+            assert_eq!(stderr(&o).trim_end(), expected, "{case}");
             assert!(!out.exists());
+            assert!(
+                took < std::time::Duration::from_secs(10),
+                "{case}: took {took:?}"
+            );
         }
     }
-    // Negative control: on a valid module the same injected crash is
-    // reported as SPIRV-Cross's, so it did happen.
-    assert!(compile_with_crash("segv").contains("SPIRV-Cross crashed (signal 11 SIGSEGV)"));
+    // Negative controls: on a valid module the same injected crash is
+    // reported as SPIRV-Cross's, and the hang runs into the time limit, so
+    // both did happen.
+    for validator in VALIDATORS {
+        assert!(compile_with_crash("segv", validator)
+            .contains("SPIRV-Cross crashed (signal 11 SIGSEGV)"));
+        let d = tmp();
+        let o = Command::new(env!("CARGO_BIN_EXE_halc"))
+            .args(["compile", &fixture("saxpy.spv"), "--time-limit", "1", "-o"])
+            .arg(d.path().join("o.halc"))
+            .env(halc::msl::worker::CRASH_TEST_ENV, "hang")
+            .env(halc::msl::worker::VALIDATOR_ENV, validator)
+            .output()
+            .unwrap();
+        assert!(
+            stderr(&o).trim_end().ends_with(
+                "entry point `main`: SPIRV-Cross did not finish within the time limit of 1 s; the module was not compiled"
+            ),
+            "{validator}: {}",
+            stderr(&o)
+        );
+    }
 }
 
 /// SPIRV-Tools' validator takes ~40 s on 128 nested `if`s around 1000 in
@@ -589,33 +640,39 @@ fn a_crash_on_a_module_the_validator_rejects_reports_the_validator() {
 /// limit stops it.
 #[test]
 fn a_slow_module_hits_the_time_limit() {
+    for validator in VALIDATORS {
+        a_slow_module_hits_the_time_limit_with(validator);
+    }
+}
+
+fn a_slow_module_hits_the_time_limit_with(validator: &str) {
     let d = tmp();
     let out = d.path().join("o.halc");
     std::fs::write(&out, b"previous").unwrap();
     let slow = crate::root().join("fixtures/slow/deep_nesting.spv");
     let started = std::time::Instant::now();
-    let o = halc(
-        &[
-            "compile",
-            slow.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--time-limit",
-            "1",
-        ],
-        d.path(),
-    );
+    let o = Command::new(env!("CARGO_BIN_EXE_halc"))
+        .args(["compile", slow.to_str().unwrap(), "-o"])
+        .arg(&out)
+        .args(["--time-limit", "1"])
+        .env(halc::msl::worker::VALIDATOR_ENV, validator)
+        .current_dir(d.path())
+        .output()
+        .unwrap();
     let took = started.elapsed();
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
         stderr(&o).trim_end().ends_with(
             "deep_nesting.spv: the SPIR-V validator (SPIRV-Tools) did not finish within the time limit of 1 s; the module was not compiled"
         ),
-        "{}",
+        "{validator}: {}",
         stderr(&o)
     );
     assert_eq!(stderr(&o).trim_end().lines().count(), 1);
-    assert!(took < std::time::Duration::from_secs(20), "took {took:?}");
+    assert!(
+        took < std::time::Duration::from_secs(20),
+        "{validator}: took {took:?}"
+    );
     assert_eq!(std::fs::read(&out).unwrap(), b"previous");
     assert_eq!(listing(d.path()), vec![out]);
 }

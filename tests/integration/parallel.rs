@@ -344,6 +344,111 @@ fn the_workers_allocator_changes_no_byte_of_the_output() {
     assert!(std::fs::read(&out).unwrap() == before);
 }
 
+/// Forked workers validate in the worker that then runs SPIRV-Cross, or in
+/// one of their own beside it (`HALC_WORKER_VALIDATOR`; by default when
+/// every job has a second core): the file is byte for byte the in-process
+/// compile's either way, on one job (each module's successor sent ahead) or
+/// two, and a batch's error is the in-process one.
+#[test]
+fn the_validators_place_changes_no_byte_and_no_error() {
+    use halc::msl::worker::VALIDATOR_ENV;
+    let d = tempfile::tempdir().unwrap();
+    let files = fixture_files();
+    let halc = |args: &[&str], env: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_halc"));
+        cmd.args(args).env_remove(VALIDATOR_ENV);
+        if let Some(v) = env {
+            cmd.env(VALIDATOR_ENV, v);
+        }
+        cmd.output().unwrap()
+    };
+    let out = d.path().join("o.halc");
+    let out_arg = out.to_str().unwrap();
+    let compile = |files: &[String], extra: &[&str], env: Option<&str>| {
+        let mut args = vec!["compile", "--timings", "-o", out_arg];
+        args.extend(extra);
+        args.extend(files.iter().map(String::as_str));
+        let _ = std::fs::remove_file(&out);
+        let o = halc(&args, env);
+        let bytes = std::fs::read(&out).ok();
+        (o, bytes)
+    };
+    let (o, reference) = compile(&files, &["--in-process"], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let reference = reference.unwrap();
+    let own = "(in a worker of its own, beside SPIRV-Cross)";
+    let shared = "(in a worker, beside reflection, before SPIRV-Cross)";
+    for jobs in ["1", "2"] {
+        for (env, place) in [("shared", shared), ("separate", own)] {
+            let (o, bytes) = compile(&files, &["-j", jobs], Some(env));
+            let table = String::from_utf8_lossy(&o.stdout);
+            assert!(
+                o.status.success(),
+                "-j {jobs}, {env}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert!(table.contains(place), "-j {jobs}, {env}: {table}");
+            assert!(
+                bytes.unwrap() == reference,
+                "-j {jobs}, {env}: output differs from --in-process"
+            );
+        }
+    }
+    // A batch with two invalid modules: the first one's validation error.
+    let mut bad: Vec<String> = ["saxpy.spv", "scale.spv"]
+        .iter()
+        .map(|f| kernel(f).display().to_string())
+        .collect();
+    for f in ["random_after_header.spv", "small_id_bound.spv"] {
+        bad.insert(
+            2,
+            root()
+                .join("fixtures/invalid")
+                .join(f)
+                .display()
+                .to_string(),
+        );
+    }
+    let (o, bytes) = compile(&bad, &["--in-process"], None);
+    let expected = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(
+        expected.contains("invalid SPIR-V") && bytes.is_none(),
+        "{expected}"
+    );
+    for jobs in ["1", "2"] {
+        for env in ["shared", "separate"] {
+            let (o, bytes) = compile(&bad, &["-j", jobs], Some(env));
+            assert_eq!(o.status.code(), Some(1));
+            assert_eq!(
+                String::from_utf8_lossy(&o.stderr),
+                expected,
+                "-j {jobs}, {env}"
+            );
+            assert!(bytes.is_none());
+        }
+    }
+    // The default: a validator of its own for one module when there are two
+    // cores or more; none when the jobs fill the cores.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (o, _) = compile(&files[..1], &[], None);
+    let table = String::from_utf8_lossy(&o.stdout);
+    if cores >= 2 {
+        assert!(table.contains(own), "{cores} cores: {table}");
+    }
+    let (o, _) = compile(&files, &["-j", &cores.to_string()], None);
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(table.contains(shared), "{cores} cores: {table}");
+    // A value it does not know is an error.
+    let (o, bytes) = compile(&files[..1], &[], Some("both"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("HALC_WORKER_VALIDATOR must be `separate` or `shared`, not `both`"),
+        "{err}"
+    );
+    assert!(bytes.is_none());
+}
+
 #[test]
 fn a_worker_crash_in_a_parallel_batch_names_the_first_module() {
     let d = tempfile::tempdir().unwrap();
@@ -352,23 +457,29 @@ fn a_worker_crash_in_a_parallel_batch_names_the_first_module() {
         .map(|f| kernel(f).display().to_string());
     // With one job, the second module is already queued for validation
     // behind the first one's MSL when the worker crashes on that MSL.
-    for jobs in ["1", "3"] {
+    for (jobs, validator) in [
+        ("1", "shared"),
+        ("1", "separate"),
+        ("3", "shared"),
+        ("3", "separate"),
+    ] {
         let mut args = vec!["compile", "-j", jobs, "-o", out.to_str().unwrap()];
         args.extend(files.iter().map(String::as_str));
         let o = Command::new(env!("CARGO_BIN_EXE_halc"))
             .args(&args)
             .env(halc::msl::worker::CRASH_TEST_ENV, "segv")
+            .env(halc::msl::worker::VALIDATOR_ENV, validator)
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "-j {jobs}: {err}");
+        assert_eq!(o.status.code(), Some(1), "-j {jobs}, {validator}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(
             err.starts_with(&format!(
                 "error: {}: entry point `main`: SPIRV-Cross crashed (signal 11 SIGSEGV)",
                 files[0]
             )),
-            "-j {jobs}: {err}"
+            "-j {jobs}, {validator}: {err}"
         );
         assert!(!out.exists());
     }
@@ -440,6 +551,51 @@ fn a_worker_answers_a_module_sent_ahead_after_the_msl_it_owes_before_it() {
     w.start_validation(&saxpy).unwrap();
     w.send_generate("main", &saxpy_layout, &options);
     assert_eq!(w.generated().unwrap(), first);
+}
+
+/// A worker beside a validator of its own holds each module unvalidated
+/// and runs SPIRV-Cross on it at once: its MSL is a lone worker's, modules
+/// sent ahead keep their order, the verdict is the validator's, and on an
+/// invalid module the worker is killed (it may be looping on it) and takes
+/// nothing more.
+#[test]
+fn a_worker_beside_a_validator_gives_the_same_msl_and_dies_with_an_invalid_module() {
+    use halc::msl::worker::Worker;
+    let program = PathBuf::from(env!("CARGO_BIN_EXE_halc"));
+    let spawn = || Worker::spawn(&program, halc::DEFAULT_TIME_LIMIT).unwrap();
+    let mut w = spawn().with_validator(spawn());
+    assert!(w.has_validator());
+    let (saxpy, saxpy_layout, options) = request(&kernel("saxpy.spv"));
+    let (scale, scale_layout, _) = request(&kernel("scale.spv"));
+    let invalid = halc::spirv::Words::from_bytes(
+        &std::fs::read(root().join("fixtures/invalid/small_id_bound.spv")).unwrap(),
+    )
+    .unwrap();
+    let alone = |words, layout| {
+        let mut alone = spawn();
+        alone.start_validation(words).unwrap();
+        alone.send_generate("main", layout, &options);
+        alone.generated().unwrap()
+    };
+    // saxpy, then scale sent ahead before saxpy's MSL is read.
+    assert!(w.has_room_for(&saxpy));
+    w.start_validation(&saxpy).unwrap();
+    w.send_generate("main", &saxpy_layout, &options);
+    assert!(w.verdict().unwrap().is_ok());
+    w.start_validation(&scale).unwrap();
+    assert_eq!(w.generated().unwrap(), alone(&saxpy, &saxpy_layout));
+    w.send_generate("main", &scale_layout, &options);
+    // `generated` reads the verdict it waits behind.
+    assert_eq!(w.generated().unwrap(), alone(&scale, &scale_layout));
+    assert!(w.is_alive());
+    // The invalid module: the validator's verdict, then a dead worker.
+    w.start_validation(&invalid).unwrap();
+    w.send_generate("main", &scale_layout, &options);
+    let e = w.verdict().unwrap().unwrap_err().to_string();
+    assert!(e.contains("must be less than the ID bound"), "{e}");
+    assert!(!w.is_alive());
+    assert!(w.generated().is_err());
+    assert!(w.start_validation(&saxpy).is_err());
 }
 
 #[test]
