@@ -635,6 +635,69 @@ fn a_crash_on_a_module_the_validator_rejects_reports_the_validator() {
     }
 }
 
+/// Mutated modules (bytes changed, bits flipped, words copied over others:
+/// mostly invalid, which a SPIRV-Cross worker beside the validator runs on,
+/// and sometimes crashes on, before the verdict) get the same answer
+/// whether the validator shares the SPIRV-Cross worker or has its own: the
+/// same exit code and message, the same file or none.
+#[test]
+fn mutated_modules_get_the_same_answer_in_both_validator_placements() {
+    let d = tmp();
+    let fixtures = crate::compute_fixtures();
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: usize| {
+        // xorshift64: a fixed sequence, so the mutants are the same each run.
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let (mut invalid, mut compiled) = (0, 0);
+    for i in 0..40 {
+        let mut bytes = std::fs::read(&fixtures[next(fixtures.len())]).unwrap();
+        let words = bytes.len() / 4;
+        for _ in 0..1 + next(3) {
+            let w = 5 + next(words - 5);
+            match next(3) {
+                0 => bytes[4 * w + next(4)] = next(256) as u8,
+                1 => bytes[4 * w + next(4)] ^= 1 << next(8),
+                _ => {
+                    let from = 5 + next(words - 5);
+                    bytes.copy_within(4 * from..4 * from + 4, 4 * w);
+                }
+            }
+        }
+        let module = d.path().join(format!("m{i}.spv"));
+        std::fs::write(&module, &bytes).unwrap();
+        let answers: Vec<_> = VALIDATORS
+            .iter()
+            .map(|validator| {
+                let out = d.path().join(format!("m{i}-{validator}.halc"));
+                let o = Command::new(env!("CARGO_BIN_EXE_halc"))
+                    .args(["compile", module.to_str().unwrap(), "-o"])
+                    .arg(&out)
+                    .env(halc::msl::worker::VALIDATOR_ENV, validator)
+                    .output()
+                    .unwrap();
+                (o.status.code(), stderr(&o), std::fs::read(&out).ok())
+            })
+            .collect();
+        assert!(
+            answers[0] == answers[1],
+            "m{i}.spv: {:?} against {:?}",
+            answers[0].1,
+            answers[1].1
+        );
+        invalid += usize::from(answers[0].1.contains("invalid SPIR-V"));
+        compiled += usize::from(answers[0].0 == Some(0));
+    }
+    // Not vacuous: both kinds of answer occur.
+    assert!(
+        invalid >= 10 && compiled >= 1,
+        "{invalid} invalid, {compiled} compiled of 40"
+    );
+}
+
 /// SPIRV-Tools' validator takes ~40 s on 128 nested `if`s around 1000 in
 /// sequence (fixtures/slow/README.md), within halc's nesting limit: the time
 /// limit stops it.
