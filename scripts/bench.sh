@@ -16,7 +16,7 @@
 #   - Executable::load + verification of 1,000 to 10,000 kernels (criterion),
 #     and 1,000 over ten copies of the file (the memory of 10,000) as a control.
 #
-# Usage: bash scripts/bench.sh            (RUNS=N to change hyperfine's runs)
+# Usage: bash scripts/bench.sh            (RUNS=N to change the runs of each one-kernel command)
 # Needs: Rust, python3; installs spirv-cross, spirv-tools and hyperfine with apt-get and
 # naga-cli with cargo (pinned, into target/bench/naga) when they are missing.
 # Not run by CI (it measures; CI checks that the benches build).
@@ -25,6 +25,8 @@ cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 
 RUNS=${RUNS:-30}
+PER_ROUND=3
+ROUNDS=$(( (RUNS + PER_ROUND - 1) / PER_ROUND ))
 NAGA_VERSION=30.0.1
 WORK=target/bench
 mkdir -p "$WORK"
@@ -71,12 +73,26 @@ single() { # NAME FILE
   if grep -qxF "$f" "$WORK/naga-ok.txt"; then
     cmds+=(-n naga "$NAGA $f $WORK/single-naga.metal")
   fi
-  hyperfine -N --style none --warmup 5 --runs "$RUNS" --export-json "$WORK/single-$name.json" "${cmds[@]}" >/dev/null
-  # The default validates in a worker of its own beside SPIRV-Cross's when
-  # there is a core to spare; the same compile with one worker doing both.
-  HALC_WORKER_VALIDATOR=shared hyperfine -N --style none --warmup 5 --runs "$RUNS" \
-    --export-json "$WORK/single-$name-shared.json" \
-    -n halc-one-worker "$HALC compile $f -o $WORK/single.halc" >/dev/null
+  # In rounds of a few runs, the two hyperfine calls in a random order each
+  # round, so that the VM's drift (up to 1.5x within minutes) falls on every
+  # command alike; the table takes the median over all rounds' runs. The
+  # default validates in a worker of its own beside SPIRV-Cross's when there
+  # is a core to spare; `halc-one-worker` is the same compile with one
+  # worker doing both.
+  rm -f "$WORK/single-$name"-r*.json
+  local round part
+  for round in $(seq "$ROUNDS"); do
+    for part in $(printf '%s\n' main one-worker | shuf); do
+      if [ "$part" = main ]; then
+        hyperfine -N --style none --warmup 1 --runs "$PER_ROUND" \
+          --export-json "$WORK/single-$name-r$round-main.json" "${cmds[@]}" >/dev/null
+      else
+        HALC_WORKER_VALIDATOR=shared hyperfine -N --style none --warmup 1 --runs "$PER_ROUND" \
+          --export-json "$WORK/single-$name-r$round-one.json" \
+          -n halc-one-worker "$HALC compile $f -o $WORK/single.halc" >/dev/null
+      fi
+    done
+  done
   for _ in $(seq 20); do "$HALC" compile "$f" -o "$WORK/single.halc" --timings | tail -2; done > "$WORK/timings-$name.txt"
   # Page faults: in a cold process each costs microseconds (README).
   for _ in $(seq 5); do
@@ -105,18 +121,28 @@ hyperfine -N --style none --warmup 1 --runs 10 --export-json "$WORK/batch.json" 
   -n naga-loop "bash $WORK/naga-loop.sh" >/dev/null
 if cmp -s "$WORK/batch.halc" "$WORK/batch-j1.halc"; then SAME=identical; else SAME=DIFFERENT; fi
 "$HALC" compile -q -j "$JOBS" "${FILES[@]}" -o "$WORK/batch.halc" --timings > "$WORK/batch-timings.txt"
-"$HALC" compile -q -j 1 "$LARGE" -o "$WORK/single.halc" --timings > "$WORK/large-timings.txt"
+# One worker, as each job of the batch has (a single module's validator
+# otherwise gets a worker of its own, splitting the memory between two).
+HALC_WORKER_VALIDATOR=shared "$HALC" compile -q -j 1 "$LARGE" -o "$WORK/single.halc" --timings > "$WORK/large-timings.txt"
 
 # --- load + verify (criterion) ------------------------------------------------
 cargo bench -q --bench load -- --noplot 2>/dev/null | grep -E "^load_and_verify/|time:" > "$WORK/load.txt" || true
 
 # --- the table ------------------------------------------------------------------
 python3 - "$WORK" "${#FILES[@]}" "$JOBS" "$SAME" <<'EOF'
-import json, re, statistics, sys
+import glob, json, re, statistics, sys
 work, n, jobs, same = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 
 def medians(path):
     return {r["command"]: r["median"] for r in json.load(open(path))["results"]}
+
+def pooled_medians(pattern):
+    """Medians over every run of the rounds' hyperfine exports."""
+    runs = {}
+    for path in glob.glob(pattern):
+        for r in json.load(open(path))["results"]:
+            runs.setdefault(r["command"], []).extend(r["times"])
+    return {c: statistics.median(t) for c, t in runs.items()}
 
 def own_share(path):
     shares, own, cross = [], [], []
@@ -139,8 +165,7 @@ def faults(name):
 naga_ok = sum(1 for _ in open(f"{work}/naga-ok.txt"))
 rows = []
 for name, label in [("small", "saxpy (fixture, 1.6 KB)"), ("large", "synthetic 8 buffers x 2048 ops (42 KB)")]:
-    t = medians(f"{work}/single-{name}.json")
-    t.update(medians(f"{work}/single-{name}-shared.json"))
+    t = pooled_medians(f"{work}/single-{name}-r*.json")
     sx = t["spirv-cross"]
     rows.append((f"one kernel, cold: {label}", ""))
     for cmd in ["halc", "halc-one-worker", "halc-in-process", "spirv-cross", "spirv-val", "naga"]:
@@ -172,7 +197,7 @@ pb, wb = peak(f"{work}/batch-timings.txt")
 ps, ws = peak(f"{work}/large-timings.txt")
 bound = (ps + ws) * jobs
 rows.append(("  peak memory, batch (max RSS)", f"halc {pb:.1f} MiB + {jobs} workers of at most {wb:.1f} MiB = {pb + jobs*wb:.1f} MiB"))
-rows.append(("  largest single-kernel run x workers", f"(halc {ps:.1f} + worker {ws:.1f} MiB) x {jobs} = {bound:.1f} MiB; batch = {(pb + jobs*wb)/bound:.2f}x that"))
+rows.append(("  largest single-kernel run (one worker) x workers", f"(halc {ps:.1f} + worker {ws:.1f} MiB) x {jobs} = {bound:.1f} MiB; batch = {(pb + jobs*wb)/bound:.2f}x that"))
 
 load = open(f"{work}/load.txt").read()
 def ms(v, unit):
