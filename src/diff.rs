@@ -10,7 +10,7 @@
 
 use std::time::Duration;
 
-use runtime_loader::cpu::{self, CpuError, ResourceBindings};
+use runtime_loader::cpu::{self, CpuError, FaultKind, ResourceBindings};
 use runtime_loader::plan::Grid;
 use runtime_loader::Executable;
 
@@ -376,11 +376,19 @@ pub fn diff(
     let grid = Grid::Threadgroups(opts.groups.map(u64::from));
     match device.dispatch(&pipeline, &bindings, &push, grid) {
         Ok(_) => {}
-        Err(e @ CpuError::Fault { .. }) if e.to_string().contains("out-of-bounds") => {
+        // Random data can send an index out of bounds or make a divisor
+        // zero in a correct kernel: undefined behaviour on both sides, so
+        // nothing to compare, but not a finding either.
+        Err(e @ CpuError::Fault { kind, .. }) if kind.may_come_from_data() => {
+            let why = match kind {
+                FaultKind::IntegerDivision => "divided an integer by zero (or INT_MIN by -1)",
+                FaultKind::OutOfBounds => "accessed memory out of bounds",
+                _ => "accessed memory outside every buffer",
+            };
             return Ok(DiffOutcome::Inconclusive(format!(
-                "seed {}: the kernel accessed memory out of bounds on the CPU with this data ({e}); its indexing depends on the data",
+                "seed {}: the kernel {why} on the CPU with this data ({e}); it depends on the data",
                 opts.seed
-            )))
+            )));
         }
         Err(e) => return Err(format!("metal-on-cpu: {e}")),
     }

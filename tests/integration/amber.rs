@@ -567,8 +567,9 @@ fn diff_compares_subgroup_kernels_at_the_vulkan_devices_width() {
 }
 
 /// `halc diff` catches an injected miscompile, reports the seed, and is
-/// deterministic for it; data-dependent indexing is inconclusive, not a
-/// false alarm.
+/// deterministic for it; data-dependent indexing (out of bounds, or past
+/// every buffer) and division by a random zero are inconclusive, not a
+/// false alarm or an error.
 #[test]
 fn diff_catches_miscompiles_and_is_inconclusive_on_data_dependent_indexing() {
     use halc::diff::{diff, DiffOptions, DiffOutcome};
@@ -621,6 +622,41 @@ fn diff_catches_miscompiles_and_is_inconclusive_on_data_dependent_indexing() {
             assert!(m.contains("out of bounds") && m.contains("seed 42"), "{m}")
         }
         other => panic!("{other:?}"),
+    }
+    // Random indices times 10^9 + 7 (wrapping at 2^32 elements: a spread of
+    // 16 GiB), past every buffer;
+    // and random divisors, a quarter of them zero (SIGFPE on the CPU, some
+    // value on a GPU). Undefined on both sides: inconclusive, not an error.
+    for (name, body, expected) in [
+        (
+            "stray",
+            "o[i] = data[idx[i] * 1000000007u];",
+            "accessed memory outside every buffer",
+        ),
+        (
+            "divide",
+            "o[i] = float(idx[i] / (floatBitsToUint(data[i]) & 3u));",
+            "divided an integer by zero",
+        ),
+    ] {
+        let spv = glsl_to_spv(
+            dir.path(),
+            name,
+            &format!(
+                "#version 450\nlayout(local_size_x = 64) in;\n\
+                 layout(set = 0, binding = 0) readonly buffer I {{ uint idx[]; }};\n\
+                 layout(set = 0, binding = 1) readonly buffer D {{ float data[]; }};\n\
+                 layout(set = 0, binding = 2) writeonly buffer O {{ float o[]; }};\n\
+                 void main() {{ uint i = gl_GlobalInvocationID.x; {body} }}\n"
+            ),
+        );
+        let input = halc::Input::new(format!("{name}.spv"), std::fs::read(&spv).unwrap());
+        match diff(&input, &clean, &device) {
+            Ok(DiffOutcome::Inconclusive(m)) => {
+                assert!(m.contains(expected) && m.contains("seed 42"), "{name}: {m}")
+            }
+            other => panic!("{name}: {other:?}"),
+        }
     }
 }
 

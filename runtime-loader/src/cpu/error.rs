@@ -181,6 +181,8 @@ pub enum CpuError {
         kernel: String,
         /// What happened, where.
         message: String,
+        /// Which kind of fault.
+        kind: FaultKind,
     },
     /// The kernel did something undefined in Metal that the executor caught
     /// (a barrier not reached by every thread, too much threadgroup memory).
@@ -244,5 +246,41 @@ impl CpuError {
             what: what.into(),
             message: std::io::Error::last_os_error().to_string(),
         }
+    }
+}
+
+/// What kind of fault ended a dispatch ([`CpuError::Fault`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultKind {
+    /// An access just past the end or before the start of a buffer or of
+    /// threadgroup memory (within the guard pages around it).
+    OutOfBounds,
+    /// An access far from every buffer: an address in no mapping, or one the
+    /// CPU refused without naming it (non-canonical, or a misaligned vector
+    /// access), or a fiber's stack overflowing.
+    OutsideBuffers,
+    /// SIGFPE: an integer division by zero, or `INT_MIN / -1`; undefined in
+    /// MSL (a GPU gives some value).
+    IntegerDivision,
+    /// A load or store through a null pointer.
+    NullPointer,
+    /// SIGILL or SIGTRAP: a trap the compiler placed for undefined
+    /// behaviour or unreachable code.
+    Trap,
+    /// Anything else: an abort, an invalid access inside a buffer's own
+    /// pages, the dispatch process killed or exiting unexpectedly.
+    Other,
+}
+
+impl FaultKind {
+    /// Whether a correctly compiled kernel can fault this way because of
+    /// the data alone: an index read from a buffer that goes out of bounds
+    /// or far past every buffer, or a divisor that is zero. A test that
+    /// feeds a kernel random data learns nothing from such a fault.
+    pub fn may_come_from_data(self) -> bool {
+        matches!(
+            self,
+            FaultKind::OutOfBounds | FaultKind::OutsideBuffers | FaultKind::IntegerDivision
+        )
     }
 }

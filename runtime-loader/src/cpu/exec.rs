@@ -46,7 +46,7 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 use super::buffer::{page_size, Mapping};
 use super::device::ThreadgroupFill;
 use super::encode::{Encoded, Region};
-use super::CpuError;
+use super::{CpuError, FaultKind};
 use crate::schema::MetalLimits;
 
 /// `halc_entry(slots, thread)` of a compiled kernel.
@@ -349,13 +349,18 @@ pub(super) fn run(l: &Launch<'_>) -> Result<(), CpuError> {
                 kernel: kernel(),
                 message: String::from_utf8_lossy(&r.msg[..r.msg_len as usize]).into_owned(),
             }),
-            EXIT_SIGNAL if r.written.load(Ordering::SeqCst) == 1 => Err(CpuError::Fault {
-                kernel: kernel(),
-                message: describe_fault(r, &l.encoded.regions, &arenas),
-            }),
+            EXIT_SIGNAL if r.written.load(Ordering::SeqCst) == 1 => {
+                let (kind, message) = describe_fault(r, &l.encoded.regions, &arenas);
+                Err(CpuError::Fault {
+                    kernel: kernel(),
+                    message,
+                    kind,
+                })
+            }
             code => Err(CpuError::Fault {
                 kernel: kernel(),
                 message: format!("the dispatch process exited with status {code}"),
+                kind: FaultKind::Other,
             }),
         }
     } else if libc::WIFSIGNALED(status) {
@@ -365,11 +370,13 @@ pub(super) fn run(l: &Launch<'_>) -> Result<(), CpuError> {
                 "the dispatch process was killed by {}",
                 signal_name(libc::WTERMSIG(status))
             ),
+            kind: FaultKind::Other,
         })
     } else {
         Err(CpuError::Fault {
             kernel: kernel(),
             message: format!("the dispatch process ended with wait status {status:#x}"),
+            kind: FaultKind::Other,
         })
     }
 }
@@ -453,17 +460,19 @@ fn signal_name(sig: c_int) -> String {
     }
 }
 
-fn describe_fault(r: &Report, regions: &[Region], arenas: &[Mapping]) -> String {
+/// The fault's kind, and what happened, where.
+fn describe_fault(r: &Report, regions: &[Region], arenas: &[Mapping]) -> (FaultKind, String) {
     let addr = r.address;
-    let mut what = match r.signal {
+    let (kind, mut what) = match r.signal {
         // x86-64 raises a general-protection fault, not a page fault, for a
         // misaligned aligned-vector access or an address outside the
         // canonical range; Linux reports it with no address (0), which is
         // not a null pointer.
         #[cfg(target_os = "linux")]
-        libc::SIGSEGV if r.code == libc::SI_KERNEL => {
-            "general-protection fault: an access the CPU refused without naming an address (a misaligned vector access, or an address far outside every buffer, such as an index far out of bounds)".to_string()
-        }
+        libc::SIGSEGV if r.code == libc::SI_KERNEL => (
+            FaultKind::OutsideBuffers,
+            "general-protection fault: an access the CPU refused without naming an address (a misaligned vector access, or an address far outside every buffer, such as an index far out of bounds)".to_string(),
+        ),
         libc::SIGSEGV | libc::SIGBUS => {
             let arena_regions: Vec<Region> = arenas
                 .iter()
@@ -479,28 +488,43 @@ fn describe_fault(r: &Report, regions: &[Region], arenas: &[Mapping]) -> String 
                 .chain(&arena_regions)
                 .find(|g| (g.span.0..g.span.1).contains(&addr));
             match hit {
-                Some(g) if addr >= g.start + g.len => format!(
-                    "out-of-bounds access: address {addr:#x} is {} bytes past the end of {} ({} bytes)",
-                    addr - (g.start + g.len),
-                    g.name,
-                    g.len
+                Some(g) if addr >= g.start + g.len => (
+                    FaultKind::OutOfBounds,
+                    format!(
+                        "out-of-bounds access: address {addr:#x} is {} bytes past the end of {} ({} bytes)",
+                        addr - (g.start + g.len),
+                        g.name,
+                        g.len
+                    ),
                 ),
-                Some(g) if addr < g.start => format!(
-                    "out-of-bounds access: address {addr:#x} is {} bytes before the start of {} ({} bytes)",
-                    g.start - addr,
-                    g.name,
-                    g.len
+                Some(g) if addr < g.start => (
+                    FaultKind::OutOfBounds,
+                    format!(
+                        "out-of-bounds access: address {addr:#x} is {} bytes before the start of {} ({} bytes)",
+                        g.start - addr,
+                        g.name,
+                        g.len
+                    ),
                 ),
-                Some(g) => format!("invalid access at {addr:#x} inside {}", g.name),
-                None if addr < page_size() as u64 => {
-                    format!("null pointer dereference (address {addr:#x})")
-                }
-                None => format!(
-                    "invalid memory access at {addr:#x}, outside every buffer (a stray pointer, or a fiber stack overflow)"
+                Some(g) => (
+                    FaultKind::Other,
+                    format!("invalid access at {addr:#x} inside {}", g.name),
+                ),
+                None if addr < page_size() as u64 => (
+                    FaultKind::NullPointer,
+                    format!("null pointer dereference (address {addr:#x})"),
+                ),
+                None => (
+                    FaultKind::OutsideBuffers,
+                    format!(
+                        "invalid memory access at {addr:#x}, outside every buffer (a stray pointer, or a fiber stack overflow)"
+                    ),
                 ),
             }
         }
-        s => signal_name(s),
+        libc::SIGFPE => (FaultKind::IntegerDivision, signal_name(libc::SIGFPE)),
+        s @ (libc::SIGILL | libc::SIGTRAP) => (FaultKind::Trap, signal_name(s)),
+        s => (FaultKind::Other, signal_name(s)),
     };
     if r.has_thread == 1 {
         what.push_str(&format!(
@@ -508,7 +532,7 @@ fn describe_fault(r: &Report, regions: &[Region], arenas: &[Mapping]) -> String 
             r.local, r.group
         ));
     }
-    what
+    (kind, what)
 }
 
 // ------------------------------------------------------------ in the child

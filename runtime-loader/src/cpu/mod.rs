@@ -64,7 +64,7 @@ pub use command::{CommandBuffer, ComputePass, Queue, Submission};
 pub use cxx::{find_clang, Clang};
 pub use device::{Device, DeviceOptions, ThreadgroupFill, TransferRule};
 pub use encode::{Bound, ResourceBindings};
-pub use error::CpuError;
+pub use error::{CpuError, FaultKind};
 pub use exec::{SIMD_WIDTH, SIMD_WIDTHS, SIMD_WIDTHS_TEXT};
 pub use program::{Pipeline, Program};
 pub use sync::Semaphore;

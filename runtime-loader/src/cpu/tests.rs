@@ -13,7 +13,7 @@ use super::device::{Device, DeviceOptions, ThreadgroupFill};
 use super::encode::{Encoded, Region};
 use super::exec::{self, EntryFn, Launch};
 use super::source;
-use super::CpuError;
+use super::{CpuError, FaultKind};
 
 /// The test device, or `None` (with a printed reason) without clang.
 pub(crate) fn device(fill: ThreadgroupFill, time_limit: Duration) -> Option<Device> {
@@ -324,8 +324,13 @@ fn an_out_of_bounds_read_fails_the_dispatch_and_the_caller_survives() {
     let e = run(&dev, &msl, &[&inp, &out], [1, 1, 1], [64, 1, 1]).unwrap_err();
     let text = e.to_string();
     assert!(
-        matches!(e, CpuError::Fault { .. })
-            && text.contains("out-of-bounds access")
+        matches!(
+            e,
+            CpuError::Fault {
+                kind: FaultKind::OutOfBounds,
+                ..
+            }
+        ) && text.contains("out-of-bounds access")
             && text.contains("0 bytes past the end of buffer 0 (256 bytes)")
             && text.contains("thread [63, 0, 0]"),
         "{text}"
@@ -350,13 +355,75 @@ fn a_general_protection_fault_is_not_called_a_null_pointer() {
     let text = e.to_string();
     if cfg!(all(target_os = "linux", target_arch = "x86_64")) {
         assert!(
-            matches!(e, CpuError::Fault { .. })
-                && text.contains("general-protection fault")
+            matches!(
+                e,
+                CpuError::Fault {
+                    kind: FaultKind::OutsideBuffers,
+                    ..
+                }
+            ) && text.contains("general-protection fault")
                 && !text.contains("null pointer"),
             "{text}"
         );
     } else {
         assert!(matches!(e, CpuError::Fault { .. }), "{text}");
+    }
+}
+
+/// Each fault names its kind, and the kinds random data can cause in a
+/// correct kernel (a divisor of zero, an index far past every buffer) say
+/// so, unlike a null pointer or a trap.
+#[test]
+fn faults_say_their_kind_and_whether_data_alone_can_cause_them() {
+    let Some(dev) = dev() else { return };
+    let inp = dev.buffer(4 * 64).unwrap();
+    let out = dev.buffer(4 * 64).unwrap();
+    let kernel = |body: &str| {
+        format!(
+            "{HEADER}kernel void main0(device uint* inp [[buffer(0)]], device uint* out [[buffer(1)]], uint i [[thread_position_in_grid]])\n{{\n    {body}\n}}\n"
+        )
+    };
+    // `inp` holds zeros: thread 5 divides by zero.
+    let cases = [
+        (
+            "out[i] = 100u / (inp[i] + (i == 5u ? 0u : 1u));",
+            FaultKind::IntegerDivision,
+            "SIGFPE",
+            true,
+        ),
+        (
+            "out[i] = inp[i + (i == 5u ? 0x30000000u : 0u)];",
+            FaultKind::OutsideBuffers,
+            "outside every buffer",
+            true,
+        ),
+        (
+            "device uint* p = i == 5u ? (device uint*)(ulong(inp[i]) * 8ul) : inp; out[i] = p[i];",
+            FaultKind::NullPointer,
+            "null pointer",
+            false,
+        ),
+        (
+            "if (i == 5u) __builtin_trap(); out[i] = 1u;",
+            FaultKind::Trap,
+            "SIGILL",
+            false,
+        ),
+    ];
+    for (body, expected, text, from_data) in cases {
+        let e = run(&dev, &kernel(body), &[&inp, &out], [1, 1, 1], [64, 1, 1]).expect_err(body);
+        let message = e.to_string();
+        match e {
+            CpuError::Fault { kind, .. } => {
+                assert_eq!(kind, expected, "{body}: {message}");
+                assert_eq!(kind.may_come_from_data(), from_data, "{body}");
+                assert!(
+                    message.contains(text) && message.contains("thread [5, 0, 0]"),
+                    "{body}: {message}"
+                );
+            }
+            other => panic!("{body}: {other}"),
+        }
     }
 }
 
