@@ -1,5 +1,5 @@
 //! Amber compute tests: the script model ([`Script`]), the parser for
-//! AmberScript and the older VkScript form ([`parse`]), the data layouts
+//! AmberScript and the older VkScript form ([`parse()`]), the data layouts
 //! their buffers use ([`data`]) and the runner ([`run`]) that compiles each
 //! pipeline with halc and executes it on the runtime-loader's CPU backend.
 //!

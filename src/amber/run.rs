@@ -16,7 +16,7 @@
 //! pipeline with SIMD groups of its `SUBGROUP … REQUIRED_SIZE` when it has
 //! one, else, comparing a kernel that uses subgroup operations, of the
 //! Vulkan device's subgroup size, else of Apple's 32 lanes
-//! ([`Runner::simd_width`]).
+//! (`Runner::simd_width`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,4 +1,4 @@
-//! MSL generation: the binding layout ([`layout`]), SPIRV-Cross
+//! MSL generation: the binding layout ([`layout()`]), SPIRV-Cross
 //! ([`compile`]), the check of its output against the layout ([`check`]) and
 //! the optional metallib build ([`metallib`]).
 

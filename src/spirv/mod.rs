@@ -1,6 +1,6 @@
 //! SPIR-V input: header checks and byte order ([`binary`]), build-time
-//! specialization ([`specialize`]), reflection into plain types
-//! ([`reflect`], which reads instructions as views of the words: `inst.rs`)
+//! specialization ([`specialize()`]), reflection into plain types
+//! ([`reflect()`], which reads instructions as views of the words: `inst.rs`)
 //! and the structure of push-constant and buffer blocks ([`blocks`]).
 //!
 //! Everything here reads the SPIR-V itself. SPIRV-Cross is not consulted for

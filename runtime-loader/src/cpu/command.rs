@@ -290,7 +290,7 @@ impl Cmd {
     }
 }
 
-/// A recorded sequence of commands; see the [module docs](self).
+/// A recorded sequence of commands; see [the CPU backend](crate::cpu).
 #[derive(Debug)]
 pub struct CommandBuffer {
     device: Device,
