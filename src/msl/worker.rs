@@ -38,8 +38,9 @@ pub const WORKER_ARG: &str = "__msl-worker";
 
 /// Environment variable that makes the worker crash on purpose: `abort`,
 /// `segv` or `stack-overflow` (or hang: `hang`) before generating MSL, or
-/// the same prefixed with `validate:` before validating. How the tests prove the containment
-/// works, since validated input no longer crashes SPIRV-Cross.
+/// the same prefixed with `validate:` before validating. How the tests
+/// prove the containment works, since validated input no longer crashes
+/// SPIRV-Cross.
 pub const CRASH_TEST_ENV: &str = "HALC_WORKER_CRASH_TEST";
 
 /// Environment variable overriding which allocator a batch's forked workers
