@@ -768,8 +768,14 @@ impl Worker {
             Some(o) if o.what == Owes::Verdict => o.sent,
             _ => return Err(WorkerError::Io("no module is being validated".into())),
         };
-        self.owed.pop_front();
+        let marker = self.owed.pop_front();
         if let Some(validator) = self.validator.as_mut() {
+            // The verdict says nothing of this worker's pipe: its `Load` is
+            // known read only once a reply to a later request comes, so its
+            // bytes count with the next request owed (`has_room_for`).
+            if let (Some(marker), Some(next)) = (marker, self.owed.front_mut()) {
+                next.bytes += marker.bytes;
+            }
             let verdict = validator.verdict();
             self.last_work = validator.last_work;
             self.last_wait = validator.last_wait;
