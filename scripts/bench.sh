@@ -178,7 +178,7 @@ for name, label in [("small", "saxpy (fixture, 1.6 KB)"), ("large", "synthetic 8
     share, own, cross = own_share(f"{work}/timings-{name}.txt")
     rows.append(("  halc's own work (--timings)", f"{own:.3f} ms = {share:.1f} % of SPIRV-Cross's {cross:.3f} ms"))
     fh, fc = faults(name)
-    rows.append(("  page faults: halc + worker, spirv-cross", f"{fh:.0f}, {fc:.0f}"))
+    rows.append(("  page faults: halc + workers, spirv-cross", f"{fh:.0f}, {fc:.0f}"))
 
 b = medians(f"{work}/batch.json")
 rows.append((f"batch: {n} corpus modules (argument buffers)", ""))
