@@ -93,11 +93,35 @@ pub fn jobs(requested: usize) -> usize {
     if requested > 0 {
         return requested;
     }
-    // Asked once per process: on Linux the answer reads the cgroup CPU
-    // quota from /proc and /sys, which cost more than compiling a small
-    // kernel's layout, reflection and checks together.
+    cores()
+}
+
+/// The cores this process may use, as the standard library counts them.
+/// Asked once per process: on Linux the answer reads the cgroup CPU quota
+/// from /proc and /sys, which costs more than compiling a small kernel's
+/// layout, reflection and checks together.
+fn cores() -> usize {
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// The cores this process may be scheduled on, in one system call (its CPU
+/// affinity, on Linux), for a single module's compile, which otherwise
+/// needs no core count: [`cores`] also reads the cgroup's CPU quota, so it
+/// can be lower.
+fn cores_cheaply() -> usize {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `set` is a valid cpu_set_t for the call's duration, and
+        // CPU_COUNT only reads it.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0 {
+                return usize::try_from(libc::CPU_COUNT(&set)).unwrap_or(1).max(1);
+            }
+        }
+    }
+    cores()
 }
 
 /// What one input produced, before the merge.
@@ -227,7 +251,14 @@ fn start_workers(options: &Options, inputs: usize, jobs: usize) -> Result<Starte
             let options_error = |e| Error::new(None, None, ErrorKind::Options(e));
             let allocator =
                 msl::worker::CxxAllocator::for_batch(inputs, jobs).map_err(options_error)?;
-            let separate = msl::worker::separate_validators(jobs).map_err(options_error)?;
+            // A batch's jobs were counted with the quota (`jobs`): the same
+            // count decides, or a container's quota would be oversubscribed.
+            let cores = if inputs == 1 {
+                cores_cheaply()
+            } else {
+                cores()
+            };
+            let separate = msl::worker::separate_validators(jobs, cores).map_err(options_error)?;
             let fork = || {
                 msl::worker::Worker::fork(*time_limit, allocator)
                     .map_err(|e| Error::new(None, None, ErrorKind::Worker(e)))

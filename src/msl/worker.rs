@@ -56,39 +56,19 @@ pub const VALIDATOR_ENV: &str = "HALC_WORKER_VALIDATOR";
 
 /// Whether each of `jobs` jobs gets a second worker for the validator
 /// ([`Worker::with_validator`]), so that validating a module and running
-/// SPIRV-Cross on it overlap: when the cores this process may run on hold
-/// two per job (one module on a machine of two cores or more). Not when the
-/// jobs fill the cores already, as a batch does: a second worker per job
-/// would then only add its start. [`VALIDATOR_ENV`] overrides either way.
-pub fn separate_validators(jobs: usize) -> Result<bool, String> {
+/// SPIRV-Cross on it overlap: when `cores` hold two per job (one module on
+/// a machine of two cores or more). Not when the jobs fill the cores
+/// already, as a batch does: a second worker per job would then only add
+/// its start. [`VALIDATOR_ENV`] overrides either way.
+pub fn separate_validators(jobs: usize, cores: usize) -> Result<bool, String> {
     match std::env::var(VALIDATOR_ENV).as_deref() {
         Ok("separate") => Ok(true),
         Ok("shared") => Ok(false),
         Ok(other) => Err(format!(
             "{VALIDATOR_ENV} must be `separate` or `shared`, not `{other}`"
         )),
-        Err(_) => Ok(jobs.saturating_mul(2) <= usable_cores()),
+        Err(_) => Ok(jobs.saturating_mul(2) <= cores),
     }
-}
-
-/// The cores this process may run on. On Linux its CPU affinity, one
-/// system call (`available_parallelism` also reads the cgroup's CPU quota
-/// from /proc and /sys, which costs more than compiling a small kernel's
-/// checks, reflection and layout together, and a single-module compile
-/// asks this on its critical path).
-fn usable_cores() -> usize {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: `set` is a valid cpu_set_t for the call's duration, and
-        // CPU_COUNT only reads it.
-        unsafe {
-            let mut set: libc::cpu_set_t = std::mem::zeroed();
-            if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0 {
-                return usize::try_from(libc::CPU_COUNT(&set)).unwrap_or(1).max(1);
-            }
-        }
-    }
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// The allocator behind C++'s `new` and `delete` in a forked worker, where
