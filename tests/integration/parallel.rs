@@ -186,6 +186,16 @@ fn halc_cli(args: &[&str]) -> std::process::Output {
         .expect("run halc")
 }
 
+/// `halc ARGS` with the environment variable `var` set to `value`, or unset.
+fn halc_with(var: &str, value: Option<&str>, args: &[&str]) -> std::process::Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_halc"));
+    cmd.args(args).env_remove(var);
+    if let Some(v) = value {
+        cmd.env(var, v);
+    }
+    cmd.output().expect("run halc")
+}
+
 /// The fixtures' paths, without the module whose kernel names repeat another's.
 fn fixture_files() -> Vec<String> {
     compute_fixtures()
@@ -264,15 +274,8 @@ fn cli_jobs_give_the_same_file_and_timings_add_up() {
 fn the_workers_allocator_changes_no_byte_of_the_output() {
     let d = tempfile::tempdir().unwrap();
     let files = fixture_files();
-    // `halc ARGS` with the allocator variable set to `env`, or unset.
-    let halc = |args: &[&str], env: Option<&str>| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_halc"));
-        cmd.args(args).env_remove(halc::msl::worker::ALLOCATOR_ENV);
-        if let Some(v) = env {
-            cmd.env(halc::msl::worker::ALLOCATOR_ENV, v);
-        }
-        cmd.output().unwrap()
-    };
+    let halc =
+        |args: &[&str], env: Option<&str>| halc_with(halc::msl::worker::ALLOCATOR_ENV, env, args);
     let run = |name: &str, extra: &[&str], env: Option<&str>| {
         let out = d.path().join(format!("{name}.halc"));
         let mut args = vec![
@@ -354,14 +357,7 @@ fn the_validators_place_changes_no_byte_and_no_error() {
     use halc::msl::worker::VALIDATOR_ENV;
     let d = tempfile::tempdir().unwrap();
     let files = fixture_files();
-    let halc = |args: &[&str], env: Option<&str>| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_halc"));
-        cmd.args(args).env_remove(VALIDATOR_ENV);
-        if let Some(v) = env {
-            cmd.env(VALIDATOR_ENV, v);
-        }
-        cmd.output().unwrap()
-    };
+    let halc = |args: &[&str], env: Option<&str>| halc_with(VALIDATOR_ENV, env, args);
     let out = d.path().join("o.halc");
     let out_arg = out.to_str().unwrap();
     let compile = |files: &[String], extra: &[&str], env: Option<&str>| {
