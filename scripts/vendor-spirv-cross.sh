@@ -8,7 +8,8 @@
 # on every code path it has (SSE2, the scalar loop, and AArch64 NEON when
 # aarch64-linux-gnu-g++ and qemu-aarch64 are installed: apt-get install
 # g++-aarch64-linux-gnu qemu-user; HALC_REQUIRE_NEON_TEST=1 makes their
-# absence an error), and inherit_expression_dependencies (0002). 0003 changes
+# absence an error), inherit_expression_dependencies (0002), and the keyword
+# sets against their sorted arrays (0004). 0003 changes
 # the MSL of clustered min and max: its tests run that MSL (cargo test:
 # tests/amber/subgroup_clustered.amber, the subgroup_clustered fixture).
 #   bash scripts/vendor-spirv-cross.sh          # rewrite vendor/spirv-cross-sys
@@ -115,6 +116,35 @@ extract_inherit() { # FILE NAME
 c++ -std=c++14 -O2 -DNDEBUG -I"$tmp" -I"$tmp/original/native/SPIRV-Cross" \
   "$patches/inherit_expression_dependencies_test.cpp" -o "$tmp/test-inherit"
 echo "inherit: $("$tmp/test-inherit")"
+
+# The keyword sets (0004): upstream's std::unordered_set<std::string>s against
+# the patched sorted arrays and the SortedNames that searches them.
+block() { # FILE START N DECL: DECL, then the lines after the Nth line holding
+  # START up to the end of its initializer list (a line `\t};`)
+  awk -v start="$2" -v n="$3" -v decl="$4" '
+    index($0, start) { if (++seen == n) { print decl; on = 1; next } }
+    on { print }
+    on && /^\t};\r?$/ { exit }' "$1" | tr -d '\r'
+}
+{
+  o="$tmp/original/native/SPIRV-Cross"
+  p="$tmp/patched/native/SPIRV-Cross"
+  echo 'namespace original {'
+  block "$o/spirv_glsl.cpp" 'static const unordered_set<string> keywords = {' 1 'static const std::unordered_set<std::string> glsl = {'
+  block "$o/spirv_msl.cpp" 'static const unordered_set<string> keywords = {' 1 'static const std::unordered_set<std::string> msl_keywords = {'
+  block "$o/spirv_msl.cpp" 'static const unordered_set<string> illegal_func_names = {' 1 'static const std::unordered_set<std::string> msl_functions = {'
+  echo '}'
+  echo 'namespace patched {'
+  awk '/^class SortedNames\r?$/ { on = 1 } on { print } on && /^};\r?$/ { exit }' "$p/spirv_glsl.hpp" | tr -d '\r'
+  block "$p/spirv_glsl.cpp" 'static const char *const names[] = {' 1 'static const char *const glsl[] = {'
+  block "$p/spirv_msl.cpp" 'static const char *const names[] = {' 1 'static const char *const msl_keywords[] = {'
+  block "$p/spirv_msl.cpp" 'static const char *const names[] = {' 2 'static const char *const msl_functions[] = {'
+  echo '}'
+} > "$tmp/keywords.inc"
+[ "$(grep -c '^	};$' "$tmp/keywords.inc")" = 6 ]
+grep -q '^class SortedNames$' "$tmp/keywords.inc"
+c++ -std=c++11 -O2 -DNDEBUG -I"$tmp" "$patches/keyword_tables_test.cpp" -o "$tmp/test-keywords"
+echo "keywords: $("$tmp/test-keywords")"
 
 # --- install or compare ----------------------------------------------------------
 if [ "${1:-}" = "--check" ]; then
