@@ -259,18 +259,16 @@ fn start_workers(options: &Options, inputs: usize, jobs: usize) -> Result<Starte
                 cores()
             };
             let separate = msl::worker::separate_validators(jobs, cores).map_err(options_error)?;
-            let fork = || {
-                msl::worker::Worker::fork(*time_limit, allocator)
-                    .map_err(|e| Error::new(None, None, ErrorKind::Worker(e)))
-            };
             let workers = (0..jobs)
                 .map(|_| {
-                    let worker = fork()?;
-                    Ok(Some(if separate {
-                        worker.with_validator(fork()?)
+                    let worker = if separate {
+                        msl::worker::Worker::fork_with_validator(*time_limit, allocator)
                     } else {
-                        worker
-                    }))
+                        msl::worker::Worker::fork(*time_limit, allocator)
+                    };
+                    worker
+                        .map(Some)
+                        .map_err(|e| Error::new(None, None, ErrorKind::Worker(e)))
                 })
                 .collect::<Result<_, Error>>()?;
             Ok(Started {

@@ -543,32 +543,46 @@ impl Worker {
     /// forks every worker of a `compile` call before it starts its threads.
     #[cfg(unix)]
     pub fn fork(time_limit: Duration, allocator: CxxAllocator) -> Result<Worker, WorkerError> {
+        ensure_single_threaded()?;
+        // SAFETY: checked just above.
+        unsafe { Worker::fork_single_threaded(time_limit, allocator) }
+    }
+
+    /// Two [`Worker::fork`]s as one worker that generates MSL while the
+    /// other validates ([`Worker::with_validator`]). The validator is
+    /// forked first: a module's MSL waits for its verdict, which is the
+    /// longer of the two on small modules, so it starts setting up while
+    /// the second fork is made. The thread count is read once.
+    #[cfg(unix)]
+    pub fn fork_with_validator(
+        time_limit: Duration,
+        allocator: CxxAllocator,
+    ) -> Result<Worker, WorkerError> {
+        ensure_single_threaded()?;
+        // SAFETY: checked just above, and forking adds no thread.
+        let validator = unsafe { Worker::fork_single_threaded(time_limit, allocator)? };
+        // SAFETY: as above.
+        let worker = unsafe { Worker::fork_single_threaded(time_limit, allocator)? };
+        Ok(worker.with_validator(validator))
+    }
+
+    /// [`Worker::fork`] without its check.
+    ///
+    /// # Safety
+    /// The process must have a single thread.
+    #[cfg(unix)]
+    unsafe fn fork_single_threaded(
+        time_limit: Duration,
+        allocator: CxxAllocator,
+    ) -> Result<Worker, WorkerError> {
         use std::os::fd::{FromRawFd, OwnedFd};
-        EXITING
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .retain(|pid| !reap(*pid, false));
-        // Threads joined a moment ago (the jobs of an earlier `compile`)
-        // stay listed until the kernel finishes their exit: give them a
-        // moment before refusing.
-        let deadline = std::time::Instant::now() + Duration::from_millis(200);
-        let mut running = threads();
-        while running.is_some_and(|n| n > 1) && std::time::Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(1));
-            running = threads();
-        }
-        if let Some(n) = running.filter(|n| *n > 1) {
-            return Err(WorkerError::Io(format!(
-                "cannot fork a worker: this process runs {n} threads (fork is only sound in a single-threaded process); use Isolation::Subprocess"
-            )));
-        }
         let (req_r, req_w) = pipe()?;
         let (rep_r, rep_w) = pipe()?;
         let request_pipe = widen_request_pipe(req_w.as_raw());
-        // SAFETY: the process is single-threaded (checked above on Linux,
-        // the caller's contract elsewhere), so the child's copy of the
-        // address space is consistent: no lock is held by a thread that
-        // does not exist in it.
+        // SAFETY: the process is single-threaded (the caller's contract,
+        // checked by `ensure_single_threaded` on Linux), so the child's copy
+        // of the address space is consistent: no lock is held by a thread
+        // that does not exist in it.
         let pid = unsafe { libc::fork() };
         if pid < 0 {
             return Err(WorkerError::Io(format!(
@@ -1022,6 +1036,32 @@ impl Drop for Worker {
             }
         }
     }
+}
+
+/// Refuses to fork unless this process runs a single thread (checked on
+/// Linux; the caller's contract elsewhere), after reaping the forked
+/// workers that have exited.
+#[cfg(unix)]
+fn ensure_single_threaded() -> Result<(), WorkerError> {
+    EXITING
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .retain(|pid| !reap(*pid, false));
+    // Threads joined a moment ago (the jobs of an earlier `compile`) stay
+    // listed until the kernel finishes their exit: give them a moment before
+    // refusing.
+    let deadline = std::time::Instant::now() + Duration::from_millis(200);
+    let mut running = threads();
+    while running.is_some_and(|n| n > 1) && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(1));
+        running = threads();
+    }
+    if let Some(n) = running.filter(|n| *n > 1) {
+        return Err(WorkerError::Io(format!(
+            "cannot fork a worker: this process runs {n} threads (fork is only sound in a single-threaded process); use Isolation::Subprocess"
+        )));
+    }
+    Ok(())
 }
 
 /// Room for requests in the pipe to a worker: asks Linux for 256 KiB
