@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::compile::{generate, GeneratedMsl, MslOptions};
+use super::compile::{generate_from, parse, CrossError, GeneratedMsl, MslOptions, Parsed};
 use super::layout::KernelLayout;
 use crate::spirv::{SpirvError, Words};
 
@@ -175,13 +175,16 @@ unsafe fn use_cxx_allocator(allocator: CxxAllocator) {
 enum Request {
     /// Run SPIRV-Tools' validator on the payload; a valid module stays in
     /// the worker for the `Generate` requests that follow, so it crosses the
-    /// pipe once. The worker answers requests in order, so SPIRV-Cross only
-    /// ever sees a module the validator accepted.
+    /// pipe once, and SPIRV-Cross parses it as soon as the verdict is sent.
+    /// The worker answers requests in order, so SPIRV-Cross only ever sees a
+    /// module the validator accepted.
     Validate,
     /// Hold the payload as the module the `Generate` requests that follow
-    /// are for, without validating it: another worker validates it at the
-    /// same time ([`Worker::with_validator`]), and the parent reads this
-    /// worker's MSL only once that one found the module valid. No reply.
+    /// are for, without validating it, and let SPIRV-Cross parse it at once
+    /// (while the parent reflects it and lays its first kernel out): another
+    /// worker validates it at the same time ([`Worker::with_validator`]),
+    /// and the parent reads this worker's MSL only once that one found the
+    /// module valid. No reply.
     Load,
     /// Generate MSL for one entry point of the module validated or loaded
     /// last.
@@ -255,10 +258,27 @@ pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
     let mut input = BufReader::new(input);
     let mut output = BufWriter::new(output);
     let crash_test = std::env::var(CRASH_TEST_ENV).ok();
+    // SPIRV-Cross starts on a module it is given (the injected failure
+    // strikes there): it parses it for the first entry point's `Generate`
+    // while the parent lays that kernel out. The parse's time counts with
+    // that entry point's.
+    let start_cross = |words: &Words| {
+        if let Some(how) = crash_test
+            .as_deref()
+            .filter(|h| !h.starts_with("validate:"))
+        {
+            crash_for_test(how);
+        }
+        let start = std::time::Instant::now();
+        (parse(words), start.elapsed())
+    };
     let mut module: Option<Words> = None;
+    let mut parsed: Option<(Result<Parsed, CrossError>, Duration)> = None;
     while let Some((req, payload)) = read_msg::<Request>(&mut input)? {
         match req {
             Request::Validate => {
+                // The parse of the module before is dropped once the verdict
+                // on this one is sent.
                 module = None;
                 let (reply, work) = match words_of(&payload) {
                     Ok(words) => {
@@ -274,38 +294,43 @@ pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
                     Err(e) => (Reply::Err(e.to_string()), Duration::ZERO),
                 };
                 send(&mut output, &reply, work, &[])?;
+                parsed = module.as_ref().map(start_cross);
             }
-            Request::Load => module = words_of(&payload).ok(),
+            Request::Load => {
+                module = words_of(&payload).ok();
+                parsed = module.as_ref().map(start_cross);
+            }
             Request::Generate {
                 entry,
                 layout,
                 options,
             } => {
-                // The injected failure strikes where SPIRV-Cross would
-                // start: only on a module it is given.
-                if let Some(how) = crash_test
-                    .as_deref()
-                    .filter(|h| module.is_some() && !h.starts_with("validate:"))
-                {
-                    crash_for_test(how);
-                }
                 let start = std::time::Instant::now();
-                let (reply, source) = match &module {
-                    Some(words) => match generate(words, &entry, &layout, &options) {
-                        Ok(g) => (
-                            Reply::Generated {
-                                function_name: g.function_name,
-                            },
-                            g.source,
-                        ),
-                        Err(e) => (Reply::Err(e.0), String::new()),
-                    },
-                    None => (
-                        Reply::Err("no valid module in the worker".into()),
-                        String::new(),
+                // The module's parse made ahead, or (for a later entry point:
+                // SPIRV-Cross's compile changes what it parsed) a new one.
+                let (parse_result, parse_time) = match (parsed.take(), &module) {
+                    (Some(p), _) => p,
+                    (None, Some(words)) => start_cross(words),
+                    (None, None) => (
+                        Err(CrossError("no valid module in the worker".into())),
+                        Duration::ZERO,
                     ),
                 };
+                let start = start.checked_sub(parse_time).unwrap_or(start);
+                let (reply, source, spent) =
+                    match parse_result.and_then(|p| generate_from(p, &entry, &layout, &options)) {
+                        Ok((
+                            GeneratedMsl {
+                                source,
+                                function_name,
+                            },
+                            spent,
+                        )) => (Reply::Generated { function_name }, source, Some(spent)),
+                        Err(e) => (Reply::Err(e.0), String::new(), None),
+                    };
                 send(&mut output, &reply, start.elapsed(), source.as_bytes())?;
+                // Freed once the MSL is on its way.
+                drop(spent);
             }
         }
     }
@@ -1011,13 +1036,13 @@ impl Worker {
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        // A worker dropped with replies owed computes for nobody: one that
-        // generates beside a validator may even be looping on a module
-        // found invalid.
-        if !self.owed.is_empty() {
-            self.child.lock().unwrap_or_else(|p| p.into_inner()).kill();
-        }
-        // Closing stdin ends the loop; then reap the child.
+        // A dropped worker computes for nobody: one with replies owed, one
+        // that generates beside a validator (it may be looping on a module
+        // found invalid), or one parsing a module it was given for MSL that
+        // was never asked for (halc refused the module after its verdict).
+        // An idle one is as well ended by the signal as by closing its input.
+        self.child.lock().unwrap_or_else(|p| p.into_inner()).kill();
+        // Closing stdin ends the loop of one the signal missed; then reap.
         self.stdin = None;
         let mut child = self.child.lock().unwrap_or_else(|p| p.into_inner());
         match &mut *child {

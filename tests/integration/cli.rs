@@ -635,6 +635,72 @@ fn a_crash_on_a_module_the_validator_rejects_reports_the_validator() {
     }
 }
 
+/// A worker hands its module to SPIRV-Cross to parse as soon as it holds it
+/// (after a valid verdict, or at once beside a validator of its own), before
+/// any MSL is asked for. When halc then refuses the module itself (here a
+/// workgroup Metal cannot run, found after the verdict) no MSL is asked for,
+/// and a worker stuck in that parse (a hang injected where SPIRV-Cross
+/// starts) must not outlive the run: halc reports the refusal at once and
+/// no process carrying this run's marker is left behind.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_worker_busy_on_a_module_no_msl_was_asked_for_ends_with_halc() {
+    let rel = "fixtures/invalid/too_many_threads.spv";
+    let expected = format!(
+        "error: {rel}: entry point `main`: workgroup size 32x32x2 = 2048 threads exceeds Metal's 1024 threads per threadgroup"
+    );
+    for (start, validator) in [("fork", "shared"), ("fork", "separate"), ("exec", "shared")] {
+        let case = format!("{start}, {validator}");
+        let marker = format!(
+            "HALC_TEST_MARK=busy-worker-{}-{start}-{validator}",
+            std::process::id()
+        );
+        let d = tmp();
+        let out = d.path().join("o.halc");
+        let started = std::time::Instant::now();
+        let o = Command::new(env!("CARGO_BIN_EXE_halc"))
+            .args(["compile", rel, "-o", out.to_str().unwrap()])
+            .args(["--worker-start", start, "--time-limit", "30"])
+            .env(halc::msl::worker::VALIDATOR_ENV, validator)
+            .env(halc::msl::worker::CRASH_TEST_ENV, "hang")
+            .env(
+                marker.split_once('=').unwrap().0,
+                marker.split_once('=').unwrap().1,
+            )
+            .current_dir(crate::root())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{case}: {}", stderr(&o));
+        assert_eq!(stderr(&o).trim_end(), expected, "{case}");
+        assert!(!out.exists(), "{case}");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "{case}: took {:?}",
+            started.elapsed()
+        );
+        // A killed worker is gone a moment later; one left running is not.
+        let carrying_marker = || -> Vec<String> {
+            std::fs::read_dir("/proc")
+                .unwrap()
+                .filter_map(|e| {
+                    let e = e.ok()?;
+                    let env = std::fs::read(e.path().join("environ")).ok()?;
+                    env.split(|b| *b == 0)
+                        .any(|v| v == marker.as_bytes())
+                        .then(|| e.file_name().to_string_lossy().into_owned())
+                })
+                .collect()
+        };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        let mut left = carrying_marker();
+        while !left.is_empty() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            left = carrying_marker();
+        }
+        assert!(left.is_empty(), "{case}: processes left running: {left:?}");
+    }
+}
+
 /// Mutated modules (bytes changed, bits flipped, words copied over others:
 /// mostly invalid, which a SPIRV-Cross worker beside the validator runs on,
 /// and sometimes crashes on, before the verdict) get the same answer

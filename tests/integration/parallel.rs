@@ -390,6 +390,32 @@ fn the_validators_place_changes_no_byte_and_no_error() {
             );
         }
     }
+    // Modules that give no kernel (`--entry` names none of theirs) between
+    // ones that do: a worker given such a module (SPIRV-Cross parses it as
+    // soon as it holds it) must generate the next module's MSL from that
+    // module, not from the parse nobody asked MSL of.
+    let some: Vec<String> = ["saxpy.spv", "scale.spv", "add_one.spv", "block_sum.spv"]
+        .iter()
+        .map(|f| kernel(f).display().to_string())
+        .collect();
+    let picked = ["--entry", "scale", "--entry", "block_sum"];
+    let (o, reference) = compile(&some, &[&["--in-process"][..], &picked[..]].concat(), None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let reference = reference.unwrap();
+    for jobs in ["1", "2"] {
+        for env in ["shared", "separate"] {
+            let (o, bytes) = compile(&some, &[&["-j", jobs][..], &picked[..]].concat(), Some(env));
+            assert!(
+                o.status.success(),
+                "-j {jobs}, {env}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert!(
+                bytes.unwrap() == reference,
+                "-j {jobs}, {env}, --entry: output differs from --in-process"
+            );
+        }
+    }
     // A batch with two invalid modules: the first one's validation error.
     let mut bad: Vec<String> = ["saxpy.spv", "scale.spv"]
         .iter()
