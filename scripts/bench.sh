@@ -52,6 +52,29 @@ target/release/examples/bench_corpus "$CORPUS" > "$WORK/corpus.txt"
 mapfile -t FILES < <(awk '{print "'"$CORPUS"'/" $1}' "$WORK/corpus.txt")
 echo "corpus: ${#FILES[@]} modules in $CORPUS ($(awk '{print $2}' "$WORK/corpus.txt" | sort | uniq -c | tr -s ' ' | paste -sd,))" >&2
 
+# --- every measured program in the same page-cache state ----------------------
+# How a program file's pages came into the page cache changes how fast it
+# starts. On the development VM a file whose cached pages were dropped (by
+# memory pressure, or the host's DAMON pageout of idle memory) and faulted
+# back in by exec'ing it started ~0.4 ms slower on saxpy than a copy written a
+# moment before: the same halc binary measured 1.22x and 1.08x the CLI, and a
+# copy whose pages were dropped by hand, 1.24x. So the programs measured, and
+# the shared libraries they load (all but the dynamic loader), run from copies
+# written just before measuring, all alike.
+BIN=$WORK/bin
+rm -rf "$BIN"
+mkdir -p "$BIN/lib"
+cp "$HALC" "$BIN/halc"
+HALC=$BIN/halc
+cp "$(command -v spirv-cross)" "$(command -v spirv-val)" "$BIN/"
+cp "$NAGA" "$BIN/naga"
+NAGA=$BIN/naga
+ldd "$BIN/halc" "$BIN/spirv-cross" "$BIN/spirv-val" "$NAGA" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u \
+  | while read -r lib; do cp "$lib" "$BIN/lib/"; done
+export LD_LIBRARY_PATH=$BIN/lib
+export PATH=$BIN:$PATH
+echo "programs copied to $BIN (libraries: $(ls "$BIN/lib" | paste -sd' '))" >&2
+
 SMALL=$CORPUS/saxpy.spv
 LARGE=$CORPUS/syn_f32_b8_ops2048_ubo.spv
 JOBS=$(nproc)
@@ -126,6 +149,8 @@ if cmp -s "$WORK/batch.halc" "$WORK/batch-j1.halc"; then SAME=identical; else SA
 HALC_WORKER_VALIDATOR=shared "$HALC" compile -q -j 1 "$LARGE" -o "$WORK/single.halc" --timings > "$WORK/large-timings.txt"
 
 # --- load + verify (criterion) ------------------------------------------------
+# Cargo and rustc with the system's libraries, not the copies.
+unset LD_LIBRARY_PATH
 cargo bench -q --bench load -- --noplot 2>/dev/null | grep -E "^load_and_verify/|time:" > "$WORK/load.txt" || true
 
 # --- the table ------------------------------------------------------------------
