@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # halc against the SPIRV-Cross CLI and naga, measured side by side in one run
-# (issue 14). Prints one table of ratios (medians):
+# (issue 14), every program run from a fresh copy (below). Prints one table
+# of ratios (medians):
 #   - one kernel, cold process: halc (forked workers, the default: on two
 #     cores or more the validator has a worker of its own beside
 #     SPIRV-Cross's), halc with one worker doing both (validator first),
 #     halc --in-process, `spirv-cross --msl --msl-argument-buffers`, `spirv-val`
 #     (the validator halc runs first; with spirv-cross: halc's work), naga;
-#     and halc's own work as a share of SPIRV-Cross's compile time
-#     (--timings), and the page faults of halc and its worker beside the CLI's;
+#     interleaved in random order, round after round, each ratio taken
+#     within a round and the median of those given; and halc's own work as a
+#     share of SPIRV-Cross's compile time (--timings), and the page faults of
+#     halc and its worker beside the CLI's;
 #   - a batch of every corpus kernel in one `halc compile` (all cores, and
 #     -j 1) against the SPIRV-Cross CLI (alone and after spirv-val, and
 #     naga) run once per kernel, with
@@ -16,7 +19,7 @@
 #   - Executable::load + verification of 1,000 to 10,000 kernels (criterion),
 #     and 1,000 over ten copies of the file (the memory of 10,000) as a control.
 #
-# Usage: bash scripts/bench.sh            (RUNS=N to change the runs of each one-kernel command)
+# Usage: bash scripts/bench.sh            (ROUNDS=N to change the rounds of the one-kernel commands)
 # Needs: Rust, python3; installs spirv-cross, spirv-tools and hyperfine with apt-get and
 # naga-cli with cargo (pinned, into target/bench/naga) when they are missing.
 # Not run by CI (it measures; CI checks that the benches build).
@@ -24,9 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 
-RUNS=${RUNS:-30}
-PER_ROUND=3
-ROUNDS=$(( (RUNS + PER_ROUND - 1) / PER_ROUND ))
+ROUNDS=${ROUNDS:-200}
 NAGA_VERSION=30.0.1
 WORK=target/bench
 mkdir -p "$WORK"
@@ -86,36 +87,57 @@ for f in "${FILES[@]}"; do
 done
 
 # --- one kernel, cold process ------------------------------------------------
+# Runs the commands of one kernel interleaved: each round runs every command
+# once, in a random order, and times its whole process (posix_spawn to exit).
+# The VM's speed drifts (up to 1.5x within minutes) and a command run many
+# times in a row (as hyperfine does) takes whatever the VM gave that minute;
+# interleaved, each round's runs see the same machine, and the ratio of two
+# commands is taken within each round (the median of those ratios), so the
+# drift cancels. Writes {command: [seconds]} as JSON.
+cat > "$WORK/interleave.py" <<'PY'
+import json, os, random, sys, time
+rounds, out, spec = int(sys.argv[1]), sys.argv[2], json.load(open(sys.argv[3]))
+null = os.open(os.devnull, os.O_WRONLY)
+times = {name: [] for name in spec}
+def run(argv, env):
+    e = dict(os.environ, **env)
+    t = time.perf_counter()
+    pid = os.posix_spawnp(argv[0], argv, e, file_actions=[(os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, null, 2)])
+    _, status = os.waitpid(pid, 0)
+    dt = time.perf_counter() - t
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{argv} failed")
+    return dt
+for name, c in spec.items():  # a first run of each, not counted
+    run(c["argv"], c.get("env", {}))
+for _ in range(rounds):
+    order = list(spec)
+    random.shuffle(order)
+    for name in order:
+        times[name].append(run(spec[name]["argv"], spec[name].get("env", {})))
+json.dump(times, open(out, "w"))
+PY
 single() { # NAME FILE
-  local name=$1 f=$2 cmds=()
-  cmds+=(-n halc "$HALC compile $f -o $WORK/single.halc")
-  cmds+=(-n halc-in-process "$HALC compile --in-process $f -o $WORK/single.halc")
-  cmds+=(-n spirv-cross "spirv-cross --msl --msl-version 30000 --msl-argument-buffers $f --output $WORK/single.metal")
-  # What halc runs before SPIRV-Cross sees a module, as its own program.
-  cmds+=(-n spirv-val "spirv-val --relax-block-layout --scalar-block-layout $f")
-  if grep -qxF "$f" "$WORK/naga-ok.txt"; then
-    cmds+=(-n naga "$NAGA $f $WORK/single-naga.metal")
-  fi
-  # In rounds of a few runs, the two hyperfine calls in a random order each
-  # round, so that the VM's drift (up to 1.5x within minutes) falls on every
-  # command alike; the table takes the median over all rounds' runs. The
-  # default validates in a worker of its own beside SPIRV-Cross's when there
-  # is a core to spare; `halc-one-worker` is the same compile with one
-  # worker doing both.
-  rm -f "$WORK/single-$name"-r*.json
-  local round part
-  for round in $(seq "$ROUNDS"); do
-    for part in $(printf '%s\n' main one-worker | shuf); do
-      if [ "$part" = main ]; then
-        hyperfine -N --style none --warmup 1 --runs "$PER_ROUND" \
-          --export-json "$WORK/single-$name-r$round-main.json" "${cmds[@]}" >/dev/null
-      else
-        HALC_WORKER_VALIDATOR=shared hyperfine -N --style none --warmup 1 --runs "$PER_ROUND" \
-          --export-json "$WORK/single-$name-r$round-one.json" \
-          -n halc-one-worker "$HALC compile $f -o $WORK/single.halc" >/dev/null
-      fi
-    done
-  done
+  local name=$1 f=$2
+  python3 - "$f" "$WORK" "$HALC" "$NAGA" "$(grep -qxF "$f" "$WORK/naga-ok.txt" && echo 1 || echo 0)" > "$WORK/single-$name.spec.json" <<'PY'
+import json, shutil, sys
+f, work, halc, naga, naga_ok = sys.argv[1:]
+spec = {
+    "halc": {"argv": [halc, "compile", f, "-o", f"{work}/single.halc"]},
+    # The default validates in a worker of its own beside SPIRV-Cross's when
+    # there is a core to spare; this is the same compile with one worker
+    # doing both.
+    "halc-one-worker": {"argv": [halc, "compile", f, "-o", f"{work}/single-one.halc"], "env": {"HALC_WORKER_VALIDATOR": "shared"}},
+    "halc-in-process": {"argv": [halc, "compile", "--in-process", f, "-o", f"{work}/single-in.halc"]},
+    "spirv-cross": {"argv": [shutil.which("spirv-cross"), "--msl", "--msl-version", "30000", "--msl-argument-buffers", f, "--output", f"{work}/single.metal"]},
+    # What halc runs before SPIRV-Cross sees a module, as its own program.
+    "spirv-val": {"argv": [shutil.which("spirv-val"), "--relax-block-layout", "--scalar-block-layout", f]},
+}
+if naga_ok == "1":
+    spec["naga"] = {"argv": [naga, f, f"{work}/single-naga.metal"]}
+json.dump(spec, sys.stdout)
+PY
+  python3 "$WORK/interleave.py" "$ROUNDS" "$WORK/single-$name.json" "$WORK/single-$name.spec.json"
   for _ in $(seq 20); do "$HALC" compile "$f" -o "$WORK/single.halc" --timings | tail -2; done > "$WORK/timings-$name.txt"
   # Page faults: in a cold process each costs microseconds (README).
   for _ in $(seq 5); do
@@ -155,19 +177,11 @@ cargo bench -q --bench load -- --noplot 2>/dev/null | grep -E "^load_and_verify/
 
 # --- the table ------------------------------------------------------------------
 python3 - "$WORK" "${#FILES[@]}" "$JOBS" "$SAME" <<'EOF'
-import glob, json, re, statistics, sys
+import json, re, statistics, sys
 work, n, jobs, same = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 
 def medians(path):
     return {r["command"]: r["median"] for r in json.load(open(path))["results"]}
-
-def pooled_medians(pattern):
-    """Medians over every run of the rounds' hyperfine exports."""
-    runs = {}
-    for path in glob.glob(pattern):
-        for r in json.load(open(path))["results"]:
-            runs.setdefault(r["command"], []).extend(r["times"])
-    return {c: statistics.median(t) for c, t in runs.items()}
 
 def own_share(path):
     shares, own, cross = [], [], []
@@ -190,16 +204,19 @@ def faults(name):
 naga_ok = sum(1 for _ in open(f"{work}/naga-ok.txt"))
 rows = []
 for name, label in [("small", "saxpy (fixture, 1.6 KB)"), ("large", "synthetic 8 buffers x 2048 ops (42 KB)")]:
-    t = pooled_medians(f"{work}/single-{name}-r*.json")
+    runs = json.load(open(f"{work}/single-{name}.json"))
+    t = {c: statistics.median(v) for c, v in runs.items()}
     sx = t["spirv-cross"]
-    rows.append((f"one kernel, cold: {label}", ""))
+    # The ratio within each round (the same minute of the VM), then the median.
+    paired = {c: statistics.median(a / b for a, b in zip(v, runs["spirv-cross"])) for c, v in runs.items()}
+    rows.append((f"one kernel, cold: {label} ({len(runs['spirv-cross'])} rounds)", ""))
     for cmd in ["halc", "halc-one-worker", "halc-in-process", "spirv-cross", "spirv-val", "naga"]:
         if cmd in t:
-            rows.append((f"  {cmd}", f"{t[cmd]*1e3:.2f} ms = {t[cmd]/sx:.2f}x spirv-cross"))
+            rows.append((f"  {cmd}", f"{t[cmd]*1e3:.2f} ms = {paired[cmd]:.2f}x spirv-cross"))
         else:
             rows.append((f"  {cmd}", "cannot translate this kernel"))
-    vc = t["spirv-val"] + sx
-    rows.append(("  spirv-val + spirv-cross (sum: halc's checks)", f"{vc*1e3:.2f} ms; halc = {t['halc']/vc:.2f}x that"))
+    vc = statistics.median(a / (b + c) for a, b, c in zip(runs["halc"], runs["spirv-val"], runs["spirv-cross"]))
+    rows.append(("  spirv-val + spirv-cross (sum: halc's checks)", f"{(t['spirv-val'] + sx)*1e3:.2f} ms; halc = {vc:.2f}x that"))
     share, own, cross = own_share(f"{work}/timings-{name}.txt")
     rows.append(("  halc's own work (--timings)", f"{own:.3f} ms = {share:.1f} % of SPIRV-Cross's {cross:.3f} ms"))
     fh, fc = faults(name)
