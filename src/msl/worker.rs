@@ -1040,10 +1040,9 @@ impl Drop for Worker {
         // that generates beside a validator (it may be looping on a module
         // found invalid), or one parsing a module it was given for MSL that
         // was never asked for (halc refused the module after its verdict).
-        // An idle one is as well ended by the signal as by closing its input.
-        self.child.lock().unwrap_or_else(|p| p.into_inner()).kill();
-        // Closing stdin ends the loop of one the signal missed; then reap.
-        self.stdin = None;
+        // An idle one is as well ended by the signal as by closing its input
+        // (which ends the loop of one the signal missed). Then reap it.
+        self.kill();
         let mut child = self.child.lock().unwrap_or_else(|p| p.into_inner());
         match &mut *child {
             // A fork exits on its own a moment later: waiting for it here

@@ -651,10 +651,8 @@ fn a_worker_busy_on_a_module_no_msl_was_asked_for_ends_with_halc() {
     );
     for (start, validator) in [("fork", "shared"), ("fork", "separate"), ("exec", "shared")] {
         let case = format!("{start}, {validator}");
-        let marker = format!(
-            "HALC_TEST_MARK=busy-worker-{}-{start}-{validator}",
-            std::process::id()
-        );
+        let mark = format!("busy-worker-{}-{start}-{validator}", std::process::id());
+        let marker = format!("HALC_TEST_MARK={mark}");
         let d = tmp();
         let out = d.path().join("o.halc");
         let started = std::time::Instant::now();
@@ -663,10 +661,7 @@ fn a_worker_busy_on_a_module_no_msl_was_asked_for_ends_with_halc() {
             .args(["--worker-start", start, "--time-limit", "30"])
             .env(halc::msl::worker::VALIDATOR_ENV, validator)
             .env(halc::msl::worker::CRASH_TEST_ENV, "hang")
-            .env(
-                marker.split_once('=').unwrap().0,
-                marker.split_once('=').unwrap().1,
-            )
+            .env("HALC_TEST_MARK", &mark)
             .current_dir(crate::root())
             .output()
             .unwrap();

@@ -392,8 +392,8 @@ fn the_validators_place_changes_no_byte_and_no_error() {
     }
     // Modules that give no kernel (`--entry` names none of theirs) between
     // ones that do: a worker given such a module (SPIRV-Cross parses it as
-    // soon as it holds it) must generate the next module's MSL from that
-    // module, not from the parse nobody asked MSL of.
+    // soon as it holds it) must generate the next module's MSL from the
+    // next module, not from the parse nobody asked MSL of.
     let some: Vec<String> = ["saxpy.spv", "scale.spv", "add_one.spv", "block_sum.spv"]
         .iter()
         .map(|f| kernel(f).display().to_string())
