@@ -4,24 +4,9 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-/// An executable of `n` kernels: saxpy, compiled once, under `n` names.
-fn executable(n: usize) -> Vec<u8> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let input = halc::Input::new(
-        "saxpy.spv",
-        std::fs::read(root.join("fixtures/kernels/saxpy.spv")).expect("fixture"),
-    );
-    let mut compiled = halc::compile(&[input], &halc::Options::default()).expect("compiles");
-    let one = compiled.kernels.remove(0);
-    compiled.kernels = (0..n)
-        .map(|i| {
-            let mut k = one.clone();
-            k.name = format!("k{i:05}");
-            k
-        })
-        .collect();
-    compiled.to_flatbuffer()
-}
+#[path = "executable/mod.rs"]
+mod executable;
+use executable::executable;
 
 fn load(c: &mut Criterion) {
     let mut g = c.benchmark_group("load_and_verify");

@@ -17,7 +17,8 @@
 #     the outputs of the parallel and serial batch compared byte for byte;
 #   - peak memory of the batch against the largest single-kernel run;
 #   - Executable::load + verification of 1,000 to 10,000 kernels (criterion),
-#     and 1,000 over ten copies of the file (the memory of 10,000) as a control.
+#     and 1,000 over ten copies of the file (the memory of 10,000) as a control;
+#     and the same loads' instructions under callgrind (examples/load_probe.rs).
 #
 # Usage: bash scripts/bench.sh            (ROUNDS=N to change the rounds of the one-kernel commands)
 # Needs: Rust, python3; installs spirv-cross, spirv-tools and hyperfine with apt-get and
@@ -34,8 +35,8 @@ mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 
 # --- tools --------------------------------------------------------------
-if ! command -v spirv-cross >/dev/null || ! command -v hyperfine >/dev/null || ! command -v spirv-val >/dev/null || [ ! -x /usr/bin/time ]; then
-  apt-get update -qq && apt-get install -y -qq spirv-cross spirv-tools hyperfine time >/dev/null
+if ! command -v spirv-cross >/dev/null || ! command -v hyperfine >/dev/null || ! command -v spirv-val >/dev/null || [ ! -x /usr/bin/time ] || ! command -v valgrind >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq spirv-cross spirv-tools hyperfine time valgrind >/dev/null
 fi
 NAGA=$(command -v naga || true)
 if [ -z "$NAGA" ]; then
@@ -174,6 +175,16 @@ HALC_WORKER_VALIDATOR=shared "$HALC" compile -q -j 1 "$LARGE" -o "$WORK/single.h
 # Cargo and rustc with the system's libraries, not the copies.
 unset LD_LIBRARY_PATH
 cargo bench -q --bench load -- --noplot 2>/dev/null | grep -E "^load_and_verify/|time:" > "$WORK/load.txt" || true
+# The same loads counted in instructions (callgrind, only inside the load):
+# independent of caches and of the VM's speed, so what grows faster than the
+# kernel count in the times above and not here is memory, not the checks.
+cargo build -q --release --example load_probe
+for n in 1000 3000 10000; do
+  target/release/examples/load_probe write "$n" "$WORK/load-$n.halc"
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect=load_probe::measured_load \
+    target/release/examples/load_probe load "$WORK/load-$n.halc" 2>&1 \
+    | sed -n "s/.*Collected : \([0-9]*\).*/$n \1/p"
+done > "$WORK/load-instructions.txt"
 
 # --- the table ------------------------------------------------------------------
 python3 - "$WORK" "${#FILES[@]}" "$JOBS" "$SAME" <<'EOF'
@@ -258,6 +269,13 @@ m = re.search(r"load_and_verify/1000x10copies\s*\n?\s*time:\s*\[\S+ \S+ (\S+) (\
 if m and 10000 in times:
     c = ms(m[1], m[2])
     rows.append(("  1000 kernels, ten copies in turn (control)", f"{c:.3f} ms = {c/1000*1e6:.0f} ns per kernel; 10,000 = {times[10000]/(10*c):.2f}x ten of these"))
+
+ins = {int(k): int(v) for k, v in (l.split() for l in open(f"{work}/load-instructions.txt") if l.strip())}
+rows.append(("Executable::load + verify, instructions (callgrind)", ""))
+for k in sorted(ins):
+    rows.append((f"  {k} kernels", f"{ins[k]/1e6:.2f} M = {ins[k]/k:.0f} per kernel"))
+if 1000 in ins and 10000 in ins:
+    rows.append(("  10,000 / 1,000", f"{ins[10000]/ins[1000]:.3f}x the instructions for 10x the kernels"))
 
 w = max(len(r[0]) for r in rows)
 for a, v in rows:
