@@ -124,6 +124,35 @@ fn cores_cheaply() -> usize {
     cores()
 }
 
+/// The CPUs of this machine no other task is running on at this moment:
+/// the online CPUs less the runnable tasks Linux counts besides this one
+/// (`/proc/loadavg`'s fourth field, `running/total`, counts the reader).
+/// Machine-wide, like the count it reads: in a container that sees the
+/// host's tasks it may count fewer idle CPUs than the container has, which
+/// only keeps the validator in the worker that runs SPIRV-Cross. `None`
+/// where that cannot be read.
+fn cpus_idle_now() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        let running = runnable_tasks(&std::fs::read_to_string("/proc/loadavg").ok()?)?;
+        // SAFETY: sysconf only reads the system's configuration.
+        let online = usize::try_from(unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }).ok()?;
+        Some(online.saturating_sub(running.saturating_sub(1)))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}
+
+/// The runnable tasks of a `/proc/loadavg` line (`0.52 0.58 0.59 3/412
+/// 12345`: 3).
+#[cfg(any(target_os = "linux", test))]
+fn runnable_tasks(loadavg: &str) -> Option<usize> {
+    let field = loadavg.split_ascii_whitespace().nth(3)?;
+    field.split_once('/')?.0.parse().ok()
+}
+
 /// What one input produced, before the merge.
 struct Outcome {
     /// SpecIds the module carries (for the unused `--spec` check).
@@ -253,12 +282,20 @@ fn start_workers(options: &Options, inputs: usize, jobs: usize) -> Result<Starte
                 msl::worker::CxxAllocator::for_batch(inputs, jobs).map_err(options_error)?;
             // A batch's jobs were counted with the quota (`jobs`): the same
             // count decides, or a container's quota would be oversubscribed.
-            let cores = if inputs == 1 {
-                cores_cheaply()
-            } else {
-                cores()
+            // Of those cores, as many as no other task is running on.
+            let free_cores = || {
+                let cores = if inputs == 1 {
+                    cores_cheaply()
+                } else {
+                    cores()
+                };
+                if jobs.saturating_mul(2) > cores {
+                    return cores;
+                }
+                cpus_idle_now().map_or(cores, |idle| idle.min(cores))
             };
-            let separate = msl::worker::separate_validators(jobs, cores).map_err(options_error)?;
+            let separate =
+                msl::worker::separate_validators(jobs, free_cores).map_err(options_error)?;
             let workers = (0..jobs)
                 .map(|_| {
                     let worker = if separate {
@@ -1090,4 +1127,26 @@ fn function_constants(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::runnable_tasks;
+
+    #[test]
+    fn reads_the_runnable_tasks_of_proc_loadavg() {
+        assert_eq!(runnable_tasks("0.52 0.58 0.59 3/412 12345\n"), Some(3));
+        assert_eq!(runnable_tasks("1.15 0.83 1.25 1/76 10910"), Some(1));
+        assert_eq!(runnable_tasks("0.52 0.58 0.59"), None);
+        assert_eq!(runnable_tasks("0.52 0.58 0.59 x/412 1"), None);
+        assert_eq!(runnable_tasks("0.52 0.58 0.59 3 1"), None);
+    }
+
+    /// The live file parses, and counts at least this test's own thread.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn this_machine_counts_itself_running() {
+        let text = std::fs::read_to_string("/proc/loadavg").unwrap();
+        assert!(runnable_tasks(&text).is_some_and(|n| n >= 1), "{text}");
+    }
 }

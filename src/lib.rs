@@ -191,9 +191,9 @@ pub enum Isolation {
     /// workers of a `compile` call are forked before it starts any thread,
     /// and fork is only sound in a single-threaded process: `compile`
     /// refuses (on Linux, where it can tell) when the caller runs other
-    /// threads. When every job can have a second core, each job forks a
-    /// second worker for the validator, so that validating a module and
-    /// running SPIRV-Cross on it overlap
+    /// threads. When every job can have a second core that no other task is
+    /// running on, each job forks a second worker for the validator, so that
+    /// validating a module and running SPIRV-Cross on it overlap
     /// ([`msl::worker::separate_validators`]).
     #[cfg(unix)]
     Forked {
