@@ -159,7 +159,20 @@ EOF
 cat > "$WORK/naga-loop.sh" <<EOF
 while read -r f; do "$NAGA" "\$f" $WORK/loop-naga.metal; done < $WORK/naga-ok.txt
 EOF
+# The same modules as a build that runs one halc per kernel on every core
+# (make -j, ninja) would: each compile sees the cores busy.
+mkdir -p "$WORK/per-file"
+for v in default separate; do
+  { [ "$v" = separate ] && echo "export HALC_WORKER_VALIDATOR=separate"
+    echo "xargs -P $JOBS -I{} sh -c '$HALC compile {} -o $WORK/per-file/\$(basename {}).halc' < $WORK/files.txt"
+  } > "$WORK/per-file-halc-$v.sh"
+done
+echo "xargs -P $JOBS -I{} sh -c 'spirv-cross --msl --msl-version 30000 --msl-argument-buffers {} --output $WORK/per-file/\$(basename {}).metal 2>/dev/null || true' < $WORK/files.txt" \
+  > "$WORK/per-file-cli.sh"
 hyperfine -N --style none --warmup 1 --runs 10 --export-json "$WORK/batch.json" \
+  -n per-file-halc "bash $WORK/per-file-halc-default.sh" \
+  -n per-file-halc-separate "bash $WORK/per-file-halc-separate.sh" \
+  -n per-file-cli "bash $WORK/per-file-cli.sh" \
   -n halc-batch "$HALC compile -q -j $JOBS ${FILES[*]} -o $WORK/batch.halc" \
   -n halc-batch-j1 "$HALC compile -q -j 1 ${FILES[*]} -o $WORK/batch-j1.halc" \
   -n spirv-cross-loop "bash $WORK/spirv-cross-loop.sh" \
@@ -240,6 +253,10 @@ rows.append(("  halc, one run, -j 1", f"{b['halc-batch-j1']*1e3:.0f} ms (output 
 rows.append(("  spirv-cross CLI once per module", f"{b['spirv-cross-loop']*1e3:.0f} ms = {b['spirv-cross-loop']/b['halc-batch']:.2f}x the halc batch"))
 rows.append(("  spirv-val then spirv-cross once per module", f"{b['val-cross-loop']*1e3:.0f} ms = {b['val-cross-loop']/b['halc-batch']:.2f}x the halc batch"))
 rows.append((f"  naga CLI once per module ({naga_ok} of {n} it translates)", f"{b['naga-loop']*1e3:.0f} ms"))
+rows.append((f"  one process per module, {jobs} at a time (xargs -P {jobs}, as make -j runs them)", ""))
+rows.append(("    halc", f"{b['per-file-halc']*1e3:.0f} ms = {b['per-file-halc']/b['per-file-cli']:.2f}x the CLI's; the batch is {b['per-file-halc']/b['halc-batch']:.2f}x faster"))
+rows.append(("    halc, a validator worker of its own in every compile", f"{b['per-file-halc-separate']*1e3:.0f} ms = {b['per-file-halc-separate']/b['per-file-cli']:.2f}x the CLI's"))
+rows.append(("    spirv-cross CLI", f"{b['per-file-cli']*1e3:.0f} ms"))
 # The workers' C++ alone (--timings): no batch on these cores can be faster.
 cols = ["read", "parse", "check", "validate", "reflect", "layout", "spirv-cross", "check-msl", "worker"]
 total = next(l.split() for l in open(f"{work}/batch-timings.txt") if l.startswith("total"))
