@@ -124,20 +124,22 @@ fn cores_cheaply() -> usize {
     cores()
 }
 
-/// The CPUs of this machine no other task is running on at this moment:
-/// the online CPUs less the runnable tasks Linux counts besides this one
-/// (`/proc/loadavg`'s fourth field, `running/total`, counts the reader).
-/// Machine-wide, like the count it reads: in a container that sees the
-/// host's tasks it may count fewer idle CPUs than the container has, which
-/// only keeps the validator in the worker that runs SPIRV-Cross. `None`
-/// where that cannot be read.
-fn cpus_idle_now() -> Option<usize> {
+/// Of `cores`, the cores a call may use, those no other task is running on
+/// at this moment, given `running`, the runnable tasks Linux counts
+/// ([`runnable_tasks_now`], this process among them); all of them where
+/// that count is unknown. The count is machine-wide: on a machine with
+/// more CPUs than the call may use it can only find too few free, which
+/// keeps the validator in the worker that runs SPIRV-Cross.
+fn free_cores(cores: usize, running: Option<usize>) -> usize {
+    running.map_or(cores, |r| cores.saturating_sub(r.saturating_sub(1)))
+}
+
+/// The runnable tasks on this machine now (`/proc/loadavg`'s fourth field,
+/// `running/total`, which counts the reader), where Linux tells.
+fn runnable_tasks_now() -> Option<usize> {
     #[cfg(target_os = "linux")]
     {
-        let running = runnable_tasks(&std::fs::read_to_string("/proc/loadavg").ok()?)?;
-        // SAFETY: sysconf only reads the system's configuration.
-        let online = usize::try_from(unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }).ok()?;
-        Some(online.saturating_sub(running.saturating_sub(1)))
+        runnable_tasks(&std::fs::read_to_string("/proc/loadavg").ok()?)
     }
     #[cfg(not(target_os = "linux"))]
     {
@@ -283,19 +285,16 @@ fn start_workers(options: &Options, inputs: usize, jobs: usize) -> Result<Starte
             // A batch's jobs were counted with the quota (`jobs`): the same
             // count decides, or a container's quota would be oversubscribed.
             // Of those cores, as many as no other task is running on.
-            let free_cores = || {
+            let cores_now = || {
                 let cores = if inputs == 1 {
                     cores_cheaply()
                 } else {
                     cores()
                 };
-                if jobs.saturating_mul(2) > cores {
-                    return cores;
-                }
-                cpus_idle_now().map_or(cores, |idle| idle.min(cores))
+                free_cores(cores, runnable_tasks_now())
             };
             let separate =
-                msl::worker::separate_validators(jobs, free_cores).map_err(options_error)?;
+                msl::worker::separate_validators(jobs, cores_now).map_err(options_error)?;
             let workers = (0..jobs)
                 .map(|_| {
                     let worker = if separate {
@@ -1131,7 +1130,20 @@ fn function_constants(
 
 #[cfg(test)]
 mod tests {
-    use super::runnable_tasks;
+    use super::{free_cores, runnable_tasks};
+
+    /// Two cores and nothing else running leave both free, so a single
+    /// module's validator gets a worker of its own; each other runnable
+    /// task takes one; an unknown count takes none.
+    #[test]
+    fn other_running_tasks_take_cores() {
+        assert_eq!(free_cores(2, Some(1)), 2);
+        assert_eq!(free_cores(2, Some(2)), 1);
+        assert_eq!(free_cores(2, Some(5)), 0);
+        assert_eq!(free_cores(2, None), 2);
+        assert_eq!(free_cores(16, Some(3)), 14);
+        assert_eq!(free_cores(2, Some(0)), 2);
+    }
 
     #[test]
     fn reads_the_runnable_tasks_of_proc_loadavg() {

@@ -483,8 +483,9 @@ fn a_busy_machine_keeps_one_worker_per_module() {
     let o = halc_with(halc::msl::worker::VALIDATOR_ENV, Some("separate"), &args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let reference = std::fs::read(&out).unwrap();
-    // Every CPU Linux has online, not only those this process may use:
-    // halc counts runnable tasks machine-wide.
+    // Every CPU Linux has online, not only those this process may use: halc
+    // counts runnable tasks machine-wide, so a thread on each makes every
+    // core it may use busy, whatever that count.
     // SAFETY: sysconf only reads the system's configuration.
     let online = usize::try_from(unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }).unwrap();
     let stop = AtomicBool::new(false);
