@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
+use crate::jobs::{cores, cores_cheaply, free_cores, runnable_tasks_now, Budget, Grant, Growth};
 use crate::msl::{self, MslOptions, MslVersion};
 use crate::spirv::{self, ExecutionModel, SpecValue, SpirvError};
 use crate::timings::{ModuleTimings, Stage, StageTimes, Timings, ValidatorPlace};
@@ -72,23 +73,44 @@ pub fn compile_observed(
             )),
         ));
     }
-    // One input needs one job: skip asking the OS for the core count.
-    let jobs = if inputs.len() == 1 {
-        1
-    } else {
-        jobs(options.jobs).min(inputs.len())
-    };
-    let workers = start_workers(options, inputs.len(), jobs)?;
+    let mut budget = budget(inputs.len(), options);
+    let jobs = budget.cpus.min(inputs.len());
+    let workers = start_workers(options, inputs.len(), jobs, &mut budget)?;
     let workers_started = started.elapsed();
-    let outcomes = run_jobs(inputs, options, jobs, workers.workers, observer);
-    let mut compiled = merge(inputs, options, outcomes, jobs, started)?;
+    // Jobs added while the jobs run: up to one per core, or with forked
+    // workers one per worker forked for them before the threads started.
+    #[cfg(unix)]
+    let most = if matches!(options.isolation, Isolation::Forked { .. }) {
+        jobs + workers.spares.len()
+    } else {
+        budget.wanted.min(inputs.len())
+    };
+    #[cfg(not(unix))]
+    let most = budget.wanted.min(inputs.len());
+    let growth = budget.growth(jobs, most);
+    let outcomes = run_jobs(
+        inputs,
+        options,
+        jobs,
+        workers.workers,
+        growth.as_ref().map(|g| (g, Mutex::new(workers.spares))),
+        observer,
+    );
+    let ran = growth.as_ref().map_or(jobs, Growth::jobs);
+    let mut compiled = merge(inputs, options, outcomes, ran, started)?;
     compiled.timings.workers_start = workers_started;
     compiled.timings.workers_cxx_allocator = workers.allocator;
     compiled.timings.validator = workers.validator;
+    compiled.timings.jobserver_tokens = budget
+        .granted_by_jobserver()
+        .then(|| budget.tokens() + (ran - jobs));
+    // The jobserver's tokens go back now, the work done (`budget` drops).
     Ok(compiled)
 }
 
-/// The number of jobs `requested` means: 0 is one per core.
+/// The number of jobs `requested` means without a jobserver: 0 is one per
+/// core. Under a make or cargo jobserver a call's default is also bounded
+/// by the tokens it can take ([`Options::jobs`]).
 pub fn jobs(requested: usize) -> usize {
     if requested > 0 {
         return requested;
@@ -96,63 +118,29 @@ pub fn jobs(requested: usize) -> usize {
     cores()
 }
 
-/// The cores this process may use, as the standard library counts them.
-/// Asked once per process: on Linux the answer reads the cgroup CPU quota
-/// from /proc and /sys, which costs more than compiling a small kernel's
-/// layout, reflection and checks together.
-fn cores() -> usize {
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-}
-
-/// The cores this process may be scheduled on, in one system call (its CPU
-/// affinity, on Linux), for a single module's compile, which otherwise
-/// needs no core count: [`cores`] also reads the cgroup's CPU quota, so it
-/// can be lower.
-fn cores_cheaply() -> usize {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: `set` is a valid cpu_set_t for the call's duration, and
-        // CPU_COUNT only reads it.
-        unsafe {
-            let mut set: libc::cpu_set_t = std::mem::zeroed();
-            if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0 {
-                return usize::try_from(libc::CPU_COUNT(&set)).unwrap_or(1).max(1);
-            }
-        }
+/// The CPUs a call of `inputs` modules may keep busy: `options.jobs` if
+/// given (make's `-j N` to a sub-make also leaves its jobserver); otherwise
+/// one per core and per module, and under a jobserver no more than the
+/// caller's own and the tokens it can take now. A forked worker can have a
+/// second process for its validator, so with forked workers a module can
+/// use two. One module that can use one needs no count at all.
+fn budget(inputs: usize, options: &Options) -> Budget {
+    if options.jobs > 0 {
+        return Budget::requested(options.jobs);
     }
-    cores()
-}
-
-/// Of `cores`, the cores a call may use, those no other task is running on
-/// at this moment, given `running`, the runnable tasks Linux counts
-/// ([`runnable_tasks_now`], this process among them); all of them where
-/// that count is unknown. The count is machine-wide: on a machine with
-/// more CPUs than the call may use it can only find too few free, which
-/// keeps the validator in the worker that runs SPIRV-Cross.
-fn free_cores(cores: usize, running: Option<usize>) -> usize {
-    running.map_or(cores, |r| cores.saturating_sub(r.saturating_sub(1)))
-}
-
-/// The runnable tasks on this machine now (`/proc/loadavg`'s fourth field,
-/// `running/total`, which counts the reader), where Linux tells.
-fn runnable_tasks_now() -> Option<usize> {
-    #[cfg(target_os = "linux")]
-    {
-        runnable_tasks(&std::fs::read_to_string("/proc/loadavg").ok()?)
+    #[cfg(unix)]
+    let per_module = if matches!(options.isolation, Isolation::Forked { .. }) {
+        2
+    } else {
+        1
+    };
+    #[cfg(not(unix))]
+    let per_module = 1;
+    match inputs.saturating_mul(per_module) {
+        1 => Budget::requested(1),
+        wanted if inputs == 1 => Budget::take(wanted, cores_cheaply),
+        wanted => Budget::take(wanted, cores),
     }
-    #[cfg(not(target_os = "linux"))]
-    {
-        None
-    }
-}
-
-/// The runnable tasks of a `/proc/loadavg` line (`0.52 0.58 0.59 3/412
-/// 12345`: 3).
-#[cfg(any(target_os = "linux", test))]
-fn runnable_tasks(loadavg: &str) -> Option<usize> {
-    let field = loadavg.split_ascii_whitespace().nth(3)?;
-    field.split_once('/')?.0.parse().ok()
 }
 
 /// What one input produced, before the merge.
@@ -177,13 +165,14 @@ struct KernelOutcome {
     result: Result<Kernel, Error>,
 }
 
-/// Runs every input on `jobs` threads; `None` for inputs never started
-/// because an earlier one failed.
+/// Runs every input on `jobs` threads, and on more as `growth` allows;
+/// `None` for inputs never started because an earlier one failed.
 fn run_jobs(
     inputs: &[Input],
     options: &Options,
     jobs: usize,
     workers: Vec<Option<msl::worker::Worker>>,
+    growth: Option<(&Growth, Mutex<Vec<msl::worker::Worker>>)>,
     observer: &(dyn Fn(Progress<'_>) + Sync),
 ) -> Vec<Option<Outcome>> {
     let msl_opts = MslOptions {
@@ -201,7 +190,9 @@ fn run_jobs(
         let i = next.fetch_add(1, Ordering::SeqCst);
         (i < inputs.len() && i <= first_failed.load(Ordering::SeqCst)).then_some(i)
     };
-    let job = |mut worker: Option<msl::worker::Worker>| {
+    // `started`: called as the job starts on a module that others follow,
+    // to add a job if the jobserver has a token free.
+    let job = |mut worker: Option<msl::worker::Worker>, started: &dyn Fn()| {
         // An input taken ahead: while the worker generates the last MSL of
         // a module, its next module is read, checked, sent to the validator
         // (queued behind that MSL) and reflected, so neither process waits
@@ -217,6 +208,9 @@ fn run_jobs(
             };
             if i > first_failed.load(Ordering::SeqCst) {
                 break;
+            }
+            if next.load(Ordering::SeqCst) < inputs.len() {
+                started();
             }
             let mut take_next = |w: &mut Option<msl::worker::Worker>| {
                 if let Some(j) = claim() {
@@ -243,14 +237,17 @@ fn run_jobs(
         }
     };
     let mut workers = workers.into_iter();
-    if jobs <= 1 {
-        job(workers.next().flatten());
+    if jobs <= 1 && growth.is_none() {
+        job(workers.next().flatten(), &|| {});
     } else {
+        let growth = growth.as_ref().map(|(g, spares)| (*g, spares));
         std::thread::scope(|s| {
-            for _ in 0..jobs {
+            let job = &job;
+            for _ in 1..jobs {
                 let worker = workers.next().flatten();
-                s.spawn(|| job(worker));
+                s.spawn(move || job(worker, &|| grow(s, job, growth)));
             }
+            job(workers.next().flatten(), &|| grow(s, job, growth));
         });
     }
     slots
@@ -259,10 +256,33 @@ fn run_jobs(
         .collect()
 }
 
+/// One more job on a thread of `scope`, if `growth` gives it a token, with
+/// one of the workers forked for it (none where workers start on first
+/// use); the job gives the token back when it runs out of modules.
+fn grow<'scope, J>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    job: &'scope J,
+    growth: Option<(&'scope Growth, &'scope Mutex<Vec<msl::worker::Worker>>)>,
+) where
+    J: Fn(Option<msl::worker::Worker>, &dyn Fn()) + Sync,
+{
+    let Some((g, spares)) = growth else { return };
+    if let Some(token) = g.try_add() {
+        let worker = spares.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        scope.spawn(move || {
+            job(worker, &|| grow(scope, job, growth));
+            drop(token);
+        });
+    }
+}
+
 /// The workers started before the jobs.
 struct Started {
     /// Each job's worker, if started before the jobs.
     workers: Vec<Option<msl::worker::Worker>>,
+    /// Forked workers for the jobs a jobserver may grant once the jobs run
+    /// (when no fork is sound any more).
+    spares: Vec<msl::worker::Worker>,
     /// The allocator the started ones give C++.
     allocator: Option<msl::worker::CxxAllocator>,
     /// Where the jobs validate.
@@ -275,26 +295,36 @@ struct Started {
 /// made while the caller's thread is still the only one, and the C++
 /// allocator they were given for a call of `inputs` modules. Other
 /// isolations start theirs on first use (with glibc's malloc).
-fn start_workers(options: &Options, inputs: usize, jobs: usize) -> Result<Started, Error> {
+fn start_workers(
+    options: &Options,
+    inputs: usize,
+    jobs: usize,
+    budget: &mut Budget,
+) -> Result<Started, Error> {
     match &options.isolation {
         #[cfg(unix)]
         Isolation::Forked { time_limit } => {
             let options_error = |e| Error::new(None, None, ErrorKind::Options(e));
             let allocator =
                 msl::worker::CxxAllocator::for_batch(inputs, jobs).map_err(options_error)?;
-            // A batch's jobs were counted with the quota (`jobs`): the same
-            // count decides, or a container's quota would be oversubscribed.
-            // Of those cores, as many as no other task is running on.
+            // Under a jobserver, the CPUs it granted. Otherwise, of the
+            // cores this process may use, as many as no other task is
+            // running on. A batch's jobs were counted with the quota
+            // (`cores`): the same count decides, or a container's quota
+            // would be oversubscribed.
             let cores_now = || {
-                let cores = if inputs == 1 {
-                    cores_cheaply()
-                } else {
-                    cores()
+                let cores = match budget.grant {
+                    Grant::Jobserver => return budget.cpus,
+                    Grant::Cores => budget.cpus,
+                    Grant::Requested if inputs == 1 => cores_cheaply(),
+                    Grant::Requested => cores(),
                 };
                 free_cores(cores, runnable_tasks_now())
             };
             let separate =
                 msl::worker::separate_validators(jobs, cores_now).map_err(options_error)?;
+            budget.keep(if separate { jobs * 2 } else { jobs });
+            let worker_error = |e| Error::new(None, None, ErrorKind::Worker(e));
             let workers = (0..jobs)
                 .map(|_| {
                     let worker = if separate {
@@ -302,13 +332,23 @@ fn start_workers(options: &Options, inputs: usize, jobs: usize) -> Result<Starte
                     } else {
                         msl::worker::Worker::fork(*time_limit, allocator)
                     };
-                    worker
-                        .map(Some)
-                        .map_err(|e| Error::new(None, None, ErrorKind::Worker(e)))
+                    worker.map(Some).map_err(worker_error)
                 })
+                .collect::<Result<_, Error>>()?;
+            // Under a jobserver, a worker now for each job it may grant
+            // later (up to one per core): once the jobs' threads run, no
+            // fork is sound. As many as a batch without a jobserver forks.
+            let spares = if budget.granted_by_jobserver() && !separate {
+                budget.wanted.min(inputs).saturating_sub(jobs)
+            } else {
+                0
+            };
+            let spares = (0..spares)
+                .map(|_| msl::worker::Worker::fork(*time_limit, allocator).map_err(worker_error))
                 .collect::<Result<_, Error>>()?;
             Ok(Started {
                 workers,
+                spares,
                 allocator: Some(allocator),
                 validator: if separate {
                     ValidatorPlace::BesideCross
@@ -319,8 +359,10 @@ fn start_workers(options: &Options, inputs: usize, jobs: usize) -> Result<Starte
         }
         _ => {
             let _ = inputs; // only forked workers are given an allocator
+            budget.keep(jobs);
             Ok(Started {
                 workers: (0..jobs).map(|_| None).collect(),
+                spares: Vec::new(),
                 allocator: None,
                 validator: if matches!(options.isolation, Isolation::InProcess) {
                     ValidatorPlace::InProcess
@@ -422,6 +464,7 @@ fn merge(
             elapsed: started.elapsed(),
             workers_start: Duration::ZERO,
             workers_cxx_allocator: None,
+            jobserver_tokens: None,
             validator: ValidatorPlace::InProcess,
         },
     })
@@ -1126,39 +1169,4 @@ fn function_constants(
         }
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{free_cores, runnable_tasks};
-
-    /// Two cores and nothing else running leave both free, so a single
-    /// module's validator gets a worker of its own; each other runnable
-    /// task takes one; an unknown count takes none.
-    #[test]
-    fn other_running_tasks_take_cores() {
-        assert_eq!(free_cores(2, Some(1)), 2);
-        assert_eq!(free_cores(2, Some(2)), 1);
-        assert_eq!(free_cores(2, Some(5)), 0);
-        assert_eq!(free_cores(2, None), 2);
-        assert_eq!(free_cores(16, Some(3)), 14);
-        assert_eq!(free_cores(2, Some(0)), 2);
-    }
-
-    #[test]
-    fn reads_the_runnable_tasks_of_proc_loadavg() {
-        assert_eq!(runnable_tasks("0.52 0.58 0.59 3/412 12345\n"), Some(3));
-        assert_eq!(runnable_tasks("1.15 0.83 1.25 1/76 10910"), Some(1));
-        assert_eq!(runnable_tasks("0.52 0.58 0.59"), None);
-        assert_eq!(runnable_tasks("0.52 0.58 0.59 x/412 1"), None);
-        assert_eq!(runnable_tasks("0.52 0.58 0.59 3 1"), None);
-    }
-
-    /// The live file parses, and counts at least this test's own thread.
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn this_machine_counts_itself_running() {
-        let text = std::fs::read_to_string("/proc/loadavg").unwrap();
-        assert!(runnable_tasks(&text).is_some_and(|n| n >= 1), "{text}");
-    }
 }

@@ -31,6 +31,7 @@ mod driver;
 pub mod flatbuffer;
 pub mod glsl;
 pub mod inspect;
+mod jobs;
 pub mod lock;
 pub mod manifest;
 pub mod msl;
@@ -161,6 +162,17 @@ pub struct Options {
     /// Input modules compiled at once, each job with its own worker process
     /// under [`Isolation::Subprocess`]; 0 (the default) is one per core. The
     /// output and the error reported do not depend on it.
+    ///
+    /// Under a GNU make or cargo jobserver (`CARGO_MAKEFLAGS`, `MAKEFLAGS`,
+    /// as a build script or a make recipe inherits it) the default keeps no
+    /// more CPUs busy than the call holds tokens for: one job on the token
+    /// the caller already holds, and one more per token it can take without
+    /// waiting, up to one per core; with threads only (not
+    /// [`Isolation::Forked`], whose workers are forked before the threads
+    /// start) it adds jobs as the build frees tokens while it runs. A
+    /// single module's second worker for the validator needs a token too.
+    /// The tokens go back as jobs finish. A number given here leaves the
+    /// jobserver alone, as `-j N` does a sub-make's.
     pub jobs: usize,
 }
 

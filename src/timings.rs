@@ -136,6 +136,10 @@ pub struct Timings {
     pub modules: Vec<ModuleTimings>,
     /// Parallel jobs used.
     pub jobs: usize,
+    /// Under a make or cargo jobserver, the tokens the call held besides
+    /// its own implicit one (one per job, or per worker process, beyond the
+    /// first); `None` without a jobserver, or when `jobs` was given.
+    pub jobserver_tokens: Option<usize>,
     /// Elapsed time of the whole `compile` call.
     pub elapsed: Duration,
     /// Starting the worker processes before the jobs ran
@@ -225,6 +229,7 @@ mod tests {
             elapsed: ms(9),
             workers_start: ms(1),
             workers_cxx_allocator: None,
+            jobserver_tokens: None,
             validator: ValidatorPlace::InProcess,
         };
         let total = t.total();

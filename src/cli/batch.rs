@@ -116,12 +116,18 @@ pub fn timings_table(t: &Timings, cli: CliTimes) -> String {
     let cross = total.get(Stage::Generate);
     let _ = writeln!(
         out,
-        "pack {} ms, write {} ms; {} kernels from {} modules on {} jobs in {} ms",
+        "pack {} ms, write {} ms; {} kernels from {} modules on {} jobs{} in {} ms",
         ms(cli.pack),
         ms(cli.write),
         t.modules.iter().map(|m| m.kernels.len()).sum::<usize>(),
         t.modules.len(),
         t.jobs,
+        t.jobserver_tokens
+            .map(|n| format!(
+                " (jobserver: {n} token{} besides halc's own)",
+                if n == 1 { "" } else { "s" }
+            ))
+            .unwrap_or_default(),
         ms(t.elapsed)
     );
     let share = if cross.is_zero() {
@@ -228,6 +234,7 @@ mod tests {
             elapsed: us(900),
             workers_start: Duration::ZERO,
             workers_cxx_allocator: None,
+            jobserver_tokens: None,
             validator: halc::timings::ValidatorPlace::InProcess,
         };
         let table = timings_table(

@@ -102,7 +102,8 @@ pub struct CompileArgs {
     #[arg(long, requires = "metallib")]
     ios_simulator: bool,
     /// Modules compiled at once, each job with its own reused worker
-    /// process (default: one per core). The output does not depend on it.
+    /// process (default: one per core, and under a make or cargo jobserver
+    /// no more than it grants). The output does not depend on it.
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     jobs: Option<u64>,
     /// How worker processes start: `fork` (Unix default: a copy of this

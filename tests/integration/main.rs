@@ -10,6 +10,7 @@ mod corpus;
 mod cpu;
 mod fixtures;
 mod invalid;
+mod jobserver;
 mod manifest;
 mod metallib;
 mod parallel;
