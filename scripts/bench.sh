@@ -35,8 +35,8 @@ mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 
 # --- tools --------------------------------------------------------------
-if ! command -v spirv-cross >/dev/null || ! command -v hyperfine >/dev/null || ! command -v spirv-val >/dev/null || [ ! -x /usr/bin/time ] || ! command -v valgrind >/dev/null; then
-  apt-get update -qq && apt-get install -y -qq spirv-cross spirv-tools hyperfine time valgrind >/dev/null
+if ! command -v spirv-cross >/dev/null || ! command -v hyperfine >/dev/null || ! command -v spirv-val >/dev/null || [ ! -x /usr/bin/time ] || ! command -v valgrind >/dev/null || ! command -v make >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq spirv-cross spirv-tools hyperfine time valgrind make >/dev/null
 fi
 NAGA=$(command -v naga || true)
 if [ -z "$NAGA" ]; then
@@ -184,6 +184,42 @@ if cmp -s "$WORK/batch.halc" "$WORK/batch-j1.halc"; then SAME=identical; else SA
 # otherwise gets a worker of its own, splitting the memory between two).
 HALC_WORKER_VALIDATOR=shared "$HALC" compile -q -j 1 "$LARGE" -o "$WORK/single.halc" --timings > "$WORK/large-timings.txt"
 
+# --- batches under make's jobserver ----------------------------------------------
+# The corpus as JOBS+1 batches, one `halc compile` recipe each, under
+# `make -jJOBS`: more batches than make runs at once, as in a build where
+# halc shares the CPUs with other work. Each halc takes jobserver tokens for
+# its jobs (the default), or runs a job per core whatever make runs beside
+# it (`-j JOBS` given, as halc did before it read the jobserver).
+# Interleaved as the one-kernel rows are; outputs compared.
+MK=$WORK/make
+rm -rf "$MK" && mkdir -p "$MK"
+BATCHES=$((JOBS + 1))
+{
+  echo "HALC_ARGS ?="
+  printf 'all:'; for i in $(seq "$BATCHES"); do printf ' b%s.halc' "$i"; done; echo
+  for i in $(seq "$BATCHES"); do
+    printf 'b%s.halc:\n\t+@%s compile -q $(HALC_ARGS) ' "$i" "$HALC"
+    awk -v i="$i" -v n="$BATCHES" 'NR % n == i % n' "$WORK/files.txt" | tr '\n' ' '
+    printf -- '-o $@\n'
+  done
+  printf '.PHONY: all'; for i in $(seq "$BATCHES"); do printf ' b%s.halc' "$i"; done; echo
+} > "$MK/Makefile"
+python3 - "$MK" "$JOBS" > "$MK/spec.json" <<'PY'
+import json, sys
+mk, jobs = sys.argv[1:]
+make = ["make", "-s", f"-j{jobs}", "-C", mk]
+json.dump({
+    "jobserver": {"argv": make + [f"HALC_ARGS="]},
+    "ignored": {"argv": make + [f"HALC_ARGS=-j {jobs}"]},
+}, sys.stdout)
+PY
+python3 "$WORK/interleave.py" 30 "$MK/times.json" "$MK/spec.json"
+mkdir -p "$MK/ignored"
+make -s -j"$JOBS" -C "$MK" >/dev/null && cp "$MK"/b*.halc "$MK/ignored/"
+make -s -j"$JOBS" -C "$MK" HALC_ARGS="-j $JOBS" >/dev/null
+MAKE_SAME=identical
+for f in "$MK"/b*.halc; do cmp -s "$f" "$MK/ignored/$(basename "$f")" || MAKE_SAME=DIFFERENT; done
+
 # --- load + verify (criterion) ------------------------------------------------
 # Cargo and rustc with the system's libraries, not the copies.
 unset LD_LIBRARY_PATH
@@ -200,9 +236,10 @@ for n in 1000 3000 10000; do
 done > "$WORK/load-instructions.txt"
 
 # --- the table ------------------------------------------------------------------
-python3 - "$WORK" "${#FILES[@]}" "$JOBS" "$SAME" <<'EOF'
+python3 - "$WORK" "${#FILES[@]}" "$JOBS" "$SAME" "$BATCHES" "$MAKE_SAME" <<'EOF'
 import json, re, statistics, sys
 work, n, jobs, same = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+batches, make_same = int(sys.argv[5]), sys.argv[6]
 
 def medians(path):
     return {r["command"]: r["median"] for r in json.load(open(path))["results"]}
@@ -268,6 +305,11 @@ ps, ws = peak(f"{work}/large-timings.txt")
 bound = (ps + ws) * jobs
 rows.append(("  peak memory, batch (max RSS)", f"halc {pb:.1f} MiB + {jobs} workers of at most {wb:.1f} MiB = {pb + jobs*wb:.1f} MiB"))
 rows.append(("  largest single-kernel run (one worker) x workers", f"(halc {ps:.1f} + worker {ws:.1f} MiB) x {jobs} = {bound:.1f} MiB; batch = {(pb + jobs*wb)/bound:.2f}x that"))
+
+mk = json.load(open(f"{work}/make/times.json"))
+rows.append((f"  {batches} batches of the corpus under make -j{jobs} ({len(mk['jobserver'])} rounds)", ""))
+rows.append(("    halc taking jobserver tokens (default)", f"{statistics.median(mk['jobserver'])*1e3:.0f} ms = {statistics.median(a / b for a, b in zip(mk['jobserver'], mk['ignored'])):.2f}x ignoring them (outputs {make_same})"))
+rows.append((f"    halc ignoring them (-j {jobs} given)", f"{statistics.median(mk['ignored'])*1e3:.0f} ms"))
 
 load = open(f"{work}/load.txt").read()
 def ms(v, unit):
