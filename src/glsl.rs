@@ -233,13 +233,45 @@ impl LazyGlslc {
 
     /// [`Glslc::compile`], locating glslc first if this is the first use.
     pub fn compile(&mut self, path: &Path, opts: &GlslOptions) -> Result<GlslOutput, GlslError> {
-        let glslc = match &self.located {
-            Some(g) => g,
+        self.located()?.compile(path, opts)
+    }
+
+    /// [`Glslc::compile_all`], locating glslc first if there is a source
+    /// and this is the first use (a failure to locate it is the first
+    /// source's error). `jobs` 0 is one per core, and under a make or
+    /// cargo jobserver no more glslc at once than it grants tokens for
+    /// (held until the last glslc has exited), as a `compile` call's jobs.
+    pub fn compile_all(
+        &mut self,
+        sources: &[(&Path, &GlslOptions)],
+        jobs: usize,
+    ) -> Vec<Option<Result<GlslOutput, GlslError>>> {
+        let mut results: Vec<_> = sources.iter().map(|_| None).collect();
+        if sources.is_empty() {
+            return results;
+        }
+        let glslc = match self.located() {
+            Ok(g) => g,
+            Err(e) => {
+                results[0] = Some(Err(e));
+                return results;
+            }
+        };
+        let budget = if jobs > 0 {
+            crate::jobs::Budget::requested(jobs)
+        } else {
+            crate::jobs::Budget::take(sources.len(), crate::jobs::cores)
+        };
+        glslc.compile_all(sources, budget.cpus.min(sources.len()))
+    }
+
+    fn located(&mut self) -> Result<&Glslc, GlslError> {
+        Ok(match self.located {
+            Some(ref g) => g,
             None => self
                 .located
                 .insert(Glslc::locate(self.explicit.as_deref())?),
-        };
-        glslc.compile(path, opts)
+        })
     }
 }
 
@@ -316,6 +348,54 @@ impl Glslc {
     /// stage (`.vert`, `.frag`, …) is an error; anything else (`.glsl`) is
     /// compiled with `-fshader-stage=compute`.
     pub fn compile(&self, path: &Path, opts: &GlslOptions) -> Result<GlslOutput, GlslError> {
+        self.start(path, opts)?.finish()
+    }
+
+    /// [`Glslc::compile`] of each `(path, options)`, up to `jobs` glslc
+    /// processes at once (no thread: each writes its messages to a file,
+    /// and the oldest is waited for first), results in order. After a
+    /// source fails no further one is started, and those are `None`: every
+    /// source before a failed one has a result, so the first error in
+    /// input order is the one a serial run meets.
+    pub fn compile_all(
+        &self,
+        sources: &[(&Path, &GlslOptions)],
+        jobs: usize,
+    ) -> Vec<Option<Result<GlslOutput, GlslError>>> {
+        let mut results: Vec<Option<Result<GlslOutput, GlslError>>> =
+            sources.iter().map(|_| None).collect();
+        let mut running: std::collections::VecDeque<(usize, Running)> = Default::default();
+        let mut failed = false;
+        let mut settle = |i: usize, r: Result<GlslOutput, GlslError>, failed: &mut bool| {
+            *failed |= r.is_err();
+            results[i] = Some(r);
+        };
+        for (i, (path, opts)) in sources.iter().enumerate() {
+            while running.len() >= jobs.max(1) {
+                if let Some((j, r)) = running.pop_front() {
+                    settle(j, r.finish(), &mut failed);
+                }
+            }
+            if failed {
+                break;
+            }
+            match self.start(path, opts) {
+                Ok(r) => running.push_back((i, r)),
+                Err(e) => {
+                    settle(i, Err(e), &mut failed);
+                    break;
+                }
+            }
+        }
+        for (j, r) in running {
+            settle(j, r.finish(), &mut failed);
+        }
+        results
+    }
+
+    /// Starts glslc on `path` (see [`Glslc::compile`]), its output and
+    /// messages going to files of its own.
+    fn start(&self, path: &Path, opts: &GlslOptions) -> Result<Running, GlslError> {
         let file = path.display().to_string();
         let ext = path
             .extension()
@@ -333,8 +413,16 @@ impl Glslc {
             .prefix("halc-glslc")
             .tempdir()
             .map_err(|e| io("cannot create a temporary directory", e))?;
-        let spv = tmp.path().join("out.spv");
-        let dep = tmp.path().join("out.d");
+        // Files, not pipes: several glslc run at once with nobody reading.
+        let messages = |name: &str| {
+            std::fs::File::options()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .open(tmp.path().join(name))
+                .map_err(|e| io("cannot create a temporary file", e))
+        };
+        let (stdout, stderr) = (messages("stdout")?, messages("stderr")?);
         let mut cmd = Command::new(&self.program);
         cmd.args(opts.args()?);
         if ext != "comp" {
@@ -342,32 +430,29 @@ impl Glslc {
         }
         cmd.arg("-MD")
             .arg("-MF")
-            .arg(&dep)
+            .arg(tmp.path().join("out.d"))
             .arg("-o")
-            .arg(&spv)
+            .arg(tmp.path().join("out.spv"))
             .arg(path)
-            .stdin(Stdio::null());
+            .stdin(Stdio::null())
+            .stdout(stdout.try_clone().map_err(|e| io("temporary file", e))?)
+            .stderr(stderr.try_clone().map_err(|e| io("temporary file", e))?);
         if let Some(dir) = &opts.working_dir {
             cmd.current_dir(dir);
         }
-        let out = cmd
-            .output()
+        let child = cmd
+            .spawn()
             .map_err(|e| spawn_error(&self.program, "", &e))?;
-        if !out.status.success() {
-            return Err(compile_error(file, &out.stderr, &out.stdout));
-        }
-        let spirv = std::fs::read(&spv).map_err(|e| io("glslc wrote no SPIR-V", e))?;
-        let deptext = std::fs::read_to_string(&dep).map_err(|e| io("glslc wrote no depfile", e))?;
-        let mut dependencies = parse_depfile(&deptext, Some(&spv.display().to_string()));
-        if !dependencies.iter().any(|d| d == path) {
-            dependencies.insert(0, path.to_path_buf());
-        }
-        Ok(GlslOutput {
-            spirv,
-            dependencies,
+        Ok(Running {
+            child,
+            program: self.program.clone(),
+            path: path.to_path_buf(),
+            file,
+            tmp,
+            stdout,
+            stderr,
         })
     }
-
     /// Compiles compute-shader source text (fed on stdin, so `#include`s
     /// resolve against `opts.include_dirs` only and no dependencies are
     /// reported).
@@ -399,6 +484,57 @@ impl Glslc {
             return Err(compile_error("<stdin>".into(), &out.stderr, &[]));
         }
         Ok(out.stdout)
+    }
+}
+
+/// A glslc process started by [`Glslc::start`].
+struct Running {
+    child: std::process::Child,
+    program: PathBuf,
+    /// The source, as given.
+    path: PathBuf,
+    /// The source, as messages name it.
+    file: String,
+    /// Where glslc writes `out.spv` and `out.d`.
+    tmp: tempfile::TempDir,
+    stdout: std::fs::File,
+    stderr: std::fs::File,
+}
+
+impl Running {
+    /// Waits for glslc and reads what it wrote.
+    fn finish(mut self) -> Result<GlslOutput, GlslError> {
+        use std::io::{Read, Seek};
+        let file = self.file;
+        let io = |what: &str, e: std::io::Error| GlslError::Io {
+            file: file.clone(),
+            message: format!("{what}: {e}"),
+        };
+        let status = self.child.wait().map_err(|e| GlslError::Run {
+            program: self.program.clone(),
+            message: e.to_string(),
+        })?;
+        if !status.success() {
+            let read = |f: &mut std::fs::File| {
+                let mut v = Vec::new();
+                f.rewind().and_then(|()| f.read_to_end(&mut v)).map(|_| v)
+            };
+            let stderr = read(&mut self.stderr).map_err(|e| io("glslc's messages", e))?;
+            let stdout = read(&mut self.stdout).map_err(|e| io("glslc's messages", e))?;
+            return Err(compile_error(file.clone(), &stderr, &stdout));
+        }
+        let spv = self.tmp.path().join("out.spv");
+        let spirv = std::fs::read(&spv).map_err(|e| io("glslc wrote no SPIR-V", e))?;
+        let deptext = std::fs::read_to_string(self.tmp.path().join("out.d"))
+            .map_err(|e| io("glslc wrote no depfile", e))?;
+        let mut dependencies = parse_depfile(&deptext, Some(&spv.display().to_string()));
+        if !dependencies.contains(&self.path) {
+            dependencies.insert(0, self.path);
+        }
+        Ok(GlslOutput {
+            spirv,
+            dependencies,
+        })
     }
 }
 

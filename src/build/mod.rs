@@ -369,8 +369,30 @@ impl Kernels {
         glsl.working_dir = Some(root.clone());
         let mut glslc = LazyGlslc::new(self.glslc.clone());
         let mut rerun: Vec<PathBuf> = self.dirs.iter().map(|d| root.join(d)).collect();
+        // glslc on every GLSL source that exists, several at once (as many
+        // as the build's jobserver grants, or the cores), before anything
+        // else: the errors are still reported in source order below.
+        let glsl_sources: Vec<usize> = (0..self.sources.len())
+            .filter(|&i| {
+                let path = &self.sources[i].path;
+                !crate::glsl::is_spirv(path) && root.join(path).is_file()
+            })
+            .collect();
+        // glslc runs in the manifest directory on the path as given: its
+        // messages name the file as the user does.
+        let jobs: Vec<(&Path, &GlslOptions)> = glsl_sources
+            .iter()
+            .map(|&i| (self.sources[i].path.as_path(), &glsl))
+            .collect();
+        let mut glsl_out: Vec<_> = self.sources.iter().map(|_| None).collect();
+        for (&i, out) in glsl_sources
+            .iter()
+            .zip(glslc.compile_all(&jobs, self.options.jobs))
+        {
+            glsl_out[i] = out;
+        }
         let mut inputs = Vec::new();
-        for s in &self.sources {
+        for (s, glsl_out) in self.sources.iter().zip(glsl_out) {
             let full = root.join(&s.path);
             let display = s.path.to_string_lossy().replace('\\', "/");
             let bytes = if crate::glsl::is_spirv(&s.path) {
@@ -379,15 +401,15 @@ impl Kernels {
                     message: e.to_string(),
                 })?
             } else {
-                if !full.is_file() {
+                // A source glslc did not run on is missing, or follows one
+                // that failed, whose error came first.
+                let Some(out) = glsl_out else {
                     return Err(BuildError::Read {
                         file: display.clone(),
                         message: "no such file".into(),
                     });
-                }
-                // glslc runs in the manifest directory on the path as given:
-                // its messages name the file as the user does.
-                let out = glslc.compile(&s.path, &glsl)?;
+                };
+                let out = out?;
                 for d in out.dependencies {
                     let d = if d.is_absolute() { d } else { root.join(d) };
                     if !rerun.contains(&d) {

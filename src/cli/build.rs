@@ -111,21 +111,44 @@ pub fn build(path: &Path, op: &Operational) -> Result<()> {
             create_dirs: true,
         };
         extras.check(&exe.output, &sources)?;
+        // glslc on every GLSL kernel at once (up to -j, or what the
+        // jobserver grants, or the cores); errors in kernel order below.
+        let glsl: Vec<(usize, halc::glsl::GlslOptions)> = (exe.kernels.iter().enumerate())
+            .filter(|(_, k)| !halc::glsl::is_spirv(&k.source))
+            .map(|(i, k)| {
+                let mut opts = exe.glsl.clone();
+                opts.defines.extend(k.defines.iter().cloned());
+                (i, opts)
+            })
+            .collect();
+        let jobs: Vec<(&Path, &halc::glsl::GlslOptions)> = glsl
+            .iter()
+            .map(|(i, opts)| (exe.kernels[*i].source.as_path(), opts))
+            .collect();
+        let mut glsl_out: Vec<_> = exe.kernels.iter().map(|_| None).collect();
+        let jobs_given = op
+            .jobs
+            .map_or(0, |j| usize::try_from(j).unwrap_or(usize::MAX));
+        for ((i, _), out) in glsl.iter().zip(glslc.compile_all(&jobs, jobs_given)) {
+            glsl_out[*i] = out;
+        }
         let mut inputs = Vec::with_capacity(exe.kernels.len());
-        for k in &exe.kernels {
+        for (k, glsl_out) in exe.kernels.iter().zip(glsl_out) {
             let (line, column) = k.position;
             let bytes = if halc::glsl::is_spirv(&k.source) {
                 extras.deps.push(k.source.display().to_string());
                 read_input(&k.source, "a SPIR-V file", limits.max_bytes)
                     .map_err(|e| anyhow!("{shown}:{line}:{column}: {e:#}"))?
             } else {
-                let mut opts = exe.glsl.clone();
-                opts.defines.extend(k.defines.iter().cloned());
-                let out = glslc.compile(&k.source, &opts).map_err(|e| match e {
-                    // glslc's own message names the file and line.
-                    GlslError::Compile { .. } => anyhow!("{e}"),
-                    e => anyhow!("{shown}:{line}:{column}: {e}"),
-                })?;
+                // Every GLSL kernel before one that failed has a result, so
+                // none is missing here unless an earlier one failed.
+                let out = glsl_out
+                    .ok_or_else(|| anyhow!("{shown}:{line}:{column}: not compiled"))?
+                    .map_err(|e| match e {
+                        // glslc's own message names the file and line.
+                        GlslError::Compile { .. } => anyhow!("{e}"),
+                        e => anyhow!("{shown}:{line}:{column}: {e}"),
+                    })?;
                 extras
                     .deps
                     .extend(out.dependencies.iter().map(|d| d.display().to_string()));

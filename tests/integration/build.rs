@@ -511,3 +511,123 @@ void main() {
     let (ok, stderr) = cargo_check(tmp.path(), lib, &[("kernels.rs".into(), code)]);
     assert!(ok, "the generated bindings do not compile:\n{stderr}");
 }
+
+/// A glslc that records how many copies of itself run at once (a file per
+/// running copy in `dir`, counted as each starts; each stays 0.3 s, on
+/// `k1.comp` 0.8 s), then runs the real one.
+#[cfg(unix)]
+pub fn counting_glslc(dir: &Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let running = dir.join("running");
+    std::fs::create_dir_all(&running).unwrap();
+    let script = dir.join("glslc");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n\
+             [ \"$1\" = --version ] && exec glslc --version\n\
+             touch '{r}'/$$\n\
+             ls '{r}' | wc -l >> '{r}.counts'\n\
+             sleep 0.3\n\
+             case \"$*\" in *k1.comp*) sleep 0.5;; esac\n\
+             rm '{r}'/$$\n\
+             exec glslc \"$@\"\n",
+            r = running.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
+/// The most copies of the counting glslc that ran at once.
+#[cfg(unix)]
+pub fn most_at_once(dir: &Path) -> usize {
+    let counts = std::fs::read_to_string(dir.join("running.counts")).unwrap_or_default();
+    std::fs::remove_file(dir.join("running.counts")).ok();
+    counts
+        .lines()
+        .map(|l| l.trim().parse::<usize>().unwrap())
+        .max()
+        .unwrap_or(0)
+}
+
+/// GLSL sources go through several glslc at once (`Options::jobs`, by
+/// default the cores or what cargo's jobserver grants), with the outputs a
+/// serial build writes; a broken source is reported first in source order
+/// whatever finished first, and a missing one before a broken one after it.
+#[cfg(unix)]
+#[test]
+fn glsl_sources_compile_in_parallel_with_errors_in_source_order() {
+    if !has_glslc() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    project(dir);
+    let glslc = counting_glslc(dir);
+    for i in 1..4 {
+        std::fs::write(
+            dir.join(format!("shaders/k{i}.comp")),
+            KERNEL.replace("* pc.scale;", &format!("* pc.scale * {i}.0;")),
+        )
+        .unwrap();
+    }
+    let build = |jobs: usize, out: &str| {
+        kernels(dir)
+            .glob("shaders/*.comp")
+            .unwrap()
+            .include_dir("inc dir")
+            .options(Options {
+                jobs,
+                ..Options::default()
+            })
+            .glslc(&glslc)
+            .out_dir(dir.join(out))
+            .build("kernels")
+    };
+    std::fs::create_dir_all(dir.join("serial")).unwrap();
+    std::fs::create_dir_all(dir.join("parallel")).unwrap();
+    build(1, "serial").unwrap();
+    assert_eq!(most_at_once(dir), 1);
+    let built = build(2, "parallel").unwrap();
+    assert_eq!(most_at_once(dir), 2, "two glslc at once");
+    assert_eq!(built.kernels, ["k", "k1", "k2", "k3"]);
+    for f in ["kernels.halc", "kernels.rs"] {
+        assert!(
+            std::fs::read(dir.join("serial").join(f)).unwrap()
+                == std::fs::read(dir.join("parallel").join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    // k1 and k3 break, k1 the later to finish: k1's error is the one.
+    std::fs::write(
+        dir.join("shaders/k1.comp"),
+        KERNEL.replace("* pc.scale;", "* pc.scale"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("shaders/k3.comp"),
+        "#version 450\nvoid main() { x }\n",
+    )
+    .unwrap();
+    for jobs in [1, 2, 4] {
+        let err = build(jobs, "parallel").unwrap_err().to_string();
+        assert!(
+            err.starts_with("shaders/k1.comp:9: error:"),
+            "{jobs} jobs: {err}"
+        );
+    }
+    // A source that vanished before a broken one: the missing file first.
+    let err = kernels(dir)
+        .file("shaders/k.comp")
+        .file("shaders/gone.comp")
+        .file("shaders/k1.comp")
+        .include_dir("inc dir")
+        .glslc(&glslc)
+        .out_dir(dir.join("parallel"))
+        .build("kernels")
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("shaders/gone.comp: "), "{err}");
+}

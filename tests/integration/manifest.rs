@@ -293,3 +293,61 @@ fn manifest_glsl_errors() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// `halc build` runs glslc on an executable's GLSL kernels several at once
+/// (`-j`): the error is the first broken kernel's in manifest order even
+/// when a later one fails sooner (`k1.comp` is the slow one).
+#[cfg(unix)]
+#[test]
+fn manifest_glsl_kernels_compile_in_parallel_with_errors_in_order() {
+    if std::process::Command::new("glslc")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        println!("skipped: needs glslc");
+        return;
+    }
+    let d = tmp();
+    let glslc = crate::build::counting_glslc(d.path());
+    std::fs::create_dir_all(d.path().join("shaders")).unwrap();
+    let good = "#version 450\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0) buffer B { uint v[]; } b;\nvoid main() { b.v[0] = 1u; }\n";
+    for (name, text) in [
+        ("k0", good),
+        (
+            "k1",
+            "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { slow = 1; }\n",
+        ),
+        ("k2", good),
+        (
+            "k3",
+            "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { fast = 1; }\n",
+        ),
+    ] {
+        std::fs::write(d.path().join(format!("shaders/{name}.comp")), text).unwrap();
+    }
+    let kernels: String = (0..4)
+        .map(|i| format!("\n[[executable.kernel]]\nsource = \"shaders/k{i}.comp\"\n"))
+        .collect();
+    std::fs::write(
+        d.path().join("halc.toml"),
+        format!("[[executable]]\noutput = \"build/k.halc\"\n{kernels}"),
+    )
+    .unwrap();
+    let o = halc(
+        &["build", "-j", "4", "--glslc", glslc.to_str().unwrap()],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error: shaders/k1.comp:3: error: 'slow'"),
+        "{err}"
+    );
+    assert_eq!(
+        crate::build::most_at_once(d.path()),
+        4,
+        "four glslc at once"
+    );
+    assert!(!d.path().join("build").exists());
+}
