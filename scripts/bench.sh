@@ -35,8 +35,8 @@ mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 
 # --- tools --------------------------------------------------------------
-if ! command -v spirv-cross >/dev/null || ! command -v hyperfine >/dev/null || ! command -v spirv-val >/dev/null || [ ! -x /usr/bin/time ] || ! command -v valgrind >/dev/null || ! command -v make >/dev/null; then
-  apt-get update -qq && apt-get install -y -qq spirv-cross spirv-tools hyperfine time valgrind make >/dev/null
+if ! command -v spirv-cross >/dev/null || ! command -v hyperfine >/dev/null || ! command -v spirv-val >/dev/null || [ ! -x /usr/bin/time ] || ! command -v valgrind >/dev/null || ! command -v make >/dev/null || ! command -v glslc >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq spirv-cross spirv-tools hyperfine time valgrind make glslc >/dev/null
 fi
 NAGA=$(command -v naga || true)
 if [ -z "$NAGA" ]; then
@@ -220,6 +220,23 @@ make -s -j"$JOBS" -C "$MK" HALC_ARGS="-j $JOBS" >/dev/null
 MAKE_SAME=identical
 for f in "$MK"/b*.halc; do cmp -s "$f" "$MK/ignored/$(basename "$f")" || MAKE_SAME=DIFFERENT; done
 
+# --- GLSL through glslc ------------------------------------------------------------
+# `halc build` of a manifest of 40 GLSL kernels (the example's transform.comp,
+# with its #include): glslc one at a time against several at once (the
+# default: one per core). glslc, not halc, is most of such a build's time.
+GL=$WORK/glsl
+rm -rf "$GL" && mkdir -p "$GL/shaders"
+cp -r examples/kernels-app/shaders/include "$GL/"
+{
+  echo '[[executable]]'; echo 'output = "build/k.halc"'; echo 'include_dirs = ["include"]'
+  for i in $(seq 0 39); do
+    cp examples/kernels-app/shaders/transform.comp "$GL/shaders/k$i.comp"
+    printf '\n[[executable.kernel]]\nsource = "shaders/k%s.comp"\n' "$i"
+  done
+} > "$GL/halc.toml"
+(cd "$GL" && hyperfine -N --style none --warmup 1 --runs 5 --export-json "$GL/times.json" \
+  -n glsl-j1 "$HALC build -q -j 1" -n glsl-default "$HALC build -q" >/dev/null)
+
 # --- load + verify (criterion) ------------------------------------------------
 # Cargo and rustc with the system's libraries, not the copies.
 unset LD_LIBRARY_PATH
@@ -310,6 +327,11 @@ mk = json.load(open(f"{work}/make/times.json"))
 rows.append((f"  {batches} batches of the corpus under make -j{jobs} ({len(mk['jobserver'])} rounds)", ""))
 rows.append(("    halc taking jobserver tokens (default)", f"{statistics.median(mk['jobserver'])*1e3:.0f} ms = {statistics.median(a / b for a, b in zip(mk['jobserver'], mk['ignored'])):.2f}x ignoring them (outputs {make_same})"))
 rows.append((f"    halc ignoring them (-j {jobs} given)", f"{statistics.median(mk['ignored'])*1e3:.0f} ms"))
+
+g = medians(f"{work}/glsl/times.json")
+rows.append(("halc build, 40 GLSL kernels through glslc", ""))
+rows.append((f"  several glslc at once (default, {jobs} cores)", f"{g['glsl-default']*1e3:.0f} ms = {g['glsl-j1']/g['glsl-default']:.2f}x faster than one at a time"))
+rows.append(("  one at a time (-j 1)", f"{g['glsl-j1']*1e3:.0f} ms"))
 
 load = open(f"{work}/load.txt").read()
 def ms(v, unit):
