@@ -167,10 +167,10 @@ pub struct Options {
     /// as a build script or a make recipe inherits it) the default keeps no
     /// more CPUs busy than the call holds tokens for: one job on the token
     /// the caller already holds, and one more per token it can take without
-    /// waiting, up to one per core; with threads only (not
-    /// [`Isolation::Forked`], whose workers are forked before the threads
-    /// start) it adds jobs as the build frees tokens while it runs. A
-    /// single module's second worker for the validator needs a token too.
+    /// waiting, up to one per core; it adds jobs as the build frees tokens
+    /// while it runs (with [`Isolation::Forked`], on workers forked for them
+    /// before the jobs' threads start). A single module's second worker for
+    /// the validator needs a token too.
     /// The tokens go back as jobs finish. A number given here leaves the
     /// jobserver alone, as `-j N` does a sub-make's.
     pub jobs: usize,
