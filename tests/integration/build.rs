@@ -34,7 +34,7 @@ fn bindings_snapshots_per_fixture() {
 
 /// glslc is needed by the GLSL tests: without it they print why and pass,
 /// unless `HALC_REQUIRE_CLANG=1` (CI, which installs glslc with clang).
-fn has_glslc() -> bool {
+pub fn has_glslc() -> bool {
     let ok = Command::new("glslc")
         .arg("--version")
         .output()

@@ -253,12 +253,7 @@ fn copy_dir(from: &Path, to: &Path) {
 /// missing glslc is one line naming the manifest entry; nothing is written.
 #[test]
 fn manifest_glsl_errors() {
-    if std::process::Command::new("glslc")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        println!("skipped: needs glslc");
+    if !crate::build::has_glslc() {
         return;
     }
     let d = tmp();
@@ -300,12 +295,7 @@ fn manifest_glsl_errors() {
 #[cfg(unix)]
 #[test]
 fn manifest_glsl_kernels_compile_in_parallel_with_errors_in_order() {
-    if std::process::Command::new("glslc")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        println!("skipped: needs glslc");
+    if !crate::build::has_glslc() {
         return;
     }
     let d = tmp();
