@@ -79,14 +79,11 @@ pub fn compile_observed(
     let workers_started = started.elapsed();
     // Jobs added while the jobs run: up to one per core, or with forked
     // workers one per worker forked for them before the threads started.
-    #[cfg(unix)]
-    let most = if matches!(options.isolation, Isolation::Forked { .. }) {
+    let most = if forked(options) {
         jobs + workers.spares.len()
     } else {
         budget.wanted.min(inputs.len())
     };
-    #[cfg(not(unix))]
-    let most = budget.wanted.min(inputs.len());
     let growth = budget.growth(jobs, most);
     let outcomes = run_jobs(
         inputs,
@@ -128,18 +125,24 @@ fn budget(inputs: usize, options: &Options) -> Budget {
     if options.jobs > 0 {
         return Budget::requested(options.jobs);
     }
-    #[cfg(unix)]
-    let per_module = if matches!(options.isolation, Isolation::Forked { .. }) {
-        2
-    } else {
-        1
-    };
-    #[cfg(not(unix))]
-    let per_module = 1;
+    let per_module = if forked(options) { 2 } else { 1 };
     match inputs.saturating_mul(per_module) {
         1 => Budget::requested(1),
         wanted if inputs == 1 => Budget::take(wanted, cores_cheaply),
         wanted => Budget::take(wanted, cores),
+    }
+}
+
+/// Whether the call's workers are forks made before its threads start.
+fn forked(options: &Options) -> bool {
+    #[cfg(unix)]
+    {
+        matches!(options.isolation, Isolation::Forked { .. })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = options;
+        false
     }
 }
 

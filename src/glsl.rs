@@ -236,33 +236,43 @@ impl LazyGlslc {
         self.located()?.compile(path, opts)
     }
 
-    /// [`Glslc::compile_all`], locating glslc first if there is a source
-    /// and this is the first use (a failure to locate it is the first
-    /// source's error). `jobs` 0 is one per core, and under a make or
-    /// cargo jobserver no more glslc at once than it grants tokens for
-    /// (held until the last glslc has exited), as a `compile` call's jobs.
+    /// [`Glslc::compile_all`] of the sources that are given (`Some`; a
+    /// caller's SPIR-V inputs are `None`), results aligned with `sources`,
+    /// locating glslc first if there is a source and this is the first use
+    /// (a failure to locate it is the first source's error). `jobs` 0 is
+    /// one per core, and under a make or cargo jobserver no more glslc at
+    /// once than it grants tokens for (held until the last glslc has
+    /// exited), as a `compile` call's jobs.
     pub fn compile_all(
         &mut self,
-        sources: &[(&Path, &GlslOptions)],
+        sources: &[Option<(&Path, &GlslOptions)>],
         jobs: usize,
     ) -> Vec<Option<Result<GlslOutput, GlslError>>> {
         let mut results: Vec<_> = sources.iter().map(|_| None).collect();
-        if sources.is_empty() {
+        let given: Vec<usize> = (0..sources.len())
+            .filter(|&i| sources[i].is_some())
+            .collect();
+        let Some(&first) = given.first() else {
             return results;
-        }
+        };
         let glslc = match self.located() {
             Ok(g) => g,
             Err(e) => {
-                results[0] = Some(Err(e));
+                results[first] = Some(Err(e));
                 return results;
             }
         };
         let budget = if jobs > 0 {
             crate::jobs::Budget::requested(jobs)
         } else {
-            crate::jobs::Budget::take(sources.len(), crate::jobs::cores)
+            crate::jobs::Budget::take(given.len(), crate::jobs::cores)
         };
-        glslc.compile_all(sources, budget.cpus.min(sources.len()))
+        let compiled: Vec<_> = sources.iter().flatten().copied().collect();
+        let outs = glslc.compile_all(&compiled, budget.cpus.min(given.len()));
+        for (i, out) in given.into_iter().zip(outs) {
+            results[i] = out;
+        }
+        results
     }
 
     fn located(&mut self) -> Result<&Glslc, GlslError> {
@@ -366,14 +376,12 @@ impl Glslc {
             sources.iter().map(|_| None).collect();
         let mut running: std::collections::VecDeque<(usize, Running)> = Default::default();
         let mut failed = false;
-        let mut settle = |i: usize, r: Result<GlslOutput, GlslError>, failed: &mut bool| {
-            *failed |= r.is_err();
-            results[i] = Some(r);
-        };
         for (i, (path, opts)) in sources.iter().enumerate() {
-            while running.len() >= jobs.max(1) {
+            if running.len() >= jobs.max(1) {
                 if let Some((j, r)) = running.pop_front() {
-                    settle(j, r.finish(), &mut failed);
+                    let r = r.finish();
+                    failed = r.is_err();
+                    results[j] = Some(r);
                 }
             }
             if failed {
@@ -382,13 +390,13 @@ impl Glslc {
             match self.start(path, opts) {
                 Ok(r) => running.push_back((i, r)),
                 Err(e) => {
-                    settle(i, Err(e), &mut failed);
+                    results[i] = Some(Err(e));
                     break;
                 }
             }
         }
         for (j, r) in running {
-            settle(j, r.finish(), &mut failed);
+            results[j] = Some(r.finish());
         }
         results
     }

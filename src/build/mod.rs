@@ -371,26 +371,18 @@ impl Kernels {
         let mut rerun: Vec<PathBuf> = self.dirs.iter().map(|d| root.join(d)).collect();
         // glslc on every GLSL source that exists, several at once (as many
         // as the build's jobserver grants, or the cores), before anything
-        // else: the errors are still reported in source order below.
-        let glsl_sources: Vec<usize> = (0..self.sources.len())
-            .filter(|&i| {
-                let path = &self.sources[i].path;
-                !crate::glsl::is_spirv(path) && root.join(path).is_file()
+        // else: the errors are still reported in source order below. It
+        // runs in the manifest directory on the path as given: its messages
+        // name the file as the user does.
+        let glsl_sources: Vec<_> = self
+            .sources
+            .iter()
+            .map(|s| {
+                (!crate::glsl::is_spirv(&s.path) && root.join(&s.path).is_file())
+                    .then_some((s.path.as_path(), &glsl))
             })
             .collect();
-        // glslc runs in the manifest directory on the path as given: its
-        // messages name the file as the user does.
-        let jobs: Vec<(&Path, &GlslOptions)> = glsl_sources
-            .iter()
-            .map(|&i| (self.sources[i].path.as_path(), &glsl))
-            .collect();
-        let mut glsl_out: Vec<_> = self.sources.iter().map(|_| None).collect();
-        for (&i, out) in glsl_sources
-            .iter()
-            .zip(glslc.compile_all(&jobs, self.options.jobs))
-        {
-            glsl_out[i] = out;
-        }
+        let glsl_out = glslc.compile_all(&glsl_sources, self.options.jobs);
         let mut inputs = Vec::new();
         for (s, glsl_out) in self.sources.iter().zip(glsl_out) {
             let full = root.join(&s.path);

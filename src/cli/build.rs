@@ -113,25 +113,22 @@ pub fn build(path: &Path, op: &Operational) -> Result<()> {
         extras.check(&exe.output, &sources)?;
         // glslc on every GLSL kernel at once (up to -j, or what the
         // jobserver grants, or the cores); errors in kernel order below.
-        let glsl: Vec<(usize, halc::glsl::GlslOptions)> = (exe.kernels.iter().enumerate())
-            .filter(|(_, k)| !halc::glsl::is_spirv(&k.source))
-            .map(|(i, k)| {
-                let mut opts = exe.glsl.clone();
-                opts.defines.extend(k.defines.iter().cloned());
-                (i, opts)
+        let glsl: Vec<Option<halc::glsl::GlslOptions>> = (exe.kernels.iter())
+            .map(|k| {
+                (!halc::glsl::is_spirv(&k.source)).then(|| {
+                    let mut opts = exe.glsl.clone();
+                    opts.defines.extend(k.defines.iter().cloned());
+                    opts
+                })
             })
             .collect();
-        let jobs: Vec<(&Path, &halc::glsl::GlslOptions)> = glsl
-            .iter()
-            .map(|(i, opts)| (exe.kernels[*i].source.as_path(), opts))
+        let sources: Vec<_> = (exe.kernels.iter().zip(&glsl))
+            .map(|(k, opts)| Some((k.source.as_path(), opts.as_ref()?)))
             .collect();
-        let mut glsl_out: Vec<_> = exe.kernels.iter().map(|_| None).collect();
         let jobs_given = op
             .jobs
             .map_or(0, |j| usize::try_from(j).unwrap_or(usize::MAX));
-        for ((i, _), out) in glsl.iter().zip(glslc.compile_all(&jobs, jobs_given)) {
-            glsl_out[*i] = out;
-        }
+        let glsl_out = glslc.compile_all(&sources, jobs_given);
         let mut inputs = Vec::with_capacity(exe.kernels.len());
         for (k, glsl_out) in exe.kernels.iter().zip(glsl_out) {
             let (line, column) = k.position;

@@ -11,8 +11,9 @@ use std::process::Command;
 use crate::{compute_fixtures, kernel};
 
 /// `halc compile --timings FILES -o OUT`, with the jobserver variables of
-/// the test's environment (cargo's own, if any) removed and `setup`'s set.
-fn compile(files: &[String], out: &std::path::Path, setup: impl FnOnce(&mut Command)) -> String {
+/// the test's environment (cargo's own, if any) and the validator override
+/// removed.
+fn command(files: &[String], out: &std::path::Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_halc"));
     cmd.args(["compile", "--timings", "-o"])
         .arg(out)
@@ -21,6 +22,12 @@ fn compile(files: &[String], out: &std::path::Path, setup: impl FnOnce(&mut Comm
     for var in ["CARGO_MAKEFLAGS", "MAKEFLAGS", "MFLAGS"] {
         cmd.env_remove(var);
     }
+    cmd
+}
+
+/// [`command`] with `setup`'s changes, run to success: its `--timings`.
+fn compile(files: &[String], out: &std::path::Path, setup: impl FnOnce(&mut Command)) -> String {
+    let mut cmd = command(files, out);
     setup(&mut cmd);
     let o = cmd.output().expect("run halc");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -181,15 +188,8 @@ fn a_batch_grows_when_the_jobserver_frees_tokens() {
     for isolation in [&[][..], &["--in-process"], &["--worker-start", "exec"]] {
         let client = jobserver::Client::new(0).unwrap();
         let out = d.path().join("grown.halc");
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_halc"));
-        cmd.args(["compile", "--timings", "-o"])
-            .arg(&out)
-            .args(isolation)
-            .args(&files)
-            .stdout(std::process::Stdio::piped());
-        for var in ["CARGO_MAKEFLAGS", "MAKEFLAGS", "MFLAGS"] {
-            cmd.env_remove(var);
-        }
+        let mut cmd = command(&files, &out);
+        cmd.args(isolation).stdout(std::process::Stdio::piped());
         client.configure_make(&mut cmd);
         let mut child = cmd.spawn().unwrap();
         // Two ticks of CPU time (20 ms): long past the tokens a call takes
