@@ -10,6 +10,8 @@ pub mod data;
 pub mod parse;
 #[cfg(all(unix, feature = "run"))]
 pub mod run;
+#[cfg(all(unix, feature = "run"))]
+pub mod suite;
 
 use data::{DataType, Layout};
 

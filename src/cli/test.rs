@@ -3,10 +3,11 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{anyhow, Result};
-use halc::amber::run::{run as run_script, Outcome, RunOptions, Sides};
+use halc::amber::run::{Outcome, RunOptions, Sides};
+use halc::amber::suite::run_files;
 use halc::msl::BindingMap;
 use halc::runtime_loader::cpu::{self, DeviceOptions, ThreadgroupFill};
 
@@ -57,6 +58,12 @@ pub struct TestArgs {
     /// Print JSON instead of lines.
     #[arg(long)]
     json: bool,
+    /// Test files run at once, each in a process of its own (default: one
+    /// per core, or what a make or cargo jobserver grants). Results are
+    /// printed in the order of the files whatever the number.
+    #[arg(short = 'j', long = "jobs", value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    jobs: Option<u64>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -114,18 +121,16 @@ pub fn run(a: TestArgs) -> Result<()> {
     };
     let mut reports = Vec::new();
     let mut out = std::io::stdout().lock();
-    for f in &a.files {
-        let name = f.display().to_string();
-        let start = Instant::now();
-        let outcome = match std::fs::read_to_string(f) {
-            Ok(text) => run_script(&name, &text, device.as_ref(), &opts),
-            Err(e) => Outcome::Fail(format!("{name}: cannot read: {e}")),
-        };
-        let (word, reason) = match outcome {
+    let jobs = a
+        .jobs
+        .map_or(0, |j| usize::try_from(j).unwrap_or(usize::MAX));
+    run_files(&a.files, device.as_ref(), &opts, jobs, |i, r| {
+        let (word, reason) = match r.outcome {
             Outcome::Pass => ("PASS", None),
             Outcome::Fail(r) => ("FAIL", Some(r)),
             Outcome::Skip(r) => ("SKIP", Some(r)),
         };
+        let name = a.files[i].display().to_string();
         if !a.json {
             // Reasons start with `file:line:`; continuation lines (a
             // compiler's message) are indented under their test.
@@ -138,9 +143,10 @@ pub fn run(a: TestArgs) -> Result<()> {
             file: name,
             outcome: word,
             reason,
-            seconds: start.elapsed().as_secs_f64(),
+            seconds: r.seconds,
         });
-    }
+        Ok::<_, std::io::Error>(())
+    })?;
     let count = |w: &str| reports.iter().filter(|r| r.outcome == w).count();
     let (passed, failed, skipped) = (count("PASS"), count("FAIL"), count("SKIP"));
     if a.json {

@@ -1014,3 +1014,196 @@ OpFunctionEnd
     assert_eq!(with_debug, msl("k.spv", bytes(plain)));
     assert!(with_debug.contains("sqrt("), "{with_debug}");
 }
+
+/// An Amber test of `data[i] += 1` whose GLSL carries `marker` in a
+/// comment (read by the glslc of `watching_glslc`), expecting `expect` at
+/// element 0 (11 passes).
+#[cfg(unix)]
+fn marked_test(dir: &Path, name: &str, marker: &str, expect: u32) -> String {
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!(
+            "#!amber\nSHADER compute k GLSL\n#version 450\n// {marker}\n\
+             layout(local_size_x = 4) in;\n\
+             layout(set = 0, binding = 0) buffer D {{ uint d[]; }};\n\
+             void main() {{ d[gl_GlobalInvocationID.x] += 1u; }}\nEND\n\
+             BUFFER d DATA_TYPE uint32 SIZE 4 SERIES_FROM 10 INC_BY 1\n\
+             PIPELINE compute p\n  ATTACH k\n  BIND BUFFER d AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n\
+             RUN p 1 1 1\nEXPECT d IDX 0 EQ {expect}\n"
+        ),
+    )
+    .unwrap();
+    path.display().to_string()
+}
+
+/// A glslc that records how many copies of it run at once (in
+/// `running.counts`), takes 0.3 s (1.2 s for a source marked `SLOW`), and
+/// kills the process that started it with SIGABRT for a source marked
+/// `CRASH`, standing in for a crash of halc (a C++ abort) while it runs
+/// that test.
+#[cfg(unix)]
+fn watching_glslc(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let running = dir.join("running");
+    std::fs::create_dir_all(&running).unwrap();
+    let script = dir.join("glslc");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n\
+             [ \"$1\" = --version ] && exec glslc --version\n\
+             src=$(cat)\n\
+             case \"$src\" in *CRASH*) kill -ABRT $PPID; exit 1;; esac\n\
+             touch '{r}'/$$\n\
+             ls '{r}' | wc -l >> '{r}.counts'\n\
+             case \"$src\" in *SLOW*) sleep 1.2;; *) sleep 0.3;; esac\n\
+             rm '{r}'/$$\n\
+             printf '%s\\n' \"$src\" | exec glslc \"$@\"\n",
+            r = running.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
+/// `halc test` runs test files at once, each in a process of its own (`-j`,
+/// default the cores): the lines and the summary are those of one file at a
+/// time, in the order of the files, though the first file finishes last.
+#[cfg(unix)]
+#[test]
+fn test_files_run_at_once_and_report_in_file_order() {
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let glslc = watching_glslc(dir.path());
+    let files = [
+        marked_test(dir.path(), "a_slow.amber", "SLOW", 11),
+        marked_test(dir.path(), "b.amber", "-", 11),
+        marked_test(dir.path(), "c_wrong.amber", "-", 99),
+        marked_test(dir.path(), "d.amber", "-", 11),
+        marked_test(dir.path(), "e.amber", "-", 11),
+    ];
+    let glslc_arg = glslc.display().to_string();
+    let mut outputs = Vec::new();
+    for (jobs, most) in [("1", 1), ("2", 2), ("3", 3)] {
+        let (code, out) = run(&["--glslc", &glslc_arg, "-j", jobs], &files);
+        assert_eq!(code, 1, "-j {jobs}:\n{out}");
+        assert_eq!(
+            crate::build::most_at_once(dir.path()),
+            most,
+            "-j {jobs}: glslc copies at once"
+        );
+        outputs.push(out);
+    }
+    let out = &outputs[0];
+    let words: Vec<&str> = out.lines().map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(
+        words,
+        ["PASS", "PASS", "FAIL", "PASS", "PASS", "4"],
+        "{out}"
+    );
+    assert!(
+        out.lines().next().unwrap().ends_with("a_slow.amber"),
+        "{out}"
+    );
+    assert!(out.contains("c_wrong.amber:15: EXPECT d IDX 0"), "{out}");
+    assert!(out.ends_with("4 passed, 1 failed, 0 skipped\n"), "{out}");
+    for o in &outputs[1..] {
+        assert_eq!(o, out, "the output depends on -j");
+    }
+    // JSON keeps the files' order too.
+    let o = halc()
+        .args(["test", "--json", "-j", "3", "--glslc", &glslc_arg])
+        .args(&files)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let listed: Vec<&str> = v["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, files.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(v["failed"], 1);
+}
+
+/// A crash while one test runs is that test's failure, naming the signal;
+/// the tests before and after it still run and pass.
+#[cfg(unix)]
+#[test]
+fn a_crash_while_a_test_runs_fails_that_test_only() {
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let glslc = watching_glslc(dir.path()).display().to_string();
+    let files = [
+        marked_test(dir.path(), "a.amber", "-", 11),
+        marked_test(dir.path(), "b_crash.amber", "CRASH", 11),
+        marked_test(dir.path(), "c.amber", "-", 11),
+    ];
+    for jobs in ["1", "2"] {
+        let (code, out) = run(&["--glslc", &glslc, "-j", jobs], &files);
+        assert_eq!(code, 1, "-j {jobs}:\n{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        assert!(
+            lines[0].starts_with("PASS ") && lines[2].starts_with("PASS "),
+            "{out}"
+        );
+        assert_eq!(
+            lines[1],
+            format!(
+                "FAIL {}: the process running this test ended with signal 6 (Aborted) before it finished",
+                files[1]
+            ),
+            "{out}"
+        );
+        assert_eq!(lines[3], "2 passed, 1 failed, 0 skipped", "{out}");
+    }
+}
+
+/// Without `-j`, `halc test` runs a file per core, and under a make or
+/// cargo jobserver one on its own token and one more per token it takes,
+/// all given back at the end.
+#[cfg(target_os = "linux")]
+#[test]
+fn test_files_run_as_a_jobserver_grants() {
+    if !tools() {
+        return;
+    }
+    let cores = std::thread::available_parallelism().unwrap().get();
+    assert!(cores >= 2, "this test needs two cores");
+    let dir = tempfile::tempdir().unwrap();
+    let glslc = watching_glslc(dir.path()).display().to_string();
+    let files: Vec<String> = (0..4)
+        .map(|i| marked_test(dir.path(), &format!("t{i}.amber"), "-", 11))
+        .collect();
+    let test = |setup: &dyn Fn(&mut Command)| {
+        let mut cmd = halc();
+        cmd.args(["test", "--glslc", &glslc]).args(&files);
+        for var in ["CARGO_MAKEFLAGS", "MAKEFLAGS", "MFLAGS"] {
+            cmd.env_remove(var);
+        }
+        setup(&mut cmd);
+        let o = cmd.output().unwrap();
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(o.status.success(), "{out}");
+        assert!(out.ends_with("4 passed, 0 failed, 0 skipped\n"), "{out}");
+        crate::build::most_at_once(dir.path())
+    };
+    assert_eq!(test(&|_| {}), cores.min(files.len()), "no jobserver");
+    for tokens in [0, 1] {
+        let client = jobserver::Client::new(tokens).unwrap();
+        assert_eq!(
+            test(&|cmd| client.configure_make(cmd)),
+            1 + tokens,
+            "{tokens} tokens"
+        );
+        assert_eq!(client.available().unwrap(), tokens, "tokens given back");
+    }
+}
