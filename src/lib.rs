@@ -29,6 +29,8 @@ pub mod depfile;
 pub mod diff;
 mod driver;
 pub mod flatbuffer;
+#[cfg(all(unix, feature = "run"))]
+mod forked;
 pub mod glsl;
 pub mod inspect;
 mod jobs;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Result};
-use halc::diff::{diff, DiffOptions, DiffOutcome};
+use halc::diff::{diff_seeds, DiffOptions, DiffOutcome};
 use halc::msl::BindingMap;
 use halc::runtime_loader::cpu::{self, DeviceOptions};
 
@@ -55,6 +55,12 @@ pub struct DiffArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60,
           value_parser = clap::value_parser!(u64).range(1..))]
     time_limit: u64,
+    /// Seeds run at once, each in a process of its own (default: one per
+    /// core, or what a make or cargo jobserver grants). Lines are printed
+    /// in seed order whatever the number.
+    #[arg(short = 'j', long = "jobs", value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    jobs: Option<u64>,
 }
 
 fn parse_groups(s: &str) -> Result<[u32; 3], String> {
@@ -105,24 +111,28 @@ pub fn run(a: DiffArgs) -> Result<()> {
     let mut compile = a.target.options(BindingMap::default(), None);
     compile.specs = a.specs.clone();
     compile.entries = a.entry.iter().cloned().collect();
+    let opts = DiffOptions {
+        compile,
+        groups: a.groups,
+        seed: a.seed,
+        given,
+        push,
+        vulkan_device: a.device.clone(),
+        vulkan_program: std::env::current_exe().ok(),
+        ulp: a.ulp,
+        atol: a.atol,
+        time_limit: Duration::from_secs(a.time_limit),
+        tamper: None,
+    };
     let mut out = std::io::stdout().lock();
     let mut differ = false;
-    for seed in a.seed..a.seed + a.seeds {
-        let opts = DiffOptions {
-            compile: compile.clone(),
-            groups: a.groups,
-            seed,
-            given: given.clone(),
-            push: push.clone(),
-            vulkan_device: a.device.clone(),
-            vulkan_program: std::env::current_exe().ok(),
-            ulp: a.ulp,
-            atol: a.atol,
-            time_limit: Duration::from_secs(a.time_limit),
-            tamper: None,
-        };
-        let name = a.input.display();
-        match diff(&input, &opts, &device).map_err(|e| anyhow!("{e}"))? {
+    let name = a.input.display();
+    let jobs = a
+        .jobs
+        .map_or(0, |j| usize::try_from(j).unwrap_or(usize::MAX));
+    let seeds = a.seed..a.seed.saturating_add(a.seeds);
+    diff_seeds(&input, &opts, seeds, &device, jobs, |_, r| {
+        match r.map_err(|e| anyhow!("{e}"))? {
             DiffOutcome::Agree(m) => writeln!(out, "AGREE {name} {m}")?,
             DiffOutcome::Inconclusive(m) => writeln!(out, "INCONCLUSIVE {name} {m}")?,
             DiffOutcome::Differ(m) => {
@@ -130,7 +140,8 @@ pub fn run(a: DiffArgs) -> Result<()> {
                 writeln!(out, "DIFFER {name} {m}")?;
             }
         }
-    }
+        Ok::<_, anyhow::Error>(())
+    })?;
     if differ {
         out.flush()?;
         bail!("the Metal translation and the Vulkan reference differ (see DIFFER above)");

@@ -1207,3 +1207,51 @@ fn test_files_run_as_a_jobserver_grants() {
         assert_eq!(client.available().unwrap(), tokens, "tokens given back");
     }
 }
+
+/// `halc diff --seeds N` runs seeds at once, each in a process of its own
+/// (`-j`): as many seed processes as asked run side by side (counted in
+/// `/proc` while it runs), and the lines are those of one seed at a time,
+/// in seed order.
+#[cfg(target_os = "linux")]
+#[test]
+fn diff_runs_seeds_at_once_and_reports_in_seed_order() {
+    if !tools() || !vulkan() {
+        return;
+    }
+    let saxpy = crate::kernel("saxpy.spv");
+    let diff = |jobs: &str| {
+        let mut child = halc()
+            .args(["diff", "--seeds", "8", "-j", jobs])
+            .arg(&saxpy)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The seed processes are halc's only children (the Vulkan
+        // reference and the dispatches are theirs).
+        let children = format!("/proc/{0}/task/{0}/children", child.id());
+        let mut most = 0;
+        while child.try_wait().unwrap().is_none() {
+            let now = std::fs::read_to_string(&children)
+                .map(|s| s.split_whitespace().count())
+                .unwrap_or(0);
+            most = most.max(now);
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "-j {jobs}");
+        (String::from_utf8(o.stdout).unwrap(), most)
+    };
+    let (one, most_one) = diff("1");
+    let (three, most_three) = diff("3");
+    assert_eq!(most_one, 1, "-j 1: seed processes at once");
+    assert!((2..=3).contains(&most_three), "-j 3: {most_three} at once");
+    let seeds: Vec<&str> = one
+        .lines()
+        .map(|l| {
+            assert!(l.starts_with("AGREE "), "{one}");
+            l.split(": ").next().unwrap().rsplit(' ').next().unwrap()
+        })
+        .collect();
+    assert_eq!(seeds, ["1", "2", "3", "4", "5", "6", "7", "8"], "{one}");
+    assert_eq!(three, one, "the lines depend on -j");
+}
