@@ -156,27 +156,23 @@ fn run_seeds<E>(
     )
 }
 
-/// The bytes a seed's process sends: a tag and the message.
+/// The bytes a seed's process sends.
 fn encode_outcome(r: &Result<DiffOutcome, String>) -> Vec<u8> {
-    let (tag, m) = match r {
-        Ok(DiffOutcome::Agree(m)) => (b'A', m),
-        Ok(DiffOutcome::Differ(m)) => (b'D', m),
-        Ok(DiffOutcome::Inconclusive(m)) => (b'I', m),
-        Err(m) => (b'E', m),
-    };
-    let mut v = vec![tag];
-    v.extend_from_slice(m.as_bytes());
-    v
+    use crate::forked::tagged;
+    match r {
+        Ok(DiffOutcome::Agree(m)) => tagged(b'A', m),
+        Ok(DiffOutcome::Differ(m)) => tagged(b'D', m),
+        Ok(DiffOutcome::Inconclusive(m)) => tagged(b'I', m),
+        Err(m) => tagged(b'E', m),
+    }
 }
 
 fn decode_outcome(bytes: &[u8]) -> Option<Result<DiffOutcome, String>> {
-    let (&tag, rest) = bytes.split_first()?;
-    let m = String::from_utf8(rest.to_vec()).ok()?;
-    Some(match tag {
-        b'A' => Ok(DiffOutcome::Agree(m)),
-        b'D' => Ok(DiffOutcome::Differ(m)),
-        b'I' => Ok(DiffOutcome::Inconclusive(m)),
-        b'E' => Err(m),
+    Some(match crate::forked::untag(bytes)? {
+        (b'A', m) => Ok(DiffOutcome::Agree(m)),
+        (b'D', m) => Ok(DiffOutcome::Differ(m)),
+        (b'I', m) => Ok(DiffOutcome::Inconclusive(m)),
+        (b'E', m) => Err(m),
         _ => return None,
     })
 }
@@ -585,6 +581,20 @@ pub fn diff(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seed_results_cross_the_pipe_unchanged() {
+        for r in [
+            Ok(DiffOutcome::Agree("seed 1: 512 scalars agree".into())),
+            Ok(DiffOutcome::Differ("seed 2: byte 4".into())),
+            Ok(DiffOutcome::Inconclusive(String::new())),
+            Err("k.spv: no entry point".into()),
+        ] {
+            assert_eq!(decode_outcome(&encode_outcome(&r)), Some(r));
+        }
+        assert_eq!(decode_outcome(b"Zx"), None);
+        assert_eq!(decode_outcome(b""), None);
+    }
 
     #[test]
     fn random_data_is_deterministic_per_seed_and_typed() {

@@ -91,6 +91,20 @@ fn run<E>(
     stopped.map_or(Ok(()), Err)
 }
 
+/// A result as a child sends it: one tag byte, then UTF-8 text.
+pub(crate) fn tagged(tag: u8, text: &str) -> Vec<u8> {
+    let mut v = Vec::with_capacity(1 + text.len());
+    v.push(tag);
+    v.extend_from_slice(text.as_bytes());
+    v
+}
+
+/// The tag and the text of [`tagged`] bytes; `None` for anything else.
+pub(crate) fn untag(bytes: &[u8]) -> Option<(u8, String)> {
+    let (&tag, rest) = bytes.split_first()?;
+    Some((tag, String::from_utf8(rest.to_vec()).ok()?))
+}
+
 /// What a piece of work returned (or how its process ended), and its
 /// wall time.
 type Finished = (Result<Vec<u8>, String>, Duration);
@@ -330,6 +344,17 @@ mod tests {
         assert_eq!(seen, [(0, Ok(vec![0])), (1, Ok(vec![1])), (2, Ok(vec![2]))]);
         drop(tx);
         let _ = other.join();
+    }
+
+    #[test]
+    fn tagged_text_comes_back_and_damage_is_refused() {
+        assert_eq!(
+            untag(&tagged(b'F', "a:3: x\n  y")),
+            Some((b'F', "a:3: x\n  y".into()))
+        );
+        assert_eq!(untag(&tagged(b'P', "")), Some((b'P', String::new())));
+        assert_eq!(untag(b""), None);
+        assert_eq!(untag(b"F\xff"), None);
     }
 
     #[test]

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use runtime_loader::cpu;
 
 use super::run::{run, Outcome, RunOptions};
+use crate::forked::{tagged, untag};
 
 /// How one test file ended, and how long it took.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,25 +78,20 @@ fn run_file(f: &Path, device: Option<&cpu::Device>, opts: &RunOptions) -> Outcom
     }
 }
 
-/// The bytes a file's process sends: a tag and the reason.
+/// The bytes a file's process sends.
 fn encode(o: &Outcome) -> Vec<u8> {
-    let (tag, reason) = match o {
-        Outcome::Pass => (b'P', ""),
-        Outcome::Fail(r) => (b'F', r.as_str()),
-        Outcome::Skip(r) => (b'S', r.as_str()),
-    };
-    let mut v = vec![tag];
-    v.extend_from_slice(reason.as_bytes());
-    v
+    match o {
+        Outcome::Pass => tagged(b'P', ""),
+        Outcome::Fail(r) => tagged(b'F', r),
+        Outcome::Skip(r) => tagged(b'S', r),
+    }
 }
 
 fn decode(bytes: &[u8]) -> Option<Outcome> {
-    let (&tag, rest) = bytes.split_first()?;
-    let reason = String::from_utf8(rest.to_vec()).ok()?;
-    match tag {
-        b'P' if reason.is_empty() => Some(Outcome::Pass),
-        b'F' => Some(Outcome::Fail(reason)),
-        b'S' => Some(Outcome::Skip(reason)),
+    match untag(bytes)? {
+        (b'P', r) if r.is_empty() => Some(Outcome::Pass),
+        (b'F', r) => Some(Outcome::Fail(r)),
+        (b'S', r) => Some(Outcome::Skip(r)),
         _ => None,
     }
 }
