@@ -1044,28 +1044,12 @@ fn marked_test(dir: &Path, name: &str, marker: &str, expect: u32) -> String {
 /// that test.
 #[cfg(unix)]
 fn watching_glslc(dir: &Path) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
-    let running = dir.join("running");
-    std::fs::create_dir_all(&running).unwrap();
-    let script = dir.join("glslc");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\n\
-             [ \"$1\" = --version ] && exec glslc --version\n\
-             src=$(cat)\n\
-             case \"$src\" in *CRASH*) kill -ABRT $PPID; exit 1;; esac\n\
-             touch '{r}'/$$\n\
-             ls '{r}' | wc -l >> '{r}.counts'\n\
-             case \"$src\" in *SLOW*) sleep 1.2;; *) sleep 0.3;; esac\n\
-             rm '{r}'/$$\n\
-             printf '%s\\n' \"$src\" | exec glslc \"$@\"\n",
-            r = running.display()
-        ),
+    crate::build::counting_glslc_running(
+        dir,
+        "src=$(cat); case \"$src\" in *CRASH*) kill -ABRT $PPID; exit 1;; esac",
+        "case \"$src\" in *SLOW*) sleep 1.2;; *) sleep 0.3;; esac",
+        "printf '%s\\n' \"$src\" | exec glslc \"$@\"",
     )
-    .unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    script
 }
 
 /// `halc test` runs test files at once, each in a process of its own (`-j`,

@@ -517,6 +517,24 @@ void main() {
 /// `k1.comp` 0.8 s), then runs the real one.
 #[cfg(unix)]
 pub fn counting_glslc(dir: &Path) -> std::path::PathBuf {
+    counting_glslc_running(
+        dir,
+        "",
+        "sleep 0.3; case \"$*\" in *k1.comp*) sleep 0.5;; esac",
+        "exec glslc \"$@\"",
+    )
+}
+
+/// A glslc script in `dir` that answers `--version` with the real one's,
+/// runs `first`, then, counted as running (see [`most_at_once`]), `wait`,
+/// and finally `run`.
+#[cfg(unix)]
+pub fn counting_glslc_running(
+    dir: &Path,
+    first: &str,
+    wait: &str,
+    run: &str,
+) -> std::path::PathBuf {
     use std::os::unix::fs::PermissionsExt;
     let running = dir.join("running");
     std::fs::create_dir_all(&running).unwrap();
@@ -526,12 +544,12 @@ pub fn counting_glslc(dir: &Path) -> std::path::PathBuf {
         format!(
             "#!/bin/sh\n\
              [ \"$1\" = --version ] && exec glslc --version\n\
+             {first}\n\
              touch '{r}'/$$\n\
              ls '{r}' | wc -l >> '{r}.counts'\n\
-             sleep 0.3\n\
-             case \"$*\" in *k1.comp*) sleep 0.5;; esac\n\
+             {wait}\n\
              rm '{r}'/$$\n\
-             exec glslc \"$@\"\n",
+             {run}\n",
             r = running.display()
         ),
     )
