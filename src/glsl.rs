@@ -172,7 +172,7 @@ pub struct GlslOptions {
 }
 
 impl GlslOptions {
-    fn args(&self) -> Result<Vec<OsString>, GlslError> {
+    pub(crate) fn args(&self) -> Result<Vec<OsString>, GlslError> {
         let mut v: Vec<OsString> = self.target_env.args().into_iter().map(Into::into).collect();
         for (name, value) in &self.defines {
             if name.is_empty() || name.contains(['=', ' ', '\n']) || name.starts_with('-') {
@@ -271,6 +271,44 @@ impl LazyGlslc {
         let outs = glslc.compile_all(&compiled, budget.cpus.min(given.len()));
         for (i, out) in given.into_iter().zip(outs) {
             results[i] = out;
+        }
+        results
+    }
+
+    /// [`LazyGlslc::compile_all`], taking what `cache` still holds for a
+    /// source instead of running glslc on it, and keeping what glslc
+    /// writes (`crate::glsl_cache`).
+    pub(crate) fn compile_all_cached(
+        &mut self,
+        sources: &[Option<(&Path, &GlslOptions)>],
+        jobs: usize,
+        cache: &crate::glsl_cache::GlslCache,
+    ) -> Vec<Option<Result<GlslOutput, GlslError>>> {
+        if sources.iter().all(Option::is_none) {
+            return sources.iter().map(|_| None).collect();
+        }
+        let glslc = match self.located() {
+            Ok(g) => g.clone(),
+            Err(_) => return self.compile_all(sources, jobs),
+        };
+        let mut results: Vec<Option<Result<GlslOutput, GlslError>>> = sources
+            .iter()
+            .map(|s| s.and_then(|(p, o)| cache.get(&glslc, p, o)).map(Ok))
+            .collect();
+        let missed: Vec<_> = sources
+            .iter()
+            .zip(&results)
+            .map(|(s, r)| if r.is_some() { None } else { *s })
+            .collect();
+        let started = std::time::SystemTime::now();
+        let compiled = self.compile_all(&missed, jobs);
+        for ((r, out), s) in results.iter_mut().zip(compiled).zip(&missed) {
+            if let (Some(Ok(out)), Some((p, o))) = (&out, s) {
+                cache.put(&glslc, p, o, out, started);
+            }
+            if out.is_some() {
+                *r = out;
+            }
         }
         results
     }

@@ -32,6 +32,7 @@ pub mod flatbuffer;
 #[cfg(all(unix, feature = "run"))]
 mod forked;
 pub mod glsl;
+mod glsl_cache;
 pub mod inspect;
 mod jobs;
 pub mod lock;

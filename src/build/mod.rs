@@ -382,7 +382,10 @@ impl Kernels {
                     .then_some((s.path.as_path(), &glsl))
             })
             .collect();
-        let glsl_out = glslc.compile_all(&glsl_sources, self.options.jobs);
+        // What glslc wrote on earlier runs of this build script, for the
+        // sources whose files have not changed (`crate::glsl_cache`).
+        let cache = crate::glsl_cache::GlslCache::new(out_dir.join("halc-glslc-cache"));
+        let glsl_out = glslc.compile_all_cached(&glsl_sources, self.options.jobs, &cache);
         let mut inputs = Vec::new();
         for (s, glsl_out) in self.sources.iter().zip(glsl_out) {
             let full = root.join(&s.path);

@@ -649,3 +649,124 @@ fn glsl_sources_compile_in_parallel_with_errors_in_source_order() {
         .to_string();
     assert!(err.starts_with("shaders/gone.comp: "), "{err}");
 }
+
+/// Sets every file under `dirs` of `root` as last modified a minute ago:
+/// settled, as the GLSL cache wants its files.
+fn settle(root: &Path, dirs: &[&str]) {
+    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    for d in dirs {
+        for e in std::fs::read_dir(root.join(d)).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_file() {
+                let f = std::fs::File::options().write(true).open(&p).unwrap();
+                f.set_modified(past).unwrap();
+            }
+        }
+    }
+}
+
+/// How many times the counting glslc compiled since the last call.
+#[cfg(unix)]
+fn glslc_runs(dir: &Path) -> usize {
+    let counts = std::fs::read_to_string(dir.join("running.counts")).unwrap_or_default();
+    std::fs::remove_file(dir.join("running.counts")).ok();
+    counts.lines().count()
+}
+
+/// A build script's rebuild runs glslc only on the sources whose files
+/// changed (`$OUT_DIR/halc-glslc-cache`): nothing changed, none; one
+/// source edited, that one; the shared header edited, all; a header added
+/// beside the sources, which shadows the include directory's, all, and
+/// the kernels then use it. Every output is the one a build without the
+/// cache writes. A file modified just before the build is compiled but
+/// not kept, until it has settled.
+#[cfg(unix)]
+#[test]
+fn glslc_runs_again_only_for_sources_that_changed() {
+    if !has_glslc() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    project(dir);
+    let glslc = counting_glslc(dir);
+    for i in 1..4 {
+        std::fs::write(
+            dir.join(format!("shaders/k{i}.comp")),
+            KERNEL.replace("* pc.scale;", &format!("* pc.scale * {i}.0;")),
+        )
+        .unwrap();
+    }
+    let build = |out: &str| {
+        std::fs::create_dir_all(dir.join(out)).unwrap();
+        kernels(dir)
+            .glob("shaders/*.comp")
+            .unwrap()
+            .include_dir("inc dir")
+            .glslc(&glslc)
+            .out_dir(dir.join(out))
+            .build("kernels")
+            .unwrap();
+        std::fs::read(dir.join(out).join("kernels.halc")).unwrap()
+    };
+    // What a build without a cache writes (in a new OUT_DIR each time).
+    let mut fresh_builds = 0;
+    let mut fresh = || {
+        fresh_builds += 1;
+        let bytes = build(&format!("fresh{fresh_builds}"));
+        glslc_runs(dir);
+        bytes
+    };
+    let dirs = ["shaders", "inc dir"];
+    settle(dir, &dirs);
+    let first = build("out");
+    assert_eq!(glslc_runs(dir), 4, "a first build compiles every source");
+    assert!(build("out") == first);
+    assert_eq!(glslc_runs(dir), 0, "nothing changed");
+
+    let edit = |file: &str, from: &str, to: &str| {
+        let p = dir.join(file);
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(text.contains(from), "{file}");
+        std::fs::write(&p, text.replace(from, to)).unwrap();
+    };
+    edit("shaders/k2.comp", "* 2.0;", "* 5.0;");
+    settle(dir, &dirs);
+    let one = build("out");
+    assert_eq!(glslc_runs(dir), 1, "one source edited");
+    assert!(one != first && one == fresh());
+
+    edit("inc dir/common.glsl", "2.0 * x", "4.0 * x");
+    settle(dir, &dirs);
+    let header = build("out");
+    assert_eq!(glslc_runs(dir), 4, "the shared header edited");
+    assert!(header != one && header == fresh());
+
+    // `#include "common.glsl"` now finds shaders/common.glsl first.
+    std::fs::write(
+        dir.join("shaders/common.glsl"),
+        "float twice(float x) { return 3.0 * x; }\n",
+    )
+    .unwrap();
+    settle(dir, &dirs);
+    let shadowed = build("out");
+    assert_eq!(glslc_runs(dir), 4, "a header added earlier in the search");
+    assert!(shadowed != header && shadowed == fresh());
+
+    // Edited a moment ago: compiled, not kept until it has settled.
+    edit("shaders/k3.comp", "* 3.0;", "* 7.0;");
+    let recent = build("out");
+    assert_eq!(glslc_runs(dir), 1);
+    assert!(build("out") == recent);
+    assert_eq!(
+        glslc_runs(dir),
+        1,
+        "a file modified just before is not kept"
+    );
+    settle(dir, &dirs);
+    assert!(build("out") == recent);
+    assert_eq!(glslc_runs(dir), 1);
+    let settled = build("out");
+    assert_eq!(glslc_runs(dir), 0, "kept once settled");
+    assert!(settled == recent && recent == fresh());
+}
