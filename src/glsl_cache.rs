@@ -13,8 +13,8 @@
 //! directories, `-O`), the directory it runs in and the source's path. It
 //! records every file glslc read (its depfile) with a SHA-256 of its
 //! contents, and for every `#include "name"` or `#include <name>` line in
-//! those files, whether `name` exists beside the including file and in
-//! each include directory. It is used only when every file still has the
+//! those files, whether `name` exists beside the including file, in the
+//! directory glslc runs in and in each include directory. It is used only when every file still has the
 //! same contents and every one of those paths still exists or not as it
 //! did: a header added to a directory searched earlier, which would
 //! shadow the one glslc read, makes it a miss. A source with an
@@ -143,7 +143,10 @@ impl GlslCache {
             };
             let beside = full.parent().unwrap_or(Path::new(""));
             for name in names {
+                // Every directory glslc may search, and the one it runs in:
+                // more paths than it looks at only make more misses.
                 let dirs = std::iter::once(beside.to_path_buf())
+                    .chain(opts.working_dir.clone())
                     .chain(opts.include_dirs.iter().map(|d| resolve(opts, d)));
                 for dir in dirs {
                     let p = dir.join(&name);

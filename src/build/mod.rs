@@ -28,6 +28,12 @@
 //! `CARGO_MANIFEST_DIR` and the outputs hold no absolute path: they are
 //! byte-identical wherever the project is built.
 //!
+//! glslc's outputs are kept in `$OUT_DIR/halc-glslc-cache` with the
+//! contents of every file glslc read and the paths its `#include`s could
+//! resolve to: a rerun of the build script runs glslc only on the sources
+//! whose files changed (src/glsl_cache.rs says exactly when an entry is
+//! used).
+//!
 //! Errors ([`BuildError`]) are one line naming the file and the kernel (a
 //! GLSL compile error is glslc's message verbatim, with `file:line`). Their
 //! `Debug` is their `Display`, so `fn main() -> Result<(), Box<dyn Error>>`
