@@ -17,6 +17,7 @@
 //! Errors are one line each, except a compile error, which is glslc's own
 //! message verbatim (it names `file:line`).
 
+pub use crate::glsl_cache::GlslCache;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -277,12 +278,12 @@ impl LazyGlslc {
 
     /// [`LazyGlslc::compile_all`], taking what `cache` still holds for a
     /// source instead of running glslc on it, and keeping what glslc
-    /// writes (`crate::glsl_cache`).
-    pub(crate) fn compile_all_cached(
+    /// writes ([`GlslCache`]).
+    pub fn compile_all_cached(
         &mut self,
         sources: &[Option<(&Path, &GlslOptions)>],
         jobs: usize,
-        cache: &crate::glsl_cache::GlslCache,
+        cache: &GlslCache,
     ) -> Vec<Option<Result<GlslOutput, GlslError>>> {
         if sources.iter().all(Option::is_none) {
             return sources.iter().map(|_| None).collect();

@@ -38,9 +38,12 @@ use crate::glsl::{GlslOptions, GlslOutput, Glslc};
 /// cached.
 const SETTLED: Duration = Duration::from_secs(2);
 
-/// A directory of cached glslc outputs.
+/// A directory of glslc outputs kept between runs, with what each depends
+/// on (the module docs of `src/glsl_cache.rs`, and the README's *Use from
+/// build.rs*, say when one is used). Given to
+/// [`LazyGlslc::compile_all_cached`](crate::glsl::LazyGlslc::compile_all_cached).
 #[derive(Debug, Clone)]
-pub(crate) struct GlslCache {
+pub struct GlslCache {
     dir: PathBuf,
 }
 
@@ -56,6 +59,7 @@ struct Entry {
 }
 
 impl GlslCache {
+    /// The cache in `dir` (created when the first output is kept).
     pub fn new(dir: PathBuf) -> GlslCache {
         GlslCache { dir }
     }
@@ -82,7 +86,7 @@ impl GlslCache {
 
     /// glslc's output on `path` with `opts` from the cache, if it still
     /// holds.
-    pub fn get(&self, glslc: &Glslc, path: &Path, opts: &GlslOptions) -> Option<GlslOutput> {
+    pub(crate) fn get(&self, glslc: &Glslc, path: &Path, opts: &GlslOptions) -> Option<GlslOutput> {
         let key = self.key(glslc, path, opts)?;
         let text = std::fs::read(self.dir.join(format!("{key}.json"))).ok()?;
         let entry: Entry = serde_json::from_slice(&text).ok()?;
@@ -111,7 +115,7 @@ impl GlslCache {
     /// at `started`, unless one of the files it read had not settled by
     /// then, or one includes a name that is not a literal. A failure to
     /// write leaves the cache without the entry.
-    pub fn put(
+    pub(crate) fn put(
         &self,
         glslc: &Glslc,
         path: &Path,

@@ -46,6 +46,10 @@ pub struct BuildArgs {
     /// The glslc for GLSL sources (default: $HALC_GLSLC, else glslc on PATH).
     #[arg(long, value_name = "PATH")]
     glslc: Option<PathBuf>,
+    /// Keep glslc's outputs in DIR, and on later builds run glslc only on
+    /// the GLSL sources whose files changed.
+    #[arg(long, value_name = "DIR")]
+    glslc_cache: Option<PathBuf>,
 }
 
 /// Flags that change how, not what, a manifest builds.
@@ -66,6 +70,8 @@ pub struct Operational {
     pub quiet: bool,
     /// `--glslc`.
     pub glslc: Option<PathBuf>,
+    /// `--glslc-cache`.
+    pub glslc_cache: Option<PathBuf>,
 }
 
 pub fn run(a: BuildArgs) -> Result<()> {
@@ -80,6 +86,7 @@ pub fn run(a: BuildArgs) -> Result<()> {
             jobs: a.jobs,
             quiet: a.quiet,
             glslc: a.glslc,
+            glslc_cache: a.glslc_cache,
         },
     )
 }
@@ -128,7 +135,13 @@ pub fn build(path: &Path, op: &Operational) -> Result<()> {
         let jobs_given = op
             .jobs
             .map_or(0, |j| usize::try_from(j).unwrap_or(usize::MAX));
-        let glsl_out = glslc.compile_all(&sources, jobs_given);
+        let glsl_out = match &op.glslc_cache {
+            Some(dir) => {
+                let cache = halc::glsl::GlslCache::new(dir.clone());
+                glslc.compile_all_cached(&sources, jobs_given, &cache)
+            }
+            None => glslc.compile_all(&sources, jobs_given),
+        };
         let mut inputs = Vec::with_capacity(exe.kernels.len());
         for (k, glsl_out) in exe.kernels.iter().zip(glsl_out) {
             let (line, column) = k.position;

@@ -196,6 +196,7 @@ pub fn run(a: CompileArgs) -> Result<()> {
                 jobs: a.jobs,
                 quiet: a.quiet,
                 glslc: None,
+                glslc_cache: None,
             },
         );
     }

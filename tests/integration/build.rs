@@ -652,7 +652,8 @@ fn glsl_sources_compile_in_parallel_with_errors_in_source_order() {
 
 /// Sets every file under `dirs` of `root` as last modified a minute ago:
 /// settled, as the GLSL cache wants its files.
-fn settle(root: &Path, dirs: &[&str]) {
+#[cfg(unix)]
+pub fn settle(root: &Path, dirs: &[&str]) {
     let past = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
     for d in dirs {
         for e in std::fs::read_dir(root.join(d)).unwrap() {
@@ -667,7 +668,7 @@ fn settle(root: &Path, dirs: &[&str]) {
 
 /// How many times the counting glslc compiled since the last call.
 #[cfg(unix)]
-fn glslc_runs(dir: &Path) -> usize {
+pub fn glslc_runs(dir: &Path) -> usize {
     let counts = std::fs::read_to_string(dir.join("running.counts")).unwrap_or_default();
     std::fs::remove_file(dir.join("running.counts")).ok();
     counts.lines().count()

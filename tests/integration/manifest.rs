@@ -341,3 +341,55 @@ fn manifest_glsl_kernels_compile_in_parallel_with_errors_in_order() {
     );
     assert!(!d.path().join("build").exists());
 }
+
+/// `halc build --glslc-cache DIR` keeps glslc's outputs: a second build
+/// runs no glslc, an edited source is the only one compiled again, and the
+/// executable is the one a build without the cache writes.
+#[cfg(unix)]
+#[test]
+fn manifest_glslc_cache_compiles_only_what_changed() {
+    if !crate::build::has_glslc() {
+        return;
+    }
+    let d = tmp();
+    let dir = d.path();
+    let glslc = crate::build::counting_glslc(dir);
+    std::fs::create_dir_all(dir.join("shaders")).unwrap();
+    for i in 0..3 {
+        std::fs::write(
+            dir.join(format!("shaders/k{i}.comp")),
+            format!("#version 450\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0) buffer B {{ uint v[]; }} b;\nvoid main() {{ b.v[0] = {i}u; }}\n"),
+        )
+        .unwrap();
+    }
+    let kernels: String = (0..3)
+        .map(|i| format!("\n[[executable.kernel]]\nsource = \"shaders/k{i}.comp\"\n"))
+        .collect();
+    std::fs::write(
+        dir.join("halc.toml"),
+        format!("[[executable]]\noutput = \"build/k.halc\"\n{kernels}"),
+    )
+    .unwrap();
+    let build = |cache: bool| {
+        let mut args = vec!["build", "--quiet", "--glslc", glslc.to_str().unwrap()];
+        if cache {
+            args.extend(["--glslc-cache", "build/glslc-cache"]);
+        }
+        let o = halc(&args, dir);
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read(dir.join("build/k.halc")).unwrap()
+    };
+    crate::build::settle(dir, &["shaders"]);
+    let first = build(true);
+    assert_eq!(crate::build::glslc_runs(dir), 3);
+    assert!(build(true) == first);
+    assert_eq!(crate::build::glslc_runs(dir), 0, "nothing changed");
+    let text = std::fs::read_to_string(dir.join("shaders/k1.comp")).unwrap();
+    std::fs::write(dir.join("shaders/k1.comp"), text.replace("= 1u", "= 7u")).unwrap();
+    crate::build::settle(dir, &["shaders"]);
+    let edited = build(true);
+    assert_eq!(crate::build::glslc_runs(dir), 1, "one source edited");
+    assert!(edited != first);
+    assert!(build(false) == edited, "the same bytes without the cache");
+    assert_eq!(crate::build::glslc_runs(dir), 3);
+}
