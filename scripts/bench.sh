@@ -236,6 +236,14 @@ cp -r examples/kernels-app/shaders/include "$GL/"
 } > "$GL/halc.toml"
 (cd "$GL" && hyperfine -N --style none --warmup 1 --runs 5 --export-json "$GL/times.json" \
   -n glsl-j1 "$HALC build -q -j 1" -n glsl-default "$HALC build -q" >/dev/null)
+# A rebuild after one of the 40 sources changed (a new line each run),
+# with glslc's outputs kept (--glslc-cache; the sources are dated a minute
+# back, as files edited before a build are) against without.
+touch -d '1 minute ago' "$GL"/shaders/*.comp "$GL"/include/*
+(cd "$GL" && $HALC build -q --glslc-cache build/glslc-cache)
+EDIT="sh -c 'echo // \$\$ >> shaders/k7.comp && touch -d \"1 minute ago\" shaders/k7.comp'"
+(cd "$GL" && hyperfine -N --style none --warmup 1 --runs 5 --export-json "$GL/edit.json" --prepare "$EDIT" \
+  -n glsl-cached "$HALC build -q --glslc-cache build/glslc-cache" -n glsl-uncached "$HALC build -q" >/dev/null)
 
 # --- load + verify (criterion) ------------------------------------------------
 # Cargo and rustc with the system's libraries, not the copies.
@@ -332,6 +340,9 @@ g = medians(f"{work}/glsl/times.json")
 rows.append(("halc build, 40 GLSL kernels through glslc", ""))
 rows.append((f"  several glslc at once (default, {jobs} cores)", f"{g['glsl-default']*1e3:.0f} ms = {g['glsl-j1']/g['glsl-default']:.2f}x faster than one at a time"))
 rows.append(("  one at a time (-j 1)", f"{g['glsl-j1']*1e3:.0f} ms"))
+e = medians(f"{work}/glsl/edit.json")
+rows.append(("  one of the 40 edited, --glslc-cache", f"{e['glsl-cached']*1e3:.0f} ms = {e['glsl-uncached']/e['glsl-cached']:.2f}x faster than without it"))
+rows.append(("  one of the 40 edited, without it", f"{e['glsl-uncached']*1e3:.0f} ms"))
 
 load = open(f"{work}/load.txt").read()
 def ms(v, unit):
