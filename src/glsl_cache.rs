@@ -8,8 +8,8 @@
 //! edit to one of 300 shaders runs glslc 300 times.
 //!
 //! **When an entry is used.** An entry is found by everything that decides
-//! glslc's output besides file contents: this halc's version, glslc's path
-//! and `--version`, the arguments (target environment, defines, include
+//! glslc's output besides file contents: this halc's version, glslc's path,
+//! `--version` and program file (size and modification time), the arguments (target environment, defines, include
 //! directories, `-O`), the directory it runs in and the source's path. It
 //! records every file glslc read (its depfile) with a SHA-256 of its
 //! contents, and for every `#include "name"` or `#include <name>` line in
@@ -75,6 +75,9 @@ impl GlslCache {
         part(env!("CARGO_PKG_VERSION").as_bytes());
         part(glslc.program().as_os_str().as_encoded_bytes());
         part(glslc.version().as_bytes());
+        // The program file itself: a glslc rebuilt or replaced under the
+        // same version text is another glslc.
+        part(program_stamp(glslc.program()).as_bytes());
         for a in opts.args().ok()? {
             part(a.as_encoded_bytes());
         }
@@ -183,6 +186,31 @@ impl GlslCache {
     }
 }
 
+/// The size and modification time of the file `program` runs (found on
+/// `PATH` when it is a bare name), or "" when there is none.
+fn program_stamp(program: &Path) -> String {
+    let found = if program.components().count() > 1 {
+        Some(program.to_path_buf())
+    } else {
+        std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|d| d.join(program))
+                .find(|p| p.is_file())
+        })
+    };
+    found
+        .and_then(|p| std::fs::metadata(p).ok())
+        .map(|m| {
+            let modified = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .unwrap_or_default();
+            format!("{} {}", m.len(), modified.as_nanos())
+        })
+        .unwrap_or_default()
+}
+
 /// `p` as glslc read it: relative paths are relative to its working dir.
 fn resolve(opts: &GlslOptions, p: &Path) -> PathBuf {
     match &opts.working_dir {
@@ -235,6 +263,20 @@ fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A program is stamped by its file, found on `PATH` when bare; a
+    /// replaced file has another stamp.
+    #[test]
+    fn a_replaced_program_has_another_stamp() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("glslc");
+        std::fs::write(&p, "one").unwrap();
+        let before = program_stamp(&p);
+        std::fs::write(&p, "three").unwrap();
+        assert_ne!(program_stamp(&p), before);
+        assert!(!program_stamp(Path::new("sh")).is_empty(), "sh on PATH");
+        assert_eq!(program_stamp(&d.path().join("none")), "");
+    }
 
     #[test]
     fn include_lines_are_read_and_a_macro_include_is_refused() {
