@@ -570,6 +570,21 @@ pub fn most_at_once(dir: &Path) -> usize {
         .unwrap_or(0)
 }
 
+/// [`project`] with `shaders/k1.comp` to `k3.comp` beside `k.comp` (each
+/// scaling by its number) and a [`counting_glslc`], which it returns.
+#[cfg(unix)]
+fn four_kernels(dir: &Path) -> std::path::PathBuf {
+    project(dir);
+    for i in 1..4 {
+        std::fs::write(
+            dir.join(format!("shaders/k{i}.comp")),
+            KERNEL.replace("* pc.scale;", &format!("* pc.scale * {i}.0;")),
+        )
+        .unwrap();
+    }
+    counting_glslc(dir)
+}
+
 /// GLSL sources go through several glslc at once (`Options::jobs`, by
 /// default the cores or what cargo's jobserver grants), with the outputs a
 /// serial build writes; a broken source is reported first in source order
@@ -582,15 +597,7 @@ fn glsl_sources_compile_in_parallel_with_errors_in_source_order() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    project(dir);
-    let glslc = counting_glslc(dir);
-    for i in 1..4 {
-        std::fs::write(
-            dir.join(format!("shaders/k{i}.comp")),
-            KERNEL.replace("* pc.scale;", &format!("* pc.scale * {i}.0;")),
-        )
-        .unwrap();
-    }
+    let glslc = four_kernels(dir);
     let build = |jobs: usize, out: &str| {
         kernels(dir)
             .glob("shaders/*.comp")
@@ -689,15 +696,7 @@ fn glslc_runs_again_only_for_sources_that_changed() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    project(dir);
-    let glslc = counting_glslc(dir);
-    for i in 1..4 {
-        std::fs::write(
-            dir.join(format!("shaders/k{i}.comp")),
-            KERNEL.replace("* pc.scale;", &format!("* pc.scale * {i}.0;")),
-        )
-        .unwrap();
-    }
+    let glslc = four_kernels(dir);
     let build = |out: &str| {
         std::fs::create_dir_all(dir.join(out)).unwrap();
         kernels(dir)
