@@ -132,6 +132,12 @@ impl GlslCache {
         let Some(settled_before) = started.checked_sub(SETTLED) else {
             return;
         };
+        // The directories an `#include` may be found in besides the
+        // including file's: the one glslc runs in and the `-I` ones. More
+        // paths than glslc looks at only make more misses.
+        let searched: Vec<PathBuf> = (opts.working_dir.iter().cloned())
+            .chain(opts.include_dirs.iter().map(|d| resolve(opts, d)))
+            .collect();
         let mut dependencies = Vec::new();
         let mut probes: Vec<(PathBuf, bool)> = Vec::new();
         for dep in &out.dependencies {
@@ -150,12 +156,7 @@ impl GlslCache {
             };
             let beside = full.parent().unwrap_or(Path::new(""));
             for name in names {
-                // Every directory glslc may search, and the one it runs in:
-                // more paths than it looks at only make more misses.
-                let dirs = std::iter::once(beside.to_path_buf())
-                    .chain(opts.working_dir.clone())
-                    .chain(opts.include_dirs.iter().map(|d| resolve(opts, d)));
-                for dir in dirs {
+                for dir in std::iter::once(beside).chain(searched.iter().map(PathBuf::as_path)) {
                     let p = dir.join(&name);
                     if !probes.iter().any(|(q, _)| *q == p) {
                         let exists = p.exists();
@@ -192,11 +193,7 @@ fn program_stamp(program: &Path) -> String {
     let found = if program.components().count() > 1 {
         Some(program.to_path_buf())
     } else {
-        std::env::var_os("PATH").and_then(|paths| {
-            std::env::split_paths(&paths)
-                .map(|d| d.join(program))
-                .find(|p| p.is_file())
-        })
+        crate::msl::metallib::search_path(program.as_os_str(), std::env::var_os("PATH").as_deref())
     };
     found
         .and_then(|p| std::fs::metadata(p).ok())

@@ -132,9 +132,7 @@ pub fn build(path: &Path, op: &Operational) -> Result<()> {
         let sources: Vec<_> = (exe.kernels.iter().zip(&glsl))
             .map(|(k, opts)| Some((k.source.as_path(), opts.as_ref()?)))
             .collect();
-        let jobs_given = op
-            .jobs
-            .map_or(0, |j| usize::try_from(j).unwrap_or(usize::MAX));
+        let jobs_given = super::jobs(op.jobs);
         let glsl_out = match &op.glslc_cache {
             Some(dir) => {
                 let cache = halc::glsl::GlslCache::new(dir.clone());
@@ -183,9 +181,7 @@ pub fn build(path: &Path, op: &Operational) -> Result<()> {
         options.binding_map_text = map_text;
         options.limits = limits;
         options.isolation = isolation(op.in_process, op.time_limit, op.exec)?;
-        options.jobs = op
-            .jobs
-            .map_or(0, |j| usize::try_from(j).unwrap_or(usize::MAX));
+        options.jobs = super::jobs(op.jobs);
         let bar = Bar::new(inputs.len(), op.quiet);
         let compiled = halc::compile_observed(&inputs, &options, &|p| bar.observe(p));
         bar.finish();

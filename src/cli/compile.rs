@@ -244,9 +244,7 @@ pub fn run(a: CompileArgs) -> Result<()> {
         specs: a.specs,
         isolation,
         limits,
-        jobs: a
-            .jobs
-            .map_or(0, |j| usize::try_from(j).unwrap_or(usize::MAX)),
+        jobs: super::jobs(a.jobs),
         ..a.target.options(map, map_text)
     };
     let bar = Bar::new(inputs.len(), a.quiet);

@@ -127,9 +127,7 @@ pub fn run(a: DiffArgs) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let mut differ = false;
     let name = a.input.display();
-    let jobs = a
-        .jobs
-        .map_or(0, |j| usize::try_from(j).unwrap_or(usize::MAX));
+    let jobs = super::jobs(a.jobs);
     let seeds = a.seed..a.seed.saturating_add(a.seeds);
     diff_seeds(&input, &opts, seeds, &device, jobs, |_, r| {
         match r.map_err(|e| anyhow!("{e}"))? {

@@ -178,6 +178,12 @@ pub fn check_output_in(out: &Path, inputs: &[PathBuf], create_dirs: bool) -> Res
     Ok(())
 }
 
+/// A `-j N` argument as `Options::jobs` takes it: 0 (not given) means
+/// one per core, or what a jobserver grants.
+pub fn jobs(arg: Option<u64>) -> usize {
+    arg.map_or(0, |j| usize::try_from(j).unwrap_or(usize::MAX))
+}
+
 pub fn parent_dir(p: &Path) -> &Path {
     match p.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,

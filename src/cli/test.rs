@@ -121,9 +121,7 @@ pub fn run(a: TestArgs) -> Result<()> {
     };
     let mut reports = Vec::new();
     let mut out = std::io::stdout().lock();
-    let jobs = a
-        .jobs
-        .map_or(0, |j| usize::try_from(j).unwrap_or(usize::MAX));
+    let jobs = super::jobs(a.jobs);
     run_files(&a.files, device.as_ref(), &opts, jobs, |i, r| {
         let (word, reason) = match r.outcome {
             Outcome::Pass => ("PASS", None),

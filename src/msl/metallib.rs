@@ -335,7 +335,7 @@ fn is_executable_file(p: &Path) -> bool {
 }
 
 /// `name` in the directories of a `PATH` value (empty entries skipped).
-fn search_path(name: &OsStr, path: Option<&OsStr>) -> Option<PathBuf> {
+pub(crate) fn search_path(name: &OsStr, path: Option<&OsStr>) -> Option<PathBuf> {
     std::env::split_paths(path?)
         .filter(|d| !d.as_os_str().is_empty())
         .map(|d| d.join(name))
