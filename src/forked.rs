@@ -10,7 +10,7 @@
 //! other.
 
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
 /// Runs `work(i)` for every `i` in `0..n`, up to `jobs` at once (0: one
@@ -122,19 +122,9 @@ struct Child {
 
 impl Child {
     fn start(index: usize, work: &impl Fn(usize) -> Vec<u8>) -> io::Result<Child> {
-        let mut fds = [0; 2];
-        // SAFETY: `fds` is a valid out-pointer for two descriptors.
-        if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: both were just created and are owned by nothing else.
-        let (r, w) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
-        for fd in [&r, &w] {
-            // Not inherited by what the child executes (glslc, clang, the
-            // Vulkan reference): the pipe ends when the child exits.
-            // SAFETY: fcntl on a descriptor this process owns.
-            unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC) };
-        }
+        // Close-on-exec: what the child executes (glslc, clang, the Vulkan
+        // reference) does not keep the pipe open after the child exits.
+        let (r, w) = crate::msl::worker::cloexec_pipe()?;
         let start = Instant::now();
         // SAFETY: `each_forked` forks only in a single-threaded process, so
         // the child's copy of the address space is consistent: no lock is

@@ -1176,20 +1176,26 @@ impl From<PipeEnd> for std::os::fd::OwnedFd {
 /// A pipe: (read end, write end), both close-on-exec.
 #[cfg(unix)]
 fn pipe() -> Result<(PipeEnd, PipeEnd), WorkerError> {
+    cloexec_pipe()
+        .map(|(r, w)| (PipeEnd(r), PipeEnd(w)))
+        .map_err(|e| WorkerError::Io(format!("pipe: {e}")))
+}
+
+/// A pipe: (read end, write end), both close-on-exec, so that a program a
+/// forked child executes does not keep it open.
+#[cfg(unix)]
+pub(crate) fn cloexec_pipe() -> io::Result<(std::os::fd::OwnedFd, std::os::fd::OwnedFd)> {
     use std::os::fd::FromRawFd;
     let mut fds = [0 as libc::c_int; 2];
     // SAFETY: `fds` is a valid array of two descriptors for pipe(2) to fill.
     if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
-        return Err(WorkerError::Io(format!(
-            "pipe: {}",
-            io::Error::last_os_error()
-        )));
+        return Err(io::Error::last_os_error());
     }
     // SAFETY: pipe(2) succeeded: both descriptors are new and ours alone.
     let ends = unsafe {
         (
-            PipeEnd(std::os::fd::OwnedFd::from_raw_fd(fds[0])),
-            PipeEnd(std::os::fd::OwnedFd::from_raw_fd(fds[1])),
+            std::os::fd::OwnedFd::from_raw_fd(fds[0]),
+            std::os::fd::OwnedFd::from_raw_fd(fds[1]),
         )
     };
     for fd in fds {
