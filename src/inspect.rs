@@ -160,15 +160,15 @@ fn name<T: std::fmt::Debug>(v: T) -> String {
 /// Decodes a verified executable.
 pub fn view(exe: &Executable<'_>) -> ExecutableView {
     let raw = exe.raw();
-    let kernels = raw
-        .kernels()
-        .iter()
-        .map(|k| KernelView {
-            name: k.name().to_string(),
-            entry_point: k.entry_point().to_string(),
-            msl_name: k.msl_name().to_string(),
+    let kernels = exe
+        .entry_points()
+        .map(|kv| (kv, kv.raw()))
+        .map(|(kv, k)| KernelView {
+            name: kv.name().to_string(),
+            entry_point: kv.entry_point().to_string(),
+            msl_name: kv.msl_name().to_string(),
             library: k.library(),
-            source_file: k.source_file().unwrap_or_default().to_string(),
+            source_file: kv.source_file().unwrap_or_default().to_string(),
             threadgroup_size: k
                 .threadgroup_size()
                 .iter()
@@ -185,39 +185,31 @@ pub fn view(exe: &Executable<'_>) -> ExecutableView {
                     sizes_byte_offset: a.sizes_byte_offset(),
                 })
                 .collect(),
-            bindings: runtime_loader::Binding::all(k).map(binding).collect(),
+            bindings: kv.bindings().map(binding).collect(),
             push_constants: k.push_constants().map(|p| (p.buffer_index(), p.size())),
             sizes_buffer_index: k.sizes_buffer_index(),
             sizes_buffer_entries: k.sizes_buffer_entries(),
             threadgroup_memory_bytes: k.threadgroup_memory_bytes(),
-            function_constants: k
+            function_constants: kv
                 .function_constants()
-                .map(|v| {
-                    v.iter()
-                        .map(|f| {
-                            (
-                                f.id(),
-                                name(f.type_()),
-                                f.default_bits(),
-                                f.name().unwrap_or_default().to_string(),
-                                f.aliases()
-                                    .map(|a| {
-                                        a.iter()
-                                            .map(|a| {
-                                                (
-                                                    name(a.type_()),
-                                                    a.default_bits(),
-                                                    a.name().unwrap_or_default().to_string(),
-                                                )
-                                            })
-                                            .collect()
-                                    })
-                                    .unwrap_or_default(),
-                            )
-                        })
-                        .collect()
+                .map(|f| {
+                    (
+                        f.id(),
+                        name(f.type_()),
+                        f.default_bits(),
+                        f.name().unwrap_or_default().to_string(),
+                        f.aliases()
+                            .map(|a| {
+                                (
+                                    name(a.type_()),
+                                    a.default_bits(),
+                                    a.name().unwrap_or_default().to_string(),
+                                )
+                            })
+                            .collect(),
+                    )
                 })
-                .unwrap_or_default(),
+                .collect(),
             baked_constants: k
                 .baked_constants()
                 .map(|v| {
@@ -226,10 +218,7 @@ pub fn view(exe: &Executable<'_>) -> ExecutableView {
                         .collect()
                 })
                 .unwrap_or_default(),
-            capabilities: k
-                .capabilities()
-                .map(|v| v.iter().map(str::to_string).collect())
-                .unwrap_or_default(),
+            capabilities: kv.capabilities().map(str::to_string).collect(),
         })
         .collect();
     let libraries = raw
@@ -242,17 +231,14 @@ pub fn view(exe: &Executable<'_>) -> ExecutableView {
             argument_buffer_tier: name(l.argument_buffer_tier()),
             msl_bytes: l.msl_source().map(|s| s.len()),
             metallib_bytes: l.metallib().map(|m| m.len()),
-            metallib_toolchain: l.metallib_toolchain().map(str::to_string),
+            metallib_toolchain: exe.metallib_toolchain(l).map(str::to_string),
         })
         .collect();
-    let build = raw.build_info().map(|b| BuildView {
-        halc_version: b.halc_version().unwrap_or_default().to_string(),
-        spirv_cross_version: b.spirv_cross_version().unwrap_or_default().to_string(),
-        options: b
-            .options()
-            .map(|v| v.iter().map(str::to_string).collect())
-            .unwrap_or_default(),
-        inputs_sha256: b.inputs_sha256().unwrap_or_default().to_string(),
+    let build = exe.build_info().map(|b| BuildView {
+        halc_version: b.halc_version().to_string(),
+        spirv_cross_version: b.spirv_cross_version().to_string(),
+        options: b.options().map(str::to_string).collect(),
+        inputs_sha256: b.inputs_sha256().to_string(),
     });
     ExecutableView {
         format_version: raw.format_version().0,

@@ -358,13 +358,13 @@ impl Reflection {
             format: FORMAT.into(),
             version: VERSION,
             executable_format_version: raw.format_version().0,
-            kernels: raw.kernels().iter().map(kernel).collect(),
-            libraries: raw.libraries().iter().map(library).collect(),
-            build: raw.build_info().map(|b| Build {
-                halc_version: b.halc_version().unwrap_or_default().into(),
-                spirv_cross_version: b.spirv_cross_version().unwrap_or_default().into(),
-                options: strings(b.options()),
-                inputs_sha256: b.inputs_sha256().unwrap_or_default().into(),
+            kernels: exe.entry_points().map(kernel).collect(),
+            libraries: raw.libraries().iter().map(|l| library(exe, l)).collect(),
+            build: exe.build_info().map(|b| Build {
+                halc_version: b.halc_version().into(),
+                spirv_cross_version: b.spirv_cross_version().into(),
+                options: b.options().map(str::to_string).collect(),
+                inputs_sha256: b.inputs_sha256().into(),
             }),
         }
     }
@@ -382,20 +382,16 @@ impl Reflection {
     }
 }
 
-fn strings(v: Option<flatbuffers::Vector<'_, flatbuffers::ForwardsUOffset<&str>>>) -> Vec<String> {
-    v.map(|v| v.iter().map(str::to_string).collect())
-        .unwrap_or_default()
-}
-
-fn kernel(k: fb::Kernel<'_>) -> Kernel {
+fn kernel(kv: runtime_loader::Kernel<'_>) -> Kernel {
+    let k = kv.raw();
     let dims: Vec<_> = k.threadgroup_size().iter().collect();
     let dim = |i: usize| dims.get(i).map(|d| d.size()).unwrap_or(1);
     let spec = |i: usize| dims.get(i).filter(|d| d.has_spec_id()).map(|d| d.spec_id());
     Kernel {
-        name: k.name().into(),
-        entry_point: k.entry_point().into(),
-        source_file: k.source_file().unwrap_or_default().into(),
-        msl_function: k.msl_name().into(),
+        name: kv.name().into(),
+        entry_point: kv.entry_point().into(),
+        source_file: kv.source_file().unwrap_or_default().into(),
+        msl_function: kv.msl_name().into(),
         library: k.library(),
         threadgroup_size: Dims {
             x: dim(0),
@@ -425,19 +421,17 @@ fn kernel(k: fb::Kernel<'_>) -> Kernel {
                 }),
             })
             .collect(),
-        resources: runtime_loader::Binding::all(k).map(resource).collect(),
-        push_constants: k.push_constants().map(|p| PushConstants {
-            buffer_index: p.buffer_index(),
-            size: p.size(),
-            members: p
-                .members()
-                .iter()
-                .flatten()
+        resources: kv.bindings().map(resource).collect(),
+        push_constants: kv.push_constants().map(|p| PushConstants {
+            buffer_index: p.buffer_index,
+            size: p.size,
+            members: kv
+                .push_constant_members()
                 .map(|m| BlockMember {
-                    name: m.name().unwrap_or_default().into(),
-                    offset: m.offset(),
-                    size: m.size(),
-                    ty: m.type_().unwrap_or_default().into(),
+                    name: m.name.unwrap_or_default().into(),
+                    offset: m.offset,
+                    size: m.size,
+                    ty: m.ty.into(),
                 })
                 .collect(),
         }),
@@ -445,31 +439,23 @@ fn kernel(k: fb::Kernel<'_>) -> Kernel {
             buffer_index: i,
             entries: k.sizes_buffer_entries(),
         }),
-        function_constants: k
+        function_constants: kv
             .function_constants()
-            .map(|v| {
-                v.iter()
-                    .map(|f| FunctionConstant {
-                        id: f.id(),
-                        name: f.name().unwrap_or_default().into(),
-                        ty: scalar_type(f.type_()).into(),
-                        default: value(f.type_(), f.default_bits()),
-                        aliases: f
-                            .aliases()
-                            .map(|a| {
-                                a.iter()
-                                    .map(|a| SpecAlias {
-                                        name: a.name().unwrap_or_default().into(),
-                                        ty: scalar_type(a.type_()).into(),
-                                        default: value(a.type_(), a.default_bits()),
-                                    })
-                                    .collect()
-                            })
-                            .unwrap_or_default(),
+            .map(|f| FunctionConstant {
+                id: f.id(),
+                name: f.name().unwrap_or_default().into(),
+                ty: scalar_type(f.type_()).into(),
+                default: value(f.type_(), f.default_bits()),
+                aliases: f
+                    .aliases()
+                    .map(|a| SpecAlias {
+                        name: a.name().unwrap_or_default().into(),
+                        ty: scalar_type(a.type_()).into(),
+                        default: value(a.type_(), a.default_bits()),
                     })
-                    .collect()
+                    .collect(),
             })
-            .unwrap_or_default(),
+            .collect(),
         baked_constants: k
             .baked_constants()
             .map(|v| {
@@ -482,7 +468,7 @@ fn kernel(k: fb::Kernel<'_>) -> Kernel {
                     .collect()
             })
             .unwrap_or_default(),
-        capabilities: strings(k.capabilities()),
+        capabilities: kv.capabilities().map(str::to_string).collect(),
     }
 }
 
@@ -523,7 +509,7 @@ fn resource(b: runtime_loader::Binding<'_>) -> Resource {
     }
 }
 
-fn library(l: fb::Library<'_>) -> Library {
+fn library(exe: &Executable<'_>, l: fb::Library<'_>) -> Library {
     Library {
         msl_version: format!("{}.{}", l.msl_version().major(), l.msl_version().minor()),
         math_mode: match l.math_mode() {
@@ -543,7 +529,7 @@ fn library(l: fb::Library<'_>) -> Library {
         msl_bytes: l.msl_source().map(|s| s.len() as u64),
         metallib: l.metallib().map(|m| Metallib {
             bytes: m.len() as u64,
-            toolchain: l.metallib_toolchain().unwrap_or_default().into(),
+            toolchain: exe.metallib_toolchain(l).unwrap_or_default().into(),
         }),
     }
 }

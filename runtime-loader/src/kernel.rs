@@ -4,8 +4,11 @@
 //! so its accessors return plain values where the raw FlatBuffer tables
 //! return options: the verifier has already checked them.
 
+use flatbuffers::Vector;
+
 use crate::records::{ArgumentBuffer, Binding};
-use crate::schema;
+use crate::schema::{self, ScalarType};
+use crate::strings::Strings;
 
 /// One dimension of the threadgroup size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +28,110 @@ pub struct PushConstantLayout {
     pub size: u32,
 }
 
+/// One top-level member of the push-constant block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PushConstantMember<'a> {
+    /// Byte offset in the block.
+    pub offset: u32,
+    /// Bytes it occupies.
+    pub size: u32,
+    /// `OpMemberName`, `None` when stripped.
+    pub name: Option<&'a str>,
+    /// Its layout, canonical (`vec4<float32>`, see the schema).
+    pub ty: &'a str,
+}
+
+/// A specialization constant left open: a Metal function constant.
+#[derive(Debug, Clone, Copy)]
+pub struct FunctionConstant<'a> {
+    raw: &'a schema::FunctionConstant,
+    /// `Kernel.function_constant_aliases` and this constant's run of it.
+    aliases: Vector<'a, schema::FunctionConstantAlias>,
+    first_alias: usize,
+    end_alias: usize,
+    strings: Strings<'a>,
+}
+
+impl<'a> FunctionConstant<'a> {
+    /// The raw FlatBuffer struct.
+    pub fn raw(&self) -> &'a schema::FunctionConstant {
+        self.raw
+    }
+
+    /// `[[function_constant(id)]]`: the SPIR-V SpecId.
+    pub fn id(&self) -> u32 {
+        self.raw.id()
+    }
+
+    /// The type Metal declares it with: values are set as this type.
+    pub fn type_(&self) -> ScalarType {
+        self.raw.type_()
+    }
+
+    /// Default value, raw bits zero-extended.
+    pub fn default_bits(&self) -> u64 {
+        self.raw.default_bits()
+    }
+
+    /// `OpName` of its first declaration, `None` when stripped.
+    pub fn name(&self) -> Option<&'a str> {
+        self.strings.non_empty(self.raw.name())
+    }
+
+    /// The SpecId's other declarations.
+    pub fn aliases(&self) -> impl ExactSizeIterator<Item = FunctionConstantAlias<'a>> + 'a {
+        let (aliases, strings) = (self.aliases, self.strings);
+        (self.first_alias..self.end_alias).map(move |i| FunctionConstantAlias {
+            raw: aliases.get(i),
+            strings,
+        })
+    }
+}
+
+/// Another declaration of a function constant's SpecId, of the same width.
+#[derive(Debug, Clone, Copy)]
+pub struct FunctionConstantAlias<'a> {
+    raw: &'a schema::FunctionConstantAlias,
+    strings: Strings<'a>,
+}
+
+impl<'a> FunctionConstantAlias<'a> {
+    /// The raw FlatBuffer struct.
+    pub fn raw(&self) -> &'a schema::FunctionConstantAlias {
+        self.raw
+    }
+
+    /// Its type.
+    pub fn type_(&self) -> ScalarType {
+        self.raw.type_()
+    }
+
+    /// Its default value, raw bits zero-extended.
+    pub fn default_bits(&self) -> u64 {
+        self.raw.default_bits()
+    }
+
+    /// `OpName`, `None` when stripped.
+    pub fn name(&self) -> Option<&'a str> {
+        self.strings.non_empty(self.raw.name())
+    }
+}
+
+/// The first index in `0..len` at which `before` is false, `before` being
+/// true on a prefix (a binary search over a FlatBuffer vector).
+fn partition_point(len: usize, before: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, len);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if before(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 /// The kernel-level buffer-sizes table (`OpArrayLength`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SizesBufferLayout {
@@ -38,12 +145,17 @@ pub struct SizesBufferLayout {
 #[derive(Debug, Clone, Copy)]
 pub struct Kernel<'a> {
     exe: schema::Executable<'a>,
+    strings: Strings<'a>,
     raw: schema::Kernel<'a>,
 }
 
 impl<'a> Kernel<'a> {
-    pub(crate) fn new(exe: schema::Executable<'a>, raw: schema::Kernel<'a>) -> Self {
-        Kernel { exe, raw }
+    pub(crate) fn new(
+        exe: schema::Executable<'a>,
+        strings: Strings<'a>,
+        raw: schema::Kernel<'a>,
+    ) -> Self {
+        Kernel { exe, strings, raw }
     }
 
     /// The raw FlatBuffer table.
@@ -53,17 +165,33 @@ impl<'a> Kernel<'a> {
 
     /// Name in the executable (unique; the lookup key).
     pub fn name(&self) -> &'a str {
-        self.raw.name()
+        self.strings.str(self.raw.names().name())
     }
 
     /// Entry-point name in the SPIR-V it was compiled from.
     pub fn entry_point(&self) -> &'a str {
-        self.raw.entry_point()
+        self.strings.str(self.raw.names().entry_point())
     }
 
     /// Function name in the MSL.
     pub fn msl_name(&self) -> &'a str {
-        self.raw.msl_name()
+        self.strings.str(self.raw.names().msl_name())
+    }
+
+    /// File name (no directory) of the SPIR-V it came from, `None` when the
+    /// file does not say.
+    pub fn source_file(&self) -> Option<&'a str> {
+        self.strings.non_empty(self.raw.names().source_file())
+    }
+
+    /// SPIR-V capabilities the module declares (informational).
+    pub fn capabilities(&self) -> impl ExactSizeIterator<Item = &'a str> + 'a {
+        let strings = self.strings;
+        self.raw
+            .capabilities()
+            .unwrap_or_default()
+            .iter()
+            .map(move |s| strings.str(s))
     }
 
     /// Index of its library in the executable.
@@ -110,7 +238,7 @@ impl<'a> Kernel<'a> {
 
     /// Bindings sorted by (set, binding).
     pub fn bindings(&self) -> impl ExactSizeIterator<Item = Binding<'a>> + 'a {
-        Binding::all(self.raw)
+        Binding::all(self.raw, self.strings)
     }
 
     /// The binding at (set, binding).
@@ -137,6 +265,24 @@ impl<'a> Kernel<'a> {
         })
     }
 
+    /// The push-constant block's members in offset order, as the SPIR-V
+    /// lays them out.
+    pub fn push_constant_members(
+        &self,
+    ) -> impl ExactSizeIterator<Item = PushConstantMember<'a>> + 'a {
+        let strings = self.strings;
+        self.raw
+            .push_constant_members()
+            .unwrap_or_default()
+            .iter()
+            .map(move |m| PushConstantMember {
+                offset: m.offset(),
+                size: m.size(),
+                name: strings.non_empty(m.name()),
+                ty: strings.str(m.type_()),
+            })
+    }
+
     /// The kernel-level buffer-sizes table, if the kernel declares one.
     pub fn sizes_buffer(&self) -> Option<SizesBufferLayout> {
         self.raw
@@ -147,16 +293,36 @@ impl<'a> Kernel<'a> {
             })
     }
 
-    /// Open specialization constants (Metal function constants).
-    pub fn function_constants(
-        &self,
-    ) -> impl ExactSizeIterator<Item = schema::FunctionConstant<'a>> + 'a {
-        self.raw.function_constants().unwrap_or_default().iter()
+    /// Open specialization constants (Metal function constants), sorted by
+    /// id.
+    pub fn function_constants(&self) -> impl ExactSizeIterator<Item = FunctionConstant<'a>> + 'a {
+        let consts = self.raw.function_constants().unwrap_or_default();
+        let this = *self;
+        (0..consts.len()).map(move |i| this.constant(consts.get(i)))
     }
 
     /// The function constant with id `id`.
-    pub fn function_constant(&self, id: u32) -> Option<schema::FunctionConstant<'a>> {
-        self.function_constants().find(|c| c.id() == id)
+    pub fn function_constant(&self, id: u32) -> Option<FunctionConstant<'a>> {
+        let consts = self.raw.function_constants().unwrap_or_default();
+        let i = partition_point(consts.len(), |i| consts.get(i).id() < id);
+        (i < consts.len() && consts.get(i).id() == id).then(|| self.constant(consts.get(i)))
+    }
+
+    /// The view of one of the kernel's function constants. Loading checked
+    /// that the aliases are sorted by id and each belongs to a constant, so
+    /// a constant's aliases are the run of aliases with its id.
+    fn constant(&self, raw: &'a schema::FunctionConstant) -> FunctionConstant<'a> {
+        let aliases = self.raw.function_constant_aliases().unwrap_or_default();
+        let id = raw.id();
+        let first_alias = partition_point(aliases.len(), |i| aliases.get(i).id() < id);
+        let end_alias = partition_point(aliases.len(), |i| aliases.get(i).id() <= id);
+        FunctionConstant {
+            raw,
+            aliases,
+            first_alias,
+            end_alias,
+            strings: self.strings,
+        }
     }
 
     /// Specialization constants baked at build time (informational).

@@ -46,10 +46,15 @@ pub mod memory;
 pub mod metal;
 pub mod plan;
 mod records;
+mod strings;
 pub mod transfer;
 mod verify;
 
-pub use kernel::{Kernel, PushConstantLayout, SizesBufferLayout, ThreadgroupDim};
-pub use load::{Executable, LoadError, OwnedExecutable, VerifyLimits};
+pub use kernel::{
+    FunctionConstant, FunctionConstantAlias, Kernel, PushConstantLayout, PushConstantMember,
+    SizesBufferLayout, ThreadgroupDim,
+};
+pub use load::{BuildInfo, Executable, LoadError, OwnedExecutable, VerifyLimits};
 pub use records::{msl_source, or_unset, ArgumentBuffer, Binding, UNSET};
+pub use strings::{StringTable, Strings};
 pub use verify::{bits_fit, scalar_bits, Violation, MAX_SAMPLER_SLOTS};

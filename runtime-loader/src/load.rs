@@ -7,6 +7,7 @@ use std::path::Path;
 
 use crate::kernel::Kernel;
 use crate::schema;
+use crate::strings::Strings;
 use crate::verify::{self, Violation};
 
 /// Limits for the verifier. The defaults accept anything `halc compile`
@@ -88,6 +89,7 @@ impl LoadError {
 #[derive(Debug, Clone, Copy)]
 pub struct Executable<'a> {
     root: schema::Executable<'a>,
+    strings: Strings<'a>,
 }
 
 impl<'a> Executable<'a> {
@@ -127,13 +129,18 @@ impl<'a> Executable<'a> {
             return Err(LoadError::Version { found, expected });
         }
         let root = schema::root_as_executable_with_opts(&opts, bytes)?;
-        verify::executable(root, &limits).map_err(LoadError::Invalid)?;
-        Ok(Executable { root })
+        let strings = verify::executable(root, &limits).map_err(LoadError::Invalid)?;
+        Ok(Executable { root, strings })
     }
 
     /// The FlatBuffer root.
     pub fn raw(&self) -> schema::Executable<'a> {
         self.root
+    }
+
+    /// The text every `schema::Str` of the file points into.
+    pub fn strings(&self) -> Strings<'a> {
+        self.strings
     }
 
     /// Kernels, sorted by name (raw FlatBuffer tables).
@@ -143,21 +150,46 @@ impl<'a> Executable<'a> {
 
     /// The kernel named `name` in the executable (raw FlatBuffer table).
     pub fn kernel(&self, name: &str) -> Option<schema::Kernel<'a>> {
-        self.root
-            .kernels()
-            .lookup_by_key(name, |k, n| k.key_compare_with_value(n))
+        let kernels = self.root.kernels();
+        // Loading checked that the names are sorted, bytewise, and unique.
+        let (mut lo, mut hi) = (0, kernels.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let k = kernels.get(mid);
+            match self.strings.str(k.names().name()).cmp(name) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(k),
+            }
+        }
+        None
     }
 
     /// Kernels, sorted by name, as verified typed views.
     pub fn entry_points(&self) -> impl ExactSizeIterator<Item = Kernel<'a>> + 'a {
-        let root = self.root;
-        root.kernels().iter().map(move |k| Kernel::new(root, k))
+        let (root, strings) = (self.root, self.strings);
+        root.kernels()
+            .iter()
+            .map(move |k| Kernel::new(root, strings, k))
     }
 
     /// The kernel named `name` in the executable, as a verified typed
     /// view: the input of [`crate::plan`] and of the Metal runtime.
     pub fn entry_point(&self, name: &str) -> Option<Kernel<'a>> {
-        self.kernel(name).map(|k| Kernel::new(self.root, k))
+        self.kernel(name)
+            .map(|k| Kernel::new(self.root, self.strings, k))
+    }
+
+    /// How the file was built, when it says.
+    pub fn build_info(&self) -> Option<BuildInfo<'a>> {
+        let strings = self.strings;
+        self.root.build_info().map(|raw| BuildInfo { raw, strings })
+    }
+
+    /// The xcrun toolchain that produced `lib`'s metallib, when it has one.
+    pub fn metallib_toolchain(&self, lib: schema::Library<'a>) -> Option<&'a str> {
+        lib.metallib_toolchain()
+            .and_then(|s| self.strings.non_empty(s))
     }
 
     /// Libraries.
@@ -182,6 +214,44 @@ fn format_version(
     let mut word = [0; 4];
     word.copy_from_slice(&bytes[pos..pos + 4]);
     Ok(u32::from_le_bytes(word))
+}
+
+/// `Executable.build_info`, with its strings.
+#[derive(Debug, Clone, Copy)]
+pub struct BuildInfo<'a> {
+    raw: schema::BuildInfo<'a>,
+    strings: Strings<'a>,
+}
+
+impl<'a> BuildInfo<'a> {
+    fn text(&self, s: Option<&schema::Str>) -> &'a str {
+        s.map_or("", |s| self.strings.str(s))
+    }
+
+    /// The version of halc that wrote the file.
+    pub fn halc_version(&self) -> &'a str {
+        self.text(self.raw.halc_version())
+    }
+
+    /// The version of SPIRV-Cross that generated its MSL.
+    pub fn spirv_cross_version(&self) -> &'a str {
+        self.text(self.raw.spirv_cross_version())
+    }
+
+    /// Options that affect the output, canonical `key=value` lines.
+    pub fn options(&self) -> impl ExactSizeIterator<Item = &'a str> + 'a {
+        let strings = self.strings;
+        self.raw
+            .options()
+            .unwrap_or_default()
+            .iter()
+            .map(move |s| strings.str(s))
+    }
+
+    /// SHA-256 (hex) over the inputs' bytes.
+    pub fn inputs_sha256(&self) -> &'a str {
+        self.text(self.raw.inputs_sha256())
+    }
 }
 
 /// An executable that owns its bytes: read from a file (or taken from a
@@ -236,7 +306,10 @@ impl OwnedExecutable {
         // flatbuffers verifier and the semantic checks) in the constructor and
         // is never mutated afterwards: there is no `&mut` access to it.
         let root = unsafe { schema::root_as_executable_unchecked(&self.bytes) };
-        Executable { root }
+        // SAFETY: as above: loading checked that these bytes are UTF-8.
+        let strings =
+            Strings::new(unsafe { std::str::from_utf8_unchecked(root.strings().bytes()) });
+        Executable { root, strings }
     }
 
     /// The file's bytes.

@@ -9,6 +9,7 @@
 //! of a table; these views give back the fields (and options) the tables had.
 
 use crate::schema;
+use crate::strings::Strings;
 
 /// The value the format stores for an absent slot field.
 pub const UNSET: u32 = schema::Unset::Value.0;
@@ -35,7 +36,10 @@ pub struct Binding<'a> {
 impl<'a> Binding<'a> {
     /// The bindings of the raw kernel `k` with their names
     /// (`binding_names[i]`; empty when the file has none for it).
-    pub fn all(k: schema::Kernel<'a>) -> impl ExactSizeIterator<Item = Binding<'a>> + 'a {
+    pub(crate) fn all(
+        k: schema::Kernel<'a>,
+        strings: Strings<'a>,
+    ) -> impl ExactSizeIterator<Item = Binding<'a>> + 'a {
         let names = k.binding_names();
         k.bindings()
             .unwrap_or_default()
@@ -43,7 +47,9 @@ impl<'a> Binding<'a> {
             .enumerate()
             .map(move |(i, raw)| Binding {
                 raw,
-                name: names.filter(|n| i < n.len()).map_or("", |n| n.get(i)),
+                name: names
+                    .filter(|n| i < n.len())
+                    .map_or("", |n| strings.str(n.get(i))),
             })
     }
 

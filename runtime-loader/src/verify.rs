@@ -2,12 +2,17 @@
 //! the flatbuffers verifier cannot check, run once at load.
 //!
 //! After these checks the dispatch planner and the Metal runtime rely on:
+//! - `strings` UTF-8, and every `Str` of the file inside it on character
+//!   boundaries (so reading a string never fails);
 //! - kernel names non-empty, sorted and unique (so lookup by name works);
 //! - library indices in range, each library with MSL source or a metallib;
 //! - three threadgroup dimensions, each ≥ 1, at most
 //!   `MaxThreadsPerThreadgroup` threads, `max_threads_per_threadgroup`
 //!   between that product and the limit, spec-id dimensions backed by an
 //!   integer function constant whose default is the recorded size;
+//! - function constants sorted by id without duplicates, each alias of the
+//!   same width as its constant and sorted with them (so lookup by id and a
+//!   constant's aliases are a binary search);
 //! - every enum value known;
 //! - bindings sorted by (set, binding) with no duplicates, `count` ≥ 1, the
 //!   slots each kind needs present (and no others; a slot holding
@@ -22,9 +27,11 @@
 
 use std::fmt;
 
+use crate::kernel::Kernel;
 use crate::load::VerifyLimits;
 use crate::records::{ArgumentBuffer, Binding};
 use crate::schema::{self, BindingKind, BindingModel, MetalLimits, ScalarType};
+use crate::strings::Strings;
 
 /// Entries in Metal's sampler argument table. Not in the schema's
 /// `MetalLimits` (the compiler does not enforce it); defined here only.
@@ -109,14 +116,51 @@ pub(crate) fn kind_parts(kind: BindingKind) -> Option<(Option<Part>, bool)> {
     })
 }
 
-/// Reports the first violation found.
-pub(crate) fn executable(
-    root: schema::Executable<'_>,
+/// The string `s`, or the violation of `field` (of `kernel`) when it does
+/// not resolve.
+fn text<'a>(
+    strings: Strings<'a>,
+    kernel: Option<&str>,
+    field: impl FnOnce() -> String,
+    s: &schema::Str,
+) -> Result<&'a str, Violation> {
+    match strings.get(s) {
+        Some(t) => Ok(t),
+        None => Err(Violation {
+            kernel: kernel.map(str::to_owned),
+            field: field(),
+            message: strings.fault(s).unwrap_or_default(),
+        }),
+    }
+}
+
+/// Reports the first violation found; gives the file's strings, checked.
+pub(crate) fn executable<'a>(
+    root: schema::Executable<'a>,
     limits: &VerifyLimits,
-) -> Result<(), Violation> {
+) -> Result<Strings<'a>, Violation> {
+    let strings = Strings::of(root).map_err(|e| Violation {
+        kernel: None,
+        field: "strings".into(),
+        message: format!("is not UTF-8: {e}"),
+    })?;
+    if let Some(b) = root.build_info() {
+        for (f, s) in [
+            ("halc_version", b.halc_version()),
+            ("spirv_cross_version", b.spirv_cross_version()),
+            ("inputs_sha256", b.inputs_sha256()),
+        ] {
+            if let Some(s) = s {
+                text(strings, None, || format!("build_info.{f}"), s)?;
+            }
+        }
+        for (i, s) in b.options().unwrap_or_default().iter().enumerate() {
+            text(strings, None, || format!("build_info.options[{i}]"), s)?;
+        }
+    }
     let libraries = root.libraries();
     for (i, lib) in libraries.iter().enumerate() {
-        library(i, lib)?;
+        library(i, lib, strings)?;
     }
     let kernels = root.kernels();
     if kernels.is_empty() {
@@ -129,11 +173,12 @@ pub(crate) fn executable(
     let mut previous: Option<&str> = None;
     let mut scratch = Scratch::default();
     for (i, k) in kernels.iter().enumerate() {
-        let name = k.name();
+        let field = || format!("kernels[{i}].names.name");
+        let name = text(strings, None, field, k.names().name())?;
         if name.is_empty() {
             return Err(Violation {
                 kernel: None,
-                field: format!("kernels[{i}].name"),
+                field: field(),
                 message: "is empty".into(),
             });
         }
@@ -141,7 +186,7 @@ pub(crate) fn executable(
             if prev >= name {
                 return Err(Violation {
                     kernel: Some(name.into()),
-                    field: "name".into(),
+                    field: "names.name".into(),
                     message: format!(
                         "kernels must be sorted by name without duplicates, but `{name}` follows `{prev}`"
                     ),
@@ -151,16 +196,18 @@ pub(crate) fn executable(
         previous = Some(name);
         KernelCheck {
             k,
+            view: Kernel::new(root, strings, k),
+            strings,
             name,
             libraries: libraries.len(),
             limits,
         }
         .run(&mut scratch)?;
     }
-    Ok(())
+    Ok(strings)
 }
 
-fn library(i: usize, lib: schema::Library<'_>) -> Result<(), Violation> {
+fn library(i: usize, lib: schema::Library<'_>, strings: Strings<'_>) -> Result<(), Violation> {
     let fail = |field: &str, message: String| {
         Err(Violation {
             kernel: None,
@@ -194,6 +241,11 @@ fn library(i: usize, lib: schema::Library<'_>) -> Result<(), Violation> {
             "argument_buffer_tier",
             format!("unknown value {}", lib.argument_buffer_tier().0),
         );
+    }
+    if let Some(s) = lib.metallib_toolchain() {
+        if let Some(m) = strings.fault(s) {
+            return fail("metallib_toolchain", m);
+        }
     }
     Ok(())
 }
@@ -290,12 +342,15 @@ struct Member {
 
 struct KernelCheck<'a, 'l> {
     k: schema::Kernel<'a>,
+    /// The same kernel's typed view, for what this check has verified.
+    view: Kernel<'a>,
+    strings: Strings<'a>,
     name: &'a str,
     libraries: usize,
     limits: &'l VerifyLimits,
 }
 
-impl KernelCheck<'_, '_> {
+impl<'a> KernelCheck<'a, '_> {
     fn fail<T>(
         &self,
         field: impl Into<String>,
@@ -308,10 +363,24 @@ impl KernelCheck<'_, '_> {
         })
     }
 
+    /// The string `s` of `field`, or its violation.
+    fn text(&self, field: impl FnOnce() -> String, s: &schema::Str) -> Result<&'a str, Violation> {
+        text(self.strings, Some(self.name), field, s)
+    }
+
     fn run(&self, scratch: &mut Scratch) -> Result<(), Violation> {
         let k = self.k;
-        if k.msl_name().is_empty() {
-            return self.fail("msl_name", "is empty");
+        let names = k.names();
+        if self
+            .text(|| "names.msl_name".into(), names.msl_name())?
+            .is_empty()
+        {
+            return self.fail("names.msl_name", "is empty");
+        }
+        self.text(|| "names.entry_point".into(), names.entry_point())?;
+        self.text(|| "names.source_file".into(), names.source_file())?;
+        for (i, s) in k.capabilities().unwrap_or_default().iter().enumerate() {
+            self.text(|| format!("capabilities[{i}]"), s)?;
         }
         if k.library() as usize >= self.libraries {
             return self.fail(
@@ -344,14 +413,24 @@ impl KernelCheck<'_, '_> {
 
     fn function_constants(&self) -> Result<(), Violation> {
         let consts = self.k.function_constants().unwrap_or_default();
+        let mut previous: Option<u32> = None;
         for (i, c) in consts.iter().enumerate() {
             let field = |f: &str| format!("function_constants[{i}].{f}");
-            if consts.iter().take(i).any(|o| o.id() == c.id()) {
+            if let Some(prev) = previous.filter(|p| *p >= c.id()) {
                 return self.fail(
                     field("id"),
-                    format!("function constant {} appears twice", c.id()),
+                    if prev == c.id() {
+                        format!("function constant {prev} appears twice")
+                    } else {
+                        format!(
+                            "function constants must be sorted by id, but {} follows {prev}",
+                            c.id()
+                        )
+                    },
                 );
             }
+            previous = Some(c.id());
+            self.text(|| field("name"), c.name())?;
             if scalar_bits(c.type_()).is_none() {
                 return self.fail(
                     field("type"),
@@ -368,37 +447,54 @@ impl KernelCheck<'_, '_> {
                     ),
                 );
             }
-            for (j, a) in c.aliases().unwrap_or_default().iter().enumerate() {
-                let field = |f: &str| format!("function_constants[{i}].aliases[{j}].{f}");
-                let (Some(bits), Some(main)) = (scalar_bits(a.type_()), scalar_bits(c.type_()))
-                else {
-                    return self.fail(
-                        field("type"),
-                        format!("unknown scalar type {}", a.type_().0),
-                    );
-                };
-                let is_bool = |t: ScalarType| t == ScalarType::Bool;
-                if bits != main || is_bool(a.type_()) != is_bool(c.type_()) {
-                    return self.fail(
-                        field("type"),
-                        format!(
-                            "{} cannot alias function constant {} of type {}",
-                            a.type_().variant_name().unwrap_or("?"),
-                            c.id(),
-                            c.type_().variant_name().unwrap_or("?")
-                        ),
-                    );
-                }
-                if !bits_fit(a.type_(), a.default_bits()) {
-                    return self.fail(
-                        field("default_bits"),
-                        format!(
-                            "{:#x} does not fit a {}",
-                            a.default_bits(),
-                            a.type_().variant_name().unwrap_or("?")
-                        ),
-                    );
-                }
+        }
+        // Aliases, sorted by id: a walk beside the constants.
+        let mut next = 0;
+        let aliases = self.k.function_constant_aliases().unwrap_or_default();
+        for (j, a) in aliases.iter().enumerate() {
+            let field = |f: &str| format!("function_constant_aliases[{j}].{f}");
+            while next < consts.len() && consts.get(next).id() < a.id() {
+                next += 1;
+            }
+            if next == consts.len() || consts.get(next).id() != a.id() {
+                return self.fail(
+                    field("id"),
+                    if consts.iter().any(|c| c.id() == a.id()) {
+                        format!("{} is out of order: aliases must be sorted by id", a.id())
+                    } else {
+                        format!("function constant {} is not declared", a.id())
+                    },
+                );
+            }
+            let c = consts.get(next);
+            self.text(|| field("name"), a.name())?;
+            let (Some(bits), Some(main)) = (scalar_bits(a.type_()), scalar_bits(c.type_())) else {
+                return self.fail(
+                    field("type"),
+                    format!("unknown scalar type {}", a.type_().0),
+                );
+            };
+            let is_bool = |t: ScalarType| t == ScalarType::Bool;
+            if bits != main || is_bool(a.type_()) != is_bool(c.type_()) {
+                return self.fail(
+                    field("type"),
+                    format!(
+                        "{} cannot alias function constant {} of type {}",
+                        a.type_().variant_name().unwrap_or("?"),
+                        c.id(),
+                        c.type_().variant_name().unwrap_or("?")
+                    ),
+                );
+            }
+            if !bits_fit(a.type_(), a.default_bits()) {
+                return self.fail(
+                    field("default_bits"),
+                    format!(
+                        "{:#x} does not fit a {}",
+                        a.default_bits(),
+                        a.type_().variant_name().unwrap_or("?")
+                    ),
+                );
             }
         }
         Ok(())
@@ -421,12 +517,7 @@ impl KernelCheck<'_, '_> {
             product = product.saturating_mul(u64::from(d.size()));
             if d.has_spec_id() {
                 let field = || format!("threadgroup_size[{i}].spec_id");
-                let Some(c) = k
-                    .function_constants()
-                    .unwrap_or_default()
-                    .iter()
-                    .find(|c| c.id() == d.spec_id())
-                else {
+                let Some(c) = self.view.function_constant(d.spec_id()) else {
                     return self.fail(
                         field(),
                         format!("function constant {} is not declared", d.spec_id()),
@@ -444,12 +535,8 @@ impl KernelCheck<'_, '_> {
                 }
                 // The dimension is one of the constant's declarations: its
                 // own default is the size when the constant is not set.
-                let defaults = std::iter::once(c.default_bits()).chain(
-                    c.aliases()
-                        .unwrap_or_default()
-                        .iter()
-                        .map(|a| a.default_bits()),
-                );
+                let defaults =
+                    std::iter::once(c.default_bits()).chain(c.aliases().map(|a| a.default_bits()));
                 if !defaults.into_iter().any(|b| b == u64::from(d.size())) {
                     return self.fail(
                         format!("threadgroup_size[{i}].size"),
@@ -498,6 +585,13 @@ impl KernelCheck<'_, '_> {
         );
         samplers.reset("sampler argument table", u64::from(MAX_SAMPLER_SLOTS));
 
+        let members = k.push_constant_members();
+        if let (None, Some(m)) = (k.push_constants(), members) {
+            return self.fail(
+                "push_constant_members",
+                format!("{} members without push_constants", m.len()),
+            );
+        }
         if let Some(p) = k.push_constants() {
             let limit = MetalLimits::MaxPushConstantBytes.0;
             if p.size() == 0 || p.size() > limit {
@@ -513,11 +607,13 @@ impl KernelCheck<'_, '_> {
                 .claim(p.buffer_index(), 1, Owner::Named("push_constants"))
                 .or_else(|m| self.fail("push_constants.buffer_index", m))?;
             let mut end_of_previous = 0u64;
-            for (i, m) in p.members().iter().flatten().enumerate() {
+            for (i, m) in members.unwrap_or_default().iter().enumerate() {
+                self.text(|| format!("push_constant_members[{i}].name"), m.name())?;
+                self.text(|| format!("push_constant_members[{i}].type"), m.type_())?;
                 let end = u64::from(m.offset()) + u64::from(m.size());
                 if u64::from(m.offset()) < end_of_previous || end > u64::from(p.size()) {
                     return self.fail(
-                        format!("push_constants.members[{i}]"),
+                        format!("push_constant_members[{i}]"),
                         format!(
                             "bytes {}..{end} overlap the previous member or pass the block's {} bytes",
                             m.offset(),
@@ -632,9 +728,12 @@ impl KernelCheck<'_, '_> {
                     format!("has {} names for {n} bindings", names.len()),
                 );
             }
+            for (i, s) in names.iter().enumerate() {
+                self.text(|| format!("binding_names[{i}]"), s)?;
+            }
         }
         let mut previous: Option<(u32, u32)> = None;
-        for b in Binding::all(k) {
+        for b in Binding::all(k, self.strings) {
             let key = (b.set(), b.binding());
             let owner = Owner::Binding(key.0, key.1);
             let field = |f: &str| format!("{owner}.{f}");

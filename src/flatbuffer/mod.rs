@@ -4,6 +4,7 @@
 
 use flatbuffers::FlatBufferBuilder;
 use runtime_loader::schema as fb;
+use runtime_loader::StringTable;
 
 use crate::msl::{BindingModel, Platform, Tier};
 use crate::spirv::{Access, BindingKind, ScalarType};
@@ -62,6 +63,8 @@ pub fn write(c: &Compiled) -> Vec<u8> {
         })
         .sum();
     let mut b = FlatBufferBuilder::with_capacity(1024 + payload);
+    // Every string of the file, each once (`Executable.strings`).
+    let mut strings = StringTable::new();
     let mut libraries = Vec::with_capacity(c.kernels.len());
     let mut kernels = Vec::with_capacity(c.kernels.len());
     let version = fb::MslVersion::new(c.options.msl_version.major, c.options.msl_version.minor);
@@ -70,7 +73,7 @@ pub fn write(c: &Compiled) -> Vec<u8> {
         // Library.
         let msl_source = c.keep_msl.then(|| b.create_vector(k.msl.source.as_bytes()));
         let metallib = k.metallib.as_ref().map(|m| b.create_vector(&m.bytes));
-        let toolchain = k.metallib.as_ref().map(|m| b.create_string(&m.toolchain));
+        let toolchain = k.metallib.as_ref().map(|m| strings.add(&m.toolchain));
         let target = fb::LibraryTarget::new(
             &version,
             match c.options.math_mode {
@@ -92,7 +95,7 @@ pub fn write(c: &Compiled) -> Vec<u8> {
                 msl_source,
                 target: Some(&target),
                 metallib,
-                metallib_toolchain: toolchain,
+                metallib_toolchain: toolchain.as_ref(),
             },
         ));
 
@@ -126,7 +129,7 @@ pub fn write(c: &Compiled) -> Vec<u8> {
             let names: Vec<_> = l
                 .bindings
                 .iter()
-                .map(|x| b.create_string(x.name.as_deref().unwrap_or("")))
+                .map(|x| strings.add(x.name.as_deref().unwrap_or("")))
                 .collect();
             b.create_vector(&names)
         });
@@ -145,7 +148,10 @@ pub fn write(c: &Compiled) -> Vec<u8> {
             })
             .collect();
         let abs = (!abs.is_empty()).then(|| b.create_vector(&abs));
-        let push_constants = l.push_constants.map(|p| {
+        let push_constants = l
+            .push_constants
+            .map(|p| fb::PushConstants::new(p.buffer_index, p.size));
+        let push_constant_members = l.push_constants.map(|_| {
             let mut members: Vec<&crate::spirv::blocks::Member> = k
                 .blocks
                 .push_constants
@@ -156,70 +162,44 @@ pub fn write(c: &Compiled) -> Vec<u8> {
             let members: Vec<_> = members
                 .into_iter()
                 .map(|m| {
-                    let name = b.create_string(m.name.as_deref().unwrap_or(""));
-                    let ty = b.create_string(&m.ty.canonical());
-                    fb::BlockMember::create(
-                        &mut b,
-                        &fb::BlockMemberArgs {
-                            name: Some(name),
-                            offset: u32::try_from(m.offset).unwrap_or(u32::MAX),
-                            size: u32::try_from(m.size).unwrap_or(u32::MAX),
-                            type_: Some(ty),
-                        },
+                    fb::BlockMember::new(
+                        u32::try_from(m.offset).unwrap_or(u32::MAX),
+                        u32::try_from(m.size).unwrap_or(u32::MAX),
+                        &strings.add(m.name.as_deref().unwrap_or("")),
+                        &strings.add(&m.ty.canonical()),
                     )
                 })
                 .collect();
-            let members = b.create_vector(&members);
-            fb::PushConstants::create(
-                &mut b,
-                &fb::PushConstantsArgs {
-                    buffer_index: p.buffer_index,
-                    size: p.size,
-                    members: Some(members),
-                },
-            )
+            b.create_vector(&members)
         });
-        let fcs: Vec<_> = k
-            .function_constants
+        // Sorted by id, each constant's aliases after it (the loader finds
+        // both by binary search).
+        let mut consts: Vec<&crate::spirv::SpecConstant> = k.function_constants.iter().collect();
+        consts.sort_by_key(|f| f.id);
+        let fcs: Vec<_> = consts
             .iter()
             .map(|f| {
-                let aliases: Vec<_> = f
-                    .aliases
-                    .iter()
-                    .map(|a| {
-                        let name = a.name.as_deref().map(|n| b.create_string(n));
-                        fb::FunctionConstantAlias::create(
-                            &mut b,
-                            &fb::FunctionConstantAliasArgs {
-                                type_: scalar(a.ty),
-                                default_bits: a.default.0,
-                                name,
-                            },
-                        )
-                    })
-                    .collect();
-                let aliases = (!aliases.is_empty()).then(|| b.create_vector(&aliases));
-                let name = f.name.as_deref().map(|n| b.create_string(n));
-                fb::FunctionConstant::create(
-                    &mut b,
-                    &fb::FunctionConstantArgs {
-                        id: f.id,
-                        type_: scalar(f.ty),
-                        default_bits: f.default.0,
-                        name,
-                        aliases,
-                    },
-                )
+                let name = strings.add(f.name.as_deref().unwrap_or(""));
+                fb::FunctionConstant::new(f.default.0, f.id, &name, scalar(f.ty))
+            })
+            .collect();
+        let aliases: Vec<_> = consts
+            .iter()
+            .flat_map(|f| f.aliases.iter().map(move |a| (f.id, a)))
+            .map(|(id, a)| {
+                let name = strings.add(a.name.as_deref().unwrap_or(""));
+                fb::FunctionConstantAlias::new(a.default.0, id, &name, scalar(a.ty))
             })
             .collect();
         let fcs = (!fcs.is_empty()).then(|| b.create_vector(&fcs));
+        let aliases = (!aliases.is_empty()).then(|| b.create_vector(&aliases));
         let baked: Vec<_> = k
             .baked
             .iter()
             .map(|x| fb::BakedConstant::new(x.value.0, x.id, scalar(x.ty)))
             .collect();
         let baked = (!baked.is_empty()).then(|| b.create_vector(&baked));
-        let caps: Vec<_> = k.capabilities.iter().map(|s| b.create_string(s)).collect();
+        let caps: Vec<_> = k.capabilities.iter().map(|s| strings.add(s)).collect();
         let caps = (!caps.is_empty()).then(|| b.create_vector(&caps));
         let dims: Vec<fb::ThreadgroupDim> = k
             .workgroup
@@ -229,10 +209,12 @@ pub fn write(c: &Compiled) -> Vec<u8> {
             .collect();
         let dims = b.create_vector(&dims);
         let fixed = k.workgroup.dims.iter().all(|d| d.spec_id.is_none());
-        let name = b.create_string(&k.name);
-        let entry_point = b.create_string(&k.entry.name);
-        let msl_name = b.create_string(&k.msl.function_name);
-        let source_file = b.create_string(base_name(&k.input));
+        let names = fb::KernelNames::new(
+            &strings.add(&k.name),
+            &strings.add(&k.msl.function_name),
+            &strings.add(&k.entry.name),
+            &strings.add(base_name(&k.input)),
+        );
         let params = fb::KernelParams::new(
             index as u32,
             if fixed {
@@ -251,44 +233,44 @@ pub fn write(c: &Compiled) -> Vec<u8> {
         kernels.push(fb::Kernel::create(
             &mut b,
             &fb::KernelArgs {
-                name: Some(name),
-                msl_name: Some(msl_name),
+                names: Some(&names),
                 params: Some(&params),
-                source_file: Some(source_file),
                 threadgroup_size: Some(dims),
                 argument_buffers: abs,
                 bindings: Some(bindings),
                 binding_names,
-                push_constants,
+                push_constants: push_constants.as_ref(),
+                push_constant_members,
                 function_constants: fcs,
+                function_constant_aliases: aliases,
                 baked_constants: baked,
                 capabilities: caps,
-                entry_point: Some(entry_point),
             },
         ));
     }
     // Kernels are already sorted by name (required for binary search by key).
     let kernels = b.create_vector(&kernels);
     let libraries = b.create_vector(&libraries);
-    let halc_version = b.create_string(env!("CARGO_PKG_VERSION"));
-    let sc_version = b.create_string(crate::msl::SPIRV_CROSS_VERSION);
+    let halc_version = strings.add(env!("CARGO_PKG_VERSION"));
+    let sc_version = strings.add(crate::msl::SPIRV_CROSS_VERSION);
     let options: Vec<_> = c
         .options
         .canonical()
         .iter()
-        .map(|s| b.create_string(s))
+        .map(|s| strings.add(s))
         .collect();
     let options = b.create_vector(&options);
-    let sha = b.create_string(&c.inputs_sha256);
+    let sha = strings.add(&c.inputs_sha256);
     let build_info = fb::BuildInfo::create(
         &mut b,
         &fb::BuildInfoArgs {
-            halc_version: Some(halc_version),
-            spirv_cross_version: Some(sc_version),
+            halc_version: Some(&halc_version),
+            spirv_cross_version: Some(&sc_version),
             options: Some(options),
-            inputs_sha256: Some(sha),
+            inputs_sha256: Some(&sha),
         },
     );
+    let strings = b.create_vector(strings.text().as_bytes());
     let root = fb::Executable::create(
         &mut b,
         &fb::ExecutableArgs {
@@ -296,6 +278,7 @@ pub fn write(c: &Compiled) -> Vec<u8> {
             kernels: Some(kernels),
             libraries: Some(libraries),
             build_info: Some(build_info),
+            strings: Some(strings),
         },
     );
     fb::finish_executable_buffer(&mut b, root);

@@ -186,7 +186,7 @@ fn libraries(bytes: &[u8]) -> Vec<Lib> {
                 kernel: k.name().to_string(),
                 msl: runtime_loader::msl_source(lib).map(|s| s.expect("UTF-8 MSL").to_string()),
                 metallib: lib.metallib().map(|m| m.bytes().to_vec()),
-                toolchain: lib.metallib_toolchain().map(str::to_string),
+                toolchain: exe.metallib_toolchain(lib).map(str::to_string),
             }
         })
         .collect()

@@ -38,7 +38,8 @@ fn access(a: fb::Access) -> Access {
 }
 
 /// Rebuilds the layout from what the file records.
-fn layout_from_file(k: fb::Kernel<'_>) -> KernelLayout {
+fn layout_from_file(kv: runtime_loader::Kernel<'_>) -> KernelLayout {
+    let k = kv.raw();
     KernelLayout {
         model: match k.binding_model() {
             fb::BindingModel::Discrete => BindingModel::Discrete,
@@ -53,7 +54,8 @@ fn layout_from_file(k: fb::Kernel<'_>) -> KernelLayout {
                 sizes_byte_offset: a.sizes_byte_offset(),
             })
             .collect(),
-        bindings: runtime_loader::Binding::all(k)
+        bindings: kv
+            .bindings()
             .map(|b| BindingLayout {
                 set: b.set(),
                 binding: b.binding(),
@@ -94,13 +96,14 @@ fn recorded_layout_matches_the_carried_msl_for_every_fixture() {
             let exe = Executable::load(&bytes).unwrap();
             let raw = exe.raw();
             assert_eq!(raw.kernels().len(), compiled.kernels.len());
-            for (k, want) in raw.kernels().iter().zip(&compiled.kernels) {
-                let got = layout_from_file(k);
+            for (kv, want) in exe.entry_points().zip(&compiled.kernels) {
+                let k = kv.raw();
+                let got = layout_from_file(kv);
                 assert_eq!(got, want.layout, "{}: {}", path.display(), want.name);
                 let lib = raw.libraries().get(k.library() as usize);
                 let msl = runtime_loader::msl_source(lib).unwrap().unwrap();
                 assert_eq!(msl, want.msl.source);
-                assert_eq!(k.msl_name(), want.msl.function_name);
+                assert_eq!(kv.msl_name(), want.msl.function_name);
                 let dims: Vec<WorkgroupDim> = k
                     .threadgroup_size()
                     .iter()
@@ -114,7 +117,7 @@ fn recorded_layout_matches_the_carried_msl_for_every_fixture() {
                     dims: [dims[0], dims[1], dims[2]],
                     source: want.workgroup.source,
                 };
-                check(msl, k.msl_name(), &got, &wg)
+                check(msl, kv.msl_name(), &got, &wg)
                     .unwrap_or_else(|e| panic!("{}: {}: {e}", path.display(), want.name));
                 checked += 1;
             }

@@ -15,7 +15,7 @@ pub mod fb {
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
 pub const ENUM_MIN_FORMAT_VERSION: u32 = 0;
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
-pub const ENUM_MAX_FORMAT_VERSION: u32 = 3;
+pub const ENUM_MAX_FORMAT_VERSION: u32 = 4;
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
 #[allow(non_camel_case_types)]
 pub const ENUM_VALUES_FORMAT_VERSION: [FormatVersion; 2] = [
@@ -29,10 +29,10 @@ pub struct FormatVersion(pub u32);
 #[allow(non_upper_case_globals)]
 impl FormatVersion {
   pub const Unknown: Self = Self(0);
-  pub const Current: Self = Self(3);
+  pub const Current: Self = Self(4);
 
   pub const ENUM_MIN: u32 = 0;
-  pub const ENUM_MAX: u32 = 3;
+  pub const ENUM_MAX: u32 = 4;
   pub const ENUM_VALUES: &'static [Self] = &[
     Self::Unknown,
     Self::Current,
@@ -936,6 +936,133 @@ impl<'a> ::flatbuffers::Verifiable for ScalarType {
 }
 
 impl ::flatbuffers::SimpleToVerifyInSlice for ScalarType {}
+// struct Str, aligned to 4
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct Str(pub [u8; 8]);
+impl Default for Str { 
+  fn default() -> Self { 
+    Self([0; 8])
+  }
+}
+impl ::core::fmt::Debug for Str {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("Str")
+      .field("offset", &self.offset())
+      .field("length", &self.length())
+      .finish()
+  }
+}
+
+impl ::flatbuffers::SimpleToVerifyInSlice for Str {}
+impl<'a> ::flatbuffers::Follow<'a> for Str {
+  type Inner = &'a Str;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { <&'a Str>::follow(buf, loc) }
+  }
+}
+impl<'a> ::flatbuffers::Follow<'a> for &'a Str {
+  type Inner = &'a Str;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<Str>(buf, loc) }
+  }
+}
+impl<'b> ::flatbuffers::Push for Str {
+    type Output = Str;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const Str as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(4)
+    }
+}
+
+impl<'a> ::flatbuffers::Verifiable for Str {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.in_buffer::<Self>(pos)
+  }
+}
+
+impl<'a> Str {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    offset: u32,
+    length: u32,
+  ) -> Self {
+    let mut s = Self([0; 8]);
+    s.set_offset(offset);
+    s.set_length(length);
+    s
+  }
+
+  pub fn offset(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[0..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_offset(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[0..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn length(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[4..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_length(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[4..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+}
+
 // struct ThreadgroupDim, aligned to 4
 #[repr(transparent)]
 #[derive(Clone, Copy, PartialEq)]
@@ -1988,6 +2115,638 @@ impl<'a> ArgumentBuffer {
 
 }
 
+// struct BlockMember, aligned to 4
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct BlockMember(pub [u8; 24]);
+impl Default for BlockMember { 
+  fn default() -> Self { 
+    Self([0; 24])
+  }
+}
+impl ::core::fmt::Debug for BlockMember {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("BlockMember")
+      .field("offset", &self.offset())
+      .field("size", &self.size())
+      .field("name", &self.name())
+      .field("type_", &self.type_())
+      .finish()
+  }
+}
+
+impl ::flatbuffers::SimpleToVerifyInSlice for BlockMember {}
+impl<'a> ::flatbuffers::Follow<'a> for BlockMember {
+  type Inner = &'a BlockMember;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { <&'a BlockMember>::follow(buf, loc) }
+  }
+}
+impl<'a> ::flatbuffers::Follow<'a> for &'a BlockMember {
+  type Inner = &'a BlockMember;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<BlockMember>(buf, loc) }
+  }
+}
+impl<'b> ::flatbuffers::Push for BlockMember {
+    type Output = BlockMember;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const BlockMember as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(4)
+    }
+}
+
+impl<'a> ::flatbuffers::Verifiable for BlockMember {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.in_buffer::<Self>(pos)
+  }
+}
+
+impl<'a> BlockMember {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    offset: u32,
+    size: u32,
+    name: &Str,
+    type_: &Str,
+  ) -> Self {
+    let mut s = Self([0; 24]);
+    s.set_offset(offset);
+    s.set_size(size);
+    s.set_name(name);
+    s.set_type_(type_);
+    s
+  }
+
+  pub fn offset(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[0..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_offset(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[0..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn size(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[4..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_size(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[4..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn name(&self) -> &Str {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[8..].as_ptr() as *const Str) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_name(&mut self, x: &Str) {
+    self.0[8..8 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn type_(&self) -> &Str {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[16..].as_ptr() as *const Str) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_type_(&mut self, x: &Str) {
+    self.0[16..16 + 8].copy_from_slice(&x.0)
+  }
+
+}
+
+// struct PushConstants, aligned to 4
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct PushConstants(pub [u8; 8]);
+impl Default for PushConstants { 
+  fn default() -> Self { 
+    Self([0; 8])
+  }
+}
+impl ::core::fmt::Debug for PushConstants {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("PushConstants")
+      .field("buffer_index", &self.buffer_index())
+      .field("size", &self.size())
+      .finish()
+  }
+}
+
+impl ::flatbuffers::SimpleToVerifyInSlice for PushConstants {}
+impl<'a> ::flatbuffers::Follow<'a> for PushConstants {
+  type Inner = &'a PushConstants;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { <&'a PushConstants>::follow(buf, loc) }
+  }
+}
+impl<'a> ::flatbuffers::Follow<'a> for &'a PushConstants {
+  type Inner = &'a PushConstants;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<PushConstants>(buf, loc) }
+  }
+}
+impl<'b> ::flatbuffers::Push for PushConstants {
+    type Output = PushConstants;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const PushConstants as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(4)
+    }
+}
+
+impl<'a> ::flatbuffers::Verifiable for PushConstants {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.in_buffer::<Self>(pos)
+  }
+}
+
+impl<'a> PushConstants {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    buffer_index: u32,
+    size: u32,
+  ) -> Self {
+    let mut s = Self([0; 8]);
+    s.set_buffer_index(buffer_index);
+    s.set_size(size);
+    s
+  }
+
+  pub fn buffer_index(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[0..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_buffer_index(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[0..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn size(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[4..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_size(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[4..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+}
+
+// struct FunctionConstant, aligned to 8
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct FunctionConstant(pub [u8; 24]);
+impl Default for FunctionConstant { 
+  fn default() -> Self { 
+    Self([0; 24])
+  }
+}
+impl ::core::fmt::Debug for FunctionConstant {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("FunctionConstant")
+      .field("default_bits", &self.default_bits())
+      .field("id", &self.id())
+      .field("name", &self.name())
+      .field("type_", &self.type_())
+      .finish()
+  }
+}
+
+impl ::flatbuffers::SimpleToVerifyInSlice for FunctionConstant {}
+impl<'a> ::flatbuffers::Follow<'a> for FunctionConstant {
+  type Inner = &'a FunctionConstant;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { <&'a FunctionConstant>::follow(buf, loc) }
+  }
+}
+impl<'a> ::flatbuffers::Follow<'a> for &'a FunctionConstant {
+  type Inner = &'a FunctionConstant;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<FunctionConstant>(buf, loc) }
+  }
+}
+impl<'b> ::flatbuffers::Push for FunctionConstant {
+    type Output = FunctionConstant;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const FunctionConstant as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(8)
+    }
+}
+
+impl<'a> ::flatbuffers::Verifiable for FunctionConstant {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.in_buffer::<Self>(pos)
+  }
+}
+
+impl<'a> FunctionConstant {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    default_bits: u64,
+    id: u32,
+    name: &Str,
+    type_: ScalarType,
+  ) -> Self {
+    let mut s = Self([0; 24]);
+    s.set_default_bits(default_bits);
+    s.set_id(id);
+    s.set_name(name);
+    s.set_type_(type_);
+    s
+  }
+
+  pub fn default_bits(&self) -> u64 {
+    let mut mem = ::core::mem::MaybeUninit::<<u64 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[0..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u64 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_default_bits(&mut self, x: u64) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[0..].as_mut_ptr(),
+        ::core::mem::size_of::<<u64 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn id(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[8..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_id(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[8..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn name(&self) -> &Str {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[12..].as_ptr() as *const Str) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_name(&mut self, x: &Str) {
+    self.0[12..12 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn type_(&self) -> ScalarType {
+    let mut mem = ::core::mem::MaybeUninit::<<ScalarType as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[20..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<ScalarType as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_type_(&mut self, x: ScalarType) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[20..].as_mut_ptr(),
+        ::core::mem::size_of::<<ScalarType as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+}
+
+// struct FunctionConstantAlias, aligned to 8
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct FunctionConstantAlias(pub [u8; 24]);
+impl Default for FunctionConstantAlias { 
+  fn default() -> Self { 
+    Self([0; 24])
+  }
+}
+impl ::core::fmt::Debug for FunctionConstantAlias {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("FunctionConstantAlias")
+      .field("default_bits", &self.default_bits())
+      .field("id", &self.id())
+      .field("name", &self.name())
+      .field("type_", &self.type_())
+      .finish()
+  }
+}
+
+impl ::flatbuffers::SimpleToVerifyInSlice for FunctionConstantAlias {}
+impl<'a> ::flatbuffers::Follow<'a> for FunctionConstantAlias {
+  type Inner = &'a FunctionConstantAlias;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { <&'a FunctionConstantAlias>::follow(buf, loc) }
+  }
+}
+impl<'a> ::flatbuffers::Follow<'a> for &'a FunctionConstantAlias {
+  type Inner = &'a FunctionConstantAlias;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<FunctionConstantAlias>(buf, loc) }
+  }
+}
+impl<'b> ::flatbuffers::Push for FunctionConstantAlias {
+    type Output = FunctionConstantAlias;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const FunctionConstantAlias as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(8)
+    }
+}
+
+impl<'a> ::flatbuffers::Verifiable for FunctionConstantAlias {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.in_buffer::<Self>(pos)
+  }
+}
+
+impl<'a> FunctionConstantAlias {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    default_bits: u64,
+    id: u32,
+    name: &Str,
+    type_: ScalarType,
+  ) -> Self {
+    let mut s = Self([0; 24]);
+    s.set_default_bits(default_bits);
+    s.set_id(id);
+    s.set_name(name);
+    s.set_type_(type_);
+    s
+  }
+
+  pub fn default_bits(&self) -> u64 {
+    let mut mem = ::core::mem::MaybeUninit::<<u64 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[0..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u64 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_default_bits(&mut self, x: u64) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[0..].as_mut_ptr(),
+        ::core::mem::size_of::<<u64 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn id(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[8..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_id(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[8..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn name(&self) -> &Str {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[12..].as_ptr() as *const Str) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_name(&mut self, x: &Str) {
+    self.0[12..12 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn type_(&self) -> ScalarType {
+    let mut mem = ::core::mem::MaybeUninit::<<ScalarType as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[20..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<ScalarType as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_type_(&mut self, x: ScalarType) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[20..].as_mut_ptr(),
+        ::core::mem::size_of::<<ScalarType as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+}
+
 // struct BakedConstant, aligned to 8
 #[repr(transparent)]
 #[derive(Clone, Copy, PartialEq)]
@@ -2402,6 +3161,129 @@ impl<'a> KernelParams {
 
 }
 
+// struct KernelNames, aligned to 4
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct KernelNames(pub [u8; 32]);
+impl Default for KernelNames { 
+  fn default() -> Self { 
+    Self([0; 32])
+  }
+}
+impl ::core::fmt::Debug for KernelNames {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("KernelNames")
+      .field("name", &self.name())
+      .field("msl_name", &self.msl_name())
+      .field("entry_point", &self.entry_point())
+      .field("source_file", &self.source_file())
+      .finish()
+  }
+}
+
+impl ::flatbuffers::SimpleToVerifyInSlice for KernelNames {}
+impl<'a> ::flatbuffers::Follow<'a> for KernelNames {
+  type Inner = &'a KernelNames;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { <&'a KernelNames>::follow(buf, loc) }
+  }
+}
+impl<'a> ::flatbuffers::Follow<'a> for &'a KernelNames {
+  type Inner = &'a KernelNames;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<KernelNames>(buf, loc) }
+  }
+}
+impl<'b> ::flatbuffers::Push for KernelNames {
+    type Output = KernelNames;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const KernelNames as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(4)
+    }
+}
+
+impl<'a> ::flatbuffers::Verifiable for KernelNames {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.in_buffer::<Self>(pos)
+  }
+}
+
+impl<'a> KernelNames {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    name: &Str,
+    msl_name: &Str,
+    entry_point: &Str,
+    source_file: &Str,
+  ) -> Self {
+    let mut s = Self([0; 32]);
+    s.set_name(name);
+    s.set_msl_name(msl_name);
+    s.set_entry_point(entry_point);
+    s.set_source_file(source_file);
+    s
+  }
+
+  pub fn name(&self) -> &Str {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[0..].as_ptr() as *const Str) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_name(&mut self, x: &Str) {
+    self.0[0..0 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn msl_name(&self) -> &Str {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[8..].as_ptr() as *const Str) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_msl_name(&mut self, x: &Str) {
+    self.0[8..8 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn entry_point(&self) -> &Str {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[16..].as_ptr() as *const Str) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_entry_point(&mut self, x: &Str) {
+    self.0[16..16 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn source_file(&self) -> &Str {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[24..].as_ptr() as *const Str) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_source_file(&mut self, x: &Str) {
+    self.0[24..24 + 8].copy_from_slice(&x.0)
+  }
+
+}
+
 // struct LibraryTarget, aligned to 2
 #[repr(transparent)]
 #[derive(Clone, Copy, PartialEq)]
@@ -2576,577 +3458,6 @@ impl<'a> LibraryTarget {
 
 }
 
-pub enum BlockMemberOffset {}
-#[derive(Copy, Clone, PartialEq)]
-
-pub struct BlockMember<'a> {
-  pub _tab: ::flatbuffers::Table<'a>,
-}
-
-impl<'a> ::flatbuffers::Follow<'a> for BlockMember<'a> {
-  type Inner = BlockMember<'a>;
-  #[inline]
-  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
-    Self { _tab: unsafe { ::flatbuffers::Table::new(buf, loc) } }
-  }
-}
-
-impl<'a> BlockMember<'a> {
-  pub const VT_NAME: ::flatbuffers::VOffsetT = 4;
-  pub const VT_OFFSET: ::flatbuffers::VOffsetT = 6;
-  pub const VT_SIZE: ::flatbuffers::VOffsetT = 8;
-  pub const VT_TYPE_: ::flatbuffers::VOffsetT = 10;
-
-  #[inline]
-  pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
-    BlockMember { _tab: table }
-  }
-  #[allow(unused_mut)]
-  pub fn create<'bldr: 'args, 'args: 'mut_bldr, 'mut_bldr, A: ::flatbuffers::Allocator + 'bldr>(
-    _fbb: &'mut_bldr mut ::flatbuffers::FlatBufferBuilder<'bldr, A>,
-    args: &'args BlockMemberArgs<'args>
-  ) -> ::flatbuffers::WIPOffset<BlockMember<'bldr>> {
-    let mut builder = BlockMemberBuilder::new(_fbb);
-    if let Some(x) = args.type_ { builder.add_type_(x); }
-    builder.add_size(args.size);
-    builder.add_offset(args.offset);
-    if let Some(x) = args.name { builder.add_name(x); }
-    builder.finish()
-  }
-
-
-  #[inline]
-  pub fn name(&self) -> Option<&'a str> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(BlockMember::VT_NAME, None)}
-  }
-  #[inline]
-  pub fn offset(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(BlockMember::VT_OFFSET, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn size(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(BlockMember::VT_SIZE, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn type_(&self) -> Option<&'a str> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(BlockMember::VT_TYPE_, None)}
-  }
-}
-
-impl ::flatbuffers::Verifiable for BlockMember<'_> {
-  #[inline]
-  fn run_verifier(
-    v: &mut ::flatbuffers::Verifier, pos: usize
-  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
-    v.visit_table(pos)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("name", Self::VT_NAME, false)?
-     .visit_field::<u32>("offset", Self::VT_OFFSET, false)?
-     .visit_field::<u32>("size", Self::VT_SIZE, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("type_", Self::VT_TYPE_, false)?
-     .finish();
-    Ok(())
-  }
-}
-pub struct BlockMemberArgs<'a> {
-    pub name: Option<::flatbuffers::WIPOffset<&'a str>>,
-    pub offset: u32,
-    pub size: u32,
-    pub type_: Option<::flatbuffers::WIPOffset<&'a str>>,
-}
-impl<'a> Default for BlockMemberArgs<'a> {
-  #[inline]
-  fn default() -> Self {
-    BlockMemberArgs {
-      name: None,
-      offset: 0,
-      size: 0,
-      type_: None,
-    }
-  }
-}
-
-pub struct BlockMemberBuilder<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> {
-  fbb_: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>,
-  start_: ::flatbuffers::WIPOffset<::flatbuffers::TableUnfinishedWIPOffset>,
-}
-impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> BlockMemberBuilder<'a, 'b, A> {
-  #[inline]
-  pub fn add_name(&mut self, name: ::flatbuffers::WIPOffset<&'b  str>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(BlockMember::VT_NAME, name);
-  }
-  #[inline]
-  pub fn add_offset(&mut self, offset: u32) {
-    self.fbb_.push_slot::<u32>(BlockMember::VT_OFFSET, offset, 0);
-  }
-  #[inline]
-  pub fn add_size(&mut self, size: u32) {
-    self.fbb_.push_slot::<u32>(BlockMember::VT_SIZE, size, 0);
-  }
-  #[inline]
-  pub fn add_type_(&mut self, type_: ::flatbuffers::WIPOffset<&'b  str>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(BlockMember::VT_TYPE_, type_);
-  }
-  #[inline]
-  pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> BlockMemberBuilder<'a, 'b, A> {
-    let start = _fbb.start_table();
-    BlockMemberBuilder {
-      fbb_: _fbb,
-      start_: start,
-    }
-  }
-  #[inline]
-  pub fn finish(self) -> ::flatbuffers::WIPOffset<BlockMember<'a>> {
-    let o = self.fbb_.end_table(self.start_);
-    ::flatbuffers::WIPOffset::new(o.value())
-  }
-}
-
-impl ::core::fmt::Debug for BlockMember<'_> {
-  fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-    let mut ds = f.debug_struct("BlockMember");
-      ds.field("name", &self.name());
-      ds.field("offset", &self.offset());
-      ds.field("size", &self.size());
-      ds.field("type_", &self.type_());
-      ds.finish()
-  }
-}
-pub enum PushConstantsOffset {}
-#[derive(Copy, Clone, PartialEq)]
-
-pub struct PushConstants<'a> {
-  pub _tab: ::flatbuffers::Table<'a>,
-}
-
-impl<'a> ::flatbuffers::Follow<'a> for PushConstants<'a> {
-  type Inner = PushConstants<'a>;
-  #[inline]
-  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
-    Self { _tab: unsafe { ::flatbuffers::Table::new(buf, loc) } }
-  }
-}
-
-impl<'a> PushConstants<'a> {
-  pub const VT_BUFFER_INDEX: ::flatbuffers::VOffsetT = 4;
-  pub const VT_SIZE: ::flatbuffers::VOffsetT = 6;
-  pub const VT_MEMBERS: ::flatbuffers::VOffsetT = 8;
-
-  #[inline]
-  pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
-    PushConstants { _tab: table }
-  }
-  #[allow(unused_mut)]
-  pub fn create<'bldr: 'args, 'args: 'mut_bldr, 'mut_bldr, A: ::flatbuffers::Allocator + 'bldr>(
-    _fbb: &'mut_bldr mut ::flatbuffers::FlatBufferBuilder<'bldr, A>,
-    args: &'args PushConstantsArgs<'args>
-  ) -> ::flatbuffers::WIPOffset<PushConstants<'bldr>> {
-    let mut builder = PushConstantsBuilder::new(_fbb);
-    if let Some(x) = args.members { builder.add_members(x); }
-    builder.add_size(args.size);
-    builder.add_buffer_index(args.buffer_index);
-    builder.finish()
-  }
-
-
-  #[inline]
-  pub fn buffer_index(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(PushConstants::VT_BUFFER_INDEX, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn size(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(PushConstants::VT_SIZE, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn members(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<BlockMember<'a>>>> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<BlockMember>>>>(PushConstants::VT_MEMBERS, None)}
-  }
-}
-
-impl ::flatbuffers::Verifiable for PushConstants<'_> {
-  #[inline]
-  fn run_verifier(
-    v: &mut ::flatbuffers::Verifier, pos: usize
-  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
-    v.visit_table(pos)?
-     .visit_field::<u32>("buffer_index", Self::VT_BUFFER_INDEX, false)?
-     .visit_field::<u32>("size", Self::VT_SIZE, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<BlockMember>>>>("members", Self::VT_MEMBERS, false)?
-     .finish();
-    Ok(())
-  }
-}
-pub struct PushConstantsArgs<'a> {
-    pub buffer_index: u32,
-    pub size: u32,
-    pub members: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<BlockMember<'a>>>>>,
-}
-impl<'a> Default for PushConstantsArgs<'a> {
-  #[inline]
-  fn default() -> Self {
-    PushConstantsArgs {
-      buffer_index: 0,
-      size: 0,
-      members: None,
-    }
-  }
-}
-
-pub struct PushConstantsBuilder<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> {
-  fbb_: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>,
-  start_: ::flatbuffers::WIPOffset<::flatbuffers::TableUnfinishedWIPOffset>,
-}
-impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> PushConstantsBuilder<'a, 'b, A> {
-  #[inline]
-  pub fn add_buffer_index(&mut self, buffer_index: u32) {
-    self.fbb_.push_slot::<u32>(PushConstants::VT_BUFFER_INDEX, buffer_index, 0);
-  }
-  #[inline]
-  pub fn add_size(&mut self, size: u32) {
-    self.fbb_.push_slot::<u32>(PushConstants::VT_SIZE, size, 0);
-  }
-  #[inline]
-  pub fn add_members(&mut self, members: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<BlockMember<'b >>>>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(PushConstants::VT_MEMBERS, members);
-  }
-  #[inline]
-  pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> PushConstantsBuilder<'a, 'b, A> {
-    let start = _fbb.start_table();
-    PushConstantsBuilder {
-      fbb_: _fbb,
-      start_: start,
-    }
-  }
-  #[inline]
-  pub fn finish(self) -> ::flatbuffers::WIPOffset<PushConstants<'a>> {
-    let o = self.fbb_.end_table(self.start_);
-    ::flatbuffers::WIPOffset::new(o.value())
-  }
-}
-
-impl ::core::fmt::Debug for PushConstants<'_> {
-  fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-    let mut ds = f.debug_struct("PushConstants");
-      ds.field("buffer_index", &self.buffer_index());
-      ds.field("size", &self.size());
-      ds.field("members", &self.members());
-      ds.finish()
-  }
-}
-pub enum FunctionConstantOffset {}
-#[derive(Copy, Clone, PartialEq)]
-
-pub struct FunctionConstant<'a> {
-  pub _tab: ::flatbuffers::Table<'a>,
-}
-
-impl<'a> ::flatbuffers::Follow<'a> for FunctionConstant<'a> {
-  type Inner = FunctionConstant<'a>;
-  #[inline]
-  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
-    Self { _tab: unsafe { ::flatbuffers::Table::new(buf, loc) } }
-  }
-}
-
-impl<'a> FunctionConstant<'a> {
-  pub const VT_ID: ::flatbuffers::VOffsetT = 4;
-  pub const VT_TYPE_: ::flatbuffers::VOffsetT = 6;
-  pub const VT_DEFAULT_BITS: ::flatbuffers::VOffsetT = 8;
-  pub const VT_NAME: ::flatbuffers::VOffsetT = 10;
-  pub const VT_ALIASES: ::flatbuffers::VOffsetT = 12;
-
-  #[inline]
-  pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
-    FunctionConstant { _tab: table }
-  }
-  #[allow(unused_mut)]
-  pub fn create<'bldr: 'args, 'args: 'mut_bldr, 'mut_bldr, A: ::flatbuffers::Allocator + 'bldr>(
-    _fbb: &'mut_bldr mut ::flatbuffers::FlatBufferBuilder<'bldr, A>,
-    args: &'args FunctionConstantArgs<'args>
-  ) -> ::flatbuffers::WIPOffset<FunctionConstant<'bldr>> {
-    let mut builder = FunctionConstantBuilder::new(_fbb);
-    builder.add_default_bits(args.default_bits);
-    if let Some(x) = args.aliases { builder.add_aliases(x); }
-    if let Some(x) = args.name { builder.add_name(x); }
-    builder.add_id(args.id);
-    builder.add_type_(args.type_);
-    builder.finish()
-  }
-
-
-  #[inline]
-  pub fn id(&self) -> u32 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u32>(FunctionConstant::VT_ID, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn type_(&self) -> ScalarType {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<ScalarType>(FunctionConstant::VT_TYPE_, Some(ScalarType::Bool)).unwrap()}
-  }
-  #[inline]
-  pub fn default_bits(&self) -> u64 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u64>(FunctionConstant::VT_DEFAULT_BITS, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn name(&self) -> Option<&'a str> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(FunctionConstant::VT_NAME, None)}
-  }
-  #[inline]
-  pub fn aliases(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<FunctionConstantAlias<'a>>>> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<FunctionConstantAlias>>>>(FunctionConstant::VT_ALIASES, None)}
-  }
-}
-
-impl ::flatbuffers::Verifiable for FunctionConstant<'_> {
-  #[inline]
-  fn run_verifier(
-    v: &mut ::flatbuffers::Verifier, pos: usize
-  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
-    v.visit_table(pos)?
-     .visit_field::<u32>("id", Self::VT_ID, false)?
-     .visit_field::<ScalarType>("type_", Self::VT_TYPE_, false)?
-     .visit_field::<u64>("default_bits", Self::VT_DEFAULT_BITS, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("name", Self::VT_NAME, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<FunctionConstantAlias>>>>("aliases", Self::VT_ALIASES, false)?
-     .finish();
-    Ok(())
-  }
-}
-pub struct FunctionConstantArgs<'a> {
-    pub id: u32,
-    pub type_: ScalarType,
-    pub default_bits: u64,
-    pub name: Option<::flatbuffers::WIPOffset<&'a str>>,
-    pub aliases: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<FunctionConstantAlias<'a>>>>>,
-}
-impl<'a> Default for FunctionConstantArgs<'a> {
-  #[inline]
-  fn default() -> Self {
-    FunctionConstantArgs {
-      id: 0,
-      type_: ScalarType::Bool,
-      default_bits: 0,
-      name: None,
-      aliases: None,
-    }
-  }
-}
-
-pub struct FunctionConstantBuilder<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> {
-  fbb_: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>,
-  start_: ::flatbuffers::WIPOffset<::flatbuffers::TableUnfinishedWIPOffset>,
-}
-impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> FunctionConstantBuilder<'a, 'b, A> {
-  #[inline]
-  pub fn add_id(&mut self, id: u32) {
-    self.fbb_.push_slot::<u32>(FunctionConstant::VT_ID, id, 0);
-  }
-  #[inline]
-  pub fn add_type_(&mut self, type_: ScalarType) {
-    self.fbb_.push_slot::<ScalarType>(FunctionConstant::VT_TYPE_, type_, ScalarType::Bool);
-  }
-  #[inline]
-  pub fn add_default_bits(&mut self, default_bits: u64) {
-    self.fbb_.push_slot::<u64>(FunctionConstant::VT_DEFAULT_BITS, default_bits, 0);
-  }
-  #[inline]
-  pub fn add_name(&mut self, name: ::flatbuffers::WIPOffset<&'b  str>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(FunctionConstant::VT_NAME, name);
-  }
-  #[inline]
-  pub fn add_aliases(&mut self, aliases: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<FunctionConstantAlias<'b >>>>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(FunctionConstant::VT_ALIASES, aliases);
-  }
-  #[inline]
-  pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> FunctionConstantBuilder<'a, 'b, A> {
-    let start = _fbb.start_table();
-    FunctionConstantBuilder {
-      fbb_: _fbb,
-      start_: start,
-    }
-  }
-  #[inline]
-  pub fn finish(self) -> ::flatbuffers::WIPOffset<FunctionConstant<'a>> {
-    let o = self.fbb_.end_table(self.start_);
-    ::flatbuffers::WIPOffset::new(o.value())
-  }
-}
-
-impl ::core::fmt::Debug for FunctionConstant<'_> {
-  fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-    let mut ds = f.debug_struct("FunctionConstant");
-      ds.field("id", &self.id());
-      ds.field("type_", &self.type_());
-      ds.field("default_bits", &self.default_bits());
-      ds.field("name", &self.name());
-      ds.field("aliases", &self.aliases());
-      ds.finish()
-  }
-}
-pub enum FunctionConstantAliasOffset {}
-#[derive(Copy, Clone, PartialEq)]
-
-pub struct FunctionConstantAlias<'a> {
-  pub _tab: ::flatbuffers::Table<'a>,
-}
-
-impl<'a> ::flatbuffers::Follow<'a> for FunctionConstantAlias<'a> {
-  type Inner = FunctionConstantAlias<'a>;
-  #[inline]
-  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
-    Self { _tab: unsafe { ::flatbuffers::Table::new(buf, loc) } }
-  }
-}
-
-impl<'a> FunctionConstantAlias<'a> {
-  pub const VT_TYPE_: ::flatbuffers::VOffsetT = 4;
-  pub const VT_DEFAULT_BITS: ::flatbuffers::VOffsetT = 6;
-  pub const VT_NAME: ::flatbuffers::VOffsetT = 8;
-
-  #[inline]
-  pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
-    FunctionConstantAlias { _tab: table }
-  }
-  #[allow(unused_mut)]
-  pub fn create<'bldr: 'args, 'args: 'mut_bldr, 'mut_bldr, A: ::flatbuffers::Allocator + 'bldr>(
-    _fbb: &'mut_bldr mut ::flatbuffers::FlatBufferBuilder<'bldr, A>,
-    args: &'args FunctionConstantAliasArgs<'args>
-  ) -> ::flatbuffers::WIPOffset<FunctionConstantAlias<'bldr>> {
-    let mut builder = FunctionConstantAliasBuilder::new(_fbb);
-    builder.add_default_bits(args.default_bits);
-    if let Some(x) = args.name { builder.add_name(x); }
-    builder.add_type_(args.type_);
-    builder.finish()
-  }
-
-
-  #[inline]
-  pub fn type_(&self) -> ScalarType {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<ScalarType>(FunctionConstantAlias::VT_TYPE_, Some(ScalarType::Bool)).unwrap()}
-  }
-  #[inline]
-  pub fn default_bits(&self) -> u64 {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<u64>(FunctionConstantAlias::VT_DEFAULT_BITS, Some(0)).unwrap()}
-  }
-  #[inline]
-  pub fn name(&self) -> Option<&'a str> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(FunctionConstantAlias::VT_NAME, None)}
-  }
-}
-
-impl ::flatbuffers::Verifiable for FunctionConstantAlias<'_> {
-  #[inline]
-  fn run_verifier(
-    v: &mut ::flatbuffers::Verifier, pos: usize
-  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
-    v.visit_table(pos)?
-     .visit_field::<ScalarType>("type_", Self::VT_TYPE_, false)?
-     .visit_field::<u64>("default_bits", Self::VT_DEFAULT_BITS, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("name", Self::VT_NAME, false)?
-     .finish();
-    Ok(())
-  }
-}
-pub struct FunctionConstantAliasArgs<'a> {
-    pub type_: ScalarType,
-    pub default_bits: u64,
-    pub name: Option<::flatbuffers::WIPOffset<&'a str>>,
-}
-impl<'a> Default for FunctionConstantAliasArgs<'a> {
-  #[inline]
-  fn default() -> Self {
-    FunctionConstantAliasArgs {
-      type_: ScalarType::Bool,
-      default_bits: 0,
-      name: None,
-    }
-  }
-}
-
-pub struct FunctionConstantAliasBuilder<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> {
-  fbb_: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>,
-  start_: ::flatbuffers::WIPOffset<::flatbuffers::TableUnfinishedWIPOffset>,
-}
-impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> FunctionConstantAliasBuilder<'a, 'b, A> {
-  #[inline]
-  pub fn add_type_(&mut self, type_: ScalarType) {
-    self.fbb_.push_slot::<ScalarType>(FunctionConstantAlias::VT_TYPE_, type_, ScalarType::Bool);
-  }
-  #[inline]
-  pub fn add_default_bits(&mut self, default_bits: u64) {
-    self.fbb_.push_slot::<u64>(FunctionConstantAlias::VT_DEFAULT_BITS, default_bits, 0);
-  }
-  #[inline]
-  pub fn add_name(&mut self, name: ::flatbuffers::WIPOffset<&'b  str>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(FunctionConstantAlias::VT_NAME, name);
-  }
-  #[inline]
-  pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> FunctionConstantAliasBuilder<'a, 'b, A> {
-    let start = _fbb.start_table();
-    FunctionConstantAliasBuilder {
-      fbb_: _fbb,
-      start_: start,
-    }
-  }
-  #[inline]
-  pub fn finish(self) -> ::flatbuffers::WIPOffset<FunctionConstantAlias<'a>> {
-    let o = self.fbb_.end_table(self.start_);
-    ::flatbuffers::WIPOffset::new(o.value())
-  }
-}
-
-impl ::core::fmt::Debug for FunctionConstantAlias<'_> {
-  fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-    let mut ds = f.debug_struct("FunctionConstantAlias");
-      ds.field("type_", &self.type_());
-      ds.field("default_bits", &self.default_bits());
-      ds.field("name", &self.name());
-      ds.finish()
-  }
-}
 pub enum KernelOffset {}
 #[derive(Copy, Clone, PartialEq)]
 
@@ -3163,19 +3474,18 @@ impl<'a> ::flatbuffers::Follow<'a> for Kernel<'a> {
 }
 
 impl<'a> Kernel<'a> {
-  pub const VT_NAME: ::flatbuffers::VOffsetT = 4;
-  pub const VT_MSL_NAME: ::flatbuffers::VOffsetT = 6;
-  pub const VT_PARAMS: ::flatbuffers::VOffsetT = 8;
-  pub const VT_SOURCE_FILE: ::flatbuffers::VOffsetT = 10;
-  pub const VT_THREADGROUP_SIZE: ::flatbuffers::VOffsetT = 12;
-  pub const VT_ARGUMENT_BUFFERS: ::flatbuffers::VOffsetT = 14;
-  pub const VT_BINDINGS: ::flatbuffers::VOffsetT = 16;
-  pub const VT_BINDING_NAMES: ::flatbuffers::VOffsetT = 18;
-  pub const VT_PUSH_CONSTANTS: ::flatbuffers::VOffsetT = 20;
-  pub const VT_FUNCTION_CONSTANTS: ::flatbuffers::VOffsetT = 22;
+  pub const VT_NAMES: ::flatbuffers::VOffsetT = 4;
+  pub const VT_PARAMS: ::flatbuffers::VOffsetT = 6;
+  pub const VT_THREADGROUP_SIZE: ::flatbuffers::VOffsetT = 8;
+  pub const VT_ARGUMENT_BUFFERS: ::flatbuffers::VOffsetT = 10;
+  pub const VT_BINDINGS: ::flatbuffers::VOffsetT = 12;
+  pub const VT_BINDING_NAMES: ::flatbuffers::VOffsetT = 14;
+  pub const VT_PUSH_CONSTANTS: ::flatbuffers::VOffsetT = 16;
+  pub const VT_PUSH_CONSTANT_MEMBERS: ::flatbuffers::VOffsetT = 18;
+  pub const VT_FUNCTION_CONSTANTS: ::flatbuffers::VOffsetT = 20;
+  pub const VT_FUNCTION_CONSTANT_ALIASES: ::flatbuffers::VOffsetT = 22;
   pub const VT_BAKED_CONSTANTS: ::flatbuffers::VOffsetT = 24;
   pub const VT_CAPABILITIES: ::flatbuffers::VOffsetT = 26;
-  pub const VT_ENTRY_POINT: ::flatbuffers::VOffsetT = 28;
 
   #[inline]
   pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
@@ -3187,46 +3497,28 @@ impl<'a> Kernel<'a> {
     args: &'args KernelArgs<'args>
   ) -> ::flatbuffers::WIPOffset<Kernel<'bldr>> {
     let mut builder = KernelBuilder::new(_fbb);
-    if let Some(x) = args.entry_point { builder.add_entry_point(x); }
     if let Some(x) = args.capabilities { builder.add_capabilities(x); }
     if let Some(x) = args.baked_constants { builder.add_baked_constants(x); }
+    if let Some(x) = args.function_constant_aliases { builder.add_function_constant_aliases(x); }
     if let Some(x) = args.function_constants { builder.add_function_constants(x); }
+    if let Some(x) = args.push_constant_members { builder.add_push_constant_members(x); }
     if let Some(x) = args.push_constants { builder.add_push_constants(x); }
     if let Some(x) = args.binding_names { builder.add_binding_names(x); }
     if let Some(x) = args.bindings { builder.add_bindings(x); }
     if let Some(x) = args.argument_buffers { builder.add_argument_buffers(x); }
     if let Some(x) = args.threadgroup_size { builder.add_threadgroup_size(x); }
-    if let Some(x) = args.source_file { builder.add_source_file(x); }
     if let Some(x) = args.params { builder.add_params(x); }
-    if let Some(x) = args.msl_name { builder.add_msl_name(x); }
-    if let Some(x) = args.name { builder.add_name(x); }
+    if let Some(x) = args.names { builder.add_names(x); }
     builder.finish()
   }
 
 
   #[inline]
-  pub fn name(&self) -> &'a str {
+  pub fn names(&self) -> &'a KernelNames {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(Kernel::VT_NAME, None).unwrap()}
-  }
-  #[inline]
-  pub fn key_compare_less_than(&self, o: &Kernel) -> bool {
-    self.name() < o.name()
-  }
-
-  #[inline]
-  pub fn key_compare_with_value(&self, val: & str) -> ::core::cmp::Ordering {
-    let key = self.name();
-    key.cmp(val)
-  }
-  #[inline]
-  pub fn msl_name(&self) -> &'a str {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(Kernel::VT_MSL_NAME, None).unwrap()}
+    unsafe { self._tab.get::<KernelNames>(Kernel::VT_NAMES, None).unwrap()}
   }
   #[inline]
   pub fn params(&self) -> &'a KernelParams {
@@ -3234,13 +3526,6 @@ impl<'a> Kernel<'a> {
     // Created from valid Table for this object
     // which contains a valid value in this slot
     unsafe { self._tab.get::<KernelParams>(Kernel::VT_PARAMS, None).unwrap()}
-  }
-  #[inline]
-  pub fn source_file(&self) -> Option<&'a str> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(Kernel::VT_SOURCE_FILE, None)}
   }
   #[inline]
   pub fn threadgroup_size(&self) -> ::flatbuffers::Vector<'a, ThreadgroupDim> {
@@ -3264,25 +3549,39 @@ impl<'a> Kernel<'a> {
     unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Binding>>>(Kernel::VT_BINDINGS, None)}
   }
   #[inline]
-  pub fn binding_names(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>> {
+  pub fn binding_names(&self) -> Option<::flatbuffers::Vector<'a, Str>> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>>>(Kernel::VT_BINDING_NAMES, None)}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Str>>>(Kernel::VT_BINDING_NAMES, None)}
   }
   #[inline]
-  pub fn push_constants(&self) -> Option<PushConstants<'a>> {
+  pub fn push_constants(&self) -> Option<&'a PushConstants> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<PushConstants>>(Kernel::VT_PUSH_CONSTANTS, None)}
+    unsafe { self._tab.get::<PushConstants>(Kernel::VT_PUSH_CONSTANTS, None)}
   }
   #[inline]
-  pub fn function_constants(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<FunctionConstant<'a>>>> {
+  pub fn push_constant_members(&self) -> Option<::flatbuffers::Vector<'a, BlockMember>> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<FunctionConstant>>>>(Kernel::VT_FUNCTION_CONSTANTS, None)}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, BlockMember>>>(Kernel::VT_PUSH_CONSTANT_MEMBERS, None)}
+  }
+  #[inline]
+  pub fn function_constants(&self) -> Option<::flatbuffers::Vector<'a, FunctionConstant>> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, FunctionConstant>>>(Kernel::VT_FUNCTION_CONSTANTS, None)}
+  }
+  #[inline]
+  pub fn function_constant_aliases(&self) -> Option<::flatbuffers::Vector<'a, FunctionConstantAlias>> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, FunctionConstantAlias>>>(Kernel::VT_FUNCTION_CONSTANT_ALIASES, None)}
   }
   #[inline]
   pub fn baked_constants(&self) -> Option<::flatbuffers::Vector<'a, BakedConstant>> {
@@ -3292,18 +3591,11 @@ impl<'a> Kernel<'a> {
     unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, BakedConstant>>>(Kernel::VT_BAKED_CONSTANTS, None)}
   }
   #[inline]
-  pub fn capabilities(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>> {
+  pub fn capabilities(&self) -> Option<::flatbuffers::Vector<'a, Str>> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>>>(Kernel::VT_CAPABILITIES, None)}
-  }
-  #[inline]
-  pub fn entry_point(&self) -> &'a str {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(Kernel::VT_ENTRY_POINT, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Str>>>(Kernel::VT_CAPABILITIES, None)}
   }
 }
 
@@ -3313,55 +3605,52 @@ impl ::flatbuffers::Verifiable for Kernel<'_> {
     v: &mut ::flatbuffers::Verifier, pos: usize
   ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
     v.visit_table(pos)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("name", Self::VT_NAME, true)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("msl_name", Self::VT_MSL_NAME, true)?
+     .visit_field::<KernelNames>("names", Self::VT_NAMES, true)?
      .visit_field::<KernelParams>("params", Self::VT_PARAMS, true)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("source_file", Self::VT_SOURCE_FILE, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ThreadgroupDim>>>("threadgroup_size", Self::VT_THREADGROUP_SIZE, true)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ArgumentBuffer>>>("argument_buffers", Self::VT_ARGUMENT_BUFFERS, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, Binding>>>("bindings", Self::VT_BINDINGS, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<&'_ str>>>>("binding_names", Self::VT_BINDING_NAMES, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<PushConstants>>("push_constants", Self::VT_PUSH_CONSTANTS, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<FunctionConstant>>>>("function_constants", Self::VT_FUNCTION_CONSTANTS, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, Str>>>("binding_names", Self::VT_BINDING_NAMES, false)?
+     .visit_field::<PushConstants>("push_constants", Self::VT_PUSH_CONSTANTS, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, BlockMember>>>("push_constant_members", Self::VT_PUSH_CONSTANT_MEMBERS, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, FunctionConstant>>>("function_constants", Self::VT_FUNCTION_CONSTANTS, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, FunctionConstantAlias>>>("function_constant_aliases", Self::VT_FUNCTION_CONSTANT_ALIASES, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, BakedConstant>>>("baked_constants", Self::VT_BAKED_CONSTANTS, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<&'_ str>>>>("capabilities", Self::VT_CAPABILITIES, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("entry_point", Self::VT_ENTRY_POINT, true)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, Str>>>("capabilities", Self::VT_CAPABILITIES, false)?
      .finish();
     Ok(())
   }
 }
 pub struct KernelArgs<'a> {
-    pub name: Option<::flatbuffers::WIPOffset<&'a str>>,
-    pub msl_name: Option<::flatbuffers::WIPOffset<&'a str>>,
+    pub names: Option<&'a KernelNames>,
     pub params: Option<&'a KernelParams>,
-    pub source_file: Option<::flatbuffers::WIPOffset<&'a str>>,
     pub threadgroup_size: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ThreadgroupDim>>>,
     pub argument_buffers: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ArgumentBuffer>>>,
     pub bindings: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, Binding>>>,
-    pub binding_names: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>>>,
-    pub push_constants: Option<::flatbuffers::WIPOffset<PushConstants<'a>>>,
-    pub function_constants: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<FunctionConstant<'a>>>>>,
+    pub binding_names: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, Str>>>,
+    pub push_constants: Option<&'a PushConstants>,
+    pub push_constant_members: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, BlockMember>>>,
+    pub function_constants: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, FunctionConstant>>>,
+    pub function_constant_aliases: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, FunctionConstantAlias>>>,
     pub baked_constants: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, BakedConstant>>>,
-    pub capabilities: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>>>,
-    pub entry_point: Option<::flatbuffers::WIPOffset<&'a str>>,
+    pub capabilities: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, Str>>>,
 }
 impl<'a> Default for KernelArgs<'a> {
   #[inline]
   fn default() -> Self {
     KernelArgs {
-      name: None, // required field
-      msl_name: None, // required field
+      names: None, // required field
       params: None, // required field
-      source_file: None,
       threadgroup_size: None, // required field
       argument_buffers: None,
       bindings: None,
       binding_names: None,
       push_constants: None,
+      push_constant_members: None,
       function_constants: None,
+      function_constant_aliases: None,
       baked_constants: None,
       capabilities: None,
-      entry_point: None, // required field
     }
   }
 }
@@ -3372,20 +3661,12 @@ pub struct KernelBuilder<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> {
 }
 impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> KernelBuilder<'a, 'b, A> {
   #[inline]
-  pub fn add_name(&mut self, name: ::flatbuffers::WIPOffset<&'b  str>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_NAME, name);
-  }
-  #[inline]
-  pub fn add_msl_name(&mut self, msl_name: ::flatbuffers::WIPOffset<&'b  str>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_MSL_NAME, msl_name);
+  pub fn add_names(&mut self, names: &KernelNames) {
+    self.fbb_.push_slot_always::<&KernelNames>(Kernel::VT_NAMES, names);
   }
   #[inline]
   pub fn add_params(&mut self, params: &KernelParams) {
     self.fbb_.push_slot_always::<&KernelParams>(Kernel::VT_PARAMS, params);
-  }
-  #[inline]
-  pub fn add_source_file(&mut self, source_file: ::flatbuffers::WIPOffset<&'b  str>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_SOURCE_FILE, source_file);
   }
   #[inline]
   pub fn add_threadgroup_size(&mut self, threadgroup_size: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ThreadgroupDim>>) {
@@ -3400,28 +3681,32 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> KernelBuilder<'a, 'b, A> {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_BINDINGS, bindings);
   }
   #[inline]
-  pub fn add_binding_names(&mut self, binding_names: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<&'b  str>>>) {
+  pub fn add_binding_names(&mut self, binding_names: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , Str>>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_BINDING_NAMES, binding_names);
   }
   #[inline]
-  pub fn add_push_constants(&mut self, push_constants: ::flatbuffers::WIPOffset<PushConstants<'b >>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<PushConstants>>(Kernel::VT_PUSH_CONSTANTS, push_constants);
+  pub fn add_push_constants(&mut self, push_constants: &PushConstants) {
+    self.fbb_.push_slot_always::<&PushConstants>(Kernel::VT_PUSH_CONSTANTS, push_constants);
   }
   #[inline]
-  pub fn add_function_constants(&mut self, function_constants: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<FunctionConstant<'b >>>>) {
+  pub fn add_push_constant_members(&mut self, push_constant_members: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , BlockMember>>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_PUSH_CONSTANT_MEMBERS, push_constant_members);
+  }
+  #[inline]
+  pub fn add_function_constants(&mut self, function_constants: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , FunctionConstant>>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_FUNCTION_CONSTANTS, function_constants);
+  }
+  #[inline]
+  pub fn add_function_constant_aliases(&mut self, function_constant_aliases: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , FunctionConstantAlias>>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_FUNCTION_CONSTANT_ALIASES, function_constant_aliases);
   }
   #[inline]
   pub fn add_baked_constants(&mut self, baked_constants: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , BakedConstant>>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_BAKED_CONSTANTS, baked_constants);
   }
   #[inline]
-  pub fn add_capabilities(&mut self, capabilities: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<&'b  str>>>) {
+  pub fn add_capabilities(&mut self, capabilities: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , Str>>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_CAPABILITIES, capabilities);
-  }
-  #[inline]
-  pub fn add_entry_point(&mut self, entry_point: ::flatbuffers::WIPOffset<&'b  str>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_ENTRY_POINT, entry_point);
   }
   #[inline]
   pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> KernelBuilder<'a, 'b, A> {
@@ -3434,11 +3719,9 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> KernelBuilder<'a, 'b, A> {
   #[inline]
   pub fn finish(self) -> ::flatbuffers::WIPOffset<Kernel<'a>> {
     let o = self.fbb_.end_table(self.start_);
-    self.fbb_.required(o, Kernel::VT_NAME,"name");
-    self.fbb_.required(o, Kernel::VT_MSL_NAME,"msl_name");
+    self.fbb_.required(o, Kernel::VT_NAMES,"names");
     self.fbb_.required(o, Kernel::VT_PARAMS,"params");
     self.fbb_.required(o, Kernel::VT_THREADGROUP_SIZE,"threadgroup_size");
-    self.fbb_.required(o, Kernel::VT_ENTRY_POINT,"entry_point");
     ::flatbuffers::WIPOffset::new(o.value())
   }
 }
@@ -3446,19 +3729,18 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> KernelBuilder<'a, 'b, A> {
 impl ::core::fmt::Debug for Kernel<'_> {
   fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
     let mut ds = f.debug_struct("Kernel");
-      ds.field("name", &self.name());
-      ds.field("msl_name", &self.msl_name());
+      ds.field("names", &self.names());
       ds.field("params", &self.params());
-      ds.field("source_file", &self.source_file());
       ds.field("threadgroup_size", &self.threadgroup_size());
       ds.field("argument_buffers", &self.argument_buffers());
       ds.field("bindings", &self.bindings());
       ds.field("binding_names", &self.binding_names());
       ds.field("push_constants", &self.push_constants());
+      ds.field("push_constant_members", &self.push_constant_members());
       ds.field("function_constants", &self.function_constants());
+      ds.field("function_constant_aliases", &self.function_constant_aliases());
       ds.field("baked_constants", &self.baked_constants());
       ds.field("capabilities", &self.capabilities());
-      ds.field("entry_point", &self.entry_point());
       ds.finish()
   }
 }
@@ -3523,11 +3805,11 @@ impl<'a> Library<'a> {
     unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, u8>>>(Library::VT_METALLIB, None)}
   }
   #[inline]
-  pub fn metallib_toolchain(&self) -> Option<&'a str> {
+  pub fn metallib_toolchain(&self) -> Option<&'a Str> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(Library::VT_METALLIB_TOOLCHAIN, None)}
+    unsafe { self._tab.get::<Str>(Library::VT_METALLIB_TOOLCHAIN, None)}
   }
 }
 
@@ -3540,7 +3822,7 @@ impl ::flatbuffers::Verifiable for Library<'_> {
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, u8>>>("msl_source", Self::VT_MSL_SOURCE, false)?
      .visit_field::<LibraryTarget>("target", Self::VT_TARGET, true)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, u8>>>("metallib", Self::VT_METALLIB, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("metallib_toolchain", Self::VT_METALLIB_TOOLCHAIN, false)?
+     .visit_field::<Str>("metallib_toolchain", Self::VT_METALLIB_TOOLCHAIN, false)?
      .finish();
     Ok(())
   }
@@ -3549,7 +3831,7 @@ pub struct LibraryArgs<'a> {
     pub msl_source: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, u8>>>,
     pub target: Option<&'a LibraryTarget>,
     pub metallib: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, u8>>>,
-    pub metallib_toolchain: Option<::flatbuffers::WIPOffset<&'a str>>,
+    pub metallib_toolchain: Option<&'a Str>,
 }
 impl<'a> Default for LibraryArgs<'a> {
   #[inline]
@@ -3581,8 +3863,8 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> LibraryBuilder<'a, 'b, A> {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Library::VT_METALLIB, metallib);
   }
   #[inline]
-  pub fn add_metallib_toolchain(&mut self, metallib_toolchain: ::flatbuffers::WIPOffset<&'b  str>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Library::VT_METALLIB_TOOLCHAIN, metallib_toolchain);
+  pub fn add_metallib_toolchain(&mut self, metallib_toolchain: &Str) {
+    self.fbb_.push_slot_always::<&Str>(Library::VT_METALLIB_TOOLCHAIN, metallib_toolchain);
   }
   #[inline]
   pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> LibraryBuilder<'a, 'b, A> {
@@ -3650,32 +3932,32 @@ impl<'a> BuildInfo<'a> {
 
 
   #[inline]
-  pub fn halc_version(&self) -> Option<&'a str> {
+  pub fn halc_version(&self) -> Option<&'a Str> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(BuildInfo::VT_HALC_VERSION, None)}
+    unsafe { self._tab.get::<Str>(BuildInfo::VT_HALC_VERSION, None)}
   }
   #[inline]
-  pub fn spirv_cross_version(&self) -> Option<&'a str> {
+  pub fn spirv_cross_version(&self) -> Option<&'a Str> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(BuildInfo::VT_SPIRV_CROSS_VERSION, None)}
+    unsafe { self._tab.get::<Str>(BuildInfo::VT_SPIRV_CROSS_VERSION, None)}
   }
   #[inline]
-  pub fn options(&self) -> Option<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>> {
+  pub fn options(&self) -> Option<::flatbuffers::Vector<'a, Str>> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>>>(BuildInfo::VT_OPTIONS, None)}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Str>>>(BuildInfo::VT_OPTIONS, None)}
   }
   #[inline]
-  pub fn inputs_sha256(&self) -> Option<&'a str> {
+  pub fn inputs_sha256(&self) -> Option<&'a Str> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<&str>>(BuildInfo::VT_INPUTS_SHA256, None)}
+    unsafe { self._tab.get::<Str>(BuildInfo::VT_INPUTS_SHA256, None)}
   }
 }
 
@@ -3685,19 +3967,19 @@ impl ::flatbuffers::Verifiable for BuildInfo<'_> {
     v: &mut ::flatbuffers::Verifier, pos: usize
   ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
     v.visit_table(pos)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("halc_version", Self::VT_HALC_VERSION, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("spirv_cross_version", Self::VT_SPIRV_CROSS_VERSION, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<&'_ str>>>>("options", Self::VT_OPTIONS, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<&str>>("inputs_sha256", Self::VT_INPUTS_SHA256, false)?
+     .visit_field::<Str>("halc_version", Self::VT_HALC_VERSION, false)?
+     .visit_field::<Str>("spirv_cross_version", Self::VT_SPIRV_CROSS_VERSION, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, Str>>>("options", Self::VT_OPTIONS, false)?
+     .visit_field::<Str>("inputs_sha256", Self::VT_INPUTS_SHA256, false)?
      .finish();
     Ok(())
   }
 }
 pub struct BuildInfoArgs<'a> {
-    pub halc_version: Option<::flatbuffers::WIPOffset<&'a str>>,
-    pub spirv_cross_version: Option<::flatbuffers::WIPOffset<&'a str>>,
-    pub options: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<&'a str>>>>,
-    pub inputs_sha256: Option<::flatbuffers::WIPOffset<&'a str>>,
+    pub halc_version: Option<&'a Str>,
+    pub spirv_cross_version: Option<&'a Str>,
+    pub options: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, Str>>>,
+    pub inputs_sha256: Option<&'a Str>,
 }
 impl<'a> Default for BuildInfoArgs<'a> {
   #[inline]
@@ -3717,20 +3999,20 @@ pub struct BuildInfoBuilder<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> {
 }
 impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> BuildInfoBuilder<'a, 'b, A> {
   #[inline]
-  pub fn add_halc_version(&mut self, halc_version: ::flatbuffers::WIPOffset<&'b  str>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(BuildInfo::VT_HALC_VERSION, halc_version);
+  pub fn add_halc_version(&mut self, halc_version: &Str) {
+    self.fbb_.push_slot_always::<&Str>(BuildInfo::VT_HALC_VERSION, halc_version);
   }
   #[inline]
-  pub fn add_spirv_cross_version(&mut self, spirv_cross_version: ::flatbuffers::WIPOffset<&'b  str>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(BuildInfo::VT_SPIRV_CROSS_VERSION, spirv_cross_version);
+  pub fn add_spirv_cross_version(&mut self, spirv_cross_version: &Str) {
+    self.fbb_.push_slot_always::<&Str>(BuildInfo::VT_SPIRV_CROSS_VERSION, spirv_cross_version);
   }
   #[inline]
-  pub fn add_options(&mut self, options: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<&'b  str>>>) {
+  pub fn add_options(&mut self, options: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , Str>>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(BuildInfo::VT_OPTIONS, options);
   }
   #[inline]
-  pub fn add_inputs_sha256(&mut self, inputs_sha256: ::flatbuffers::WIPOffset<&'b  str>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(BuildInfo::VT_INPUTS_SHA256, inputs_sha256);
+  pub fn add_inputs_sha256(&mut self, inputs_sha256: &Str) {
+    self.fbb_.push_slot_always::<&Str>(BuildInfo::VT_INPUTS_SHA256, inputs_sha256);
   }
   #[inline]
   pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> BuildInfoBuilder<'a, 'b, A> {
@@ -3777,6 +4059,7 @@ impl<'a> Executable<'a> {
   pub const VT_KERNELS: ::flatbuffers::VOffsetT = 6;
   pub const VT_LIBRARIES: ::flatbuffers::VOffsetT = 8;
   pub const VT_BUILD_INFO: ::flatbuffers::VOffsetT = 10;
+  pub const VT_STRINGS: ::flatbuffers::VOffsetT = 12;
 
   #[inline]
   pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
@@ -3788,6 +4071,7 @@ impl<'a> Executable<'a> {
     args: &'args ExecutableArgs<'args>
   ) -> ::flatbuffers::WIPOffset<Executable<'bldr>> {
     let mut builder = ExecutableBuilder::new(_fbb);
+    if let Some(x) = args.strings { builder.add_strings(x); }
     if let Some(x) = args.build_info { builder.add_build_info(x); }
     if let Some(x) = args.libraries { builder.add_libraries(x); }
     if let Some(x) = args.kernels { builder.add_kernels(x); }
@@ -3824,6 +4108,13 @@ impl<'a> Executable<'a> {
     // which contains a valid value in this slot
     unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<BuildInfo>>(Executable::VT_BUILD_INFO, None)}
   }
+  #[inline]
+  pub fn strings(&self) -> ::flatbuffers::Vector<'a, u8> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, u8>>>(Executable::VT_STRINGS, None).unwrap()}
+  }
 }
 
 impl ::flatbuffers::Verifiable for Executable<'_> {
@@ -3836,6 +4127,7 @@ impl ::flatbuffers::Verifiable for Executable<'_> {
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<Kernel>>>>("kernels", Self::VT_KERNELS, true)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<Library>>>>("libraries", Self::VT_LIBRARIES, true)?
      .visit_field::<::flatbuffers::ForwardsUOffset<BuildInfo>>("build_info", Self::VT_BUILD_INFO, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, u8>>>("strings", Self::VT_STRINGS, true)?
      .finish();
     Ok(())
   }
@@ -3845,6 +4137,7 @@ pub struct ExecutableArgs<'a> {
     pub kernels: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<Kernel<'a>>>>>,
     pub libraries: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<Library<'a>>>>>,
     pub build_info: Option<::flatbuffers::WIPOffset<BuildInfo<'a>>>,
+    pub strings: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, u8>>>,
 }
 impl<'a> Default for ExecutableArgs<'a> {
   #[inline]
@@ -3854,6 +4147,7 @@ impl<'a> Default for ExecutableArgs<'a> {
       kernels: None, // required field
       libraries: None, // required field
       build_info: None,
+      strings: None, // required field
     }
   }
 }
@@ -3880,6 +4174,10 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> ExecutableBuilder<'a, 'b, A> 
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<BuildInfo>>(Executable::VT_BUILD_INFO, build_info);
   }
   #[inline]
+  pub fn add_strings(&mut self, strings: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , u8>>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Executable::VT_STRINGS, strings);
+  }
+  #[inline]
   pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> ExecutableBuilder<'a, 'b, A> {
     let start = _fbb.start_table();
     ExecutableBuilder {
@@ -3892,6 +4190,7 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> ExecutableBuilder<'a, 'b, A> 
     let o = self.fbb_.end_table(self.start_);
     self.fbb_.required(o, Executable::VT_KERNELS,"kernels");
     self.fbb_.required(o, Executable::VT_LIBRARIES,"libraries");
+    self.fbb_.required(o, Executable::VT_STRINGS,"strings");
     ::flatbuffers::WIPOffset::new(o.value())
   }
 }
@@ -3903,6 +4202,7 @@ impl ::core::fmt::Debug for Executable<'_> {
       ds.field("kernels", &self.kernels());
       ds.field("libraries", &self.libraries());
       ds.field("build_info", &self.build_info());
+      ds.field("strings", &self.strings());
       ds.finish()
   }
 }

@@ -165,6 +165,15 @@ pub struct K {
     pub binding_names: Option<Vec<String>>,
     /// Leave `Kernel.binding_names` out.
     pub omit_binding_names: bool,
+    /// `Kernel.capabilities`.
+    pub capabilities: Vec<String>,
+    /// Aliases written after those of `fcs`: (id, type, default bits).
+    pub extra_aliases: Vec<(u32, ScalarType, u64)>,
+    /// Push-constant members written without push constants.
+    pub members_without_push: bool,
+    /// `names.name` as written: (offset, length) into `Executable.strings`
+    /// instead of the Str of `name`.
+    pub name_str: Option<(u32, u32)>,
 }
 
 impl K {
@@ -186,6 +195,10 @@ impl K {
             fcs: Vec::new(),
             binding_names: None,
             omit_binding_names: false,
+            capabilities: vec!["Shader".into()],
+            extra_aliases: Vec::new(),
+            members_without_push: false,
+            name_str: None,
         }
     }
 }
@@ -195,6 +208,10 @@ pub struct Exe {
     pub format_version: u32,
     pub kernels: Vec<K>,
     pub libraries: Vec<Lib>,
+    /// Bytes appended to `Executable.strings` after every string.
+    pub strings_suffix: Vec<u8>,
+    /// `Library.metallib_toolchain` of every library.
+    pub toolchain: Option<String>,
 }
 
 impl Exe {
@@ -203,6 +220,8 @@ impl Exe {
             format_version: schema::FormatVersion::Current.0,
             kernels,
             libraries: vec![Lib::msl("kernel void k() {}")],
+            strings_suffix: Vec::new(),
+            toolchain: None,
         }
     }
 
@@ -215,12 +234,19 @@ impl Exe {
 
     pub fn build(&self) -> Vec<u8> {
         let mut fbb = flatbuffers::FlatBufferBuilder::new();
+        let mut st = runtime_loader::StringTable::new();
         let mut kernels = Vec::new();
         for k in &self.kernels {
-            let name = fbb.create_string(&k.name);
-            let entry_point = fbb.create_string(&k.name);
-            let msl_name = fbb.create_string(&k.msl_name);
-            let source_file = fbb.create_string("test.spv");
+            let name = match k.name_str {
+                Some((offset, length)) => schema::Str::new(offset, length),
+                None => st.add(&k.name),
+            };
+            let kernel_names = schema::KernelNames::new(
+                &name,
+                &st.add(&k.msl_name),
+                &st.add(&k.name),
+                &st.add("test.spv"),
+            );
             let dims: Vec<_> =
                 k.tg.iter()
                     .map(|&(s, id, has)| schema::ThreadgroupDim::new(s, id, has))
@@ -245,7 +271,7 @@ impl Exe {
                 Some(names) => names.clone(),
                 None => k.bindings.iter().map(|b| b.name.clone()).collect(),
             };
-            let names: Vec<_> = names.iter().map(|n| fbb.create_string(n)).collect();
+            let names: Vec<_> = names.iter().map(|n| st.add(n)).collect();
             let binding_names = (!k.omit_binding_names
                 && (k.binding_names.is_some() || !names.is_empty()))
             .then(|| fbb.create_vector(&names));
@@ -277,59 +303,40 @@ impl Exe {
                 .push_members
                 .iter()
                 .map(|&(offset, size)| {
-                    let ty = fbb.create_string("float32");
-                    schema::BlockMember::create(
-                        &mut fbb,
-                        &schema::BlockMemberArgs {
-                            name: None,
-                            offset,
-                            size,
-                            type_: Some(ty),
-                        },
-                    )
+                    schema::BlockMember::new(offset, size, &st.add(""), &st.add("float32"))
                 })
                 .collect();
             let members = (!members.is_empty()).then(|| fbb.create_vector(&members));
-            let push = k.push.map(|(buffer_index, size)| {
-                schema::PushConstants::create(
-                    &mut fbb,
-                    &schema::PushConstantsArgs {
-                        buffer_index,
-                        size,
-                        members,
-                    },
-                )
-            });
+            let push = k
+                .push
+                .map(|(buffer_index, size)| schema::PushConstants::new(buffer_index, size));
+            let members = members.filter(|_| push.is_some() || k.members_without_push);
+            // In the order given (the loader checks the order).
             let mut fcs = Vec::new();
+            let mut aliases = Vec::new();
             for c in &k.fcs {
-                let aliases: Vec<_> = c
-                    .aliases
-                    .iter()
-                    .map(|&(type_, default_bits)| {
-                        schema::FunctionConstantAlias::create(
-                            &mut fbb,
-                            &schema::FunctionConstantAliasArgs {
-                                type_,
-                                default_bits,
-                                name: None,
-                            },
-                        )
-                    })
-                    .collect();
-                let aliases = fbb.create_vector(&aliases);
-                let name = fbb.create_string(&format!("c{}", c.id));
-                fcs.push(schema::FunctionConstant::create(
-                    &mut fbb,
-                    &schema::FunctionConstantArgs {
-                        id: c.id,
-                        type_: c.ty,
-                        default_bits: c.default_bits,
-                        name: Some(name),
-                        aliases: Some(aliases),
-                    },
+                let name = st.add(&format!("c{}", c.id));
+                fcs.push(schema::FunctionConstant::new(
+                    c.default_bits,
+                    c.id,
+                    &name,
+                    c.ty,
                 ));
+                for &(type_, default_bits) in &c.aliases {
+                    aliases.push((c.id, type_, default_bits));
+                }
             }
+            aliases.extend(k.extra_aliases.iter().copied());
+            let aliases: Vec<_> = aliases
+                .into_iter()
+                .map(|(id, type_, bits)| {
+                    schema::FunctionConstantAlias::new(bits, id, &st.add(""), type_)
+                })
+                .collect();
             let fcs = fbb.create_vector(&fcs);
+            let aliases = fbb.create_vector(&aliases);
+            let caps: Vec<_> = k.capabilities.iter().map(|c| st.add(c)).collect();
+            let caps = (!caps.is_empty()).then(|| fbb.create_vector(&caps));
             let params = schema::KernelParams::new(
                 k.library,
                 k.max_threads,
@@ -341,24 +348,24 @@ impl Exe {
             kernels.push(schema::Kernel::create(
                 &mut fbb,
                 &schema::KernelArgs {
-                    name: Some(name),
-                    msl_name: Some(msl_name),
+                    names: Some(&kernel_names),
                     params: Some(&params),
-                    source_file: Some(source_file),
                     threadgroup_size: Some(tg),
                     argument_buffers: Some(abs),
                     bindings: Some(bindings),
                     binding_names,
-                    push_constants: push,
+                    push_constants: push.as_ref(),
+                    push_constant_members: members,
                     function_constants: Some(fcs),
+                    function_constant_aliases: Some(aliases),
                     baked_constants: None,
-                    capabilities: None,
-                    entry_point: Some(entry_point),
+                    capabilities: caps,
                 },
             ));
         }
         let kernels = fbb.create_vector(&kernels);
         let mut libs = Vec::new();
+        let toolchain = self.toolchain.as_deref().map(|t| st.add(t));
         for l in &self.libraries {
             let src = l.msl_source.as_deref().map(|s| fbb.create_vector(s));
             let metallib = l.metallib.as_deref().map(|m| fbb.create_vector(m));
@@ -374,19 +381,22 @@ impl Exe {
                         l.tier,
                     )),
                     metallib,
-                    metallib_toolchain: None,
+                    metallib_toolchain: toolchain.as_ref(),
                 },
             ));
         }
         let libs = fbb.create_vector(&libs);
-        let halc_version = fbb.create_string("test");
+        let halc_version = st.add("test");
         let build_info = schema::BuildInfo::create(
             &mut fbb,
             &schema::BuildInfoArgs {
-                halc_version: Some(halc_version),
+                halc_version: Some(&halc_version),
                 ..Default::default()
             },
         );
+        let mut text = st.text().as_bytes().to_vec();
+        text.extend_from_slice(&self.strings_suffix);
+        let strings = fbb.create_vector(&text);
         let root = schema::Executable::create(
             &mut fbb,
             &schema::ExecutableArgs {
@@ -394,6 +404,7 @@ impl Exe {
                 kernels: Some(kernels),
                 libraries: Some(libs),
                 build_info: Some(build_info),
+                strings: Some(strings),
             },
         );
         schema::finish_executable_buffer(&mut fbb, root);

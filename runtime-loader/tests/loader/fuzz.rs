@@ -25,9 +25,70 @@ impl Rng {
     }
 }
 
+/// Every string of a loaded executable resolves: the typed views read them
+/// without checks that could fail.
+fn strings_resolve(exe: &Executable<'_>) {
+    let strings = exe.strings();
+    let resolves = |s: &runtime_loader::schema::Str, what: &str| {
+        assert!(strings.get(s).is_some(), "{what}: {s:?} does not resolve");
+    };
+    for k in exe.kernels() {
+        let n = k.names();
+        for (s, what) in [
+            (n.name(), "name"),
+            (n.msl_name(), "msl_name"),
+            (n.entry_point(), "entry_point"),
+            (n.source_file(), "source_file"),
+        ] {
+            resolves(s, what);
+        }
+        for s in k.binding_names().iter().flatten() {
+            resolves(s, "binding name");
+        }
+        for s in k.capabilities().iter().flatten() {
+            resolves(s, "capability");
+        }
+        for m in k.push_constant_members().iter().flatten() {
+            resolves(m.name(), "member name");
+            resolves(m.type_(), "member type");
+        }
+        for c in k.function_constants().iter().flatten() {
+            resolves(c.name(), "function constant name");
+        }
+        for a in k.function_constant_aliases().iter().flatten() {
+            resolves(a.name(), "alias name");
+        }
+    }
+    for k in exe.entry_points() {
+        assert_eq!(
+            exe.kernel(k.name()).map(|r| r.names().name()),
+            Some(k.raw().names().name())
+        );
+        let _ = (
+            k.source_file(),
+            k.capabilities().count(),
+            k.push_constant_members().count(),
+        );
+        for c in k.function_constants() {
+            let _ = (c.name(), c.aliases().map(|a| a.name()).count());
+        }
+    }
+    if let Some(b) = exe.build_info() {
+        let _ = (
+            b.halc_version(),
+            b.spirv_cross_version(),
+            b.options().count(),
+        );
+    }
+    for lib in exe.libraries() {
+        let _ = exe.metallib_toolchain(lib);
+    }
+}
+
 /// Plans every kernel with bindings that fit its layout, then with a few
 /// random variations: must return, never panic.
 fn exercise(exe: &Executable<'_>, rng: &mut Rng) -> usize {
+    strings_resolve(exe);
     let mut planned = 0;
     for k in exe.entry_points() {
         let mut b = Bindings::new();

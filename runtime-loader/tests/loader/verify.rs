@@ -51,10 +51,13 @@ fn cases() -> Vec<Case> {
 
     // Executable and kernel list.
     case!(c, None, "kernels", |e| e.kernels.clear());
-    case!(c, None, "kernels[0].name", |e| e.kernels[0].name.clear());
-    case!(c, al, "name", |e| e.kernels.swap(0, 1));
-    case!(c, al, "name", |e| e.kernels[1].name = "array_length".into());
-    case!(c, m, "msl_name", |e| k(e, "main").msl_name.clear());
+    case!(c, None, "kernels[0].names.name", |e| e.kernels[0]
+        .name
+        .clear());
+    case!(c, al, "names.name", |e| e.kernels.swap(0, 1));
+    case!(c, al, "names.name", |e| e.kernels[1].name =
+        "array_length".into());
+    case!(c, m, "names.msl_name", |e| k(e, "main").msl_name.clear());
     case!(c, m, "library", |e| k(e, "main").library = 1);
 
     // Libraries.
@@ -118,19 +121,15 @@ fn cases() -> Vec<Case> {
         BindingModel(5));
 
     // Function constants.
-    case!(c, s, "function_constants[0].aliases[0].type", |e| k(
-        e, "spec"
-    )
-    .fcs[0]
+    case!(c, s, "function_constant_aliases[0].type", |e| k(e, "spec")
+        .fcs[0]
         .aliases
         .push((ScalarType::UInt16, 1)));
-    case!(c, s, "function_constants[2].aliases[0].type", |e| k(
-        e, "spec"
-    )
-    .fcs[2]
+    case!(c, s, "function_constant_aliases[0].type", |e| k(e, "spec")
+        .fcs[2]
         .aliases
         .push((ScalarType::UInt32, 1)));
-    case!(c, s, "function_constants[0].aliases[0].default_bits", |e| {
+    case!(c, s, "function_constant_aliases[0].default_bits", |e| {
         k(e, "spec").fcs[0]
             .aliases
             .push((ScalarType::Int32, 1 << 32))
@@ -153,7 +152,36 @@ fn cases() -> Vec<Case> {
         .default_bits =
         1 << 32);
 
+    case!(c, s, "function_constants[1].id", |e| k(e, "spec")
+        .fcs
+        .swap(0, 1));
+    case!(c, s, "function_constant_aliases[0].id", |e| k(e, "spec")
+        .extra_aliases
+        .push((9, ScalarType::UInt32, 1)));
+    case!(c, s, "function_constant_aliases[1].id", |e| {
+        let k = k(e, "spec");
+        k.fcs[1].aliases.push((ScalarType::Int32, 1));
+        k.extra_aliases.push((0, ScalarType::Int32, 128));
+    });
+
+    // Strings.
+    case!(c, None, "strings", |e| e.strings_suffix = vec![b'a', 0xff]);
+    case!(c, None, "kernels[0].names.name", |e| e.kernels[0]
+        .name_str =
+        Some((100_000, 4)));
+    case!(c, None, "kernels[0].names.name", |e| {
+        // The first string written is then msl_name: "ñ0", ñ at bytes 0..2.
+        e.kernels[0].msl_name = "ñ0".into();
+        e.kernels[0].name_str = Some((1, 2));
+    });
+
     // Push constants.
+    case!(c, sp, "push_constant_members", |e| {
+        let k = k(e, "sparse");
+        k.push = None;
+        k.push_members = vec![(0, 4)];
+        k.members_without_push = true;
+    });
     case!(c, sp, "push_constants.size", |e| k(e, "sparse").push =
         Some((2, 0)));
     case!(c, sp, "push_constants.size", |e| k(e, "sparse").push =
@@ -161,12 +189,12 @@ fn cases() -> Vec<Case> {
     case!(c, sp, "push_constants.buffer_index", |e| k(e, "sparse")
         .push =
         Some((31, 16)));
-    case!(c, sp, "push_constants.members[1]", |e| {
+    case!(c, sp, "push_constant_members[1]", |e| {
         let k = k(e, "sparse");
         k.push = Some((2, 16));
         k.push_members = vec![(0, 8), (4, 4)];
     });
-    case!(c, sp, "push_constants.members[0]", |e| {
+    case!(c, sp, "push_constant_members[0]", |e| {
         let k = k(e, "sparse");
         k.push = Some((2, 16));
         k.push_members = vec![(12, 8)];
@@ -530,9 +558,16 @@ fn valid_executable_loads_with_typed_accessors() {
         ]
     );
     for name in &names {
-        assert_eq!(exe.kernel(name).map(|k| k.name()), Some(*name));
+        let found = exe
+            .kernel(name)
+            .map(|k| exe.strings().get(k.names().name()));
+        assert_eq!(found, Some(Some(*name)));
+        assert_eq!(exe.entry_point(name).map(|k| k.name()), Some(*name));
     }
-    assert!(exe.kernel("missing").is_none());
+    // Before the first, between two, after the last, a prefix.
+    for missing in ["a", "b", "mai", "main1", "zzz", ""] {
+        assert!(exe.kernel(missing).is_none(), "{missing}");
+    }
 
     let main = exe.entry_point("main").unwrap();
     assert_eq!(main.msl_name(), "main0");
@@ -613,6 +648,121 @@ fn violation_messages_name_kernel_and_field() {
 }
 
 #[test]
+fn strings_are_shared_and_read_through_the_typed_views() {
+    let mut exe = all();
+    b(&mut exe, "main", 0, 0).name = "data".into();
+    b(&mut exe, "sparse", 0, 3).name = "data".into();
+    k(&mut exe, "main").capabilities = vec!["Shader".into(), "Int8".into()];
+    k(&mut exe, "spec").fcs[1]
+        .aliases
+        .push((ScalarType::Int32, 5));
+    k(&mut exe, "spec").fcs[1]
+        .aliases
+        .push((ScalarType::UInt32, 6));
+    k(&mut exe, "spec").fcs[3]
+        .aliases
+        .push((ScalarType::UInt32, 7));
+    k(&mut exe, "sparse").push_members = vec![(0, 4), (8, 8)];
+    exe.toolchain = Some("Apple metal version 32023.98 (metalfe-32023.98)".into());
+    let bytes = exe.build();
+    let loaded = Executable::load(&bytes).unwrap();
+
+    // Each distinct string is stored once: "data", "Shader" and "test.spv"
+    // appear once although several kernels use them.
+    let text = loaded.strings().text();
+    for s in ["data", "Shader", "test.spv"] {
+        assert_eq!(text.matches(s).count(), 1, "{s} in {text:?}");
+    }
+    let main = loaded.entry_point("main").unwrap();
+    assert_eq!(main.binding(0, 0).and_then(|b| b.name()), Some("data"));
+    let sparse = loaded.entry_point("sparse").unwrap();
+    assert_eq!(sparse.binding(0, 3).and_then(|b| b.name()), Some("data"));
+    assert_eq!(main.capabilities().collect::<Vec<_>>(), ["Shader", "Int8"]);
+    assert_eq!(main.entry_point(), "main");
+    assert_eq!(main.source_file(), Some("test.spv"));
+
+    // Each constant has its own aliases, found by id.
+    let spec = loaded.entry_point("spec").unwrap();
+    let aliases = |c: runtime_loader::FunctionConstant<'_>| -> Vec<(ScalarType, u64)> {
+        c.aliases().map(|a| (a.type_(), a.default_bits())).collect()
+    };
+    let all: Vec<_> = spec
+        .function_constants()
+        .map(|c| (c.id(), c.name(), aliases(c)))
+        .collect();
+    assert_eq!(
+        all,
+        [
+            (0, Some("c0"), vec![]),
+            (
+                1,
+                Some("c1"),
+                vec![(ScalarType::Int32, 5), (ScalarType::UInt32, 6)]
+            ),
+            (2, Some("c2"), vec![]),
+            (3, Some("c3"), vec![(ScalarType::UInt32, 7)]),
+        ]
+    );
+    assert_eq!(
+        spec.function_constant(3).map(aliases),
+        Some(vec![(ScalarType::UInt32, 7)])
+    );
+    assert_eq!(spec.function_constant(1).map(|c| aliases(c).len()), Some(2));
+    assert!(spec.function_constant(4).is_none());
+
+    let members: Vec<_> = sparse
+        .push_constant_members()
+        .map(|m| (m.offset, m.size, m.name, m.ty))
+        .collect();
+    assert_eq!(members, [(0, 4, None, "float32"), (8, 8, None, "float32")]);
+
+    let lib = loaded.libraries().next().unwrap();
+    assert_eq!(
+        loaded.metallib_toolchain(lib),
+        Some("Apple metal version 32023.98 (metalfe-32023.98)")
+    );
+    let build = loaded.build_info().unwrap();
+    assert_eq!(build.halc_version(), "test");
+    assert_eq!(build.options().len(), 0);
+}
+
+#[test]
+fn a_string_outside_the_text_or_splitting_a_character_is_named() {
+    let mut exe = all();
+    exe.kernels[0].name_str = Some((100_000, 4));
+    let err = Executable::load(&exe.build()).unwrap_err();
+    let text_len = |exe: &crate::common::Exe| {
+        let mut e = exe.clone();
+        e.kernels[0].name_str = None;
+        let bytes = e.build();
+        let n = Executable::load(&bytes).unwrap().strings().text().len();
+        n
+    };
+    let n = text_len(&exe);
+    assert_eq!(
+        err.to_string(),
+        format!("invalid executable: kernels[0].names.name: bytes 100000..100004 are outside Executable.strings ({n} bytes)")
+    );
+
+    let mut exe = all();
+    exe.kernels[0].msl_name = "ñ0".into();
+    exe.kernels[0].name_str = Some((1, 2));
+    let err = Executable::load(&exe.build()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid executable: kernels[0].names.name: bytes 1..3 of Executable.strings split a UTF-8 character"
+    );
+
+    let mut exe = all();
+    exe.strings_suffix = vec![b'a', 0xff];
+    let err = Executable::load(&exe.build()).unwrap_err();
+    assert!(
+        err.to_string().starts_with("invalid executable: strings: is not UTF-8: invalid utf-8 sequence of 1 bytes from index"),
+        "{err}"
+    );
+}
+
+#[test]
 fn binding_names_are_read_by_position_and_empty_is_none() {
     let mut exe = all();
     b(&mut exe, "main", 0, 0).name = "inBuf".into();
@@ -686,24 +836,29 @@ fn msl_source_utf8_is_checked_on_use_not_at_load() {
 }
 
 #[test]
-fn a_file_of_the_previous_format_gets_the_version_error() {
-    // saxpy compiled by halc at format version 2 (before bindings became
-    // structs). Its tables do not match this schema, so the full verifier
-    // alone would call it corrupt (`Missing required field params`); the
-    // version is read first.
-    let old = include_bytes!("data/saxpy.format2.halc");
-    let err = Executable::load(old).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        format!(
-            "unsupported format version 2 (this loader reads version {})",
-            schema::FormatVersion::Current.0
-        )
-    );
-    // Without the version in front, the same bytes fail structurally: the
-    // check above is not passing by accident.
-    let opts = flatbuffers::VerifierOptions::default();
-    assert!(schema::root_as_executable_with_opts(&opts, old).is_err());
+fn files_of_previous_formats_get_the_version_error() {
+    // saxpy compiled by halc at format versions 2 (before bindings became
+    // structs) and 3 (before strings moved to Executable.strings). Their
+    // tables do not match this schema, so the full verifier alone would call
+    // them corrupt; the version is read first.
+    let old: [(u32, &[u8]); 2] = [
+        (2, include_bytes!("data/saxpy.format2.halc")),
+        (3, include_bytes!("data/saxpy.format3.halc")),
+    ];
+    for (version, bytes) in old {
+        let err = Executable::load(bytes).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "unsupported format version {version} (this loader reads version {})",
+                schema::FormatVersion::Current.0
+            )
+        );
+        // Without the version in front, the same bytes fail structurally:
+        // the check above is not passing by accident.
+        let opts = flatbuffers::VerifierOptions::default();
+        assert!(schema::root_as_executable_with_opts(&opts, bytes).is_err());
+    }
 }
 
 #[test]
@@ -729,8 +884,9 @@ fn identifier_version_and_structure_are_checked_first() {
         Err(LoadError::BadIdentifier)
     ));
 
-    // 2: the format before bindings became structs (see FormatVersion).
-    for version in [0, 1, 2, 4, u32::MAX] {
+    // 2 and 3: the formats before bindings became structs and before
+    // strings moved to Executable.strings (see FormatVersion).
+    for version in [0, 1, 2, 3, 5, u32::MAX] {
         let mut exe = all();
         exe.format_version = version;
         match Executable::load(&exe.build()) {
