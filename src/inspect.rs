@@ -176,7 +176,8 @@ pub fn view(exe: &Executable<'_>) -> ExecutableView {
                 .collect(),
             max_threads_per_threadgroup: k.max_threads_per_threadgroup(),
             binding_model: name(k.binding_model()),
-            argument_buffers: runtime_loader::ArgumentBuffer::all(k)
+            argument_buffers: kv
+                .argument_buffers()
                 .map(|a| ArgumentBufferView {
                     set: a.set(),
                     buffer_index: a.buffer_index(),
@@ -186,7 +187,7 @@ pub fn view(exe: &Executable<'_>) -> ExecutableView {
                 })
                 .collect(),
             bindings: kv.bindings().map(binding).collect(),
-            push_constants: k.push_constants().map(|p| (p.buffer_index(), p.size())),
+            push_constants: kv.push_constants().map(|p| (p.buffer_index, p.size)),
             sizes_buffer_index: k.sizes_buffer_index(),
             sizes_buffer_entries: k.sizes_buffer_entries(),
             threadgroup_memory_bytes: k.threadgroup_memory_bytes(),
@@ -210,28 +211,23 @@ pub fn view(exe: &Executable<'_>) -> ExecutableView {
                     )
                 })
                 .collect(),
-            baked_constants: k
+            baked_constants: kv
                 .baked_constants()
-                .map(|v| {
-                    v.iter()
-                        .map(|f| (f.id(), name(f.type_()), f.value_bits()))
-                        .collect()
-                })
-                .unwrap_or_default(),
+                .map(|f| (f.id(), name(f.type_()), f.value_bits()))
+                .collect(),
             capabilities: kv.capabilities().map(str::to_string).collect(),
         })
         .collect();
-    let libraries = raw
+    let libraries = exe
         .libraries()
-        .iter()
         .map(|l| LibraryView {
             msl_version: format!("{}.{}", l.msl_version().major(), l.msl_version().minor()),
             math_mode: name(l.math_mode()),
             platform: name(l.platform()),
             argument_buffer_tier: name(l.argument_buffer_tier()),
-            msl_bytes: l.msl_source().map(|s| s.len()),
-            metallib_bytes: l.metallib().map(|m| m.len()),
-            metallib_toolchain: exe.metallib_toolchain(l).map(str::to_string),
+            msl_bytes: l.msl_bytes().map(<[u8]>::len),
+            metallib_bytes: l.metallib().map(<[u8]>::len),
+            metallib_toolchain: l.metallib_toolchain().map(str::to_string),
         })
         .collect();
     let build = exe.build_info().map(|b| BuildView {

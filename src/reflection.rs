@@ -359,7 +359,7 @@ impl Reflection {
             version: VERSION,
             executable_format_version: raw.format_version().0,
             kernels: exe.entry_points().map(kernel).collect(),
-            libraries: raw.libraries().iter().map(|l| library(exe, l)).collect(),
+            libraries: exe.libraries().map(library).collect(),
             build: exe.build_info().map(|b| Build {
                 halc_version: b.halc_version().into(),
                 spirv_cross_version: b.spirv_cross_version().into(),
@@ -410,7 +410,8 @@ fn kernel(kv: runtime_loader::Kernel<'_>) -> Kernel {
             _ => "argument-buffers",
         }
         .into(),
-        argument_buffers: runtime_loader::ArgumentBuffer::all(k)
+        argument_buffers: kv
+            .argument_buffers()
             .map(|a| ArgumentBuffer {
                 set: a.set(),
                 buffer_index: a.buffer_index(),
@@ -456,18 +457,14 @@ fn kernel(kv: runtime_loader::Kernel<'_>) -> Kernel {
                     .collect(),
             })
             .collect(),
-        baked_constants: k
+        baked_constants: kv
             .baked_constants()
-            .map(|v| {
-                v.iter()
-                    .map(|b| BakedConstant {
-                        id: b.id(),
-                        ty: scalar_type(b.type_()).into(),
-                        value: value(b.type_(), b.value_bits()),
-                    })
-                    .collect()
+            .map(|b| BakedConstant {
+                id: b.id(),
+                ty: scalar_type(b.type_()).into(),
+                value: value(b.type_(), b.value_bits()),
             })
-            .unwrap_or_default(),
+            .collect(),
         capabilities: kv.capabilities().map(str::to_string).collect(),
     }
 }
@@ -509,7 +506,7 @@ fn resource(b: runtime_loader::Binding<'_>) -> Resource {
     }
 }
 
-fn library(exe: &Executable<'_>, l: fb::Library<'_>) -> Library {
+fn library(l: runtime_loader::Library<'_>) -> Library {
     Library {
         msl_version: format!("{}.{}", l.msl_version().major(), l.msl_version().minor()),
         math_mode: match l.math_mode() {
@@ -526,10 +523,10 @@ fn library(exe: &Executable<'_>, l: fb::Library<'_>) -> Library {
             fb::ArgumentBufferTier::Tier1 => 1,
             _ => 2,
         },
-        msl_bytes: l.msl_source().map(|s| s.len() as u64),
+        msl_bytes: l.msl_bytes().map(|s| s.len() as u64),
         metallib: l.metallib().map(|m| Metallib {
             bytes: m.len() as u64,
-            toolchain: exe.metallib_toolchain(l).unwrap_or_default().into(),
+            toolchain: l.metallib_toolchain().unwrap_or_default().into(),
         }),
     }
 }

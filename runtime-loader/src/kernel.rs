@@ -4,9 +4,9 @@
 //! so its accessors return plain values where the raw FlatBuffer tables
 //! return options: the verifier has already checked them.
 
-use flatbuffers::Vector;
+use flatbuffers::{Follow, Vector};
 
-use crate::records::{ArgumentBuffer, Binding};
+use crate::records::{opt, ArgumentBuffer, Binding, Library};
 use crate::schema::{self, ScalarType};
 use crate::strings::Strings;
 
@@ -45,7 +45,7 @@ pub struct PushConstantMember<'a> {
 #[derive(Debug, Clone, Copy)]
 pub struct FunctionConstant<'a> {
     raw: &'a schema::FunctionConstant,
-    /// `Kernel.function_constant_aliases` and this constant's run of it.
+    /// `Executable.function_constant_aliases` and this constant's run of it.
     aliases: Vector<'a, schema::FunctionConstantAlias>,
     first_alias: usize,
     end_alias: usize,
@@ -117,10 +117,9 @@ impl<'a> FunctionConstantAlias<'a> {
     }
 }
 
-/// The first index in `0..len` at which `before` is false, `before` being
-/// true on a prefix (a binary search over a FlatBuffer vector).
-fn partition_point(len: usize, before: impl Fn(usize) -> bool) -> usize {
-    let (mut lo, mut hi) = (0, len);
+/// The first index in `lo..hi` at which `before` is false, `before` being
+/// true on a prefix (a binary search over part of a FlatBuffer vector).
+fn partition_point(mut lo: usize, mut hi: usize, before: impl Fn(usize) -> bool) -> usize {
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
         if before(mid) {
@@ -130,6 +129,22 @@ fn partition_point(len: usize, before: impl Fn(usize) -> bool) -> usize {
         }
     }
     lo
+}
+
+/// The indices of `r`. Loading checked that every kernel's ranges lie inside
+/// their vectors, so indexing with them cannot fail.
+pub(crate) fn indices(r: &schema::Range) -> std::ops::Range<usize> {
+    let first = r.first() as usize;
+    first..first + r.count() as usize
+}
+
+/// The entries of `v` in `r`.
+pub(crate) fn run<'a, T: Follow<'a> + 'a>(
+    v: Option<Vector<'a, T>>,
+    r: &schema::Range,
+) -> impl ExactSizeIterator<Item = T::Inner> + 'a {
+    let v = v.unwrap_or_default();
+    indices(r).map(move |i| v.get(i))
 }
 
 /// The kernel-level buffer-sizes table (`OpArrayLength`).
@@ -146,20 +161,20 @@ pub struct SizesBufferLayout {
 pub struct Kernel<'a> {
     exe: schema::Executable<'a>,
     strings: Strings<'a>,
-    raw: schema::Kernel<'a>,
+    raw: &'a schema::Kernel,
 }
 
 impl<'a> Kernel<'a> {
     pub(crate) fn new(
         exe: schema::Executable<'a>,
         strings: Strings<'a>,
-        raw: schema::Kernel<'a>,
+        raw: &'a schema::Kernel,
     ) -> Self {
         Kernel { exe, strings, raw }
     }
 
-    /// The raw FlatBuffer table.
-    pub fn raw(&self) -> schema::Kernel<'a> {
+    /// The raw FlatBuffer struct.
+    pub fn raw(&self) -> &'a schema::Kernel {
         self.raw
     }
 
@@ -187,11 +202,7 @@ impl<'a> Kernel<'a> {
     /// SPIR-V capabilities the module declares (informational).
     pub fn capabilities(&self) -> impl ExactSizeIterator<Item = &'a str> + 'a {
         let strings = self.strings;
-        self.raw
-            .capabilities()
-            .unwrap_or_default()
-            .iter()
-            .map(move |s| strings.str(s))
+        run(self.exe.capabilities(), self.raw.capabilities()).map(move |s| strings.str(s))
     }
 
     /// Index of its library in the executable.
@@ -200,8 +211,12 @@ impl<'a> Kernel<'a> {
     }
 
     /// Its library (index checked at load).
-    pub fn library(&self) -> schema::Library<'a> {
-        self.exe.libraries().get(self.library_index())
+    pub fn library(&self) -> Library<'a> {
+        Library::new(
+            self.exe.libraries().get(self.library_index()),
+            self.exe,
+            self.strings,
+        )
     }
 
     /// How resources reach the kernel.
@@ -238,7 +253,14 @@ impl<'a> Kernel<'a> {
 
     /// Bindings sorted by (set, binding).
     pub fn bindings(&self) -> impl ExactSizeIterator<Item = Binding<'a>> + 'a {
-        Binding::all(self.raw, self.strings)
+        let (bindings, names) = (self.exe.bindings(), self.exe.binding_names());
+        let strings = self.strings;
+        indices(self.raw.bindings()).map(move |i| {
+            Binding::new(
+                bindings.unwrap_or_default().get(i),
+                names.map_or("", |n| strings.str(n.get(i))),
+            )
+        })
     }
 
     /// The binding at (set, binding).
@@ -249,7 +271,7 @@ impl<'a> Kernel<'a> {
 
     /// Argument buffers (binding model `ArgumentBuffers`).
     pub fn argument_buffers(&self) -> impl ExactSizeIterator<Item = ArgumentBuffer<'a>> + 'a {
-        ArgumentBuffer::all(self.raw)
+        run(self.exe.argument_buffers(), self.raw.argument_buffers()).map(ArgumentBuffer::new)
     }
 
     /// The argument buffer of descriptor set `set`.
@@ -259,8 +281,9 @@ impl<'a> Kernel<'a> {
 
     /// The push-constant block, if the kernel has one.
     pub fn push_constants(&self) -> Option<PushConstantLayout> {
-        self.raw.push_constants().map(|p| PushConstantLayout {
-            buffer_index: p.buffer_index(),
+        let p = self.raw.push_constants();
+        opt(p.buffer_index()).map(|buffer_index| PushConstantLayout {
+            buffer_index,
             size: p.size(),
         })
     }
@@ -271,16 +294,16 @@ impl<'a> Kernel<'a> {
         &self,
     ) -> impl ExactSizeIterator<Item = PushConstantMember<'a>> + 'a {
         let strings = self.strings;
-        self.raw
-            .push_constant_members()
-            .unwrap_or_default()
-            .iter()
-            .map(move |m| PushConstantMember {
-                offset: m.offset(),
-                size: m.size(),
-                name: strings.non_empty(m.name()),
-                ty: strings.str(m.type_()),
-            })
+        run(
+            self.exe.push_constant_members(),
+            self.raw.push_constant_members(),
+        )
+        .map(move |m| PushConstantMember {
+            offset: m.offset(),
+            size: m.size(),
+            name: strings.non_empty(m.name()),
+            ty: strings.str(m.type_()),
+        })
     }
 
     /// The kernel-level buffer-sizes table, if the kernel declares one.
@@ -296,26 +319,29 @@ impl<'a> Kernel<'a> {
     /// Open specialization constants (Metal function constants), sorted by
     /// id.
     pub fn function_constants(&self) -> impl ExactSizeIterator<Item = FunctionConstant<'a>> + 'a {
-        let consts = self.raw.function_constants().unwrap_or_default();
+        let consts = self.exe.function_constants().unwrap_or_default();
         let this = *self;
-        (0..consts.len()).map(move |i| this.constant(consts.get(i)))
+        indices(self.raw.function_constants()).map(move |i| this.constant(consts.get(i)))
     }
 
     /// The function constant with id `id`.
     pub fn function_constant(&self, id: u32) -> Option<FunctionConstant<'a>> {
-        let consts = self.raw.function_constants().unwrap_or_default();
-        let i = partition_point(consts.len(), |i| consts.get(i).id() < id);
-        (i < consts.len() && consts.get(i).id() == id).then(|| self.constant(consts.get(i)))
+        let consts = self.exe.function_constants().unwrap_or_default();
+        let r = indices(self.raw.function_constants());
+        let i = partition_point(r.start, r.end, |i| consts.get(i).id() < id);
+        (i < r.end && consts.get(i).id() == id).then(|| self.constant(consts.get(i)))
     }
 
     /// The view of one of the kernel's function constants. Loading checked
-    /// that the aliases are sorted by id and each belongs to a constant, so
-    /// a constant's aliases are the run of aliases with its id.
+    /// that the kernel's aliases are sorted by id and each belongs to one of
+    /// its constants, so a constant's aliases are the run of them with its
+    /// id.
     fn constant(&self, raw: &'a schema::FunctionConstant) -> FunctionConstant<'a> {
-        let aliases = self.raw.function_constant_aliases().unwrap_or_default();
+        let aliases = self.exe.function_constant_aliases().unwrap_or_default();
+        let r = indices(self.raw.function_constant_aliases());
         let id = raw.id();
-        let first_alias = partition_point(aliases.len(), |i| aliases.get(i).id() < id);
-        let end_alias = partition_point(aliases.len(), |i| aliases.get(i).id() <= id);
+        let first_alias = partition_point(r.start, r.end, |i| aliases.get(i).id() < id);
+        let end_alias = partition_point(first_alias, r.end, |i| aliases.get(i).id() <= id);
         FunctionConstant {
             raw,
             aliases,
@@ -327,6 +353,6 @@ impl<'a> Kernel<'a> {
 
     /// Specialization constants baked at build time (informational).
     pub fn baked_constants(&self) -> impl ExactSizeIterator<Item = &'a schema::BakedConstant> + 'a {
-        self.raw.baked_constants().unwrap_or_default().iter()
+        run(self.exe.baked_constants(), self.raw.baked_constants())
     }
 }

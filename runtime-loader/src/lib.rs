@@ -55,6 +55,6 @@ pub use kernel::{
     SizesBufferLayout, ThreadgroupDim,
 };
 pub use load::{BuildInfo, Executable, LoadError, OwnedExecutable, VerifyLimits};
-pub use records::{msl_source, or_unset, ArgumentBuffer, Binding, UNSET};
+pub use records::{or_unset, ArgumentBuffer, Binding, Library, UNSET};
 pub use strings::{StringTable, Strings};
 pub use verify::{bits_fit, scalar_bits, Violation, MAX_SAMPLER_SLOTS};

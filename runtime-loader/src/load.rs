@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use crate::kernel::Kernel;
+use crate::records::Library;
 use crate::schema;
 use crate::strings::Strings;
 use crate::verify::{self, Violation};
@@ -143,13 +144,13 @@ impl<'a> Executable<'a> {
         self.strings
     }
 
-    /// Kernels, sorted by name (raw FlatBuffer tables).
-    pub fn kernels(&self) -> impl ExactSizeIterator<Item = schema::Kernel<'a>> + 'a {
+    /// Kernels, sorted by name (raw FlatBuffer structs).
+    pub fn kernels(&self) -> impl ExactSizeIterator<Item = &'a schema::Kernel> + 'a {
         self.root.kernels().iter()
     }
 
-    /// The kernel named `name` in the executable (raw FlatBuffer table).
-    pub fn kernel(&self, name: &str) -> Option<schema::Kernel<'a>> {
+    /// The kernel named `name` in the executable (raw FlatBuffer struct).
+    pub fn kernel(&self, name: &str) -> Option<&'a schema::Kernel> {
         let kernels = self.root.kernels();
         // Loading checked that the names are sorted, bytewise, and unique.
         let (mut lo, mut hi) = (0, kernels.len());
@@ -186,15 +187,12 @@ impl<'a> Executable<'a> {
         self.root.build_info().map(|raw| BuildInfo { raw, strings })
     }
 
-    /// The xcrun toolchain that produced `lib`'s metallib, when it has one.
-    pub fn metallib_toolchain(&self, lib: schema::Library<'a>) -> Option<&'a str> {
-        lib.metallib_toolchain()
-            .and_then(|s| self.strings.non_empty(s))
-    }
-
     /// Libraries.
-    pub fn libraries(&self) -> impl ExactSizeIterator<Item = schema::Library<'a>> + 'a {
-        self.root.libraries().iter()
+    pub fn libraries(&self) -> impl ExactSizeIterator<Item = Library<'a>> + 'a {
+        let (root, strings) = (self.root, self.strings);
+        root.libraries()
+            .iter()
+            .map(move |l| Library::new(l, root, strings))
     }
 }
 

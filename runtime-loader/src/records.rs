@@ -1,12 +1,11 @@
-//! Views of the format's fixed-size records that read `Unset.Value` as
-//! `None`: [`Binding`], [`ArgumentBuffer`], and on the raw `schema::Kernel`
-//! and `schema::Library` tables the accessors of their `params` / `target`
-//! structs; and the library's MSL source, stored as bytes and checked as
-//! UTF-8 when it is used.
+//! Views of the format's records that read `Unset.Value` as `None`:
+//! [`Binding`], [`ArgumentBuffer`], [`Library`] (whose MSL source is stored
+//! as bytes and checked as UTF-8 when it is used), and on the raw
+//! `schema::Kernel` the accessors of its `params` struct.
 //!
-//! The records are FlatBuffer structs, so the verifier checks a kernel's
-//! bindings (or scalar fields) as one range instead of visiting every field
-//! of a table; these views give back the fields (and options) the tables had.
+//! Every record is a FlatBuffer struct in an executable-wide vector, so the
+//! verifier checks each vector as one range; these views give back the
+//! fields (and options) that tables would have had.
 
 use crate::schema;
 use crate::strings::Strings;
@@ -34,23 +33,9 @@ pub struct Binding<'a> {
 }
 
 impl<'a> Binding<'a> {
-    /// The bindings of the raw kernel `k` with their names
-    /// (`binding_names[i]`; empty when the file has none for it).
-    pub(crate) fn all(
-        k: schema::Kernel<'a>,
-        strings: Strings<'a>,
-    ) -> impl ExactSizeIterator<Item = Binding<'a>> + 'a {
-        let names = k.binding_names();
-        k.bindings()
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-            .map(move |(i, raw)| Binding {
-                raw,
-                name: names
-                    .filter(|n| i < n.len())
-                    .map_or("", |n| strings.str(n.get(i))),
-            })
+    /// A binding and its name (empty when stripped).
+    pub(crate) fn new(raw: &'a schema::Binding, name: &'a str) -> Self {
+        Binding { raw, name }
     }
 
     /// The raw FlatBuffer struct.
@@ -146,12 +131,8 @@ pub struct ArgumentBuffer<'a> {
 }
 
 impl<'a> ArgumentBuffer<'a> {
-    /// The argument buffers of the raw kernel `k`.
-    pub fn all(k: schema::Kernel<'a>) -> impl ExactSizeIterator<Item = ArgumentBuffer<'a>> + 'a {
-        k.argument_buffers()
-            .unwrap_or_default()
-            .iter()
-            .map(|raw| ArgumentBuffer { raw })
+    pub(crate) fn new(raw: &'a schema::ArgumentBuffer) -> Self {
+        ArgumentBuffer { raw }
     }
 
     /// The raw FlatBuffer struct.
@@ -185,17 +166,8 @@ impl<'a> ArgumentBuffer<'a> {
     }
 }
 
-/// A library's MSL source: `None` when absent or empty, an error when its
-/// bytes are not UTF-8. Loading does not check them (see the schema's
-/// `Library.msl_source`); whoever compiles the source calls this.
-pub fn msl_source(lib: schema::Library<'_>) -> Option<Result<&str, std::str::Utf8Error>> {
-    lib.msl_source()
-        .filter(|s| !s.is_empty())
-        .map(|s| std::str::from_utf8(s.bytes()))
-}
-
-/// The fields of `Kernel.params`, read as the table's own fields were.
-impl<'a> schema::Kernel<'a> {
+/// The fields of `Kernel.params`, read as the kernel's own fields.
+impl schema::Kernel {
     /// Index into `Executable.libraries`.
     pub fn library(&self) -> u32 {
         self.params().library()
@@ -227,25 +199,78 @@ impl<'a> schema::Kernel<'a> {
     }
 }
 
-/// The fields of `Library.target`, read as the table's own fields were.
-impl<'a> schema::Library<'a> {
+/// A library of a verified executable: MSL source and/or a metallib.
+#[derive(Debug, Clone, Copy)]
+pub struct Library<'a> {
+    raw: &'a schema::Library,
+    data: &'a [u8],
+    strings: Strings<'a>,
+}
+
+impl<'a> Library<'a> {
+    pub(crate) fn new(
+        raw: &'a schema::Library,
+        exe: schema::Executable<'a>,
+        strings: Strings<'a>,
+    ) -> Self {
+        Library {
+            raw,
+            data: exe.library_data().map_or(&[], |d| d.bytes()),
+            strings,
+        }
+    }
+
+    /// The raw FlatBuffer struct.
+    pub fn raw(&self) -> &'a schema::Library {
+        self.raw
+    }
+
+    fn blob(&self, b: &schema::Blob) -> Option<&'a [u8]> {
+        let start = b.offset() as usize;
+        self.data
+            .get(start..start.checked_add(b.length() as usize)?)
+            .filter(|b| !b.is_empty())
+    }
+
+    /// The MSL source: `None` when absent, an error when its bytes are not
+    /// UTF-8. Loading does not check them (see the schema's
+    /// `Library.msl_source`); whoever compiles the source calls this.
+    pub fn msl_source(&self) -> Option<Result<&'a str, std::str::Utf8Error>> {
+        self.msl_bytes().map(std::str::from_utf8)
+    }
+
+    /// The MSL source's bytes, `None` when absent.
+    pub fn msl_bytes(&self) -> Option<&'a [u8]> {
+        self.blob(self.raw.msl_source())
+    }
+
+    /// The compiled library (`xcrun metallib` output), `None` when absent.
+    pub fn metallib(&self) -> Option<&'a [u8]> {
+        self.blob(self.raw.metallib())
+    }
+
+    /// The xcrun toolchain that produced the metallib, verbatim.
+    pub fn metallib_toolchain(&self) -> Option<&'a str> {
+        self.strings.non_empty(self.raw.metallib_toolchain())
+    }
+
     /// MSL language version.
     pub fn msl_version(&self) -> &'a schema::MslVersion {
-        self.target().msl_version()
+        self.raw.target().msl_version()
     }
 
     /// Safe or fast math.
     pub fn math_mode(&self) -> schema::MathMode {
-        self.target().math_mode()
+        self.raw.target().math_mode()
     }
 
     /// macOS or iOS.
     pub fn platform(&self) -> schema::Platform {
-        self.target().platform()
+        self.raw.target().platform()
     }
 
     /// Argument-buffer tier.
     pub fn argument_buffer_tier(&self) -> schema::ArgumentBufferTier {
-        self.target().argument_buffer_tier()
+        self.raw.target().argument_buffer_tier()
     }
 }

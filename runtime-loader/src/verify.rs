@@ -4,32 +4,38 @@
 //! After these checks the dispatch planner and the Metal runtime rely on:
 //! - `strings` UTF-8, and every `Str` of the file inside it on character
 //!   boundaries (so reading a string never fails);
+//! - every kernel's `Range`s inside their vectors, each starting where the
+//!   previous kernel's ended and the last ending at the vector's end (so
+//!   reading a record never fails, and each record is checked once);
+//!   `binding_names` one per binding;
+//! - every library's blobs inside `library_data`, each library with MSL
+//!   source or a metallib;
 //! - kernel names non-empty, sorted and unique (so lookup by name works);
-//! - library indices in range, each library with MSL source or a metallib;
-//! - three threadgroup dimensions, each ≥ 1, at most
-//!   `MaxThreadsPerThreadgroup` threads, `max_threads_per_threadgroup`
-//!   between that product and the limit, spec-id dimensions backed by an
-//!   integer function constant whose default is the recorded size;
+//! - library indices in range;
+//! - threadgroup dimensions each ≥ 1, at most `MaxThreadsPerThreadgroup`
+//!   threads, `max_threads_per_threadgroup` between that product and the
+//!   limit, spec-id dimensions backed by an integer function constant whose
+//!   default is the recorded size;
 //! - function constants sorted by id without duplicates, each alias of the
 //!   same width as its constant and sorted with them (so lookup by id and a
 //!   constant's aliases are a binary search);
 //! - every enum value known;
 //! - bindings sorted by (set, binding) with no duplicates, `count` ≥ 1, the
 //!   slots each kind needs present (and no others; a slot holding
-//!   `Unset.Value` is absent), `binding_names` absent or one per binding,
-//!   every slot range inside
-//!   Metal's argument tables and free of collisions (bindings, push
-//!   constants, argument buffers and the sizes table share the buffer table);
+//!   `Unset.Value` is absent), every slot range inside Metal's argument
+//!   tables and free of collisions (bindings, push constants, argument
+//!   buffers and the sizes table share the buffer table);
 //! - argument-buffer members 8-byte aligned, inside `ArgumentBuffer.size`,
 //!   with disjoint ids and byte ranges;
-//! - push constants 1..=`MaxPushConstantBytes` bytes;
+//! - push constants 1..=`MaxPushConstantBytes` bytes, or none (size 0,
+//!   `buffer_index` Unset, no members);
 //! - every `sizes_index` backed by a table large enough for `count` entries.
 
 use std::fmt;
 
-use crate::kernel::Kernel;
+use crate::kernel::{indices, run, Kernel};
 use crate::load::VerifyLimits;
-use crate::records::{ArgumentBuffer, Binding};
+use crate::records::opt;
 use crate::schema::{self, BindingKind, BindingModel, MetalLimits, ScalarType};
 use crate::strings::Strings;
 
@@ -159,8 +165,9 @@ pub(crate) fn executable<'a>(
         }
     }
     let libraries = root.libraries();
+    let data = root.library_data().map_or(0, |d| d.len());
     for (i, lib) in libraries.iter().enumerate() {
-        library(i, lib, strings)?;
+        library(i, lib, data, strings)?;
     }
     let kernels = root.kernels();
     if kernels.is_empty() {
@@ -170,6 +177,18 @@ pub(crate) fn executable<'a>(
             message: "the executable has no kernels".into(),
         });
     }
+    let bindings = root.bindings().map_or(0, |v| v.len());
+    let names = root.binding_names().map_or(0, |v| v.len());
+    if names != bindings {
+        return Err(Violation {
+            kernel: None,
+            field: "binding_names".into(),
+            message: format!("has {names} names for {bindings} bindings"),
+        });
+    }
+    // Where each kernel's range of each record vector must start: where the
+    // previous kernel's ended.
+    let mut next = Runs::new(root);
     let mut previous: Option<&str> = None;
     let mut scratch = Scratch::default();
     for (i, k) in kernels.iter().enumerate() {
@@ -194,8 +213,14 @@ pub(crate) fn executable<'a>(
             }
         }
         previous = Some(name);
+        next.take(k).map_err(|(field, message)| Violation {
+            kernel: Some(name.into()),
+            field: field.into(),
+            message,
+        })?;
         KernelCheck {
             k,
+            exe: root,
             view: Kernel::new(root, strings, k),
             strings,
             name,
@@ -204,10 +229,101 @@ pub(crate) fn executable<'a>(
         }
         .run(&mut scratch)?;
     }
+    next.all_taken().map_err(|(field, message)| Violation {
+        kernel: None,
+        field: field.into(),
+        message,
+    })?;
     Ok(strings)
 }
 
-fn library(i: usize, lib: schema::Library<'_>, strings: Strings<'_>) -> Result<(), Violation> {
+/// The record vectors a kernel's `Range`s index, with where the next
+/// kernel's range in each must start.
+struct Runs {
+    /// (field, vector length, next first).
+    runs: [(&'static str, usize, usize); 7],
+}
+
+impl Runs {
+    fn new(root: schema::Executable<'_>) -> Self {
+        fn len<T>(v: Option<flatbuffers::Vector<'_, T>>) -> usize {
+            v.map_or(0, |v| v.len())
+        }
+        Runs {
+            runs: [
+                ("bindings", len(root.bindings()), 0),
+                ("argument_buffers", len(root.argument_buffers()), 0),
+                (
+                    "push_constant_members",
+                    len(root.push_constant_members()),
+                    0,
+                ),
+                ("function_constants", len(root.function_constants()), 0),
+                (
+                    "function_constant_aliases",
+                    len(root.function_constant_aliases()),
+                    0,
+                ),
+                ("baked_constants", len(root.baked_constants()), 0),
+                ("capabilities", len(root.capabilities()), 0),
+            ],
+        }
+    }
+
+    /// Checks `k`'s ranges, in the order of `runs`: each starts where the
+    /// previous kernel's ended and stays inside its vector. So every record
+    /// belongs to one kernel, and checking each kernel's reads each once.
+    fn take(&mut self, k: &schema::Kernel) -> Result<(), (&'static str, String)> {
+        let ranges = [
+            k.bindings(),
+            k.argument_buffers(),
+            k.push_constant_members(),
+            k.function_constants(),
+            k.function_constant_aliases(),
+            k.baked_constants(),
+            k.capabilities(),
+        ];
+        for ((field, len, next), r) in self.runs.iter_mut().zip(ranges) {
+            let (first, count) = (r.first() as usize, r.count() as usize);
+            let end = first as u64 + count as u64;
+            if first != *next {
+                return Err((
+                    field,
+                    format!(
+                        "entries {first}..{end} do not start where the previous kernel's end ({next})"
+                    ),
+                ));
+            }
+            if end > *len as u64 {
+                return Err((
+                    field,
+                    format!(
+                        "entries {first}..{end} are outside Executable.{field} ({len} entries)"
+                    ),
+                ));
+            }
+            *next = first + count;
+        }
+        Ok(())
+    }
+
+    /// After the last kernel: every record belongs to a kernel.
+    fn all_taken(&self) -> Result<(), (&'static str, String)> {
+        match self.runs.iter().find(|(_, len, next)| next != len) {
+            Some((field, len, next)) => {
+                Err((field, format!("entries {next}..{len} belong to no kernel")))
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+fn library(
+    i: usize,
+    lib: &schema::Library,
+    data: usize,
+    strings: Strings<'_>,
+) -> Result<(), Violation> {
     let fail = |field: &str, message: String| {
         Err(Violation {
             kernel: None,
@@ -215,37 +331,49 @@ fn library(i: usize, lib: schema::Library<'_>, strings: Strings<'_>) -> Result<(
             message,
         })
     };
-    let has_msl = lib.msl_source().is_some_and(|s| !s.is_empty());
-    let has_metallib = lib.metallib().is_some_and(|m| !m.is_empty());
-    if !has_msl && !has_metallib {
+    for (field, b) in [
+        ("msl_source", lib.msl_source()),
+        ("metallib", lib.metallib()),
+    ] {
+        let end = u64::from(b.offset()) + u64::from(b.length());
+        if end > data as u64 {
+            return fail(
+                field,
+                format!(
+                    "bytes {}..{end} are outside Executable.library_data ({data} bytes)",
+                    b.offset()
+                ),
+            );
+        }
+    }
+    if lib.msl_source().length() == 0 && lib.metallib().length() == 0 {
         return fail(
             "msl_source",
             "the library has neither MSL source nor a metallib".into(),
         );
     }
-    let v = lib.msl_version();
+    let t = lib.target();
+    let v = t.msl_version();
     if !(1..=4).contains(&v.major()) {
         return fail(
             "msl_version",
             format!("MSL {}.{} does not exist", v.major(), v.minor()),
         );
     }
-    if lib.math_mode().variant_name().is_none() {
-        return fail("math_mode", format!("unknown value {}", lib.math_mode().0));
+    if t.math_mode().variant_name().is_none() {
+        return fail("math_mode", format!("unknown value {}", t.math_mode().0));
     }
-    if lib.platform().variant_name().is_none() {
-        return fail("platform", format!("unknown value {}", lib.platform().0));
+    if t.platform().variant_name().is_none() {
+        return fail("platform", format!("unknown value {}", t.platform().0));
     }
-    if lib.argument_buffer_tier().variant_name().is_none() {
+    if t.argument_buffer_tier().variant_name().is_none() {
         return fail(
             "argument_buffer_tier",
-            format!("unknown value {}", lib.argument_buffer_tier().0),
+            format!("unknown value {}", t.argument_buffer_tier().0),
         );
     }
-    if let Some(s) = lib.metallib_toolchain() {
-        if let Some(m) = strings.fault(s) {
-            return fail("metallib_toolchain", m);
-        }
+    if let Some(m) = strings.fault(lib.metallib_toolchain()) {
+        return fail("metallib_toolchain", m);
     }
     Ok(())
 }
@@ -341,7 +469,8 @@ struct Member {
 }
 
 struct KernelCheck<'a, 'l> {
-    k: schema::Kernel<'a>,
+    k: &'a schema::Kernel,
+    exe: schema::Executable<'a>,
     /// The same kernel's typed view, for what this check has verified.
     view: Kernel<'a>,
     strings: Strings<'a>,
@@ -379,7 +508,7 @@ impl<'a> KernelCheck<'a, '_> {
         }
         self.text(|| "names.entry_point".into(), names.entry_point())?;
         self.text(|| "names.source_file".into(), names.source_file())?;
-        for (i, s) in k.capabilities().unwrap_or_default().iter().enumerate() {
+        for (i, s) in run(self.exe.capabilities(), k.capabilities()).enumerate() {
             self.text(|| format!("capabilities[{i}]"), s)?;
         }
         if k.library() as usize >= self.libraries {
@@ -412,9 +541,12 @@ impl<'a> KernelCheck<'a, '_> {
     }
 
     fn function_constants(&self) -> Result<(), Violation> {
-        let consts = self.k.function_constants().unwrap_or_default();
+        let all = self.exe.function_constants().unwrap_or_default();
+        let range = indices(self.k.function_constants());
+        let (first, n) = (range.start, range.len());
+        let consts = |i: usize| all.get(first + i);
         let mut previous: Option<u32> = None;
-        for (i, c) in consts.iter().enumerate() {
+        for (i, c) in range.map(|i| all.get(i)).enumerate() {
             let field = |f: &str| format!("function_constants[{i}].{f}");
             if let Some(prev) = previous.filter(|p| *p >= c.id()) {
                 return self.fail(
@@ -450,23 +582,26 @@ impl<'a> KernelCheck<'a, '_> {
         }
         // Aliases, sorted by id: a walk beside the constants.
         let mut next = 0;
-        let aliases = self.k.function_constant_aliases().unwrap_or_default();
-        for (j, a) in aliases.iter().enumerate() {
+        let aliases = run(
+            self.exe.function_constant_aliases(),
+            self.k.function_constant_aliases(),
+        );
+        for (j, a) in aliases.enumerate() {
             let field = |f: &str| format!("function_constant_aliases[{j}].{f}");
-            while next < consts.len() && consts.get(next).id() < a.id() {
+            while next < n && consts(next).id() < a.id() {
                 next += 1;
             }
-            if next == consts.len() || consts.get(next).id() != a.id() {
+            if next == n || consts(next).id() != a.id() {
                 return self.fail(
                     field("id"),
-                    if consts.iter().any(|c| c.id() == a.id()) {
+                    if (0..n).any(|i| consts(i).id() == a.id()) {
                         format!("{} is out of order: aliases must be sorted by id", a.id())
                     } else {
                         format!("function constant {} is not declared", a.id())
                     },
                 );
             }
-            let c = consts.get(next);
+            let c = consts(next);
             self.text(|| field("name"), a.name())?;
             let (Some(bits), Some(main)) = (scalar_bits(a.type_()), scalar_bits(c.type_())) else {
                 return self.fail(
@@ -503,12 +638,6 @@ impl<'a> KernelCheck<'a, '_> {
     fn threadgroup(&self) -> Result<(), Violation> {
         let k = self.k;
         let dims = k.threadgroup_size();
-        if dims.len() != 3 {
-            return self.fail(
-                "threadgroup_size",
-                format!("has {} dimensions, expected 3", dims.len()),
-            );
-        }
         let mut product = 1u64;
         for (i, d) in dims.iter().enumerate() {
             if d.size() == 0 {
@@ -585,39 +714,48 @@ impl<'a> KernelCheck<'a, '_> {
         );
         samplers.reset("sampler argument table", u64::from(MAX_SAMPLER_SLOTS));
 
-        let members = k.push_constant_members();
-        if let (None, Some(m)) = (k.push_constants(), members) {
-            return self.fail(
-                "push_constant_members",
-                format!("{} members without push_constants", m.len()),
-            );
+        let members = run(self.exe.push_constant_members(), k.push_constant_members());
+        let push = k.push_constants();
+        if opt(push.buffer_index()).is_none() {
+            if push.size() != 0 {
+                return self.fail(
+                    "push_constants.size",
+                    format!("is {} but buffer_index is Unset", push.size()),
+                );
+            }
+            if members.len() != 0 {
+                return self.fail(
+                    "push_constant_members",
+                    format!("{} members without push_constants", members.len()),
+                );
+            }
         }
-        if let Some(p) = k.push_constants() {
+        if let Some(p) = self.view.push_constants() {
             let limit = MetalLimits::MaxPushConstantBytes.0;
-            if p.size() == 0 || p.size() > limit {
+            if p.size == 0 || p.size > limit {
                 return self.fail(
                     "push_constants.size",
                     format!(
                         "{} bytes is outside 1..={limit} (the setBytes limit)",
-                        p.size()
+                        p.size
                     ),
                 );
             }
             buffers
-                .claim(p.buffer_index(), 1, Owner::Named("push_constants"))
+                .claim(p.buffer_index, 1, Owner::Named("push_constants"))
                 .or_else(|m| self.fail("push_constants.buffer_index", m))?;
             let mut end_of_previous = 0u64;
-            for (i, m) in members.unwrap_or_default().iter().enumerate() {
+            for (i, m) in members.enumerate() {
                 self.text(|| format!("push_constant_members[{i}].name"), m.name())?;
                 self.text(|| format!("push_constant_members[{i}].type"), m.type_())?;
                 let end = u64::from(m.offset()) + u64::from(m.size());
-                if u64::from(m.offset()) < end_of_previous || end > u64::from(p.size()) {
+                if u64::from(m.offset()) < end_of_previous || end > u64::from(p.size) {
                     return self.fail(
                         format!("push_constant_members[{i}]"),
                         format!(
                             "bytes {}..{end} overlap the previous member or pass the block's {} bytes",
                             m.offset(),
-                            p.size()
+                            p.size
                         ),
                     );
                 }
@@ -651,8 +789,8 @@ impl<'a> KernelCheck<'a, '_> {
         }
 
         // Argument buffers, with the member slots each one holds.
-        let abs = k.argument_buffers().unwrap_or_default();
-        if model == BindingModel::Discrete && !abs.is_empty() {
+        let abs = self.view.argument_buffers();
+        if model == BindingModel::Discrete && abs.len() != 0 {
             return self.fail(
                 "argument_buffers",
                 format!(
@@ -662,10 +800,10 @@ impl<'a> KernelCheck<'a, '_> {
             );
         }
         let mut n_sets = 0;
-        for (i, ab) in ArgumentBuffer::all(k).enumerate() {
+        for (i, ab) in abs.enumerate() {
             let set = ab.set();
             let field = |f: &str| format!("argument_buffers[set {set}].{f}");
-            if ArgumentBuffer::all(k).take(i).any(|o| o.set() == set) {
+            if self.view.argument_buffers().take(i).any(|o| o.set() == set) {
                 return self.fail(field("set"), format!("set {set} has two argument buffers"));
             }
             buffers
@@ -720,20 +858,11 @@ impl<'a> KernelCheck<'a, '_> {
         }
         let members = &mut sets[..n_sets];
 
-        if let Some(names) = k.binding_names() {
-            let n = k.bindings().unwrap_or_default().len();
-            if names.len() != n {
-                return self.fail(
-                    "binding_names",
-                    format!("has {} names for {n} bindings", names.len()),
-                );
-            }
-            for (i, s) in names.iter().enumerate() {
-                self.text(|| format!("binding_names[{i}]"), s)?;
-            }
+        for (i, s) in run(self.exe.binding_names(), k.bindings()).enumerate() {
+            self.text(|| format!("binding_names[{i}]"), s)?;
         }
         let mut previous: Option<(u32, u32)> = None;
-        for b in Binding::all(k, self.strings) {
+        for b in self.view.bindings() {
             let key = (b.set(), b.binding());
             let owner = Owner::Binding(key.0, key.1);
             let field = |f: &str| format!("{owner}.{f}");

@@ -49,63 +49,95 @@ pub fn scalar(t: ScalarType) -> fb::ScalarType {
     }
 }
 
+/// The executable-wide record vectors, each kernel's a `Range` of them.
+#[derive(Default)]
+struct Records {
+    bindings: Vec<fb::Binding>,
+    binding_names: Vec<fb::Str>,
+    argument_buffers: Vec<fb::ArgumentBuffer>,
+    members: Vec<fb::BlockMember>,
+    constants: Vec<fb::FunctionConstant>,
+    aliases: Vec<fb::FunctionConstantAlias>,
+    baked: Vec<fb::BakedConstant>,
+    capabilities: Vec<fb::Str>,
+}
+
+/// Appends `items` to `v` and gives their range.
+fn push<T>(v: &mut Vec<T>, items: impl IntoIterator<Item = T>) -> fb::Range {
+    let first = v.len();
+    v.extend(items);
+    fb::Range::new(index(first), index(v.len() - first))
+}
+
+/// A record index or count: the FlatBuffer that holds the records cannot
+/// pass 2 GiB, so neither can they pass `u32::MAX`.
+fn index(n: usize) -> u32 {
+    u32::try_from(n).expect("executable records fit a FlatBuffer")
+}
+
 /// Serialises `c`. The same `Compiled` always gives the same bytes.
 pub fn write(c: &Compiled) -> Vec<u8> {
-    // Sized for what the file will hold, the MSL and metallibs and about
-    // 1 KiB of tables per kernel: the builder's buffer is zeroed up front,
-    // and a fixed 64 KiB cost a small kernel as much as packing it.
+    // Sized for what the file will hold: the MSL and metallibs and about
+    // 512 bytes of records per kernel. The builder's buffer is zeroed up
+    // front, and a fixed 64 KiB cost a small kernel as much as packing it.
     let payload: usize = c
         .kernels
         .iter()
         .map(|k| {
-            1024 + if c.keep_msl { k.msl.source.len() } else { 0 }
+            512 + if c.keep_msl { k.msl.source.len() } else { 0 }
                 + k.metallib.as_ref().map_or(0, |m| m.bytes.len())
         })
         .sum();
     let mut b = FlatBufferBuilder::with_capacity(1024 + payload);
     // Every string of the file, each once (`Executable.strings`).
     let mut strings = StringTable::new();
+    // The libraries' MSL and metallibs (`Executable.library_data`).
+    let mut data: Vec<u8> = Vec::new();
+    let mut blob = |bytes: &[u8]| {
+        let offset = index(data.len());
+        data.extend_from_slice(bytes);
+        fb::Blob::new(offset, index(bytes.len()))
+    };
+    let mut r = Records::default();
     let mut libraries = Vec::with_capacity(c.kernels.len());
     let mut kernels = Vec::with_capacity(c.kernels.len());
     let version = fb::MslVersion::new(c.options.msl_version.major, c.options.msl_version.minor);
+    let target = fb::LibraryTarget::new(
+        &version,
+        match c.options.math_mode {
+            MathMode::Safe => fb::MathMode::Safe,
+            MathMode::Fast => fb::MathMode::Fast,
+        },
+        match c.options.layout.platform {
+            Platform::MacOS => fb::Platform::MacOS,
+            Platform::IOS => fb::Platform::IOS,
+        },
+        match c.options.layout.tier {
+            Tier::Tier1 => fb::ArgumentBufferTier::Tier1,
+            Tier::Tier2 => fb::ArgumentBufferTier::Tier2,
+        },
+    );
+    let u = runtime_loader::or_unset;
 
-    for (index, k) in c.kernels.iter().enumerate() {
-        // Library.
-        let msl_source = c.keep_msl.then(|| b.create_vector(k.msl.source.as_bytes()));
-        let metallib = k.metallib.as_ref().map(|m| b.create_vector(&m.bytes));
-        let toolchain = k.metallib.as_ref().map(|m| strings.add(&m.toolchain));
-        let target = fb::LibraryTarget::new(
-            &version,
-            match c.options.math_mode {
-                MathMode::Safe => fb::MathMode::Safe,
-                MathMode::Fast => fb::MathMode::Fast,
-            },
-            match c.options.layout.platform {
-                Platform::MacOS => fb::Platform::MacOS,
-                Platform::IOS => fb::Platform::IOS,
-            },
-            match c.options.layout.tier {
-                Tier::Tier1 => fb::ArgumentBufferTier::Tier1,
-                Tier::Tier2 => fb::ArgumentBufferTier::Tier2,
-            },
-        );
-        libraries.push(fb::Library::create(
-            &mut b,
-            &fb::LibraryArgs {
-                msl_source,
-                target: Some(&target),
-                metallib,
-                metallib_toolchain: toolchain.as_ref(),
-            },
-        ));
+    // Kernels are already sorted by name (the loader finds them by binary
+    // search), and each has its own library.
+    for (i, k) in c.kernels.iter().enumerate() {
+        let msl = if c.keep_msl {
+            blob(k.msl.source.as_bytes())
+        } else {
+            fb::Blob::default()
+        };
+        let metallib = k
+            .metallib
+            .as_ref()
+            .map_or_else(fb::Blob::default, |m| blob(&m.bytes));
+        let toolchain = strings.add(k.metallib.as_ref().map_or("", |m| &m.toolchain));
+        libraries.push(fb::Library::new(&msl, &metallib, &toolchain, &target));
 
-        // Kernel.
         let l = &k.layout;
-        let u = runtime_loader::or_unset;
-        let bindings: Vec<_> = l
-            .bindings
-            .iter()
-            .map(|x| {
+        let bindings = push(
+            &mut r.bindings,
+            l.bindings.iter().map(|x| {
                 fb::Binding::new(
                     x.min_size,
                     x.set,
@@ -123,21 +155,16 @@ pub fn write(c: &Compiled) -> Vec<u8> {
                     kind(x.kind),
                     access(x.access),
                 )
-            })
-            .collect();
-        let binding_names = (!bindings.is_empty()).then(|| {
-            let names: Vec<_> = l
-                .bindings
+            }),
+        );
+        r.binding_names.extend(
+            l.bindings
                 .iter()
-                .map(|x| strings.add(x.name.as_deref().unwrap_or("")))
-                .collect();
-            b.create_vector(&names)
-        });
-        let bindings = b.create_vector(&bindings);
-        let abs: Vec<_> = l
-            .argument_buffers
-            .iter()
-            .map(|a| {
+                .map(|x| strings.add(x.name.as_deref().unwrap_or(""))),
+        );
+        let argument_buffers = push(
+            &mut r.argument_buffers,
+            l.argument_buffers.iter().map(|a| {
                 fb::ArgumentBuffer::new(
                     a.set,
                     a.buffer_index,
@@ -145,69 +172,69 @@ pub fn write(c: &Compiled) -> Vec<u8> {
                     u(a.sizes_id),
                     u(a.sizes_byte_offset),
                 )
-            })
-            .collect();
-        let abs = (!abs.is_empty()).then(|| b.create_vector(&abs));
+            }),
+        );
         let push_constants = l
             .push_constants
-            .map(|p| fb::PushConstants::new(p.buffer_index, p.size));
-        let push_constant_members = l.push_constants.map(|_| {
-            let mut members: Vec<&crate::spirv::blocks::Member> = k
+            .map_or(fb::PushConstants::new(runtime_loader::UNSET, 0), |p| {
+                fb::PushConstants::new(p.buffer_index, p.size)
+            });
+        let mut members: Vec<&crate::spirv::blocks::Member> = match l.push_constants {
+            Some(_) => k
                 .blocks
                 .push_constants
                 .iter()
                 .flat_map(|blk| &blk.ty.members)
-                .collect();
-            members.sort_by_key(|m| m.offset);
-            let members: Vec<_> = members
-                .into_iter()
-                .map(|m| {
-                    fb::BlockMember::new(
-                        u32::try_from(m.offset).unwrap_or(u32::MAX),
-                        u32::try_from(m.size).unwrap_or(u32::MAX),
-                        &strings.add(m.name.as_deref().unwrap_or("")),
-                        &strings.add(&m.ty.canonical()),
-                    )
-                })
-                .collect();
-            b.create_vector(&members)
-        });
-        // Sorted by id, each constant's aliases after it (the loader finds
-        // both by binary search).
+                .collect(),
+            None => Vec::new(),
+        };
+        members.sort_by_key(|m| m.offset);
+        let members = push(
+            &mut r.members,
+            members.into_iter().map(|m| {
+                fb::BlockMember::new(
+                    u32::try_from(m.offset).unwrap_or(u32::MAX),
+                    u32::try_from(m.size).unwrap_or(u32::MAX),
+                    &strings.add(m.name.as_deref().unwrap_or("")),
+                    &strings.add(&m.ty.canonical()),
+                )
+            }),
+        );
+        // Sorted by id, each constant's aliases in its order (the loader
+        // finds both by binary search).
         let mut consts: Vec<&crate::spirv::SpecConstant> = k.function_constants.iter().collect();
         consts.sort_by_key(|f| f.id);
-        let fcs: Vec<_> = consts
-            .iter()
-            .map(|f| {
+        let function_constants = push(
+            &mut r.constants,
+            consts.iter().map(|f| {
                 let name = strings.add(f.name.as_deref().unwrap_or(""));
                 fb::FunctionConstant::new(f.default.0, f.id, &name, scalar(f.ty))
-            })
-            .collect();
-        let aliases: Vec<_> = consts
-            .iter()
-            .flat_map(|f| f.aliases.iter().map(move |a| (f.id, a)))
-            .map(|(id, a)| {
-                let name = strings.add(a.name.as_deref().unwrap_or(""));
-                fb::FunctionConstantAlias::new(a.default.0, id, &name, scalar(a.ty))
-            })
-            .collect();
-        let fcs = (!fcs.is_empty()).then(|| b.create_vector(&fcs));
-        let aliases = (!aliases.is_empty()).then(|| b.create_vector(&aliases));
-        let baked: Vec<_> = k
-            .baked
-            .iter()
-            .map(|x| fb::BakedConstant::new(x.value.0, x.id, scalar(x.ty)))
-            .collect();
-        let baked = (!baked.is_empty()).then(|| b.create_vector(&baked));
-        let caps: Vec<_> = k.capabilities.iter().map(|s| strings.add(s)).collect();
-        let caps = (!caps.is_empty()).then(|| b.create_vector(&caps));
-        let dims: Vec<fb::ThreadgroupDim> = k
+            }),
+        );
+        let aliases = push(
+            &mut r.aliases,
+            consts
+                .iter()
+                .flat_map(|f| f.aliases.iter().map(move |a| (f.id, a)))
+                .map(|(id, a)| {
+                    let name = strings.add(a.name.as_deref().unwrap_or(""));
+                    fb::FunctionConstantAlias::new(a.default.0, id, &name, scalar(a.ty))
+                }),
+        );
+        let baked = push(
+            &mut r.baked,
+            k.baked
+                .iter()
+                .map(|x| fb::BakedConstant::new(x.value.0, x.id, scalar(x.ty))),
+        );
+        let capabilities = push(
+            &mut r.capabilities,
+            k.capabilities.iter().map(|s| strings.add(s)),
+        );
+        let dims = k
             .workgroup
             .dims
-            .iter()
-            .map(|d| fb::ThreadgroupDim::new(d.value, d.spec_id.unwrap_or(0), d.spec_id.is_some()))
-            .collect();
-        let dims = b.create_vector(&dims);
+            .map(|d| fb::ThreadgroupDim::new(d.value, d.spec_id.unwrap_or(0), d.spec_id.is_some()));
         let fixed = k.workgroup.dims.iter().all(|d| d.spec_id.is_none());
         let names = fb::KernelNames::new(
             &strings.add(&k.name),
@@ -216,7 +243,7 @@ pub fn write(c: &Compiled) -> Vec<u8> {
             &strings.add(base_name(&k.input)),
         );
         let params = fb::KernelParams::new(
-            index as u32,
+            index(i),
             if fixed {
                 k.workgroup.total() as u32
             } else {
@@ -230,27 +257,20 @@ pub fn write(c: &Compiled) -> Vec<u8> {
                 BindingModel::Discrete => fb::BindingModel::Discrete,
             },
         );
-        kernels.push(fb::Kernel::create(
-            &mut b,
-            &fb::KernelArgs {
-                names: Some(&names),
-                params: Some(&params),
-                threadgroup_size: Some(dims),
-                argument_buffers: abs,
-                bindings: Some(bindings),
-                binding_names,
-                push_constants: push_constants.as_ref(),
-                push_constant_members,
-                function_constants: fcs,
-                function_constant_aliases: aliases,
-                baked_constants: baked,
-                capabilities: caps,
-            },
+        kernels.push(fb::Kernel::new(
+            &names,
+            &params,
+            &dims,
+            &push_constants,
+            &bindings,
+            &argument_buffers,
+            &members,
+            &function_constants,
+            &aliases,
+            &baked,
+            &capabilities,
         ));
     }
-    // Kernels are already sorted by name (required for binary search by key).
-    let kernels = b.create_vector(&kernels);
-    let libraries = b.create_vector(&libraries);
     let halc_version = strings.add(env!("CARGO_PKG_VERSION"));
     let sc_version = strings.add(crate::msl::SPIRV_CROSS_VERSION);
     let options: Vec<_> = c
@@ -259,8 +279,12 @@ pub fn write(c: &Compiled) -> Vec<u8> {
         .iter()
         .map(|s| strings.add(s))
         .collect();
-    let options = b.create_vector(&options);
     let sha = strings.add(&c.inputs_sha256);
+
+    // Vectors are written back to front, the large byte vectors first.
+    let library_data = (!data.is_empty()).then(|| b.create_vector(&data));
+    let text = b.create_vector(strings.text().as_bytes());
+    let options = b.create_vector(&options);
     let build_info = fb::BuildInfo::create(
         &mut b,
         &fb::BuildInfoArgs {
@@ -270,15 +294,39 @@ pub fn write(c: &Compiled) -> Vec<u8> {
             inputs_sha256: Some(&sha),
         },
     );
-    let strings = b.create_vector(strings.text().as_bytes());
+    fn vector<'b, T: flatbuffers::Push + Copy>(
+        b: &mut FlatBufferBuilder<'b>,
+        v: &[T],
+    ) -> Option<flatbuffers::WIPOffset<flatbuffers::Vector<'b, T::Output>>> {
+        (!v.is_empty()).then(|| b.create_vector(v))
+    }
+    let capabilities = vector(&mut b, &r.capabilities);
+    let baked = vector(&mut b, &r.baked);
+    let aliases = vector(&mut b, &r.aliases);
+    let constants = vector(&mut b, &r.constants);
+    let members = vector(&mut b, &r.members);
+    let argument_buffers = vector(&mut b, &r.argument_buffers);
+    let binding_names = vector(&mut b, &r.binding_names);
+    let bindings = vector(&mut b, &r.bindings);
+    let libraries = b.create_vector(&libraries);
+    let kernels = b.create_vector(&kernels);
     let root = fb::Executable::create(
         &mut b,
         &fb::ExecutableArgs {
             format_version: fb::FormatVersion::Current,
             kernels: Some(kernels),
             libraries: Some(libraries),
+            bindings,
+            binding_names,
+            argument_buffers,
+            push_constant_members: members,
+            function_constants: constants,
+            function_constant_aliases: aliases,
+            baked_constants: baked,
+            capabilities,
             build_info: Some(build_info),
-            strings: Some(strings),
+            strings: Some(text),
+            library_data,
         },
     );
     fb::finish_executable_buffer(&mut b, root);

@@ -184,9 +184,9 @@ fn libraries(bytes: &[u8]) -> Vec<Lib> {
             let lib = k.library();
             Lib {
                 kernel: k.name().to_string(),
-                msl: runtime_loader::msl_source(lib).map(|s| s.expect("UTF-8 MSL").to_string()),
-                metallib: lib.metallib().map(|m| m.bytes().to_vec()),
-                toolchain: exe.metallib_toolchain(lib).map(str::to_string),
+                msl: lib.msl_source().map(|s| s.expect("UTF-8 MSL").to_string()),
+                metallib: lib.metallib().map(<[u8]>::to_vec),
+                toolchain: lib.metallib_toolchain().map(str::to_string),
             }
         })
         .collect()

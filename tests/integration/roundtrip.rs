@@ -45,7 +45,8 @@ fn layout_from_file(kv: runtime_loader::Kernel<'_>) -> KernelLayout {
             fb::BindingModel::Discrete => BindingModel::Discrete,
             _ => BindingModel::ArgumentBuffers,
         },
-        argument_buffers: runtime_loader::ArgumentBuffer::all(k)
+        argument_buffers: kv
+            .argument_buffers()
             .map(|a| ArgumentBufferLayout {
                 set: a.set(),
                 buffer_index: a.buffer_index(),
@@ -75,9 +76,9 @@ fn layout_from_file(kv: runtime_loader::Kernel<'_>) -> KernelLayout {
                 name: b.name().map(str::to_string),
             })
             .collect(),
-        push_constants: k.push_constants().map(|p| PushConstantLayout {
-            buffer_index: p.buffer_index(),
-            size: p.size(),
+        push_constants: kv.push_constants().map(|p| PushConstantLayout {
+            buffer_index: p.buffer_index,
+            size: p.size,
         }),
         sizes_buffer_index: k.sizes_buffer_index(),
         sizes_buffer_entries: k.sizes_buffer_entries(),
@@ -100,8 +101,8 @@ fn recorded_layout_matches_the_carried_msl_for_every_fixture() {
                 let k = kv.raw();
                 let got = layout_from_file(kv);
                 assert_eq!(got, want.layout, "{}: {}", path.display(), want.name);
-                let lib = raw.libraries().get(k.library() as usize);
-                let msl = runtime_loader::msl_source(lib).unwrap().unwrap();
+                assert_eq!(kv.library_index(), k.library() as usize);
+                let msl = kv.library().msl_source().unwrap().unwrap();
                 assert_eq!(msl, want.msl.source);
                 assert_eq!(kv.msl_name(), want.msl.function_name);
                 let dims: Vec<WorkgroupDim> = k

@@ -8,10 +8,14 @@ use runtime_loader::Executable;
 pub fn exercise(data: &[u8]) {
     let Ok(exe) = Executable::load(data) else { return };
     for lib in exe.libraries() {
-        let _ = (runtime_loader::msl_source(lib), lib.metallib().map(|m| m.len()));
+        let _ = (lib.msl_source(), lib.metallib().map(<[u8]>::len), lib.metallib_toolchain());
     }
     for k in exe.entry_points() {
-        let _ = (k.name(), k.msl_name(), k.threadgroup_size(), k.function_constants().count());
+        let _ = (k.name(), k.msl_name(), k.entry_point(), k.source_file(), k.threadgroup_size());
+        let _ = (k.capabilities().count(), k.push_constant_members().count(), k.baked_constants().count());
+        for c in k.function_constants() {
+            let _ = (c.name(), c.aliases().count());
+        }
         let mut b = Bindings::new();
         for binding in k.bindings() {
             let resource = |i: u32| match binding.kind() {

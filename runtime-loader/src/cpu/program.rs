@@ -46,7 +46,9 @@ impl<'a> Program<'a> {
             .entry_point(name)
             .ok_or_else(|| CpuError::KernelNotFound { name: name.into() })?;
         let spec = Specialization::new(&kernel, values)?;
-        let msl = crate::msl_source(kernel.library())
+        let msl = kernel
+            .library()
+            .msl_source()
             .ok_or_else(|| CpuError::NoMslSource {
                 kernel: name.into(),
             })?

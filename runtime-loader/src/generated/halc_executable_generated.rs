@@ -936,6 +936,260 @@ impl<'a> ::flatbuffers::Verifiable for ScalarType {
 }
 
 impl ::flatbuffers::SimpleToVerifyInSlice for ScalarType {}
+// struct Range, aligned to 4
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct Range(pub [u8; 8]);
+impl Default for Range { 
+  fn default() -> Self { 
+    Self([0; 8])
+  }
+}
+impl ::core::fmt::Debug for Range {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("Range")
+      .field("first", &self.first())
+      .field("count", &self.count())
+      .finish()
+  }
+}
+
+impl ::flatbuffers::SimpleToVerifyInSlice for Range {}
+impl<'a> ::flatbuffers::Follow<'a> for Range {
+  type Inner = &'a Range;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { <&'a Range>::follow(buf, loc) }
+  }
+}
+impl<'a> ::flatbuffers::Follow<'a> for &'a Range {
+  type Inner = &'a Range;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<Range>(buf, loc) }
+  }
+}
+impl<'b> ::flatbuffers::Push for Range {
+    type Output = Range;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const Range as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(4)
+    }
+}
+
+impl<'a> ::flatbuffers::Verifiable for Range {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.in_buffer::<Self>(pos)
+  }
+}
+
+impl<'a> Range {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    first: u32,
+    count: u32,
+  ) -> Self {
+    let mut s = Self([0; 8]);
+    s.set_first(first);
+    s.set_count(count);
+    s
+  }
+
+  pub fn first(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[0..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_first(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[0..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn count(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[4..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_count(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[4..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+}
+
+// struct Blob, aligned to 4
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct Blob(pub [u8; 8]);
+impl Default for Blob { 
+  fn default() -> Self { 
+    Self([0; 8])
+  }
+}
+impl ::core::fmt::Debug for Blob {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("Blob")
+      .field("offset", &self.offset())
+      .field("length", &self.length())
+      .finish()
+  }
+}
+
+impl ::flatbuffers::SimpleToVerifyInSlice for Blob {}
+impl<'a> ::flatbuffers::Follow<'a> for Blob {
+  type Inner = &'a Blob;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { <&'a Blob>::follow(buf, loc) }
+  }
+}
+impl<'a> ::flatbuffers::Follow<'a> for &'a Blob {
+  type Inner = &'a Blob;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<Blob>(buf, loc) }
+  }
+}
+impl<'b> ::flatbuffers::Push for Blob {
+    type Output = Blob;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const Blob as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(4)
+    }
+}
+
+impl<'a> ::flatbuffers::Verifiable for Blob {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.in_buffer::<Self>(pos)
+  }
+}
+
+impl<'a> Blob {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    offset: u32,
+    length: u32,
+  ) -> Self {
+    let mut s = Self([0; 8]);
+    s.set_offset(offset);
+    s.set_length(length);
+    s
+  }
+
+  pub fn offset(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[0..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_offset(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[0..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn length(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[4..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_length(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[4..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+}
+
 // struct Str, aligned to 4
 #[repr(transparent)]
 #[derive(Clone, Copy, PartialEq)]
@@ -3284,6 +3538,243 @@ impl<'a> KernelNames {
 
 }
 
+// struct Kernel, aligned to 4
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct Kernel(pub [u8; 156]);
+impl Default for Kernel { 
+  fn default() -> Self { 
+    Self([0; 156])
+  }
+}
+impl ::core::fmt::Debug for Kernel {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("Kernel")
+      .field("names", &self.names())
+      .field("params", &self.params())
+      .field("threadgroup_size", &self.threadgroup_size())
+      .field("push_constants", &self.push_constants())
+      .field("bindings", &self.bindings())
+      .field("argument_buffers", &self.argument_buffers())
+      .field("push_constant_members", &self.push_constant_members())
+      .field("function_constants", &self.function_constants())
+      .field("function_constant_aliases", &self.function_constant_aliases())
+      .field("baked_constants", &self.baked_constants())
+      .field("capabilities", &self.capabilities())
+      .finish()
+  }
+}
+
+impl ::flatbuffers::SimpleToVerifyInSlice for Kernel {}
+impl<'a> ::flatbuffers::Follow<'a> for Kernel {
+  type Inner = &'a Kernel;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { <&'a Kernel>::follow(buf, loc) }
+  }
+}
+impl<'a> ::flatbuffers::Follow<'a> for &'a Kernel {
+  type Inner = &'a Kernel;
+  #[inline]
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<Kernel>(buf, loc) }
+  }
+}
+impl<'b> ::flatbuffers::Push for Kernel {
+    type Output = Kernel;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const Kernel as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(4)
+    }
+}
+
+impl<'a> ::flatbuffers::Verifiable for Kernel {
+  #[inline]
+  fn run_verifier(
+    v: &mut ::flatbuffers::Verifier, pos: usize
+  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
+    v.in_buffer::<Self>(pos)
+  }
+}
+
+impl<'a> Kernel {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    names: &KernelNames,
+    params: &KernelParams,
+    threadgroup_size: &[ThreadgroupDim; 3],
+    push_constants: &PushConstants,
+    bindings: &Range,
+    argument_buffers: &Range,
+    push_constant_members: &Range,
+    function_constants: &Range,
+    function_constant_aliases: &Range,
+    baked_constants: &Range,
+    capabilities: &Range,
+  ) -> Self {
+    let mut s = Self([0; 156]);
+    s.set_names(names);
+    s.set_params(params);
+    s.set_threadgroup_size(threadgroup_size);
+    s.set_push_constants(push_constants);
+    s.set_bindings(bindings);
+    s.set_argument_buffers(argument_buffers);
+    s.set_push_constant_members(push_constant_members);
+    s.set_function_constants(function_constants);
+    s.set_function_constant_aliases(function_constant_aliases);
+    s.set_baked_constants(baked_constants);
+    s.set_capabilities(capabilities);
+    s
+  }
+
+  pub fn names(&self) -> &KernelNames {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[0..].as_ptr() as *const KernelNames) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_names(&mut self, x: &KernelNames) {
+    self.0[0..0 + 32].copy_from_slice(&x.0)
+  }
+
+  pub fn params(&self) -> &KernelParams {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[32..].as_ptr() as *const KernelParams) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_params(&mut self, x: &KernelParams) {
+    self.0[32..32 + 24].copy_from_slice(&x.0)
+  }
+
+  pub fn threadgroup_size(&'a self) -> ::flatbuffers::Array<'a, ThreadgroupDim, 3> {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid array in this slot
+    use ::flatbuffers::Follow;
+    unsafe { ::flatbuffers::Array::follow(&self.0, 56) }
+  }
+
+  pub fn set_threadgroup_size(&mut self, x: &[ThreadgroupDim; 3]) {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid array in this slot
+    unsafe {
+      ::core::ptr::copy(
+        x.as_ptr() as *const u8,
+        self.0.as_mut_ptr().add(56),
+        36,
+      );
+    }
+  }
+
+  pub fn push_constants(&self) -> &PushConstants {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[92..].as_ptr() as *const PushConstants) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_push_constants(&mut self, x: &PushConstants) {
+    self.0[92..92 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn bindings(&self) -> &Range {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[100..].as_ptr() as *const Range) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_bindings(&mut self, x: &Range) {
+    self.0[100..100 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn argument_buffers(&self) -> &Range {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[108..].as_ptr() as *const Range) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_argument_buffers(&mut self, x: &Range) {
+    self.0[108..108 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn push_constant_members(&self) -> &Range {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[116..].as_ptr() as *const Range) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_push_constant_members(&mut self, x: &Range) {
+    self.0[116..116 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn function_constants(&self) -> &Range {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[124..].as_ptr() as *const Range) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_function_constants(&mut self, x: &Range) {
+    self.0[124..124 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn function_constant_aliases(&self) -> &Range {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[132..].as_ptr() as *const Range) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_function_constant_aliases(&mut self, x: &Range) {
+    self.0[132..132 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn baked_constants(&self) -> &Range {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[140..].as_ptr() as *const Range) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_baked_constants(&mut self, x: &Range) {
+    self.0[140..140 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn capabilities(&self) -> &Range {
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[148..].as_ptr() as *const Range) }
+  }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_capabilities(&mut self, x: &Range) {
+    self.0[148..148 + 8].copy_from_slice(&x.0)
+  }
+
+}
+
 // struct LibraryTarget, aligned to 2
 #[repr(transparent)]
 #[derive(Clone, Copy, PartialEq)]
@@ -3458,440 +3949,129 @@ impl<'a> LibraryTarget {
 
 }
 
-pub enum KernelOffset {}
-#[derive(Copy, Clone, PartialEq)]
-
-pub struct Kernel<'a> {
-  pub _tab: ::flatbuffers::Table<'a>,
+// struct Library, aligned to 4
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct Library(pub [u8; 32]);
+impl Default for Library { 
+  fn default() -> Self { 
+    Self([0; 32])
+  }
+}
+impl ::core::fmt::Debug for Library {
+  fn fmt(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+    f.debug_struct("Library")
+      .field("msl_source", &self.msl_source())
+      .field("metallib", &self.metallib())
+      .field("metallib_toolchain", &self.metallib_toolchain())
+      .field("target", &self.target())
+      .finish()
+  }
 }
 
-impl<'a> ::flatbuffers::Follow<'a> for Kernel<'a> {
-  type Inner = Kernel<'a>;
+impl ::flatbuffers::SimpleToVerifyInSlice for Library {}
+impl<'a> ::flatbuffers::Follow<'a> for Library {
+  type Inner = &'a Library;
   #[inline]
   unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
-    Self { _tab: unsafe { ::flatbuffers::Table::new(buf, loc) } }
+    unsafe { <&'a Library>::follow(buf, loc) }
   }
 }
-
-impl<'a> Kernel<'a> {
-  pub const VT_NAMES: ::flatbuffers::VOffsetT = 4;
-  pub const VT_PARAMS: ::flatbuffers::VOffsetT = 6;
-  pub const VT_THREADGROUP_SIZE: ::flatbuffers::VOffsetT = 8;
-  pub const VT_ARGUMENT_BUFFERS: ::flatbuffers::VOffsetT = 10;
-  pub const VT_BINDINGS: ::flatbuffers::VOffsetT = 12;
-  pub const VT_BINDING_NAMES: ::flatbuffers::VOffsetT = 14;
-  pub const VT_PUSH_CONSTANTS: ::flatbuffers::VOffsetT = 16;
-  pub const VT_PUSH_CONSTANT_MEMBERS: ::flatbuffers::VOffsetT = 18;
-  pub const VT_FUNCTION_CONSTANTS: ::flatbuffers::VOffsetT = 20;
-  pub const VT_FUNCTION_CONSTANT_ALIASES: ::flatbuffers::VOffsetT = 22;
-  pub const VT_BAKED_CONSTANTS: ::flatbuffers::VOffsetT = 24;
-  pub const VT_CAPABILITIES: ::flatbuffers::VOffsetT = 26;
-
+impl<'a> ::flatbuffers::Follow<'a> for &'a Library {
+  type Inner = &'a Library;
   #[inline]
-  pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
-    Kernel { _tab: table }
-  }
-  #[allow(unused_mut)]
-  pub fn create<'bldr: 'args, 'args: 'mut_bldr, 'mut_bldr, A: ::flatbuffers::Allocator + 'bldr>(
-    _fbb: &'mut_bldr mut ::flatbuffers::FlatBufferBuilder<'bldr, A>,
-    args: &'args KernelArgs<'args>
-  ) -> ::flatbuffers::WIPOffset<Kernel<'bldr>> {
-    let mut builder = KernelBuilder::new(_fbb);
-    if let Some(x) = args.capabilities { builder.add_capabilities(x); }
-    if let Some(x) = args.baked_constants { builder.add_baked_constants(x); }
-    if let Some(x) = args.function_constant_aliases { builder.add_function_constant_aliases(x); }
-    if let Some(x) = args.function_constants { builder.add_function_constants(x); }
-    if let Some(x) = args.push_constant_members { builder.add_push_constant_members(x); }
-    if let Some(x) = args.push_constants { builder.add_push_constants(x); }
-    if let Some(x) = args.binding_names { builder.add_binding_names(x); }
-    if let Some(x) = args.bindings { builder.add_bindings(x); }
-    if let Some(x) = args.argument_buffers { builder.add_argument_buffers(x); }
-    if let Some(x) = args.threadgroup_size { builder.add_threadgroup_size(x); }
-    if let Some(x) = args.params { builder.add_params(x); }
-    if let Some(x) = args.names { builder.add_names(x); }
-    builder.finish()
-  }
-
-
-  #[inline]
-  pub fn names(&self) -> &'a KernelNames {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<KernelNames>(Kernel::VT_NAMES, None).unwrap()}
-  }
-  #[inline]
-  pub fn params(&self) -> &'a KernelParams {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<KernelParams>(Kernel::VT_PARAMS, None).unwrap()}
-  }
-  #[inline]
-  pub fn threadgroup_size(&self) -> ::flatbuffers::Vector<'a, ThreadgroupDim> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ThreadgroupDim>>>(Kernel::VT_THREADGROUP_SIZE, None).unwrap()}
-  }
-  #[inline]
-  pub fn argument_buffers(&self) -> Option<::flatbuffers::Vector<'a, ArgumentBuffer>> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ArgumentBuffer>>>(Kernel::VT_ARGUMENT_BUFFERS, None)}
-  }
-  #[inline]
-  pub fn bindings(&self) -> Option<::flatbuffers::Vector<'a, Binding>> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Binding>>>(Kernel::VT_BINDINGS, None)}
-  }
-  #[inline]
-  pub fn binding_names(&self) -> Option<::flatbuffers::Vector<'a, Str>> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Str>>>(Kernel::VT_BINDING_NAMES, None)}
-  }
-  #[inline]
-  pub fn push_constants(&self) -> Option<&'a PushConstants> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<PushConstants>(Kernel::VT_PUSH_CONSTANTS, None)}
-  }
-  #[inline]
-  pub fn push_constant_members(&self) -> Option<::flatbuffers::Vector<'a, BlockMember>> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, BlockMember>>>(Kernel::VT_PUSH_CONSTANT_MEMBERS, None)}
-  }
-  #[inline]
-  pub fn function_constants(&self) -> Option<::flatbuffers::Vector<'a, FunctionConstant>> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, FunctionConstant>>>(Kernel::VT_FUNCTION_CONSTANTS, None)}
-  }
-  #[inline]
-  pub fn function_constant_aliases(&self) -> Option<::flatbuffers::Vector<'a, FunctionConstantAlias>> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, FunctionConstantAlias>>>(Kernel::VT_FUNCTION_CONSTANT_ALIASES, None)}
-  }
-  #[inline]
-  pub fn baked_constants(&self) -> Option<::flatbuffers::Vector<'a, BakedConstant>> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, BakedConstant>>>(Kernel::VT_BAKED_CONSTANTS, None)}
-  }
-  #[inline]
-  pub fn capabilities(&self) -> Option<::flatbuffers::Vector<'a, Str>> {
-    // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Str>>>(Kernel::VT_CAPABILITIES, None)}
+  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
+    unsafe { ::flatbuffers::follow_cast_ref::<Library>(buf, loc) }
   }
 }
+impl<'b> ::flatbuffers::Push for Library {
+    type Output = Library;
+    #[inline]
+    unsafe fn push(&self, dst: &mut [u8], _written_len: usize) {
+        let src = unsafe { ::core::slice::from_raw_parts(self as *const Library as *const u8, <Self as ::flatbuffers::Push>::size()) };
+        dst.copy_from_slice(src);
+    }
+    #[inline]
+    fn alignment() -> ::flatbuffers::PushAlignment {
+        ::flatbuffers::PushAlignment::new(4)
+    }
+}
 
-impl ::flatbuffers::Verifiable for Kernel<'_> {
+impl<'a> ::flatbuffers::Verifiable for Library {
   #[inline]
   fn run_verifier(
     v: &mut ::flatbuffers::Verifier, pos: usize
   ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
-    v.visit_table(pos)?
-     .visit_field::<KernelNames>("names", Self::VT_NAMES, true)?
-     .visit_field::<KernelParams>("params", Self::VT_PARAMS, true)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ThreadgroupDim>>>("threadgroup_size", Self::VT_THREADGROUP_SIZE, true)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ArgumentBuffer>>>("argument_buffers", Self::VT_ARGUMENT_BUFFERS, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, Binding>>>("bindings", Self::VT_BINDINGS, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, Str>>>("binding_names", Self::VT_BINDING_NAMES, false)?
-     .visit_field::<PushConstants>("push_constants", Self::VT_PUSH_CONSTANTS, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, BlockMember>>>("push_constant_members", Self::VT_PUSH_CONSTANT_MEMBERS, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, FunctionConstant>>>("function_constants", Self::VT_FUNCTION_CONSTANTS, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, FunctionConstantAlias>>>("function_constant_aliases", Self::VT_FUNCTION_CONSTANT_ALIASES, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, BakedConstant>>>("baked_constants", Self::VT_BAKED_CONSTANTS, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, Str>>>("capabilities", Self::VT_CAPABILITIES, false)?
-     .finish();
-    Ok(())
-  }
-}
-pub struct KernelArgs<'a> {
-    pub names: Option<&'a KernelNames>,
-    pub params: Option<&'a KernelParams>,
-    pub threadgroup_size: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ThreadgroupDim>>>,
-    pub argument_buffers: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ArgumentBuffer>>>,
-    pub bindings: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, Binding>>>,
-    pub binding_names: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, Str>>>,
-    pub push_constants: Option<&'a PushConstants>,
-    pub push_constant_members: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, BlockMember>>>,
-    pub function_constants: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, FunctionConstant>>>,
-    pub function_constant_aliases: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, FunctionConstantAlias>>>,
-    pub baked_constants: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, BakedConstant>>>,
-    pub capabilities: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, Str>>>,
-}
-impl<'a> Default for KernelArgs<'a> {
-  #[inline]
-  fn default() -> Self {
-    KernelArgs {
-      names: None, // required field
-      params: None, // required field
-      threadgroup_size: None, // required field
-      argument_buffers: None,
-      bindings: None,
-      binding_names: None,
-      push_constants: None,
-      push_constant_members: None,
-      function_constants: None,
-      function_constant_aliases: None,
-      baked_constants: None,
-      capabilities: None,
-    }
+    v.in_buffer::<Self>(pos)
   }
 }
 
-pub struct KernelBuilder<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> {
-  fbb_: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>,
-  start_: ::flatbuffers::WIPOffset<::flatbuffers::TableUnfinishedWIPOffset>,
-}
-impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> KernelBuilder<'a, 'b, A> {
-  #[inline]
-  pub fn add_names(&mut self, names: &KernelNames) {
-    self.fbb_.push_slot_always::<&KernelNames>(Kernel::VT_NAMES, names);
-  }
-  #[inline]
-  pub fn add_params(&mut self, params: &KernelParams) {
-    self.fbb_.push_slot_always::<&KernelParams>(Kernel::VT_PARAMS, params);
-  }
-  #[inline]
-  pub fn add_threadgroup_size(&mut self, threadgroup_size: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ThreadgroupDim>>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_THREADGROUP_SIZE, threadgroup_size);
-  }
-  #[inline]
-  pub fn add_argument_buffers(&mut self, argument_buffers: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ArgumentBuffer>>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_ARGUMENT_BUFFERS, argument_buffers);
-  }
-  #[inline]
-  pub fn add_bindings(&mut self, bindings: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , Binding>>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_BINDINGS, bindings);
-  }
-  #[inline]
-  pub fn add_binding_names(&mut self, binding_names: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , Str>>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_BINDING_NAMES, binding_names);
-  }
-  #[inline]
-  pub fn add_push_constants(&mut self, push_constants: &PushConstants) {
-    self.fbb_.push_slot_always::<&PushConstants>(Kernel::VT_PUSH_CONSTANTS, push_constants);
-  }
-  #[inline]
-  pub fn add_push_constant_members(&mut self, push_constant_members: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , BlockMember>>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_PUSH_CONSTANT_MEMBERS, push_constant_members);
-  }
-  #[inline]
-  pub fn add_function_constants(&mut self, function_constants: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , FunctionConstant>>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_FUNCTION_CONSTANTS, function_constants);
-  }
-  #[inline]
-  pub fn add_function_constant_aliases(&mut self, function_constant_aliases: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , FunctionConstantAlias>>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_FUNCTION_CONSTANT_ALIASES, function_constant_aliases);
-  }
-  #[inline]
-  pub fn add_baked_constants(&mut self, baked_constants: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , BakedConstant>>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_BAKED_CONSTANTS, baked_constants);
-  }
-  #[inline]
-  pub fn add_capabilities(&mut self, capabilities: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , Str>>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Kernel::VT_CAPABILITIES, capabilities);
-  }
-  #[inline]
-  pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> KernelBuilder<'a, 'b, A> {
-    let start = _fbb.start_table();
-    KernelBuilder {
-      fbb_: _fbb,
-      start_: start,
-    }
-  }
-  #[inline]
-  pub fn finish(self) -> ::flatbuffers::WIPOffset<Kernel<'a>> {
-    let o = self.fbb_.end_table(self.start_);
-    self.fbb_.required(o, Kernel::VT_NAMES,"names");
-    self.fbb_.required(o, Kernel::VT_PARAMS,"params");
-    self.fbb_.required(o, Kernel::VT_THREADGROUP_SIZE,"threadgroup_size");
-    ::flatbuffers::WIPOffset::new(o.value())
-  }
-}
-
-impl ::core::fmt::Debug for Kernel<'_> {
-  fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-    let mut ds = f.debug_struct("Kernel");
-      ds.field("names", &self.names());
-      ds.field("params", &self.params());
-      ds.field("threadgroup_size", &self.threadgroup_size());
-      ds.field("argument_buffers", &self.argument_buffers());
-      ds.field("bindings", &self.bindings());
-      ds.field("binding_names", &self.binding_names());
-      ds.field("push_constants", &self.push_constants());
-      ds.field("push_constant_members", &self.push_constant_members());
-      ds.field("function_constants", &self.function_constants());
-      ds.field("function_constant_aliases", &self.function_constant_aliases());
-      ds.field("baked_constants", &self.baked_constants());
-      ds.field("capabilities", &self.capabilities());
-      ds.finish()
-  }
-}
-pub enum LibraryOffset {}
-#[derive(Copy, Clone, PartialEq)]
-
-pub struct Library<'a> {
-  pub _tab: ::flatbuffers::Table<'a>,
-}
-
-impl<'a> ::flatbuffers::Follow<'a> for Library<'a> {
-  type Inner = Library<'a>;
-  #[inline]
-  unsafe fn follow(buf: &'a [u8], loc: usize) -> Self::Inner {
-    Self { _tab: unsafe { ::flatbuffers::Table::new(buf, loc) } }
-  }
-}
-
-impl<'a> Library<'a> {
-  pub const VT_MSL_SOURCE: ::flatbuffers::VOffsetT = 4;
-  pub const VT_TARGET: ::flatbuffers::VOffsetT = 6;
-  pub const VT_METALLIB: ::flatbuffers::VOffsetT = 8;
-  pub const VT_METALLIB_TOOLCHAIN: ::flatbuffers::VOffsetT = 10;
-
-  #[inline]
-  pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
-    Library { _tab: table }
-  }
-  #[allow(unused_mut)]
-  pub fn create<'bldr: 'args, 'args: 'mut_bldr, 'mut_bldr, A: ::flatbuffers::Allocator + 'bldr>(
-    _fbb: &'mut_bldr mut ::flatbuffers::FlatBufferBuilder<'bldr, A>,
-    args: &'args LibraryArgs<'args>
-  ) -> ::flatbuffers::WIPOffset<Library<'bldr>> {
-    let mut builder = LibraryBuilder::new(_fbb);
-    if let Some(x) = args.metallib_toolchain { builder.add_metallib_toolchain(x); }
-    if let Some(x) = args.metallib { builder.add_metallib(x); }
-    if let Some(x) = args.target { builder.add_target(x); }
-    if let Some(x) = args.msl_source { builder.add_msl_source(x); }
-    builder.finish()
+impl<'a> Library {
+  #[allow(clippy::too_many_arguments)]
+  pub fn new(
+    msl_source: &Blob,
+    metallib: &Blob,
+    metallib_toolchain: &Str,
+    target: &LibraryTarget,
+  ) -> Self {
+    let mut s = Self([0; 32]);
+    s.set_msl_source(msl_source);
+    s.set_metallib(metallib);
+    s.set_metallib_toolchain(metallib_toolchain);
+    s.set_target(target);
+    s
   }
 
-
-  #[inline]
-  pub fn msl_source(&self) -> Option<::flatbuffers::Vector<'a, u8>> {
+  pub fn msl_source(&self) -> &Blob {
     // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, u8>>>(Library::VT_MSL_SOURCE, None)}
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[0..].as_ptr() as *const Blob) }
   }
-  #[inline]
-  pub fn target(&self) -> &'a LibraryTarget {
+
+  #[allow(clippy::identity_op)]
+  pub fn set_msl_source(&mut self, x: &Blob) {
+    self.0[0..0 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn metallib(&self) -> &Blob {
     // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<LibraryTarget>(Library::VT_TARGET, None).unwrap()}
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[8..].as_ptr() as *const Blob) }
   }
-  #[inline]
-  pub fn metallib(&self) -> Option<::flatbuffers::Vector<'a, u8>> {
+
+  #[allow(clippy::identity_op)]
+  pub fn set_metallib(&mut self, x: &Blob) {
+    self.0[8..8 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn metallib_toolchain(&self) -> &Str {
     // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, u8>>>(Library::VT_METALLIB, None)}
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[16..].as_ptr() as *const Str) }
   }
-  #[inline]
-  pub fn metallib_toolchain(&self) -> Option<&'a Str> {
+
+  #[allow(clippy::identity_op)]
+  pub fn set_metallib_toolchain(&mut self, x: &Str) {
+    self.0[16..16 + 8].copy_from_slice(&x.0)
+  }
+
+  pub fn target(&self) -> &LibraryTarget {
     // Safety:
-    // Created from valid Table for this object
-    // which contains a valid value in this slot
-    unsafe { self._tab.get::<Str>(Library::VT_METALLIB_TOOLCHAIN, None)}
+    // Created from a valid Table for this object
+    // Which contains a valid struct in this slot
+    unsafe { &*(self.0[24..].as_ptr() as *const LibraryTarget) }
   }
+
+  #[allow(clippy::identity_op)]
+  pub fn set_target(&mut self, x: &LibraryTarget) {
+    self.0[24..24 + 8].copy_from_slice(&x.0)
+  }
+
 }
 
-impl ::flatbuffers::Verifiable for Library<'_> {
-  #[inline]
-  fn run_verifier(
-    v: &mut ::flatbuffers::Verifier, pos: usize
-  ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
-    v.visit_table(pos)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, u8>>>("msl_source", Self::VT_MSL_SOURCE, false)?
-     .visit_field::<LibraryTarget>("target", Self::VT_TARGET, true)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, u8>>>("metallib", Self::VT_METALLIB, false)?
-     .visit_field::<Str>("metallib_toolchain", Self::VT_METALLIB_TOOLCHAIN, false)?
-     .finish();
-    Ok(())
-  }
-}
-pub struct LibraryArgs<'a> {
-    pub msl_source: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, u8>>>,
-    pub target: Option<&'a LibraryTarget>,
-    pub metallib: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, u8>>>,
-    pub metallib_toolchain: Option<&'a Str>,
-}
-impl<'a> Default for LibraryArgs<'a> {
-  #[inline]
-  fn default() -> Self {
-    LibraryArgs {
-      msl_source: None,
-      target: None, // required field
-      metallib: None,
-      metallib_toolchain: None,
-    }
-  }
-}
-
-pub struct LibraryBuilder<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> {
-  fbb_: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>,
-  start_: ::flatbuffers::WIPOffset<::flatbuffers::TableUnfinishedWIPOffset>,
-}
-impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> LibraryBuilder<'a, 'b, A> {
-  #[inline]
-  pub fn add_msl_source(&mut self, msl_source: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , u8>>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Library::VT_MSL_SOURCE, msl_source);
-  }
-  #[inline]
-  pub fn add_target(&mut self, target: &LibraryTarget) {
-    self.fbb_.push_slot_always::<&LibraryTarget>(Library::VT_TARGET, target);
-  }
-  #[inline]
-  pub fn add_metallib(&mut self, metallib: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , u8>>) {
-    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Library::VT_METALLIB, metallib);
-  }
-  #[inline]
-  pub fn add_metallib_toolchain(&mut self, metallib_toolchain: &Str) {
-    self.fbb_.push_slot_always::<&Str>(Library::VT_METALLIB_TOOLCHAIN, metallib_toolchain);
-  }
-  #[inline]
-  pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> LibraryBuilder<'a, 'b, A> {
-    let start = _fbb.start_table();
-    LibraryBuilder {
-      fbb_: _fbb,
-      start_: start,
-    }
-  }
-  #[inline]
-  pub fn finish(self) -> ::flatbuffers::WIPOffset<Library<'a>> {
-    let o = self.fbb_.end_table(self.start_);
-    self.fbb_.required(o, Library::VT_TARGET,"target");
-    ::flatbuffers::WIPOffset::new(o.value())
-  }
-}
-
-impl ::core::fmt::Debug for Library<'_> {
-  fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-    let mut ds = f.debug_struct("Library");
-      ds.field("msl_source", &self.msl_source());
-      ds.field("target", &self.target());
-      ds.field("metallib", &self.metallib());
-      ds.field("metallib_toolchain", &self.metallib_toolchain());
-      ds.finish()
-  }
-}
 pub enum BuildInfoOffset {}
 #[derive(Copy, Clone, PartialEq)]
 
@@ -4058,8 +4238,17 @@ impl<'a> Executable<'a> {
   pub const VT_FORMAT_VERSION: ::flatbuffers::VOffsetT = 4;
   pub const VT_KERNELS: ::flatbuffers::VOffsetT = 6;
   pub const VT_LIBRARIES: ::flatbuffers::VOffsetT = 8;
-  pub const VT_BUILD_INFO: ::flatbuffers::VOffsetT = 10;
-  pub const VT_STRINGS: ::flatbuffers::VOffsetT = 12;
+  pub const VT_BINDINGS: ::flatbuffers::VOffsetT = 10;
+  pub const VT_BINDING_NAMES: ::flatbuffers::VOffsetT = 12;
+  pub const VT_ARGUMENT_BUFFERS: ::flatbuffers::VOffsetT = 14;
+  pub const VT_PUSH_CONSTANT_MEMBERS: ::flatbuffers::VOffsetT = 16;
+  pub const VT_FUNCTION_CONSTANTS: ::flatbuffers::VOffsetT = 18;
+  pub const VT_FUNCTION_CONSTANT_ALIASES: ::flatbuffers::VOffsetT = 20;
+  pub const VT_BAKED_CONSTANTS: ::flatbuffers::VOffsetT = 22;
+  pub const VT_CAPABILITIES: ::flatbuffers::VOffsetT = 24;
+  pub const VT_BUILD_INFO: ::flatbuffers::VOffsetT = 26;
+  pub const VT_STRINGS: ::flatbuffers::VOffsetT = 28;
+  pub const VT_LIBRARY_DATA: ::flatbuffers::VOffsetT = 30;
 
   #[inline]
   pub unsafe fn init_from_table(table: ::flatbuffers::Table<'a>) -> Self {
@@ -4071,8 +4260,17 @@ impl<'a> Executable<'a> {
     args: &'args ExecutableArgs<'args>
   ) -> ::flatbuffers::WIPOffset<Executable<'bldr>> {
     let mut builder = ExecutableBuilder::new(_fbb);
+    if let Some(x) = args.library_data { builder.add_library_data(x); }
     if let Some(x) = args.strings { builder.add_strings(x); }
     if let Some(x) = args.build_info { builder.add_build_info(x); }
+    if let Some(x) = args.capabilities { builder.add_capabilities(x); }
+    if let Some(x) = args.baked_constants { builder.add_baked_constants(x); }
+    if let Some(x) = args.function_constant_aliases { builder.add_function_constant_aliases(x); }
+    if let Some(x) = args.function_constants { builder.add_function_constants(x); }
+    if let Some(x) = args.push_constant_members { builder.add_push_constant_members(x); }
+    if let Some(x) = args.argument_buffers { builder.add_argument_buffers(x); }
+    if let Some(x) = args.binding_names { builder.add_binding_names(x); }
+    if let Some(x) = args.bindings { builder.add_bindings(x); }
     if let Some(x) = args.libraries { builder.add_libraries(x); }
     if let Some(x) = args.kernels { builder.add_kernels(x); }
     builder.add_format_version(args.format_version);
@@ -4088,18 +4286,74 @@ impl<'a> Executable<'a> {
     unsafe { self._tab.get::<FormatVersion>(Executable::VT_FORMAT_VERSION, Some(FormatVersion::Unknown)).unwrap()}
   }
   #[inline]
-  pub fn kernels(&self) -> ::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<Kernel<'a>>> {
+  pub fn kernels(&self) -> ::flatbuffers::Vector<'a, Kernel> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<Kernel>>>>(Executable::VT_KERNELS, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Kernel>>>(Executable::VT_KERNELS, None).unwrap()}
   }
   #[inline]
-  pub fn libraries(&self) -> ::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<Library<'a>>> {
+  pub fn libraries(&self) -> ::flatbuffers::Vector<'a, Library> {
     // Safety:
     // Created from valid Table for this object
     // which contains a valid value in this slot
-    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<Library>>>>(Executable::VT_LIBRARIES, None).unwrap()}
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Library>>>(Executable::VT_LIBRARIES, None).unwrap()}
+  }
+  #[inline]
+  pub fn bindings(&self) -> Option<::flatbuffers::Vector<'a, Binding>> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Binding>>>(Executable::VT_BINDINGS, None)}
+  }
+  #[inline]
+  pub fn binding_names(&self) -> Option<::flatbuffers::Vector<'a, Str>> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Str>>>(Executable::VT_BINDING_NAMES, None)}
+  }
+  #[inline]
+  pub fn argument_buffers(&self) -> Option<::flatbuffers::Vector<'a, ArgumentBuffer>> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, ArgumentBuffer>>>(Executable::VT_ARGUMENT_BUFFERS, None)}
+  }
+  #[inline]
+  pub fn push_constant_members(&self) -> Option<::flatbuffers::Vector<'a, BlockMember>> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, BlockMember>>>(Executable::VT_PUSH_CONSTANT_MEMBERS, None)}
+  }
+  #[inline]
+  pub fn function_constants(&self) -> Option<::flatbuffers::Vector<'a, FunctionConstant>> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, FunctionConstant>>>(Executable::VT_FUNCTION_CONSTANTS, None)}
+  }
+  #[inline]
+  pub fn function_constant_aliases(&self) -> Option<::flatbuffers::Vector<'a, FunctionConstantAlias>> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, FunctionConstantAlias>>>(Executable::VT_FUNCTION_CONSTANT_ALIASES, None)}
+  }
+  #[inline]
+  pub fn baked_constants(&self) -> Option<::flatbuffers::Vector<'a, BakedConstant>> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, BakedConstant>>>(Executable::VT_BAKED_CONSTANTS, None)}
+  }
+  #[inline]
+  pub fn capabilities(&self) -> Option<::flatbuffers::Vector<'a, Str>> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, Str>>>(Executable::VT_CAPABILITIES, None)}
   }
   #[inline]
   pub fn build_info(&self) -> Option<BuildInfo<'a>> {
@@ -4115,6 +4369,13 @@ impl<'a> Executable<'a> {
     // which contains a valid value in this slot
     unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, u8>>>(Executable::VT_STRINGS, None).unwrap()}
   }
+  #[inline]
+  pub fn library_data(&self) -> Option<::flatbuffers::Vector<'a, u8>> {
+    // Safety:
+    // Created from valid Table for this object
+    // which contains a valid value in this slot
+    unsafe { self._tab.get::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'a, u8>>>(Executable::VT_LIBRARY_DATA, None)}
+  }
 }
 
 impl ::flatbuffers::Verifiable for Executable<'_> {
@@ -4124,20 +4385,38 @@ impl ::flatbuffers::Verifiable for Executable<'_> {
   ) -> Result<(), ::flatbuffers::InvalidFlatbuffer> {
     v.visit_table(pos)?
      .visit_field::<FormatVersion>("format_version", Self::VT_FORMAT_VERSION, false)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<Kernel>>>>("kernels", Self::VT_KERNELS, true)?
-     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ::flatbuffers::ForwardsUOffset<Library>>>>("libraries", Self::VT_LIBRARIES, true)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, Kernel>>>("kernels", Self::VT_KERNELS, true)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, Library>>>("libraries", Self::VT_LIBRARIES, true)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, Binding>>>("bindings", Self::VT_BINDINGS, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, Str>>>("binding_names", Self::VT_BINDING_NAMES, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, ArgumentBuffer>>>("argument_buffers", Self::VT_ARGUMENT_BUFFERS, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, BlockMember>>>("push_constant_members", Self::VT_PUSH_CONSTANT_MEMBERS, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, FunctionConstant>>>("function_constants", Self::VT_FUNCTION_CONSTANTS, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, FunctionConstantAlias>>>("function_constant_aliases", Self::VT_FUNCTION_CONSTANT_ALIASES, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, BakedConstant>>>("baked_constants", Self::VT_BAKED_CONSTANTS, false)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, Str>>>("capabilities", Self::VT_CAPABILITIES, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<BuildInfo>>("build_info", Self::VT_BUILD_INFO, false)?
      .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, u8>>>("strings", Self::VT_STRINGS, true)?
+     .visit_field::<::flatbuffers::ForwardsUOffset<::flatbuffers::Vector<'_, u8>>>("library_data", Self::VT_LIBRARY_DATA, false)?
      .finish();
     Ok(())
   }
 }
 pub struct ExecutableArgs<'a> {
     pub format_version: FormatVersion,
-    pub kernels: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<Kernel<'a>>>>>,
-    pub libraries: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ::flatbuffers::ForwardsUOffset<Library<'a>>>>>,
+    pub kernels: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, Kernel>>>,
+    pub libraries: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, Library>>>,
+    pub bindings: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, Binding>>>,
+    pub binding_names: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, Str>>>,
+    pub argument_buffers: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, ArgumentBuffer>>>,
+    pub push_constant_members: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, BlockMember>>>,
+    pub function_constants: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, FunctionConstant>>>,
+    pub function_constant_aliases: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, FunctionConstantAlias>>>,
+    pub baked_constants: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, BakedConstant>>>,
+    pub capabilities: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, Str>>>,
     pub build_info: Option<::flatbuffers::WIPOffset<BuildInfo<'a>>>,
     pub strings: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, u8>>>,
+    pub library_data: Option<::flatbuffers::WIPOffset<::flatbuffers::Vector<'a, u8>>>,
 }
 impl<'a> Default for ExecutableArgs<'a> {
   #[inline]
@@ -4146,8 +4425,17 @@ impl<'a> Default for ExecutableArgs<'a> {
       format_version: FormatVersion::Unknown,
       kernels: None, // required field
       libraries: None, // required field
+      bindings: None,
+      binding_names: None,
+      argument_buffers: None,
+      push_constant_members: None,
+      function_constants: None,
+      function_constant_aliases: None,
+      baked_constants: None,
+      capabilities: None,
       build_info: None,
       strings: None, // required field
+      library_data: None,
     }
   }
 }
@@ -4162,12 +4450,44 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> ExecutableBuilder<'a, 'b, A> 
     self.fbb_.push_slot::<FormatVersion>(Executable::VT_FORMAT_VERSION, format_version, FormatVersion::Unknown);
   }
   #[inline]
-  pub fn add_kernels(&mut self, kernels: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<Kernel<'b >>>>) {
+  pub fn add_kernels(&mut self, kernels: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , Kernel>>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Executable::VT_KERNELS, kernels);
   }
   #[inline]
-  pub fn add_libraries(&mut self, libraries: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ::flatbuffers::ForwardsUOffset<Library<'b >>>>) {
+  pub fn add_libraries(&mut self, libraries: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , Library>>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Executable::VT_LIBRARIES, libraries);
+  }
+  #[inline]
+  pub fn add_bindings(&mut self, bindings: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , Binding>>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Executable::VT_BINDINGS, bindings);
+  }
+  #[inline]
+  pub fn add_binding_names(&mut self, binding_names: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , Str>>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Executable::VT_BINDING_NAMES, binding_names);
+  }
+  #[inline]
+  pub fn add_argument_buffers(&mut self, argument_buffers: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , ArgumentBuffer>>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Executable::VT_ARGUMENT_BUFFERS, argument_buffers);
+  }
+  #[inline]
+  pub fn add_push_constant_members(&mut self, push_constant_members: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , BlockMember>>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Executable::VT_PUSH_CONSTANT_MEMBERS, push_constant_members);
+  }
+  #[inline]
+  pub fn add_function_constants(&mut self, function_constants: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , FunctionConstant>>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Executable::VT_FUNCTION_CONSTANTS, function_constants);
+  }
+  #[inline]
+  pub fn add_function_constant_aliases(&mut self, function_constant_aliases: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , FunctionConstantAlias>>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Executable::VT_FUNCTION_CONSTANT_ALIASES, function_constant_aliases);
+  }
+  #[inline]
+  pub fn add_baked_constants(&mut self, baked_constants: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , BakedConstant>>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Executable::VT_BAKED_CONSTANTS, baked_constants);
+  }
+  #[inline]
+  pub fn add_capabilities(&mut self, capabilities: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , Str>>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Executable::VT_CAPABILITIES, capabilities);
   }
   #[inline]
   pub fn add_build_info(&mut self, build_info: ::flatbuffers::WIPOffset<BuildInfo<'b >>) {
@@ -4176,6 +4496,10 @@ impl<'a: 'b, 'b, A: ::flatbuffers::Allocator + 'a> ExecutableBuilder<'a, 'b, A> 
   #[inline]
   pub fn add_strings(&mut self, strings: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , u8>>) {
     self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Executable::VT_STRINGS, strings);
+  }
+  #[inline]
+  pub fn add_library_data(&mut self, library_data: ::flatbuffers::WIPOffset<::flatbuffers::Vector<'b , u8>>) {
+    self.fbb_.push_slot_always::<::flatbuffers::WIPOffset<_>>(Executable::VT_LIBRARY_DATA, library_data);
   }
   #[inline]
   pub fn new(_fbb: &'b mut ::flatbuffers::FlatBufferBuilder<'a, A>) -> ExecutableBuilder<'a, 'b, A> {
@@ -4201,8 +4525,17 @@ impl ::core::fmt::Debug for Executable<'_> {
       ds.field("format_version", &self.format_version());
       ds.field("kernels", &self.kernels());
       ds.field("libraries", &self.libraries());
+      ds.field("bindings", &self.bindings());
+      ds.field("binding_names", &self.binding_names());
+      ds.field("argument_buffers", &self.argument_buffers());
+      ds.field("push_constant_members", &self.push_constant_members());
+      ds.field("function_constants", &self.function_constants());
+      ds.field("function_constant_aliases", &self.function_constant_aliases());
+      ds.field("baked_constants", &self.baked_constants());
+      ds.field("capabilities", &self.capabilities());
       ds.field("build_info", &self.build_info());
       ds.field("strings", &self.strings());
+      ds.field("library_data", &self.library_data());
       ds.finish()
   }
 }

@@ -198,17 +198,17 @@ impl<'a> Program<'a> {
 fn create_library(
     device: &Device,
     index: usize,
-    lib: schema::Library<'_>,
+    lib: crate::Library<'_>,
 ) -> Result<(Retained<ProtocolObject<dyn MTLLibrary>>, LibraryOrigin), MetalError> {
     let mut metallib_error = None;
-    if let Some(bytes) = lib.metallib().filter(|m| !m.is_empty()) {
-        let data = DispatchData::from_bytes(bytes.bytes());
+    if let Some(bytes) = lib.metallib() {
+        let data = DispatchData::from_bytes(bytes);
         match device.raw().newLibraryWithData_error(&data) {
             Ok(l) => return Ok((l, LibraryOrigin::Metallib)),
             Err(e) => metallib_error = Some(ns_error(&e)),
         }
     }
-    let Some(source) = crate::msl_source(lib) else {
+    let Some(source) = lib.msl_source() else {
         return Err(MetalError::Library {
             library: index,
             message: format!(

@@ -17,6 +17,9 @@ pub struct Lib {
     pub platform: Platform,
     pub tier: ArgumentBufferTier,
     pub metallib: Option<Vec<u8>>,
+    /// `Library.msl_source` as written: (offset, length) into
+    /// `Executable.library_data` instead of the source's own blob.
+    pub msl_blob: Option<(u32, u32)>,
 }
 
 impl Lib {
@@ -28,6 +31,7 @@ impl Lib {
             platform: Platform::MacOS,
             tier: ArgumentBufferTier::Tier2,
             metallib: None,
+            msl_blob: None,
         }
     }
 }
@@ -160,11 +164,12 @@ pub struct K {
     pub sizes_entries: u32,
     pub tg_memory: u32,
     pub fcs: Vec<Fc>,
-    /// `Kernel.binding_names` as written; `None`: one per binding, from
-    /// `B.name` (as halc writes them).
+    /// This kernel's entries of `Executable.binding_names` as written;
+    /// `None`: one per binding, from `B.name` (as halc writes them).
     pub binding_names: Option<Vec<String>>,
-    /// Leave `Kernel.binding_names` out.
-    pub omit_binding_names: bool,
+    /// `Kernel.bindings` as written: (first, count) instead of the range of
+    /// this kernel's bindings.
+    pub bindings_range: Option<(u32, u32)>,
     /// `Kernel.capabilities`.
     pub capabilities: Vec<String>,
     /// Aliases written after those of `fcs`: (id, type, default bits).
@@ -194,7 +199,7 @@ impl K {
             tg_memory: 0,
             fcs: Vec::new(),
             binding_names: None,
-            omit_binding_names: false,
+            bindings_range: None,
             capabilities: vec!["Shader".into()],
             extra_aliases: Vec::new(),
             members_without_push: false,
@@ -212,6 +217,10 @@ pub struct Exe {
     pub strings_suffix: Vec<u8>,
     /// `Library.metallib_toolchain` of every library.
     pub toolchain: Option<String>,
+    /// Leave `Executable.binding_names` out.
+    pub omit_binding_names: bool,
+    /// A binding after the last kernel's, which no kernel's range holds.
+    pub orphan_binding: bool,
 }
 
 impl Exe {
@@ -222,6 +231,8 @@ impl Exe {
             libraries: vec![Lib::msl("kernel void k() {}")],
             strings_suffix: Vec::new(),
             toolchain: None,
+            omit_binding_names: false,
+            orphan_binding: false,
         }
     }
 
@@ -235,6 +246,14 @@ impl Exe {
     pub fn build(&self) -> Vec<u8> {
         let mut fbb = flatbuffers::FlatBufferBuilder::new();
         let mut st = runtime_loader::StringTable::new();
+        let unset = runtime_loader::or_unset;
+        fn range<T>(v: &mut Vec<T>, items: impl IntoIterator<Item = T>) -> schema::Range {
+            let first = v.len();
+            v.extend(items);
+            schema::Range::new(first as u32, (v.len() - first) as u32)
+        }
+        let (mut bindings, mut names, mut abs, mut members) = (vec![], vec![], vec![], vec![]);
+        let (mut fcs, mut aliases, mut caps) = (vec![], vec![], vec![]);
         let mut kernels = Vec::new();
         for k in &self.kernels {
             let name = match k.name_str {
@@ -247,16 +266,13 @@ impl Exe {
                 &st.add(&k.name),
                 &st.add("test.spv"),
             );
-            let dims: Vec<_> =
-                k.tg.iter()
-                    .map(|&(s, id, has)| schema::ThreadgroupDim::new(s, id, has))
-                    .collect();
-            let tg = fbb.create_vector(&dims);
-            let unset = runtime_loader::or_unset;
-            let abs: Vec<_> = k
-                .abs
-                .iter()
-                .map(|a| {
+            let dims: [schema::ThreadgroupDim; 3] = std::array::from_fn(|i| {
+                let (s, id, has) = k.tg.get(i).copied().unwrap_or((1, 0, false));
+                schema::ThreadgroupDim::new(s, id, has)
+            });
+            let ab_range = range(
+                &mut abs,
+                k.abs.iter().map(|a| {
                     schema::ArgumentBuffer::new(
                         a.set,
                         a.buffer_index,
@@ -264,21 +280,15 @@ impl Exe {
                         unset(a.sizes_id),
                         unset(a.sizes_byte_offset),
                     )
-                })
-                .collect();
-            let abs = fbb.create_vector(&abs);
-            let names: Vec<String> = match &k.binding_names {
-                Some(names) => names.clone(),
-                None => k.bindings.iter().map(|b| b.name.clone()).collect(),
-            };
-            let names: Vec<_> = names.iter().map(|n| st.add(n)).collect();
-            let binding_names = (!k.omit_binding_names
-                && (k.binding_names.is_some() || !names.is_empty()))
-            .then(|| fbb.create_vector(&names));
-            let bindings: Vec<_> = k
-                .bindings
-                .iter()
-                .map(|b| {
+                }),
+            );
+            match &k.binding_names {
+                Some(n) => names.extend(n.iter().map(|n| st.add(n))),
+                None => names.extend(k.bindings.iter().map(|b| st.add(&b.name))),
+            }
+            let mut binding_range = range(
+                &mut bindings,
+                k.bindings.iter().map(|b| {
                     schema::Binding::new(
                         b.min_size,
                         b.set,
@@ -296,47 +306,47 @@ impl Exe {
                         b.kind,
                         b.access,
                     )
-                })
-                .collect();
-            let bindings = fbb.create_vector(&bindings);
-            let members: Vec<_> = k
-                .push_members
-                .iter()
-                .map(|&(offset, size)| {
-                    schema::BlockMember::new(offset, size, &st.add(""), &st.add("float32"))
-                })
-                .collect();
-            let members = (!members.is_empty()).then(|| fbb.create_vector(&members));
-            let push = k
-                .push
-                .map(|(buffer_index, size)| schema::PushConstants::new(buffer_index, size));
-            let members = members.filter(|_| push.is_some() || k.members_without_push);
-            // In the order given (the loader checks the order).
-            let mut fcs = Vec::new();
-            let mut aliases = Vec::new();
-            for c in &k.fcs {
-                let name = st.add(&format!("c{}", c.id));
-                fcs.push(schema::FunctionConstant::new(
-                    c.default_bits,
-                    c.id,
-                    &name,
-                    c.ty,
-                ));
-                for &(type_, default_bits) in &c.aliases {
-                    aliases.push((c.id, type_, default_bits));
-                }
+                }),
+            );
+            if let Some((first, count)) = k.bindings_range {
+                binding_range = schema::Range::new(first, count);
             }
-            aliases.extend(k.extra_aliases.iter().copied());
-            let aliases: Vec<_> = aliases
-                .into_iter()
-                .map(|(id, type_, bits)| {
+            let push = match k.push {
+                Some((buffer_index, size)) => schema::PushConstants::new(buffer_index, size),
+                None => schema::PushConstants::new(runtime_loader::UNSET, 0),
+            };
+            let written = k.push.is_some() || k.members_without_push;
+            let member_range = range(
+                &mut members,
+                k.push_members
+                    .iter()
+                    .filter(|_| written)
+                    .map(|&(offset, size)| {
+                        schema::BlockMember::new(offset, size, &st.add(""), &st.add("float32"))
+                    }),
+            );
+            // In the order given (the loader checks the order).
+            let mut own_aliases = Vec::new();
+            let fc_range = range(
+                &mut fcs,
+                k.fcs.iter().map(|c| {
+                    own_aliases.extend(c.aliases.iter().map(|&(t, bits)| (c.id, t, bits)));
+                    schema::FunctionConstant::new(
+                        c.default_bits,
+                        c.id,
+                        &st.add(&format!("c{}", c.id)),
+                        c.ty,
+                    )
+                }),
+            );
+            own_aliases.extend(k.extra_aliases.iter().copied());
+            let alias_range = range(
+                &mut aliases,
+                own_aliases.into_iter().map(|(id, type_, bits)| {
                     schema::FunctionConstantAlias::new(bits, id, &st.add(""), type_)
-                })
-                .collect();
-            let fcs = fbb.create_vector(&fcs);
-            let aliases = fbb.create_vector(&aliases);
-            let caps: Vec<_> = k.capabilities.iter().map(|c| st.add(c)).collect();
-            let caps = (!caps.is_empty()).then(|| fbb.create_vector(&caps));
+                }),
+            );
+            let cap_range = range(&mut caps, k.capabilities.iter().map(|c| st.add(c)));
             let params = schema::KernelParams::new(
                 k.library,
                 k.max_threads,
@@ -345,47 +355,68 @@ impl Exe {
                 k.tg_memory,
                 k.model,
             );
-            kernels.push(schema::Kernel::create(
-                &mut fbb,
-                &schema::KernelArgs {
-                    names: Some(&kernel_names),
-                    params: Some(&params),
-                    threadgroup_size: Some(tg),
-                    argument_buffers: Some(abs),
-                    bindings: Some(bindings),
-                    binding_names,
-                    push_constants: push.as_ref(),
-                    push_constant_members: members,
-                    function_constants: Some(fcs),
-                    function_constant_aliases: Some(aliases),
-                    baked_constants: None,
-                    capabilities: caps,
-                },
+            kernels.push(schema::Kernel::new(
+                &kernel_names,
+                &params,
+                &dims,
+                &push,
+                &binding_range,
+                &ab_range,
+                &member_range,
+                &fc_range,
+                &alias_range,
+                &schema::Range::new(0, 0),
+                &cap_range,
             ));
         }
-        let kernels = fbb.create_vector(&kernels);
-        let mut libs = Vec::new();
-        let toolchain = self.toolchain.as_deref().map(|t| st.add(t));
-        for l in &self.libraries {
-            let src = l.msl_source.as_deref().map(|s| fbb.create_vector(s));
-            let metallib = l.metallib.as_deref().map(|m| fbb.create_vector(m));
-            let v = schema::MslVersion::new(l.msl_version.0, l.msl_version.1);
-            libs.push(schema::Library::create(
-                &mut fbb,
-                &schema::LibraryArgs {
-                    msl_source: src,
-                    target: Some(&schema::LibraryTarget::new(
-                        &v,
-                        l.math_mode,
-                        l.platform,
-                        l.tier,
-                    )),
-                    metallib,
-                    metallib_toolchain: toolchain.as_ref(),
-                },
+        if self.orphan_binding {
+            bindings.push(schema::Binding::new(
+                0,
+                9,
+                0,
+                1,
+                0,
+                unset(None),
+                unset(None),
+                unset(None),
+                unset(None),
+                unset(None),
+                unset(None),
+                0,
+                unset(None),
+                BindingKind::StorageBuffer,
+                Access::ReadWrite,
             ));
+            names.push(st.add(""));
         }
-        let libs = fbb.create_vector(&libs);
+        let mut data = Vec::new();
+        let mut blob = |bytes: Option<&Vec<u8>>| match bytes {
+            Some(b) => {
+                let offset = data.len() as u32;
+                data.extend_from_slice(b);
+                schema::Blob::new(offset, b.len() as u32)
+            }
+            None => schema::Blob::default(),
+        };
+        let toolchain = st.add(self.toolchain.as_deref().unwrap_or(""));
+        let libs: Vec<_> = self
+            .libraries
+            .iter()
+            .map(|l| {
+                let mut msl = blob(l.msl_source.as_ref());
+                if let Some((offset, length)) = l.msl_blob {
+                    msl = schema::Blob::new(offset, length);
+                }
+                let metallib = blob(l.metallib.as_ref());
+                let v = schema::MslVersion::new(l.msl_version.0, l.msl_version.1);
+                schema::Library::new(
+                    &msl,
+                    &metallib,
+                    &toolchain,
+                    &schema::LibraryTarget::new(&v, l.math_mode, l.platform, l.tier),
+                )
+            })
+            .collect();
         let halc_version = st.add("test");
         let build_info = schema::BuildInfo::create(
             &mut fbb,
@@ -397,14 +428,33 @@ impl Exe {
         let mut text = st.text().as_bytes().to_vec();
         text.extend_from_slice(&self.strings_suffix);
         let strings = fbb.create_vector(&text);
+        let data = fbb.create_vector(&data);
+        let kernels = fbb.create_vector(&kernels);
+        let libs = fbb.create_vector(&libs);
+        let bindings = fbb.create_vector(&bindings);
+        let names = (!self.omit_binding_names).then(|| fbb.create_vector(&names));
+        let abs = fbb.create_vector(&abs);
+        let members = fbb.create_vector(&members);
+        let fcs = fbb.create_vector(&fcs);
+        let aliases = fbb.create_vector(&aliases);
+        let caps = fbb.create_vector(&caps);
         let root = schema::Executable::create(
             &mut fbb,
             &schema::ExecutableArgs {
                 format_version: schema::FormatVersion(self.format_version),
                 kernels: Some(kernels),
                 libraries: Some(libs),
+                bindings: Some(bindings),
+                binding_names: names,
+                argument_buffers: Some(abs),
+                push_constant_members: Some(members),
+                function_constants: Some(fcs),
+                function_constant_aliases: Some(aliases),
+                baked_constants: None,
+                capabilities: Some(caps),
                 build_info: Some(build_info),
                 strings: Some(strings),
+                library_data: Some(data),
             },
         );
         schema::finish_executable_buffer(&mut fbb, root);

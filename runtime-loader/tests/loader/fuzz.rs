@@ -25,13 +25,14 @@ impl Rng {
     }
 }
 
-/// Every string of a loaded executable resolves: the typed views read them
-/// without checks that could fail.
+/// Every string and record of a loaded executable resolves: the typed views
+/// read them without checks that could fail.
 fn strings_resolve(exe: &Executable<'_>) {
     let strings = exe.strings();
     let resolves = |s: &runtime_loader::schema::Str, what: &str| {
         assert!(strings.get(s).is_some(), "{what}: {s:?} does not resolve");
     };
+    let raw = exe.raw();
     for k in exe.kernels() {
         let n = k.names();
         for (s, what) in [
@@ -42,22 +43,22 @@ fn strings_resolve(exe: &Executable<'_>) {
         ] {
             resolves(s, what);
         }
-        for s in k.binding_names().iter().flatten() {
-            resolves(s, "binding name");
-        }
-        for s in k.capabilities().iter().flatten() {
-            resolves(s, "capability");
-        }
-        for m in k.push_constant_members().iter().flatten() {
-            resolves(m.name(), "member name");
-            resolves(m.type_(), "member type");
-        }
-        for c in k.function_constants().iter().flatten() {
-            resolves(c.name(), "function constant name");
-        }
-        for a in k.function_constant_aliases().iter().flatten() {
-            resolves(a.name(), "alias name");
-        }
+    }
+    for s in raw.binding_names().iter().flatten() {
+        resolves(s, "binding name");
+    }
+    for s in raw.capabilities().iter().flatten() {
+        resolves(s, "capability");
+    }
+    for m in raw.push_constant_members().iter().flatten() {
+        resolves(m.name(), "member name");
+        resolves(m.type_(), "member type");
+    }
+    for c in raw.function_constants().iter().flatten() {
+        resolves(c.name(), "function constant name");
+    }
+    for a in raw.function_constant_aliases().iter().flatten() {
+        resolves(a.name(), "alias name");
     }
     for k in exe.entry_points() {
         assert_eq!(
@@ -68,9 +69,13 @@ fn strings_resolve(exe: &Executable<'_>) {
             k.source_file(),
             k.capabilities().count(),
             k.push_constant_members().count(),
+            k.baked_constants().count(),
         );
         for c in k.function_constants() {
-            let _ = (c.name(), c.aliases().map(|a| a.name()).count());
+            let _ = c.name();
+            for a in c.aliases() {
+                let _ = (a.name(), a.default_bits());
+            }
         }
     }
     if let Some(b) = exe.build_info() {
@@ -81,7 +86,7 @@ fn strings_resolve(exe: &Executable<'_>) {
         );
     }
     for lib in exe.libraries() {
-        let _ = exe.metallib_toolchain(lib);
+        let _ = (lib.metallib_toolchain(), lib.msl_source(), lib.metallib());
     }
 }
 

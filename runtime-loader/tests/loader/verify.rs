@@ -89,7 +89,6 @@ fn cases() -> Vec<Case> {
         ArgumentBufferTier(9));
 
     // Threadgroup size.
-    case!(c, m, "threadgroup_size", |e| k(e, "main").tg.pop());
     case!(c, m, "threadgroup_size[1].size", |e| k(e, "main").tg[1].0 =
         0);
     case!(c, m, "threadgroup_size", |e| {
@@ -531,12 +530,32 @@ fn cases() -> Vec<Case> {
         Some(runtime_loader::UNSET));
 
     // Binding names: one per binding.
-    case!(c, m, "binding_names", |e| k(e, "main").binding_names =
+    case!(c, None, "binding_names", |e| k(e, "main").binding_names =
         Some(vec!["only_one".into()]));
-    case!(c, m, "binding_names", |e| k(e, "main").binding_names =
+    case!(c, None, "binding_names", |e| k(e, "main").binding_names =
         Some(Vec::new()));
-    case!(c, m, "binding_names", |e| k(e, "main").binding_names =
+    case!(c, None, "binding_names", |e| k(e, "main").binding_names =
         Some(vec![String::new(); 4]));
+    case!(c, None, "binding_names", |e| e.omit_binding_names = true);
+
+    // Record ranges: consecutive, inside their vectors, covering them.
+    case!(c, al, "bindings", |e| e.kernels[0].bindings_range =
+        Some((1, 2)));
+    case!(c, s, "bindings", |e| {
+        let first: usize = e.kernels[..5].iter().map(|k| k.bindings.len()).sum();
+        e.kernels[5].bindings_range = Some((first as u32, 1000));
+    });
+    case!(c, s, "bindings", |e| {
+        let first: usize = e.kernels[..5].iter().map(|k| k.bindings.len()).sum();
+        e.kernels[5].bindings_range = Some((first as u32, u32::MAX));
+    });
+    case!(c, None, "bindings", |e| e.orphan_binding = true);
+    case!(c, None, "libraries[0].msl_source", |e| e.libraries[0]
+        .msl_blob =
+        Some((4, 100_000)));
+    case!(c, None, "libraries[0].msl_source", |e| e.libraries[0]
+        .msl_blob =
+        Some((u32::MAX, u32::MAX)));
     c
 }
 
@@ -718,7 +737,7 @@ fn strings_are_shared_and_read_through_the_typed_views() {
 
     let lib = loaded.libraries().next().unwrap();
     assert_eq!(
-        loaded.metallib_toolchain(lib),
+        lib.metallib_toolchain(),
         Some("Apple metal version 32023.98 (metalfe-32023.98)")
     );
     let build = loaded.build_info().unwrap();
@@ -773,16 +792,16 @@ fn binding_names_are_read_by_position_and_empty_is_none() {
     let names: Vec<_> = main.bindings().map(|b| b.name()).collect();
     assert_eq!(names, [Some("inBuf"), None, Some("params")]);
 
-    // No names at all (the vector absent) is allowed: every name is None.
+    // Names are by position in the executable: the kernels after `main`
+    // read theirs, not main's.
     let mut exe = all();
     b(&mut exe, "main", 0, 0).name = "inBuf".into();
-    k(&mut exe, "main").omit_binding_names = true;
+    b(&mut exe, "sparse", 0, 3).name = "first_of_sparse".into();
     let bytes = exe.build();
     let exe = Executable::load(&bytes).unwrap();
-    let main = exe.entry_point("main").unwrap();
-    assert!(main.raw().binding_names().is_none());
-    assert!(main.bindings().all(|b| b.name().is_none()));
-    assert_eq!(main.bindings().len(), 3);
+    let sparse = exe.entry_point("sparse").unwrap();
+    let names: Vec<_> = sparse.bindings().map(|b| b.name()).collect();
+    assert_eq!(names, [Some("first_of_sparse"), None, None, None]);
 }
 
 #[test]
@@ -817,14 +836,14 @@ fn msl_source_utf8_is_checked_on_use_not_at_load() {
     let loaded = Executable::load(&bytes).expect("loads");
     let lib = loaded.libraries().next().unwrap();
     // ... the runtime checks them when it compiles the source.
-    let err = runtime_loader::msl_source(lib).unwrap().unwrap_err();
+    let err = lib.msl_source().unwrap().unwrap_err();
     assert_eq!(err.valid_up_to(), 18);
 
     let good = all().build();
     let loaded = Executable::load(&good).unwrap();
     let lib = loaded.libraries().next().unwrap();
     assert_eq!(
-        runtime_loader::msl_source(lib).map(Result::unwrap),
+        lib.msl_source().map(Result::unwrap),
         Some("kernel void k() {}")
     );
     let mut exe = all();
@@ -832,7 +851,7 @@ fn msl_source_utf8_is_checked_on_use_not_at_load() {
     exe.libraries[0].metallib = Some(b"MTLB fake".to_vec());
     let bytes = exe.build();
     let loaded = Executable::load(&bytes).unwrap();
-    assert!(runtime_loader::msl_source(loaded.libraries().next().unwrap()).is_none());
+    assert!(loaded.libraries().next().unwrap().msl_source().is_none());
 }
 
 #[test]
@@ -914,8 +933,9 @@ fn identifier_version_and_structure_are_checked_first() {
         Executable::load_with_limits(&good, limits),
         Err(LoadError::TooLarge { limit: 64, .. })
     ));
+    // The root and the build info: the only tables.
     let limits = VerifyLimits {
-        max_tables: 3,
+        max_tables: 1,
         ..VerifyLimits::default()
     };
     assert!(matches!(
