@@ -122,6 +122,11 @@ pub fn jobs(requested: usize) -> usize {
 /// second process for its validator, so with forked workers a module can
 /// use two. One module that can use one needs no count at all.
 fn budget(inputs: usize, options: &Options) -> Budget {
+    // One thread at a time may run guarded: the handlers are the process's.
+    #[cfg(unix)]
+    if matches!(options.isolation, Isolation::Guarded { .. }) {
+        return Budget::requested(1);
+    }
     if options.jobs > 0 {
         return Budget::requested(options.jobs);
     }
@@ -130,6 +135,33 @@ fn budget(inputs: usize, options: &Options) -> Budget {
         1 => Budget::requested(1),
         wanted if inputs == 1 => Budget::take(wanted, cores_cheaply),
         wanted => Budget::take(wanted, cores),
+    }
+}
+
+/// Whether the C++ runs in this process.
+fn in_process(options: &Options) -> bool {
+    match options.isolation {
+        Isolation::InProcess => true,
+        #[cfg(unix)]
+        Isolation::Guarded { .. } => true,
+        _ => false,
+    }
+}
+
+/// The error lines a guarded call into `what` ends with: those of a
+/// worker's crash or time-out, from the same errors.
+#[cfg(unix)]
+fn guard_lines(
+    file: &str,
+    entry: Option<&str>,
+    what: &'static str,
+    time_limit: std::time::Duration,
+) -> crate::guard::Lines {
+    use msl::worker::WorkerError;
+    let line = |err| Error::new(Some(file), entry, ErrorKind::Worker(err)).to_string();
+    crate::guard::Lines {
+        crash: line(WorkerError::Crashed(what, "\0".into())),
+        timeout: line(WorkerError::TimedOut(what, time_limit.as_secs())),
     }
 }
 
@@ -367,7 +399,7 @@ fn start_workers(
                 workers: (0..jobs).map(|_| None).collect(),
                 spares: Vec::new(),
                 allocator: None,
-                validator: if matches!(options.isolation, Isolation::InProcess) {
+                validator: if in_process(options) {
                     ValidatorPlace::InProcess
                 } else {
                     ValidatorPlace::BeforeCross
@@ -801,6 +833,17 @@ fn send_and_reflect(
         Isolation::InProcess => t
             .time(Stage::Validate, || spirv::validate::spirv_tools(&words))
             .map_err(|e| fail(e.into()))?,
+        #[cfg(unix)]
+        Isolation::Guarded { time_limit } => {
+            let lines = guard_lines(&input.name, None, msl::worker::VALIDATOR, *time_limit);
+            t.time(Stage::Validate, || {
+                crate::guard::run(lines, *time_limit, || {
+                    msl::worker::crash_for_test_before(true);
+                    spirv::validate::spirv_tools(&words)
+                })
+            })
+            .map_err(|e| fail(e.into()))?
+        }
         _ => {
             let w = running_worker(worker, &options.isolation, t).map_err(fail)?;
             let start = Instant::now();
@@ -914,6 +957,8 @@ fn running_worker<'w>(
                 ))
             }
             Isolation::InProcess => {}
+            #[cfg(unix)]
+            Isolation::Guarded { .. } => {}
         }
     }
     worker
@@ -1018,6 +1063,17 @@ fn compile_entry(
                 msl::generate(words, &e.name, &layout, msl_opts)
             })
             .map_err(|k| fail(k.into()))?,
+        #[cfg(unix)]
+        Isolation::Guarded { time_limit } => {
+            let lines = guard_lines(&input.name, Some(&e.name), "SPIRV-Cross", *time_limit);
+            t.time(Stage::Generate, || {
+                crate::guard::run(lines, *time_limit, || {
+                    msl::worker::crash_for_test_before(false);
+                    msl::generate(words, &e.name, &layout, msl_opts)
+                })
+            })
+            .map_err(|k| fail(k.into()))?
+        }
         _ => {
             let w = running_worker(worker, &options.isolation, t).map_err(fail)?;
             // The worker holds the module since it was sent for validation;

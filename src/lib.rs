@@ -33,6 +33,8 @@ pub mod flatbuffer;
 mod forked;
 pub mod glsl;
 mod glsl_cache;
+#[cfg(unix)]
+mod guard;
 pub mod inspect;
 mod jobs;
 pub mod lock;
@@ -212,6 +214,23 @@ pub enum Isolation {
     /// ([`msl::worker::separate_validators`]).
     #[cfg(unix)]
     Forked {
+        /// Longest time one request may take.
+        time_limit: std::time::Duration,
+    },
+    /// In this process, one module at a time on the calling thread, each
+    /// call into SPIRV-Cross or SPIRV-Tools run with handlers for the
+    /// signals a crash raises (on an alternate stack, so a stack overflow is
+    /// caught too) and a timer (Unix): a crash or a request that takes
+    /// longer than `time_limit` ends the process with the one-line error a
+    /// worker's would give, written to standard error (`error: FILE: entry
+    /// point `E`: SPIRV-Cross crashed (signal 11 SIGSEGV); the module was not
+    /// compiled`), and exit status 1, instead of an abort. Nothing else
+    /// runs after it: no output is written. Signal handlers belong to the
+    /// whole process, so this is for a single-threaded program that owns
+    /// them and its standard error; the halc CLI uses it for one module,
+    /// where a worker's fork cost more than the compile.
+    #[cfg(unix)]
+    Guarded {
         /// Longest time one request may take.
         time_limit: std::time::Duration,
     },

@@ -62,8 +62,8 @@ pub struct Operational {
     pub in_process: bool,
     /// `--time-limit`.
     pub time_limit: u64,
-    /// `--worker-start exec`.
-    pub exec: bool,
+    /// `--worker-start`.
+    pub start: Option<WorkerStart>,
     /// `-j`.
     pub jobs: Option<u64>,
     /// `--quiet`.
@@ -82,7 +82,7 @@ pub fn run(a: BuildArgs) -> Result<()> {
             check_msl: a.check_msl,
             in_process: a.in_process,
             time_limit: a.time_limit,
-            exec: a.worker_start == Some(WorkerStart::Exec),
+            start: a.worker_start,
             jobs: a.jobs,
             quiet: a.quiet,
             glslc: a.glslc,
@@ -180,7 +180,14 @@ pub fn build(path: &Path, op: &Operational) -> Result<()> {
         options.layout.map = map;
         options.binding_map_text = map_text;
         options.limits = limits;
-        options.isolation = isolation(op.in_process, op.time_limit, op.exec)?;
+        // Forked workers even for one module: an error here is prefixed
+        // with the executable's output, which the line a guarded crash
+        // writes cannot carry.
+        let start = match op.start {
+            None if cfg!(unix) => Some(WorkerStart::Fork),
+            start => start,
+        };
+        options.isolation = isolation(op.in_process, op.time_limit, start, inputs.len())?;
         options.jobs = super::jobs(op.jobs);
         let bar = Bar::new(inputs.len(), op.quiet);
         let compiled = halc::compile_observed(&inputs, &options, &|p| bar.observe(p));

@@ -48,9 +48,9 @@ pub struct CompileArgs {
     /// than ASCII letters and digits in the name become `_`).
     #[arg(long, value_name = "DIR")]
     emit_msl: Option<PathBuf>,
-    /// Run the SPIR-V validator and SPIRV-Cross inside this process instead of
-    /// a child process (faster by one process start; a crash in them then
-    /// kills halc, and no time limit applies).
+    /// Run the SPIR-V validator and SPIRV-Cross inside this process without
+    /// crash containment: a crash in them then kills halc, and no time limit
+    /// applies.
     #[arg(long)]
     in_process: bool,
     /// Longest time, in seconds, that validating one module or generating one
@@ -106,8 +106,11 @@ pub struct CompileArgs {
     /// no more than it grants). The output does not depend on it.
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     jobs: Option<u64>,
-    /// How worker processes start: `fork` (Unix default: a copy of this
-    /// process, no second program start) or `exec` (`halc __msl-worker`).
+    /// Where the validator and SPIRV-Cross run. By default (Unix): one
+    /// module in this process with crash handlers and a timer (a crash or a
+    /// time-out is the same one-line error as a worker's), several in worker
+    /// processes forked from this one. `fork`: forked workers for one module
+    /// too; `exec`: workers started as `halc __msl-worker`.
     #[arg(long, value_enum, value_name = "HOW", conflicts_with = "in_process")]
     worker_start: Option<WorkerStart>,
     /// Print where the time went, per kernel and stage, and in total (stdout).
@@ -192,7 +195,7 @@ pub fn run(a: CompileArgs) -> Result<()> {
                 check_msl: a.check_msl,
                 in_process: a.in_process,
                 time_limit: a.time_limit,
-                exec: a.worker_start == Some(WorkerStart::Exec),
+                start: a.worker_start,
                 jobs: a.jobs,
                 quiet: a.quiet,
                 glslc: None,
@@ -234,11 +237,7 @@ pub fn run(a: CompileArgs) -> Result<()> {
         inputs.push(input);
     }
     let (map, map_text) = read_binding_map(a.binding_map.as_deref())?;
-    let isolation = isolation(
-        a.in_process,
-        a.time_limit,
-        a.worker_start == Some(WorkerStart::Exec),
-    )?;
+    let isolation = isolation(a.in_process, a.time_limit, a.worker_start, inputs.len())?;
     let options = Options {
         entries: a.entries,
         specs: a.specs,
@@ -317,22 +316,34 @@ pub fn run(a: CompileArgs) -> Result<()> {
     Ok(())
 }
 
-/// Where the C++ runs: forked workers by default on Unix (the CLI is
-/// single-threaded when it forks them), `halc __msl-worker` with
-/// `--worker-start exec` (and elsewhere), in this process with `--in-process`.
-pub(crate) fn isolation(in_process: bool, time_limit: u64, exec: bool) -> Result<halc::Isolation> {
+/// Where the C++ runs for a call compiling `modules` modules: by default on
+/// Unix, one module in this process under crash handlers
+/// ([`halc::Isolation::Guarded`]: a worker's fork cost more than compiling a
+/// small kernel) and several in forked workers (the CLI is single-threaded
+/// when it forks them); `halc __msl-worker` with `--worker-start exec` (and
+/// elsewhere); in this process without containment with `--in-process`.
+pub(crate) fn isolation(
+    in_process: bool,
+    time_limit: u64,
+    start: Option<WorkerStart>,
+    modules: usize,
+) -> Result<halc::Isolation> {
     let time_limit = std::time::Duration::from_secs(time_limit);
     if in_process {
         return Ok(halc::Isolation::InProcess);
     }
     #[cfg(unix)]
-    if !exec {
-        return Ok(halc::Isolation::Forked { time_limit });
+    match start {
+        None if modules == 1 => return Ok(halc::Isolation::Guarded { time_limit }),
+        None | Some(WorkerStart::Fork) => return Ok(halc::Isolation::Forked { time_limit }),
+        Some(WorkerStart::Exec) => {}
     }
     #[cfg(not(unix))]
-    if a.worker_start == Some(WorkerStart::Fork) {
+    if start == Some(WorkerStart::Fork) {
         bail!("--worker-start fork needs a Unix system; use --worker-start exec");
     }
+    #[cfg(not(unix))]
+    let _ = modules;
     Ok(halc::Isolation::Subprocess {
         program: std::env::current_exe().context("cannot locate the halc executable")?,
         time_limit,

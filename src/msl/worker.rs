@@ -374,6 +374,21 @@ fn send(output: &mut impl Write, reply: &Reply, work: Duration, payload: &[u8]) 
     write_msg(output, &(reply, nanos), payload).map(|_| ())
 }
 
+/// The failure [`CRASH_TEST_ENV`] asks for, injected in this process before
+/// validating (`validate`) or generating MSL: how the tests prove that
+/// [`crate::Isolation::Guarded`] contains it as a worker would.
+pub(crate) fn crash_for_test_before(validate: bool) {
+    let Some(how) = std::env::var_os(CRASH_TEST_ENV) else {
+        return;
+    };
+    let how = how.to_string_lossy();
+    match (validate, how.strip_prefix("validate:")) {
+        (true, Some(how)) => crash_for_test(how),
+        (false, None) => crash_for_test(&how),
+        _ => {}
+    }
+}
+
 fn crash_for_test(how: &str) {
     match how {
         "abort" => std::process::abort(),
@@ -488,7 +503,7 @@ pub struct Worker {
 }
 
 /// Names the validator in errors.
-const VALIDATOR: &str = "the SPIR-V validator (SPIRV-Tools)";
+pub(crate) const VALIDATOR: &str = "the SPIR-V validator (SPIRV-Tools)";
 
 /// A reply a worker owes: to the request of `bytes` bytes sent at `sent`.
 #[derive(Clone, Copy)]

@@ -496,10 +496,24 @@ fn binding_map_pins_slots_and_reports_collisions() {
     );
 }
 
-/// Where forked workers validate: in the worker that then runs SPIRV-Cross,
-/// or in one of their own beside it (`halc::msl::worker::VALIDATOR_ENV`;
-/// the default depends on the machine's cores, so tests name it).
-const VALIDATORS: [&str; 2] = ["shared", "separate"];
+/// Where one module's C++ runs: `guarded`, in halc's process under crash
+/// handlers (the default for one module); or in forked workers, which
+/// validate in the worker that then runs SPIRV-Cross (`shared`) or in one of
+/// their own beside it (`separate`; `halc::msl::worker::VALIDATOR_ENV`: the
+/// default depends on the machine's cores, so tests name it). Crashes,
+/// time-outs and errors must read the same in all three.
+const PLACEMENTS: [&str; 3] = ["guarded", "shared", "separate"];
+
+/// Runs `cmd` with one module's C++ placed as `placement` (see
+/// [`PLACEMENTS`]).
+fn place<'c>(cmd: &'c mut Command, placement: &str) -> &'c mut Command {
+    if placement == "guarded" {
+        cmd.env_remove(halc::msl::worker::VALIDATOR_ENV)
+    } else {
+        cmd.args(["--worker-start", "fork"])
+            .env(halc::msl::worker::VALIDATOR_ENV, placement)
+    }
+}
 
 /// Compiles saxpy with the worker told to crash as `how` (fault injection)
 /// and the validator placed as `validator`: exit 1, one line, nothing
@@ -507,17 +521,18 @@ const VALIDATORS: [&str; 2] = ["shared", "separate"];
 fn compile_with_crash(how: &str, validator: &str) -> String {
     let d = tmp();
     let out = d.path().join("o.halc");
-    let o = Command::new(env!("CARGO_BIN_EXE_halc"))
-        .args([
+    let o = place(
+        Command::new(env!("CARGO_BIN_EXE_halc")).args([
             "compile",
             &fixture("saxpy.spv"),
             "-o",
             out.to_str().unwrap(),
-        ])
-        .env(halc::msl::worker::CRASH_TEST_ENV, how)
-        .env(halc::msl::worker::VALIDATOR_ENV, validator)
-        .output()
-        .unwrap();
+        ]),
+        validator,
+    )
+    .env(halc::msl::worker::CRASH_TEST_ENV, how)
+    .output()
+    .unwrap();
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{how}, {validator}: {err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
@@ -527,7 +542,7 @@ fn compile_with_crash(how: &str, validator: &str) -> String {
 
 #[test]
 fn a_spirv_cross_crash_is_an_error_not_a_crash() {
-    for validator in VALIDATORS {
+    for validator in PLACEMENTS {
         // The error names the file and entry point and the signal.
         for (how, signal) in [
             ("segv", "signal 11 SIGSEGV"),
@@ -614,17 +629,19 @@ fn a_crash_on_a_module_the_validator_rejects_reports_the_validator() {
     // Negative controls: on a valid module the same injected crash is
     // reported as SPIRV-Cross's, and the hang runs into the time limit, so
     // both did happen.
-    for validator in VALIDATORS {
+    for validator in PLACEMENTS {
         assert!(compile_with_crash("segv", validator)
             .contains("SPIRV-Cross crashed (signal 11 SIGSEGV)"));
         let d = tmp();
-        let o = Command::new(env!("CARGO_BIN_EXE_halc"))
-            .args(["compile", &fixture("saxpy.spv"), "--time-limit", "1", "-o"])
-            .arg(d.path().join("o.halc"))
-            .env(halc::msl::worker::CRASH_TEST_ENV, "hang")
-            .env(halc::msl::worker::VALIDATOR_ENV, validator)
-            .output()
-            .unwrap();
+        let o = place(
+            Command::new(env!("CARGO_BIN_EXE_halc"))
+                .args(["compile", &fixture("saxpy.spv"), "--time-limit", "1", "-o"])
+                .arg(d.path().join("o.halc")),
+            validator,
+        )
+        .env(halc::msl::worker::CRASH_TEST_ENV, "hang")
+        .output()
+        .unwrap();
         assert!(
             stderr(&o).trim_end().ends_with(
                 "entry point `main`: SPIRV-Cross did not finish within the time limit of 1 s; the module was not compiled"
@@ -730,25 +747,29 @@ fn mutated_modules_get_the_same_answer_in_both_validator_placements() {
         }
         let module = d.path().join(format!("m{i}.spv"));
         std::fs::write(&module, &bytes).unwrap();
-        let answers: Vec<_> = VALIDATORS
+        let answers: Vec<_> = PLACEMENTS
             .iter()
             .map(|validator| {
                 let out = d.path().join(format!("m{i}-{validator}.halc"));
-                let o = Command::new(env!("CARGO_BIN_EXE_halc"))
-                    .args(["compile", module.to_str().unwrap(), "-o"])
-                    .arg(&out)
-                    .env(halc::msl::worker::VALIDATOR_ENV, validator)
-                    .output()
-                    .unwrap();
+                let o = place(
+                    Command::new(env!("CARGO_BIN_EXE_halc"))
+                        .args(["compile", module.to_str().unwrap(), "-o"])
+                        .arg(&out),
+                    validator,
+                )
+                .output()
+                .unwrap();
                 (o.status.code(), stderr(&o), std::fs::read(&out).ok())
             })
             .collect();
-        assert!(
-            answers[0] == answers[1],
-            "m{i}.spv: {:?} against {:?}",
-            answers[0].1,
-            answers[1].1
-        );
+        for other in &answers[1..] {
+            assert!(
+                answers[0] == *other,
+                "m{i}.spv: {:?} against {:?}",
+                answers[0].1,
+                other.1
+            );
+        }
         invalid += usize::from(answers[0].1.contains("invalid SPIR-V"));
         compiled += usize::from(answers[0].0 == Some(0));
     }
@@ -764,7 +785,7 @@ fn mutated_modules_get_the_same_answer_in_both_validator_placements() {
 /// limit stops it.
 #[test]
 fn a_slow_module_hits_the_time_limit() {
-    for validator in VALIDATORS {
+    for validator in PLACEMENTS {
         a_slow_module_hits_the_time_limit_with(validator);
     }
 }
@@ -775,14 +796,16 @@ fn a_slow_module_hits_the_time_limit_with(validator: &str) {
     std::fs::write(&out, b"previous").unwrap();
     let slow = crate::root().join("fixtures/slow/deep_nesting.spv");
     let started = std::time::Instant::now();
-    let o = Command::new(env!("CARGO_BIN_EXE_halc"))
-        .args(["compile", slow.to_str().unwrap(), "-o"])
-        .arg(&out)
-        .args(["--time-limit", "1"])
-        .env(halc::msl::worker::VALIDATOR_ENV, validator)
-        .current_dir(d.path())
-        .output()
-        .unwrap();
+    let o = place(
+        Command::new(env!("CARGO_BIN_EXE_halc"))
+            .args(["compile", slow.to_str().unwrap(), "-o"])
+            .arg(&out)
+            .args(["--time-limit", "1"]),
+        validator,
+    )
+    .current_dir(d.path())
+    .output()
+    .unwrap();
     let took = started.elapsed();
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(

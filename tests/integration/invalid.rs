@@ -19,14 +19,19 @@ fn invalid_inputs_fail_cleanly() {
             std::fs::write(&existing, b"keep me").unwrap();
             let fresh = dir.path().join("fresh.halc");
             let mut first = None;
-            for validator in ["shared", "separate"] {
+            // In this process under crash handlers (the default for one
+            // module), and in forked workers with either validator place.
+            for validator in ["guarded", "shared", "separate"] {
                 for out in [&existing, &fresh] {
-                    let o = Command::new(env!("CARGO_BIN_EXE_halc"))
-                        .args(["compile", &rel, "-o", out.to_str().unwrap()])
-                        .env(halc::msl::worker::VALIDATOR_ENV, validator)
-                        .current_dir(crate::root())
-                        .output()
-                        .unwrap();
+                    let mut cmd = Command::new(env!("CARGO_BIN_EXE_halc"));
+                    cmd.args(["compile", &rel, "-o", out.to_str().unwrap()]);
+                    if validator == "guarded" {
+                        cmd.env_remove(halc::msl::worker::VALIDATOR_ENV);
+                    } else {
+                        cmd.args(["--worker-start", "fork"])
+                            .env(halc::msl::worker::VALIDATOR_ENV, validator);
+                    }
+                    let o = cmd.current_dir(crate::root()).output().unwrap();
                     let err = String::from_utf8_lossy(&o.stderr).to_string();
                     assert_eq!(o.status.code(), Some(1), "{rel}, {validator}: {err}");
                     assert_eq!(err.trim_end().lines().count(), 1, "{rel}: {err}");

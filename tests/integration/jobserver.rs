@@ -105,7 +105,11 @@ fn a_single_module_validator_needs_a_token_of_its_own() {
         (1, "(in a worker of its own, beside SPIRV-Cross)"),
     ] {
         let client = jobserver::Client::new(tokens).unwrap();
-        let table = compile(&saxpy, &out, |cmd| client.configure_make(cmd));
+        // Forked workers (one module runs in this process by default).
+        let table = compile(&saxpy, &out, |cmd| {
+            cmd.args(["--worker-start", "fork"]);
+            client.configure_make(cmd)
+        });
         assert!(table.contains(place), "{tokens} tokens: {table}");
         assert_eq!(jobs_and_tokens(&table), (1, Some(tokens)), "{table}");
         assert_eq!(client.available().unwrap(), tokens, "tokens given back");

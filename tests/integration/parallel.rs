@@ -326,10 +326,22 @@ fn the_workers_allocator_changes_no_byte_of_the_output() {
             "{name}: the workers' output differs from --in-process"
         );
     }
-    // One module: its one worker keeps glibc's malloc.
+    // One module in a forked worker (by default it runs in this process):
+    // its one worker keeps glibc's malloc.
     let out = d.path().join("one.halc");
     let out_arg = out.to_str().unwrap();
-    let o = halc(&["compile", "--timings", &files[0], "-o", out_arg], None);
+    let o = halc(
+        &[
+            "compile",
+            "--timings",
+            "--worker-start",
+            "fork",
+            &files[0],
+            "-o",
+            out_arg,
+        ],
+        None,
+    );
     let table = String::from_utf8(o.stdout).unwrap();
     assert!(
         o.status.success() && table.contains("the workers' C++ allocator: glibc malloc"),
@@ -337,7 +349,17 @@ fn the_workers_allocator_changes_no_byte_of_the_output() {
     );
     // A value it does not know is an error, and the file stays as it was.
     let before = std::fs::read(&out).unwrap();
-    let o = halc(&["compile", &files[0], "-o", out_arg], Some("jemalloc"));
+    let o = halc(
+        &[
+            "compile",
+            "--worker-start",
+            "fork",
+            &files[0],
+            "-o",
+            out_arg,
+        ],
+        Some("jemalloc"),
+    );
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
@@ -457,8 +479,9 @@ fn the_validators_place_changes_no_byte_and_no_error() {
     let (o, _) = compile(&files, &["-j", &cores.to_string()], None);
     let table = String::from_utf8_lossy(&o.stdout);
     assert!(table.contains(shared), "{cores} cores: {table}");
-    // A value it does not know is an error.
-    let (o, bytes) = compile(&files[..1], &[], Some("both"));
+    // A value it does not know is an error (one module in a forked worker:
+    // by default it runs in this process, where the variable means nothing).
+    let (o, bytes) = compile(&files[..1], &["--worker-start", "fork"], Some("both"));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
@@ -479,7 +502,16 @@ fn a_busy_machine_keeps_one_worker_per_module() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("o.halc");
     let saxpy = kernel("saxpy.spv").display().to_string();
-    let args = ["compile", "--timings", &saxpy, "-o", out.to_str().unwrap()];
+    // Forked workers (one module runs in this process by default).
+    let args = [
+        "compile",
+        "--timings",
+        "--worker-start",
+        "fork",
+        &saxpy,
+        "-o",
+        out.to_str().unwrap(),
+    ];
     let o = halc_with(halc::msl::worker::VALIDATOR_ENV, Some("separate"), &args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let reference = std::fs::read(&out).unwrap();
