@@ -2,10 +2,11 @@
 # halc against the SPIRV-Cross CLI and naga, measured side by side in one run
 # (issue 14), every program run from a fresh copy (below). Prints one table
 # of ratios (medians):
-#   - one kernel, cold process: halc (forked workers, the default: on two
-#     cores or more the validator has a worker of its own beside
-#     SPIRV-Cross's), halc with one worker doing both (validator first),
-#     halc --in-process, `spirv-cross --msl --msl-argument-buffers`, `spirv-val`
+#   - one kernel, cold process: halc (the default for one module: in its
+#     own process under crash handlers), halc with forked workers
+#     (--worker-start fork: on two cores or more the validator has a worker
+#     of its own beside SPIRV-Cross's), the same with one worker doing both
+#     (validator first), halc --in-process (no containment), `spirv-cross --msl --msl-argument-buffers`, `spirv-val`
 #     (the validator halc runs first; with spirv-cross: halc's work), naga;
 #     interleaved in random order, round after round, each ratio taken
 #     within a round and the median of those given; and halc's own work as a
@@ -124,11 +125,12 @@ single() { # NAME FILE
 import json, shutil, sys
 f, work, halc, naga, naga_ok = sys.argv[1:]
 spec = {
+    # The default for one module: in halc's process under crash handlers.
     "halc": {"argv": [halc, "compile", f, "-o", f"{work}/single.halc"]},
-    # The default validates in a worker of its own beside SPIRV-Cross's when
-    # there is a core to spare; this is the same compile with one worker
-    # doing both.
-    "halc-one-worker": {"argv": [halc, "compile", f, "-o", f"{work}/single-one.halc"], "env": {"HALC_WORKER_VALIDATOR": "shared"}},
+    # Forked workers: the validator in a worker of its own beside
+    # SPIRV-Cross's when there is a core to spare; then one worker doing both.
+    "halc-forked": {"argv": [halc, "compile", "--worker-start", "fork", f, "-o", f"{work}/single-forked.halc"]},
+    "halc-one-worker": {"argv": [halc, "compile", "--worker-start", "fork", f, "-o", f"{work}/single-one.halc"], "env": {"HALC_WORKER_VALIDATOR": "shared"}},
     "halc-in-process": {"argv": [halc, "compile", "--in-process", f, "-o", f"{work}/single-in.halc"]},
     "spirv-cross": {"argv": [shutil.which("spirv-cross"), "--msl", "--msl-version", "30000", "--msl-argument-buffers", f, "--output", f"{work}/single.metal"]},
     # What halc runs before SPIRV-Cross sees a module, as its own program.
@@ -162,16 +164,16 @@ EOF
 # The same modules as a build that runs one halc per kernel on every core
 # (make -j, ninja) would: each compile sees the cores busy.
 mkdir -p "$WORK/per-file"
-for v in default separate; do
-  { [ "$v" = separate ] && echo "export HALC_WORKER_VALIDATOR=separate"
-    echo "xargs -P $JOBS -I{} sh -c '$HALC compile {} -o $WORK/per-file/\$(basename {}).halc' < $WORK/files.txt"
-  } > "$WORK/per-file-halc-$v.sh"
+for v in default forked; do
+  flag=""; [ "$v" = forked ] && flag="--worker-start fork"
+  echo "xargs -P $JOBS -I{} sh -c '$HALC compile $flag {} -o $WORK/per-file/\$(basename {}).halc' < $WORK/files.txt" \
+    > "$WORK/per-file-halc-$v.sh"
 done
 echo "xargs -P $JOBS -I{} sh -c 'spirv-cross --msl --msl-version 30000 --msl-argument-buffers {} --output $WORK/per-file/\$(basename {}).metal 2>/dev/null || true' < $WORK/files.txt" \
   > "$WORK/per-file-cli.sh"
 hyperfine -N --style none --warmup 1 --runs 10 --export-json "$WORK/batch.json" \
   -n per-file-halc "bash $WORK/per-file-halc-default.sh" \
-  -n per-file-halc-separate "bash $WORK/per-file-halc-separate.sh" \
+  -n per-file-halc-forked "bash $WORK/per-file-halc-forked.sh" \
   -n per-file-cli "bash $WORK/per-file-cli.sh" \
   -n halc-batch "$HALC compile -q -j $JOBS ${FILES[*]} -o $WORK/batch.halc" \
   -n halc-batch-j1 "$HALC compile -q -j 1 ${FILES[*]} -o $WORK/batch-j1.halc" \
@@ -180,9 +182,10 @@ hyperfine -N --style none --warmup 1 --runs 10 --export-json "$WORK/batch.json" 
   -n naga-loop "bash $WORK/naga-loop.sh" >/dev/null
 if cmp -s "$WORK/batch.halc" "$WORK/batch-j1.halc"; then SAME=identical; else SAME=DIFFERENT; fi
 "$HALC" compile -q -j "$JOBS" "${FILES[@]}" -o "$WORK/batch.halc" --timings > "$WORK/batch-timings.txt"
-# One worker, as each job of the batch has (a single module's validator
-# otherwise gets a worker of its own, splitting the memory between two).
-HALC_WORKER_VALIDATOR=shared "$HALC" compile -q -j 1 "$LARGE" -o "$WORK/single.halc" --timings > "$WORK/large-timings.txt"
+# One worker, as each job of the batch has (a single module otherwise runs
+# in halc's process, or its validator gets a worker of its own, splitting
+# the memory between two).
+HALC_WORKER_VALIDATOR=shared "$HALC" compile -q -j 1 --worker-start fork "$LARGE" -o "$WORK/single.halc" --timings > "$WORK/large-timings.txt"
 
 # --- batches under make's jobserver ----------------------------------------------
 # The corpus as JOBS+1 batches, one `halc compile` recipe each, under
@@ -296,7 +299,7 @@ for name, label in [("small", "saxpy (fixture, 1.6 KB)"), ("large", "synthetic 8
     # The ratio within each round (the same minute of the VM), then the median.
     paired = {c: statistics.median(a / b for a, b in zip(v, runs["spirv-cross"])) for c, v in runs.items()}
     rows.append((f"one kernel, cold: {label} ({len(runs['spirv-cross'])} rounds)", ""))
-    for cmd in ["halc", "halc-one-worker", "halc-in-process", "spirv-cross", "spirv-val", "naga"]:
+    for cmd in ["halc", "halc-forked", "halc-one-worker", "halc-in-process", "spirv-cross", "spirv-val", "naga"]:
         if cmd in t:
             rows.append((f"  {cmd}", f"{t[cmd]*1e3:.2f} ms = {paired[cmd]:.2f}x spirv-cross"))
         else:
@@ -317,7 +320,7 @@ rows.append(("  spirv-val then spirv-cross once per module", f"{b['val-cross-loo
 rows.append((f"  naga CLI once per module ({naga_ok} of {n} it translates)", f"{b['naga-loop']*1e3:.0f} ms"))
 rows.append((f"  one process per module, {jobs} at a time (xargs -P {jobs}, as make -j runs them)", ""))
 rows.append(("    halc", f"{b['per-file-halc']*1e3:.0f} ms = {b['per-file-halc']/b['per-file-cli']:.2f}x the CLI's; the batch is {b['per-file-halc']/b['halc-batch']:.2f}x faster"))
-rows.append(("    halc, a validator worker of its own in every compile", f"{b['per-file-halc-separate']*1e3:.0f} ms = {b['per-file-halc-separate']/b['per-file-cli']:.2f}x the CLI's"))
+rows.append(("    halc --worker-start fork", f"{b['per-file-halc-forked']*1e3:.0f} ms = {b['per-file-halc-forked']/b['per-file-cli']:.2f}x the CLI's"))
 rows.append(("    spirv-cross CLI", f"{b['per-file-cli']*1e3:.0f} ms"))
 # The workers' C++ alone (--timings): no batch on these cores can be faster.
 cols = ["read", "parse", "check", "validate", "reflect", "layout", "spirv-cross", "check-msl", "worker"]
