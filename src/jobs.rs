@@ -182,7 +182,7 @@ fn take_tokens<T>(
 /// `MAKEFLAGS` or `MFLAGS`, as make and cargo pass it), opened once per
 /// process; `None` without one, or when the descriptors it names are not
 /// open pipes (make passes them only to recipes it knows run a make).
-fn jobserver() -> Option<&'static jobserver::Client> {
+pub(crate) fn jobserver() -> Option<&'static jobserver::Client> {
     static CLIENT: OnceLock<Option<jobserver::Client>> = OnceLock::new();
     CLIENT
         .get_or_init(|| {

@@ -48,6 +48,8 @@ mod toml_pos;
 
 use sha2::{Digest, Sha256};
 
+#[cfg(unix)]
+pub use driver::OVERLAP_MIN_BYTES;
 pub use driver::{compile, compile_observed, jobs, Progress};
 use msl::{BindingModel, KernelLayout, LayoutOptions, MslVersion, Platform, Tier};
 use spirv::{SpecValue, SpirvError};
@@ -228,7 +230,11 @@ pub enum Isolation {
     /// runs after it: no output is written. Signal handlers belong to the
     /// whole process, so this is for a single-threaded program that owns
     /// them and its standard error; the halc CLI uses it for one module,
-    /// where a worker's fork cost more than the compile.
+    /// where a worker's fork cost more than the compile. One exception: a
+    /// single module of at least [`OVERLAP_MIN_BYTES`], with a CPU free for
+    /// its validator and no jobserver, goes to forked workers as with
+    /// [`Isolation::Forked`], the validator beside SPIRV-Cross, which
+    /// finishes sooner there.
     #[cfg(unix)]
     Guarded {
         /// Longest time one request may take.

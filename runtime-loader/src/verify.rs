@@ -240,8 +240,16 @@ pub(crate) fn executable<'a>(
 /// The record vectors a kernel's `Range`s index, with where the next
 /// kernel's range in each must start.
 struct Runs {
-    /// (field, vector length, next first).
-    runs: [(&'static str, usize, usize); 7],
+    runs: [Run; 7],
+}
+
+/// One record vector: its field, its length, the kernel's range of it, and
+/// where the next kernel's range must start.
+struct Run {
+    field: &'static str,
+    len: usize,
+    range: fn(&schema::Kernel) -> &schema::Range,
+    next: usize,
 }
 
 impl Runs {
@@ -249,70 +257,79 @@ impl Runs {
         fn len<T>(v: Option<flatbuffers::Vector<'_, T>>) -> usize {
             v.map_or(0, |v| v.len())
         }
+        let run = |field, len, range| Run {
+            field,
+            len,
+            range,
+            next: 0,
+        };
         Runs {
             runs: [
-                ("bindings", len(root.bindings()), 0),
-                ("argument_buffers", len(root.argument_buffers()), 0),
-                (
+                run("bindings", len(root.bindings()), |k| k.bindings()),
+                run("argument_buffers", len(root.argument_buffers()), |k| {
+                    k.argument_buffers()
+                }),
+                run(
                     "push_constant_members",
                     len(root.push_constant_members()),
-                    0,
+                    |k| k.push_constant_members(),
                 ),
-                ("function_constants", len(root.function_constants()), 0),
-                (
+                run("function_constants", len(root.function_constants()), |k| {
+                    k.function_constants()
+                }),
+                run(
                     "function_constant_aliases",
                     len(root.function_constant_aliases()),
-                    0,
+                    |k| k.function_constant_aliases(),
                 ),
-                ("baked_constants", len(root.baked_constants()), 0),
-                ("capabilities", len(root.capabilities()), 0),
+                run("baked_constants", len(root.baked_constants()), |k| {
+                    k.baked_constants()
+                }),
+                run("capabilities", len(root.capabilities()), |k| {
+                    k.capabilities()
+                }),
             ],
         }
     }
 
-    /// Checks `k`'s ranges, in the order of `runs`: each starts where the
-    /// previous kernel's ended and stays inside its vector. So every record
-    /// belongs to one kernel, and checking each kernel's reads each once.
+    /// Checks `k`'s ranges: each starts where the previous kernel's ended
+    /// and stays inside its vector. So every record belongs to one kernel,
+    /// and checking each kernel's reads each once.
     fn take(&mut self, k: &schema::Kernel) -> Result<(), (&'static str, String)> {
-        let ranges = [
-            k.bindings(),
-            k.argument_buffers(),
-            k.push_constant_members(),
-            k.function_constants(),
-            k.function_constant_aliases(),
-            k.baked_constants(),
-            k.capabilities(),
-        ];
-        for ((field, len, next), r) in self.runs.iter_mut().zip(ranges) {
+        for run in &mut self.runs {
+            let r = (run.range)(k);
             let (first, count) = (r.first() as usize, r.count() as usize);
             let end = first as u64 + count as u64;
-            if first != *next {
+            if first != run.next {
                 return Err((
-                    field,
+                    run.field,
                     format!(
-                        "entries {first}..{end} do not start where the previous kernel's end ({next})"
+                        "entries {first}..{end} do not start where the previous kernel's end ({})",
+                        run.next
                     ),
                 ));
             }
-            if end > *len as u64 {
+            if end > run.len as u64 {
                 return Err((
-                    field,
+                    run.field,
                     format!(
-                        "entries {first}..{end} are outside Executable.{field} ({len} entries)"
+                        "entries {first}..{end} are outside Executable.{} ({} entries)",
+                        run.field, run.len
                     ),
                 ));
             }
-            *next = first + count;
+            run.next = first + count;
         }
         Ok(())
     }
 
     /// After the last kernel: every record belongs to a kernel.
     fn all_taken(&self) -> Result<(), (&'static str, String)> {
-        match self.runs.iter().find(|(_, len, next)| next != len) {
-            Some((field, len, next)) => {
-                Err((field, format!("entries {next}..{len} belong to no kernel")))
-            }
+        match self.runs.iter().find(|r| r.next != r.len) {
+            Some(r) => Err((
+                r.field,
+                format!("entries {}..{} belong to no kernel", r.next, r.len),
+            )),
             None => Ok(()),
         }
     }

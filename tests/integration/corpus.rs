@@ -70,3 +70,67 @@ fn spec_variants_change_the_defaults_only() {
         .collect();
     assert!(spec_variant(&saxpy, 2).is_none());
 }
+
+/// One module runs in halc's process under crash handlers, except a module
+/// of at least `halc::OVERLAP_MIN_BYTES` with a CPU free for its validator
+/// (`HALC_WORKER_VALIDATOR=separate` says there is one; `shared` that there
+/// is none) and no jobserver: forked workers, the validator beside
+/// SPIRV-Cross. Every placement writes the same bytes.
+#[test]
+fn one_large_module_validates_beside_spirv_cross_when_a_cpu_is_free() {
+    use std::process::Command;
+    let d = tempfile::tempdir().unwrap();
+    let large = synthetic(Synthetic {
+        buffers: 4,
+        ops: 512,
+        elem: Elem::F32,
+        uniform: false,
+        local_x: 64,
+    });
+    let large_bytes: Vec<u8> = large.iter().flat_map(|w| w.to_le_bytes()).collect();
+    assert!(
+        large_bytes.len() >= halc::OVERLAP_MIN_BYTES,
+        "{} bytes",
+        large_bytes.len()
+    );
+    let large_path = d.path().join("large.spv");
+    std::fs::write(&large_path, &large_bytes).unwrap();
+    let small_path = crate::root().join("fixtures/kernels/saxpy.spv");
+    assert!(std::fs::metadata(&small_path).unwrap().len() < halc::OVERLAP_MIN_BYTES as u64);
+    let beside = "(in a worker of its own, beside SPIRV-Cross)";
+    let here = "(in this process, before SPIRV-Cross)";
+    let run = |module: &std::path::Path, validator: &str, jobserver: bool| {
+        let out = d.path().join("o.halc");
+        let _ = std::fs::remove_file(&out);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_halc"));
+        cmd.args(["compile", "--timings", "-o"])
+            .arg(&out)
+            .arg(module)
+            .env(halc::msl::worker::VALIDATOR_ENV, validator)
+            .env_remove("MAKEFLAGS")
+            .env_remove("CARGO_MAKEFLAGS")
+            .env_remove("MFLAGS");
+        let client = jobserver::Client::new(1).unwrap();
+        if jobserver {
+            client.configure_make(&mut cmd);
+        }
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let table = String::from_utf8(o.stdout).unwrap();
+        (table, std::fs::read(&out).unwrap())
+    };
+    let (table, reference) = run(&large_path, "separate", false);
+    assert!(table.contains(beside), "large, a CPU free: {table}");
+    for (module, validator, jobserver, place) in [
+        (&large_path, "shared", false, here),
+        (&large_path, "separate", true, here),
+        (&small_path, "separate", false, here),
+    ] {
+        let (table, bytes) = run(module, validator, jobserver);
+        let case = format!("{}, {validator}, jobserver {jobserver}", module.display());
+        assert!(table.contains(place), "{case}: {table}");
+        if module == &large_path {
+            assert!(bytes == reference, "{case}: the output differs");
+        }
+    }
+}
