@@ -43,6 +43,32 @@ const CRASH_SIGNALS: [(libc::c_int, &[u8]); 5] = [
 /// needs little, but it must not run on the stack that overflowed.
 const ALT_STACK_BYTES: usize = 64 << 10;
 
+/// The alternate stack, mapped once per process and never written unless a
+/// handler runs (so it costs no page fault otherwise); null if it could not
+/// be mapped, and then the handlers run on the thread's own stack.
+fn alt_stack() -> *mut libc::c_void {
+    static STACK: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *STACK.get_or_init(|| {
+        // SAFETY: a fresh private anonymous mapping, owned by this static
+        // for the rest of the process.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                ALT_STACK_BYTES,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            0
+        } else {
+            p as usize
+        }
+    }) as *mut libc::c_void
+}
+
 fn write_all(bytes: &[u8]) {
     let mut rest = bytes;
     while !rest.is_empty() {
@@ -112,25 +138,27 @@ pub(crate) fn run<T>(lines: Lines, time_limit: Duration, f: impl FnOnce() -> T) 
 /// they replaced, restored on drop.
 struct Installed {
     old_actions: Vec<(libc::c_int, libc::sigaction)>,
-    old_stack: libc::stack_t,
-    /// The alternate stack, kept alive while it is installed.
-    _stack: Vec<u8>,
+    /// The thread's alternate stack before, when one was replaced.
+    old_stack: Option<libc::stack_t>,
     old_timer: libc::itimerval,
 }
 
 impl Installed {
     fn new(time_limit: Duration) -> Self {
-        let mut stack = vec![0u8; ALT_STACK_BYTES];
+        let stack = alt_stack();
         // SAFETY: plain C structs, zeroed then filled; the alternate stack
-        // is `stack`, which lives until the old one is restored on drop.
+        // is mapped for the rest of the process.
         unsafe {
-            let mut old_stack: libc::stack_t = std::mem::zeroed();
-            let new_stack = libc::stack_t {
-                ss_sp: stack.as_mut_ptr().cast(),
-                ss_flags: 0,
-                ss_size: stack.len(),
-            };
-            libc::sigaltstack(&new_stack, &mut old_stack);
+            let old_stack = (!stack.is_null()).then(|| {
+                let mut old: libc::stack_t = std::mem::zeroed();
+                let new = libc::stack_t {
+                    ss_sp: stack,
+                    ss_flags: 0,
+                    ss_size: ALT_STACK_BYTES,
+                };
+                libc::sigaltstack(&new, &mut old);
+                old
+            });
             let mut old_actions = Vec::with_capacity(CRASH_SIGNALS.len() + 1);
             for sig in CRASH_SIGNALS.iter().map(|(s, _)| *s).chain([libc::SIGALRM]) {
                 let mut action: libc::sigaction = std::mem::zeroed();
@@ -157,7 +185,6 @@ impl Installed {
             Installed {
                 old_actions,
                 old_stack,
-                _stack: stack,
                 old_timer,
             }
         }
@@ -166,24 +193,25 @@ impl Installed {
 
 impl Drop for Installed {
     fn drop(&mut self) {
-        // SAFETY: restores what `new` replaced, in reverse order; the
-        // alternate stack is given back before `self.stack` is freed.
+        // SAFETY: restores what `new` replaced, in reverse order.
         unsafe {
             libc::setitimer(libc::ITIMER_REAL, &self.old_timer, std::ptr::null_mut());
             for (sig, old) in self.old_actions.iter().rev() {
                 libc::sigaction(*sig, old, std::ptr::null_mut());
             }
-            let disable = libc::stack_t {
-                ss_sp: std::ptr::null_mut(),
-                ss_flags: libc::SS_DISABLE,
-                ss_size: 0,
-            };
-            let old = if self.old_stack.ss_flags & libc::SS_DISABLE != 0 {
-                &disable
-            } else {
-                &self.old_stack
-            };
-            libc::sigaltstack(old, std::ptr::null_mut());
+            if let Some(old_stack) = &self.old_stack {
+                let disable = libc::stack_t {
+                    ss_sp: std::ptr::null_mut(),
+                    ss_flags: libc::SS_DISABLE,
+                    ss_size: 0,
+                };
+                let old = if old_stack.ss_flags & libc::SS_DISABLE != 0 {
+                    &disable
+                } else {
+                    old_stack
+                };
+                libc::sigaltstack(old, std::ptr::null_mut());
+            }
         }
     }
 }
