@@ -119,7 +119,11 @@ impl<'a> FunctionConstantAlias<'a> {
 
 /// The first index in `lo..hi` at which `before` is false, `before` being
 /// true on a prefix (a binary search over part of a FlatBuffer vector).
-fn partition_point(mut lo: usize, mut hi: usize, before: impl Fn(usize) -> bool) -> usize {
+pub(crate) fn partition_point(
+    mut lo: usize,
+    mut hi: usize,
+    before: impl Fn(usize) -> bool,
+) -> usize {
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
         if before(mid) {
@@ -176,6 +180,16 @@ impl<'a> Kernel<'a> {
     /// The raw FlatBuffer struct.
     pub fn raw(&self) -> &'a schema::Kernel {
         self.raw
+    }
+
+    /// The executable it belongs to.
+    pub(crate) fn exe(&self) -> schema::Executable<'a> {
+        self.exe
+    }
+
+    /// The executable's strings.
+    pub(crate) fn strings(&self) -> Strings<'a> {
+        self.strings
     }
 
     /// Name in the executable (unique; the lookup key).

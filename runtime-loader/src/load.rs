@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::kernel::Kernel;
+use crate::kernel::{partition_point, Kernel};
 use crate::records::Library;
 use crate::schema;
 use crate::strings::Strings;
@@ -153,17 +153,9 @@ impl<'a> Executable<'a> {
     pub fn kernel(&self, name: &str) -> Option<&'a schema::Kernel> {
         let kernels = self.root.kernels();
         // Loading checked that the names are sorted, bytewise, and unique.
-        let (mut lo, mut hi) = (0, kernels.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let k = kernels.get(mid);
-            match self.strings.str(k.names().name()).cmp(name) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Some(k),
-            }
-        }
-        None
+        let name_of = |i| self.strings.str(kernels.get(i).names().name());
+        let i = partition_point(0, kernels.len(), |i| name_of(i) < name);
+        (i < kernels.len() && name_of(i) == name).then(|| kernels.get(i))
     }
 
     /// Kernels, sorted by name, as verified typed views.

@@ -219,10 +219,7 @@ pub(crate) fn executable<'a>(
             message,
         })?;
         KernelCheck {
-            k,
-            exe: root,
             view: Kernel::new(root, strings, k),
-            strings,
             name,
             libraries: libraries.len(),
             limits,
@@ -486,11 +483,9 @@ struct Member {
 }
 
 struct KernelCheck<'a, 'l> {
-    k: &'a schema::Kernel,
-    exe: schema::Executable<'a>,
-    /// The same kernel's typed view, for what this check has verified.
+    /// The kernel's typed view: its raw struct, the executable and the
+    /// strings, and accessors for what this check has verified.
     view: Kernel<'a>,
-    strings: Strings<'a>,
     name: &'a str,
     libraries: usize,
     limits: &'l VerifyLimits,
@@ -511,11 +506,11 @@ impl<'a> KernelCheck<'a, '_> {
 
     /// The string `s` of `field`, or its violation.
     fn text(&self, field: impl FnOnce() -> String, s: &schema::Str) -> Result<&'a str, Violation> {
-        text(self.strings, Some(self.name), field, s)
+        text(self.view.strings(), Some(self.name), field, s)
     }
 
     fn run(&self, scratch: &mut Scratch) -> Result<(), Violation> {
-        let k = self.k;
+        let k = self.view.raw();
         let names = k.names();
         if self
             .text(|| "names.msl_name".into(), names.msl_name())?
@@ -525,7 +520,7 @@ impl<'a> KernelCheck<'a, '_> {
         }
         self.text(|| "names.entry_point".into(), names.entry_point())?;
         self.text(|| "names.source_file".into(), names.source_file())?;
-        for (i, s) in run(self.exe.capabilities(), k.capabilities()).enumerate() {
+        for (i, s) in run(self.view.exe().capabilities(), k.capabilities()).enumerate() {
             self.text(|| format!("capabilities[{i}]"), s)?;
         }
         if k.library() as usize >= self.libraries {
@@ -558,8 +553,8 @@ impl<'a> KernelCheck<'a, '_> {
     }
 
     fn function_constants(&self) -> Result<(), Violation> {
-        let all = self.exe.function_constants().unwrap_or_default();
-        let range = indices(self.k.function_constants());
+        let all = self.view.exe().function_constants().unwrap_or_default();
+        let range = indices(self.view.raw().function_constants());
         let (first, n) = (range.start, range.len());
         let consts = |i: usize| all.get(first + i);
         let mut previous: Option<u32> = None;
@@ -600,8 +595,8 @@ impl<'a> KernelCheck<'a, '_> {
         // Aliases, sorted by id: a walk beside the constants.
         let mut next = 0;
         let aliases = run(
-            self.exe.function_constant_aliases(),
-            self.k.function_constant_aliases(),
+            self.view.exe().function_constant_aliases(),
+            self.view.raw().function_constant_aliases(),
         );
         for (j, a) in aliases.enumerate() {
             let field = |f: &str| format!("function_constant_aliases[{j}].{f}");
@@ -653,7 +648,7 @@ impl<'a> KernelCheck<'a, '_> {
     }
 
     fn threadgroup(&self) -> Result<(), Violation> {
-        let k = self.k;
+        let k = self.view.raw();
         let dims = k.threadgroup_size();
         let mut product = 1u64;
         for (i, d) in dims.iter().enumerate() {
@@ -715,7 +710,7 @@ impl<'a> KernelCheck<'a, '_> {
     }
 
     fn resources(&self, scratch: &mut Scratch) -> Result<(), Violation> {
-        let k = self.k;
+        let k = self.view.raw();
         let model = k.binding_model();
         let Scratch {
             buffers,
@@ -731,7 +726,10 @@ impl<'a> KernelCheck<'a, '_> {
         );
         samplers.reset("sampler argument table", u64::from(MAX_SAMPLER_SLOTS));
 
-        let members = run(self.exe.push_constant_members(), k.push_constant_members());
+        let members = run(
+            self.view.exe().push_constant_members(),
+            k.push_constant_members(),
+        );
         let push = k.push_constants();
         if opt(push.buffer_index()).is_none() {
             if push.size() != 0 {
@@ -875,7 +873,7 @@ impl<'a> KernelCheck<'a, '_> {
         }
         let members = &mut sets[..n_sets];
 
-        for (i, s) in run(self.exe.binding_names(), k.bindings()).enumerate() {
+        for (i, s) in run(self.view.exe().binding_names(), k.bindings()).enumerate() {
             self.text(|| format!("binding_names[{i}]"), s)?;
         }
         let mut previous: Option<(u32, u32)> = None;
