@@ -80,19 +80,20 @@ pub fn write(c: &Compiled) -> Vec<u8> {
     // Sized for what the file will hold: the MSL and metallibs and about
     // 512 bytes of records per kernel. The builder's buffer is zeroed up
     // front, and a fixed 64 KiB cost a small kernel as much as packing it.
-    let payload: usize = c
+    let blobs: usize = c
         .kernels
         .iter()
         .map(|k| {
-            512 + if c.keep_msl { k.msl.source.len() } else { 0 }
-                + k.metallib.as_ref().map_or(0, |m| m.bytes.len())
+            let msl = if c.keep_msl { k.msl.source.len() } else { 0 };
+            msl + k.metallib.as_ref().map_or(0, |m| m.bytes.len())
         })
         .sum();
-    let mut b = FlatBufferBuilder::with_capacity(1024 + payload);
+    let mut b = FlatBufferBuilder::with_capacity(1024 + 512 * c.kernels.len() + blobs);
     // Every string of the file, each once (`Executable.strings`).
     let mut strings = StringTable::new();
-    // The libraries' MSL and metallibs (`Executable.library_data`).
-    let mut data: Vec<u8> = Vec::new();
+    // The libraries' MSL and metallibs (`Executable.library_data`), sized
+    // up front: a batch's MSL is megabytes, and each growth copies it.
+    let mut data: Vec<u8> = Vec::with_capacity(blobs);
     let mut blob = |bytes: &[u8]| {
         let offset = index(data.len());
         data.extend_from_slice(bytes);
@@ -330,7 +331,13 @@ pub fn write(c: &Compiled) -> Vec<u8> {
         },
     );
     fb::finish_executable_buffer(&mut b, root);
-    b.finished_data().to_vec()
+    // The builder wrote back to front from the end of its buffer: move the
+    // file to the front of that buffer rather than copy it into a new one,
+    // whose pages would all be fresh (a batch's file is megabytes, and
+    // faulting in a copy cost as much as packing it).
+    let (mut buffer, head) = b.collapse();
+    buffer.drain(..head);
+    buffer
 }
 
 /// The file name of a path as given, without directories (so the output
