@@ -126,6 +126,9 @@ impl Child {
         // reference) does not keep the pipe open after the child exits.
         let (r, w) = crate::msl::worker::cloexec_pipe()?;
         let start = Instant::now();
+        #[cfg(target_os = "linux")]
+        // SAFETY: getpid has no memory effects.
+        let parent = unsafe { libc::getpid() };
         // SAFETY: `each_forked` forks only in a single-threaded process, so
         // the child's copy of the address space is consistent: no lock is
         // held by a thread that does not exist in it.
@@ -134,6 +137,10 @@ impl Child {
             return Err(io::Error::last_os_error());
         }
         if pid == 0 {
+            // Killed with the parent: a test file stuck in a kernel (a CPU
+            // backend hang) does not outlive an interrupted `halc test`.
+            #[cfg(target_os = "linux")]
+            crate::msl::worker::die_with_parent(parent);
             drop(r);
             // Nothing may unwind into the parent's frames: catch, then exit
             // without running the parent's destructors or atexit handlers.
@@ -284,6 +291,63 @@ mod tests {
                 "-j {jobs}"
             );
         }
+    }
+
+    /// A child whose parent is killed dies with it (`die_with_parent`):
+    /// here the parent is a forked process that starts a child stuck in its
+    /// work, waits until that work runs, sends its pid and exits.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_child_dies_with_its_parent() {
+        let (r, w) = crate::msl::worker::cloexec_pipe().unwrap();
+        // SAFETY: the forked process only forks (as `run` does), writes to
+        // a pipe and leaves with `_exit`.
+        let parent = unsafe { libc::fork() };
+        assert!(parent >= 0);
+        if parent == 0 {
+            // The child says when it runs its work, past its check that
+            // the parent is still there (which a parent gone first fails).
+            let (running_r, running_w) = crate::msl::worker::cloexec_pipe().unwrap();
+            let running_w = std::fs::File::from(running_w);
+            let child = Child::start(0, &|_| {
+                let _ = std::io::Write::write_all(&mut &running_w, b"!");
+                loop {
+                    std::thread::sleep(Duration::from_secs(1));
+                }
+            });
+            let mut byte = [0u8];
+            let _ = std::io::Read::read_exact(&mut std::fs::File::from(running_r), &mut byte);
+            let pid = child.map_or(0, |c| c.pid);
+            let mut w = std::fs::File::from(w);
+            let _ = std::io::Write::write_all(&mut w, &pid.to_le_bytes());
+            // SAFETY: ends the forked process, as a killed parent would.
+            unsafe { libc::_exit(0) }
+        }
+        drop(w);
+        let mut pid = [0u8; 4];
+        std::io::Read::read_exact(&mut std::fs::File::from(r), &mut pid).unwrap();
+        let pid = libc::pid_t::from_le_bytes(pid);
+        assert!(pid > 0);
+        // SAFETY: waits for the process forked above.
+        unsafe { libc::waitpid(parent, std::ptr::null_mut(), 0) };
+        // Gone, or a zombie for whoever adopted it to reap.
+        let alive = || {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+                s.rsplit(')')
+                    .next()
+                    .is_some_and(|t| !t.trim_start().starts_with('Z'))
+            })
+        };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while alive() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let outlived = alive();
+        if outlived {
+            // SAFETY: kill(2) of the child this test started.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        assert!(!outlived, "the child outlived its parent");
     }
 
     /// An error from `done` stops the run: nothing after it is reported

@@ -541,11 +541,25 @@ pub enum WorkerError {
 impl Worker {
     /// Starts `program __msl-worker`; each request may take `time_limit`.
     pub fn spawn(program: &Path, time_limit: Duration) -> Result<Worker, WorkerError> {
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .arg(WORKER_ARG)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::process::CommandExt;
+            let parent = std::process::id() as libc::pid_t;
+            // SAFETY: `die_with_parent` makes only async-signal-safe calls.
+            unsafe {
+                command.pre_exec(move || {
+                    die_with_parent(parent);
+                    Ok(())
+                });
+            }
+        }
+        let mut child = command
             .spawn()
             .map_err(|e| WorkerError::Io(format!("{}: {e}", program.display())))?;
         #[cfg(unix)]
@@ -622,6 +636,9 @@ impl Worker {
         let (req_r, req_w) = pipe()?;
         let (rep_r, rep_w) = pipe()?;
         let request_pipe = widen_request_pipe(req_w.as_raw());
+        #[cfg(target_os = "linux")]
+        // SAFETY: getpid has no memory effects.
+        let parent = unsafe { libc::getpid() };
         // SAFETY: the process is single-threaded (the caller's contract,
         // checked by `ensure_single_threaded` on Linux), so the child's copy
         // of the address space is consistent: no lock is held by a thread
@@ -634,6 +651,8 @@ impl Worker {
             )));
         }
         if pid == 0 {
+            #[cfg(target_os = "linux")]
+            die_with_parent(parent);
             // The child. SAFETY: plain descriptor calls on descriptors this
             // process owns; after `close_from(3)` nothing else refers to the
             // closed ones (the parent's `OwnedFd`s live in the parent).
@@ -1218,6 +1237,39 @@ pub(crate) fn cloexec_pipe() -> io::Result<(std::os::fd::OwnedFd, std::os::fd::O
         unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
     }
     Ok(ends)
+}
+
+/// In a child just forked from the process `parent` (its pid before the
+/// fork): has the kernel end the child with SIGKILL when the thread that
+/// forked it exits, as when halc is killed (a build tool's time-out, an
+/// IDE cancelling a build). A worker busy in the validator or SPIRV-Cross
+/// reads no pipe, so without this it would run on alone, on a module that
+/// may never finish. Should the parent already be gone by the time this
+/// runs, the child ends at once. Only `prctl`, `getppid` and `_exit`:
+/// async-signal-safe, as a child of a threaded process (`Command`'s
+/// `pre_exec`) needs.
+///
+/// Every process halc forks comes from a thread that outlives it: workers
+/// are forked by the single thread of a `compile` call before its jobs
+/// start, or spawned by the job that owns them and drops them before it
+/// ends; `halc test`'s files by its single thread. Linux only: elsewhere a
+/// worker still ends at the end of its pipe, between requests.
+#[cfg(target_os = "linux")]
+pub(crate) fn die_with_parent(parent: libc::pid_t) {
+    // SAFETY: prctl(PR_SET_PDEATHSIG) takes a signal number and touches no
+    // memory; getppid and _exit cannot fail.
+    unsafe {
+        libc::prctl(
+            libc::PR_SET_PDEATHSIG,
+            libc::SIGKILL as libc::c_ulong,
+            0,
+            0,
+            0,
+        );
+        if libc::getppid() != parent {
+            libc::_exit(1);
+        }
+    }
 }
 
 /// Closes every descriptor from `low` up (in a forked child).

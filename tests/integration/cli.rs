@@ -691,25 +691,85 @@ fn a_worker_busy_on_a_module_no_msl_was_asked_for_ends_with_halc() {
             started.elapsed()
         );
         // A killed worker is gone a moment later; one left running is not.
-        let carrying_marker = || -> Vec<String> {
-            std::fs::read_dir("/proc")
-                .unwrap()
-                .filter_map(|e| {
-                    let e = e.ok()?;
-                    let env = std::fs::read(e.path().join("environ")).ok()?;
-                    env.split(|b| *b == 0)
-                        .any(|v| v == marker.as_bytes())
-                        .then(|| e.file_name().to_string_lossy().into_owned())
-                })
-                .collect()
-        };
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-        let mut left = carrying_marker();
-        while !left.is_empty() && std::time::Instant::now() < deadline {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            left = carrying_marker();
-        }
+        let left = wait_for_marked(&marker, std::time::Duration::from_secs(5), Vec::is_empty);
         assert!(left.is_empty(), "{case}: processes left running: {left:?}");
+    }
+}
+
+/// The pids of the processes whose environment holds `marker` (`NAME=value`).
+#[cfg(target_os = "linux")]
+fn carrying_marker(marker: &str) -> Vec<libc::pid_t> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let pid = e.file_name().to_str()?.parse().ok()?;
+            let env = std::fs::read(e.path().join("environ")).ok()?;
+            env.split(|b| *b == 0)
+                .any(|v| v == marker.as_bytes())
+                .then_some(pid)
+        })
+        .collect()
+}
+
+/// [`carrying_marker`] once `done` holds of it, or when `limit` has passed.
+#[cfg(target_os = "linux")]
+fn wait_for_marked(
+    marker: &str,
+    limit: std::time::Duration,
+    done: impl Fn(&Vec<libc::pid_t>) -> bool,
+) -> Vec<libc::pid_t> {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        let marked = carrying_marker(marker);
+        if done(&marked) || std::time::Instant::now() >= deadline {
+            return marked;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// halc killed (SIGKILL: a build tool's time-out) while its worker is busy
+/// in SPIRV-Cross, which reads no pipe meanwhile (a hang injected there):
+/// the worker dies with it, forked (validator shared or separate) or
+/// started with exec, instead of running on alone.
+#[cfg(target_os = "linux")]
+#[test]
+fn workers_die_with_a_killed_halc() {
+    for (start, validator) in [("fork", "shared"), ("fork", "separate"), ("exec", "shared")] {
+        let case = format!("{start}, {validator}");
+        let mark = format!("orphan-{}-{start}-{validator}", std::process::id());
+        let marker = format!("HALC_TEST_MARK={mark}");
+        let d = tmp();
+        let mut halc = Command::new(env!("CARGO_BIN_EXE_halc"))
+            .args(["compile", &fixture("saxpy.spv"), "-o"])
+            .arg(d.path().join("o.halc"))
+            .args(["--worker-start", start, "--time-limit", "60"])
+            .env(halc::msl::worker::VALIDATOR_ENV, validator)
+            .env(halc::msl::worker::CRASH_TEST_ENV, "hang")
+            .env("HALC_TEST_MARK", &mark)
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let halc_pid = halc.id() as libc::pid_t;
+        let workers = |m: &Vec<libc::pid_t>| m.iter().filter(|p| **p != halc_pid).count();
+        let started = wait_for_marked(&marker, std::time::Duration::from_secs(10), |m| {
+            workers(m) > 0
+        });
+        assert!(workers(&started) > 0, "{case}: no worker started");
+        // saxpy's MSL is asked for within milliseconds: the worker is in
+        // the injected hang when halc dies.
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        assert_eq!(halc.try_wait().unwrap(), None, "{case}: halc ended early");
+        halc.kill().unwrap();
+        halc.wait().unwrap();
+        let left = wait_for_marked(&marker, std::time::Duration::from_secs(5), Vec::is_empty);
+        for pid in &left {
+            // SAFETY: kill(2) of a process this test started (through halc).
+            unsafe { libc::kill(*pid, libc::SIGKILL) };
+        }
+        assert!(left.is_empty(), "{case}: workers outlived halc: {left:?}");
+        assert!(!d.path().join("o.halc").exists(), "{case}");
     }
 }
 
