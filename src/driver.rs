@@ -4,8 +4,7 @@
 //! Each input module is compiled on its own by one job: read the header and
 //! bake `--spec` values, halc's checks, SPIRV-Tools' validator, reflection,
 //! then per entry point the layout, SPIRV-Cross and the MSL check. Jobs pull
-//! inputs from a shared counter, the largest modules first when there are
-//! several jobs ([`claim_order`]); under [`Isolation::Subprocess`]
+//! inputs in order from a shared counter; under [`Isolation::Subprocess`]
 //! and [`Isolation::Forked`] each job owns one worker process for the whole
 //! call (forked before any thread starts, or spawned on first use and
 //! replaced after a crash or a time-out), so a batch of hundreds of modules
@@ -255,21 +254,15 @@ fn run_jobs(
         platform: options.layout.platform,
         tier: options.layout.tier,
     };
-    let parallel = jobs > 1 || growth.is_some();
-    let order = claim_order(inputs, parallel);
-    // Position in `order` of the next input to claim.
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     // Index of the first input known to have failed: later ones need not run.
     let first_failed = AtomicUsize::new(usize::MAX);
     let slots: Vec<Mutex<Option<Outcome>>> = inputs.iter().map(|_| Mutex::new(None)).collect();
-    // The next input in `order` that no earlier failure (in input order)
-    // makes needless.
-    let claim = || loop {
-        let i = *order.get(next.fetch_add(1, Ordering::SeqCst))?;
-        if i <= first_failed.load(Ordering::SeqCst) {
-            return Some(i);
-        }
+    // The next input no earlier failure makes needless.
+    let claim = || {
+        let i = next.fetch_add(1, Ordering::SeqCst);
+        (i < inputs.len() && i <= first_failed.load(Ordering::SeqCst)).then_some(i)
     };
     // `started`: called as the job starts on a module that others follow,
     // to add a job if the jobserver has a token free.
@@ -288,8 +281,7 @@ fn run_jobs(
                 },
             };
             if i > first_failed.load(Ordering::SeqCst) {
-                // Taken ahead before an earlier input failed: needless now.
-                continue;
+                break;
             }
             if next.load(Ordering::SeqCst) < inputs.len() {
                 started();
@@ -336,23 +328,6 @@ fn run_jobs(
         .into_iter()
         .map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
         .collect()
-}
-
-/// The order in which the jobs claim `inputs` (indices into it). In
-/// parallel, the largest modules first: a module's compile time grows with
-/// its size, and a large module started last keeps one job busy after the
-/// others have run out of work (longest processing time first, the classic
-/// bound for scheduling on identical machines). Measured on the bench
-/// corpus, 224 modules on 2 cores: 398 ms in file-name order, 353 ms largest
-/// first (README, Performance). Alone, a job takes them in input order, so
-/// an error is met as early as the serial order allows. Ties keep input
-/// order; either way the results are merged in input order.
-fn claim_order(inputs: &[Input], parallel: bool) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..inputs.len()).collect();
-    if parallel {
-        order.sort_by_key(|&i| std::cmp::Reverse(inputs[i].bytes.len()));
-    }
-    order
 }
 
 /// One more job on a thread of `scope`, if `growth` gives it a token, with
@@ -1292,26 +1267,4 @@ fn function_constants(
         }
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sized(sizes: &[usize]) -> Vec<Input> {
-        sizes
-            .iter()
-            .enumerate()
-            .map(|(i, &n)| Input::new(format!("m{i}.spv"), vec![0; n]))
-            .collect()
-    }
-
-    #[test]
-    fn parallel_jobs_claim_the_largest_modules_first_and_ties_in_input_order() {
-        let inputs = sized(&[100, 4000, 100, 900, 4000, 20]);
-        assert_eq!(claim_order(&inputs, true), [1, 4, 3, 0, 2, 5]);
-        // One job keeps input order: a failure is met as early as serially.
-        assert_eq!(claim_order(&inputs, false), [0, 1, 2, 3, 4, 5]);
-        assert!(claim_order(&[], true).is_empty());
-    }
 }

@@ -315,6 +315,9 @@ mod tests {
                     std::thread::sleep(Duration::from_secs(1));
                 }
             });
+            // Only the child holds the pipe now: should it not start, the
+            // read below ends instead of waiting forever.
+            drop(running_w);
             let mut byte = [0u8];
             let _ = std::io::Read::read_exact(&mut std::fs::File::from(running_r), &mut byte);
             let pid = child.map_or(0, |c| c.pid);
