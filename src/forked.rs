@@ -126,21 +126,13 @@ impl Child {
         // reference) does not keep the pipe open after the child exits.
         let (r, w) = crate::msl::worker::cloexec_pipe()?;
         let start = Instant::now();
-        #[cfg(target_os = "linux")]
-        // SAFETY: getpid has no memory effects.
-        let parent = unsafe { libc::getpid() };
         // SAFETY: `each_forked` forks only in a single-threaded process, so
         // the child's copy of the address space is consistent: no lock is
-        // held by a thread that does not exist in it.
-        let pid = unsafe { libc::fork() };
-        if pid < 0 {
-            return Err(io::Error::last_os_error());
-        }
+        // held by a thread that does not exist in it. Tied to this process:
+        // a test file stuck in a kernel does not outlive an interrupted
+        // `halc test`.
+        let pid = unsafe { crate::msl::worker::fork_tied() }?;
         if pid == 0 {
-            // Killed with the parent: a test file stuck in a kernel (a CPU
-            // backend hang) does not outlive an interrupted `halc test`.
-            #[cfg(target_os = "linux")]
-            crate::msl::worker::die_with_parent(parent);
             drop(r);
             // Nothing may unwind into the parent's frames: catch, then exit
             // without running the parent's destructors or atexit handlers.
@@ -293,7 +285,7 @@ mod tests {
         }
     }
 
-    /// A child whose parent is killed dies with it (`die_with_parent`):
+    /// A child whose parent is killed dies with it (`fork_tied`):
     /// here the parent is a forked process that starts a child stuck in its
     /// work, waits until that work runs, sends its pid and exits.
     #[cfg(target_os = "linux")]

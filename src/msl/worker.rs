@@ -636,23 +636,12 @@ impl Worker {
         let (req_r, req_w) = pipe()?;
         let (rep_r, rep_w) = pipe()?;
         let request_pipe = widen_request_pipe(req_w.as_raw());
-        #[cfg(target_os = "linux")]
-        // SAFETY: getpid has no memory effects.
-        let parent = unsafe { libc::getpid() };
         // SAFETY: the process is single-threaded (the caller's contract,
         // checked by `ensure_single_threaded` on Linux), so the child's copy
         // of the address space is consistent: no lock is held by a thread
         // that does not exist in it.
-        let pid = unsafe { libc::fork() };
-        if pid < 0 {
-            return Err(WorkerError::Io(format!(
-                "fork: {}",
-                io::Error::last_os_error()
-            )));
-        }
+        let pid = unsafe { fork_tied() }.map_err(|e| WorkerError::Io(format!("fork: {e}")))?;
         if pid == 0 {
-            #[cfg(target_os = "linux")]
-            die_with_parent(parent);
             // The child. SAFETY: plain descriptor calls on descriptors this
             // process owns; after `close_from(3)` nothing else refers to the
             // closed ones (the parent's `OwnedFd`s live in the parent).
@@ -1255,7 +1244,7 @@ pub(crate) fn cloexec_pipe() -> io::Result<(std::os::fd::OwnedFd, std::os::fd::O
 /// ends; `halc test`'s files by its single thread. Linux only: elsewhere a
 /// worker still ends at the end of its pipe, between requests.
 #[cfg(target_os = "linux")]
-pub(crate) fn die_with_parent(parent: libc::pid_t) {
+fn die_with_parent(parent: libc::pid_t) {
     // SAFETY: prctl(PR_SET_PDEATHSIG) takes a signal number and touches no
     // memory; getppid and _exit cannot fail.
     unsafe {
@@ -1270,6 +1259,31 @@ pub(crate) fn die_with_parent(parent: libc::pid_t) {
             libc::_exit(1);
         }
     }
+}
+
+/// `fork()`, the child tied to this process by `die_with_parent` (on
+/// Linux) before it returns 0 there: every process halc forks to run work
+/// that may hang goes through here.
+///
+/// # Safety
+/// As `fork`: the child may only do what is sound in a copy of this
+/// process (in a multi-threaded one, async-signal-safe calls) and must
+/// leave with `_exit`.
+#[cfg(unix)]
+pub(crate) unsafe fn fork_tied() -> io::Result<libc::pid_t> {
+    #[cfg(target_os = "linux")]
+    // SAFETY: getpid has no memory effects.
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: the caller's contract.
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    #[cfg(target_os = "linux")]
+    if pid == 0 {
+        die_with_parent(parent);
+    }
+    Ok(pid)
 }
 
 /// Closes every descriptor from `low` up (in a forked child).
