@@ -77,9 +77,11 @@ fn index(n: usize) -> u32 {
 
 /// Serialises `c`. The same `Compiled` always gives the same bytes.
 pub fn write(c: &Compiled) -> Vec<u8> {
-    // Sized for what the file will hold: the MSL and metallibs and about
-    // 512 bytes of records per kernel. The builder's buffer is zeroed up
-    // front, and a fixed 64 KiB cost a small kernel as much as packing it.
+    // Sized for what the file will hold: the MSL and metallibs and up to
+    // 2 KiB of records and strings per kernel (the corpus of
+    // `scripts/bench.sh` averages 554 bytes). The builder's buffer is zeroed
+    // up front, and a fixed 64 KiB cost a small kernel as much as packing it;
+    // one too small doubles, copying and zeroing the whole file again.
     let blobs: usize = c
         .kernels
         .iter()
@@ -88,7 +90,7 @@ pub fn write(c: &Compiled) -> Vec<u8> {
             msl + k.metallib.as_ref().map_or(0, |m| m.bytes.len())
         })
         .sum();
-    let mut b = FlatBufferBuilder::with_capacity(1024 + 512 * c.kernels.len() + blobs);
+    let mut b = FlatBufferBuilder::with_capacity(1024 + 2048 * c.kernels.len() + blobs);
     // Every string of the file, each once (`Executable.strings`).
     let mut strings = StringTable::new();
     // The libraries' MSL and metallibs (`Executable.library_data`), sized

@@ -55,6 +55,14 @@ fn split_top(s: &str) -> Vec<&str> {
 // compile when done per call, and still a third of the check's time once per
 // process (issue 14).
 
+/// Byte offset of the first `needle` in `hay`. The whole MSL is searched
+/// this way (memchr's vectorised search): the standard library's two-way
+/// search over a batch's megabytes of MSL was a quarter of halc's own work in
+/// the parent (issue 14).
+fn find(hay: &str, needle: &str) -> Option<usize> {
+    memchr::memmem::find(hay.as_bytes(), needle.as_bytes())
+}
+
 /// `s` after leading ASCII digits, and the digits (at least one).
 fn digits(s: &str) -> Option<(&str, &str)> {
     let end = s
@@ -117,7 +125,7 @@ fn trailing_count(decl: &str) -> Option<&str> {
 fn workgroup_literal(msl: &str) -> Option<&str> {
     const HEAD: &str = "constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(";
     let mut rest = msl;
-    while let Some(at) = rest.find(HEAD) {
+    while let Some(at) = find(rest, HEAD) {
         let after = &rest[at + HEAD.len()..];
         if let Some(inner) = after
             .find(';')
@@ -144,7 +152,7 @@ fn decl_count(decl: &str) -> u32 {
 /// The parameter list of `kernel void NAME(...)`.
 fn kernel_params<'a>(msl: &'a str, name: &str) -> Option<&'a str> {
     let head = format!("kernel void {name}(");
-    let start = msl.find(&head)? + head.len();
+    let start = find(msl, &head)? + head.len();
     let mut depth = 1i32;
     for (i, ch) in msl[start..].char_indices() {
         match ch {
@@ -164,8 +172,8 @@ fn kernel_params<'a>(msl: &'a str, name: &str) -> Option<&'a str> {
 /// Members of `struct spvDescriptorSetBuffer{set}` as (id, count) in order.
 fn argument_struct(msl: &str, set: u32) -> Option<Vec<(u32, u32)>> {
     let head = format!("struct spvDescriptorSetBuffer{set}\n{{");
-    let start = msl.find(&head)? + head.len();
-    let end = start + msl[start..].find("\n};")?;
+    let start = find(msl, &head)? + head.len();
+    let end = start + find(&msl[start..], "\n};")?;
     let mut out = Vec::new();
     for line in msl[start..end].lines() {
         let line = line.trim();
@@ -359,10 +367,9 @@ pub fn known_miscompile(msl: &str) -> Option<&'static str> {
     // 0003: an inactive lane of a clustered min or max stood in with
     // numeric_limits<T>::min() / max(), which for floats is FLT_MIN / FLT_MAX,
     // not -INF / +INF.
-    if msl.contains("struct spvClusteredMaxDetail")
-        && msl.contains("return numeric_limits<T>::min();")
-        || msl.contains("struct spvClusteredMinDetail")
-            && msl.contains("return numeric_limits<T>::max();")
+    let has = |needle| find(msl, needle).is_some();
+    if has("struct spvClusteredMaxDetail") && has("return numeric_limits<T>::min();")
+        || has("struct spvClusteredMinDetail") && has("return numeric_limits<T>::max();")
     {
         return Some(
             "a clustered subgroup min or max (OpGroupNonUniform*Min/*Max ClusteredReduce): this build of halc links SPIRV-Cross without halc's patch 0003, and the unpatched MSL returns FLT_MIN (FLT_MAX) for a float max (min) whose cluster has inactive lanes; build halc with the `[patch.crates-io] spirv-cross-sys` section of its Cargo.toml (vendor/README.md)",
@@ -526,9 +533,24 @@ pub struct SpecConstantUse {
 /// Reads the function-constant declarations and spec-constant macros of
 /// generated MSL (one declaration per line, as SPIRV-Cross writes them).
 pub fn spec_constant_use(msl: &str) -> Result<SpecConstantUse, String> {
+    const MACRO: &str = "#define SPIRV_CROSS_CONSTANT_ID_";
+    const ATTRIBUTE: &str = "[[function_constant(";
     let mut out = SpecConstantUse::default();
-    for line in msl.lines().map(str::trim) {
-        if let Some(rest) = line.strip_prefix("#define SPIRV_CROSS_CONSTANT_ID_") {
+    // Only lines holding one of the two patterns say anything: they are found
+    // by two searches of the whole text rather than one search per line (a
+    // searcher built for each of a batch's lines cost more than the rest of
+    // the MSL check).
+    let bytes = msl.as_bytes();
+    let mut starts: Vec<usize> = memchr::memmem::find_iter(bytes, MACRO)
+        .chain(memchr::memmem::find_iter(bytes, ATTRIBUTE))
+        .map(|at| memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |nl| nl + 1))
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    for start in starts {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(msl.len(), |n| start + n);
+        let line = msl[start..end].trim();
+        if let Some(rest) = line.strip_prefix(MACRO) {
             let id = rest.split_whitespace().next().unwrap_or("");
             let id = id
                 .parse()
@@ -536,11 +558,11 @@ pub fn spec_constant_use(msl: &str) -> Result<SpecConstantUse, String> {
             out.macros.insert(id);
             continue;
         }
-        let Some(at) = line.find("[[function_constant(") else {
+        let Some(at) = find(line, ATTRIBUTE) else {
             continue;
         };
         let decl = line[..at].trim();
-        let id = line[at + "[[function_constant(".len()..]
+        let id = line[at + ATTRIBUTE.len()..]
             .split(')')
             .next()
             .and_then(|n| n.trim().parse::<u32>().ok())
@@ -598,6 +620,87 @@ mod spec_tests {
             vec![(0, "uint".to_string()), (3, "int".to_string())]
         );
         assert_eq!(u.macros.into_iter().collect::<Vec<_>>(), vec![7]);
+    }
+
+    /// The reading before the whole-text search: every line, in order.
+    fn line_by_line(msl: &str) -> Result<SpecConstantUse, String> {
+        let mut out = SpecConstantUse::default();
+        for line in msl.lines().map(str::trim) {
+            if let Some(rest) = line.strip_prefix("#define SPIRV_CROSS_CONSTANT_ID_") {
+                let id = rest.split_whitespace().next().unwrap_or("");
+                let id = id
+                    .parse()
+                    .map_err(|_| format!("unreadable spec-constant macro `{line}`"))?;
+                out.macros.insert(id);
+                continue;
+            }
+            let Some(at) = line.find("[[function_constant(") else {
+                continue;
+            };
+            let id = line[at + "[[function_constant(".len()..]
+                .split(')')
+                .next()
+                .and_then(|n| n.trim().parse::<u32>().ok())
+                .ok_or_else(|| format!("unreadable function constant `{line}`"))?;
+            let mut parts = line[..at].split_whitespace();
+            let (Some("constant"), Some(ty), Some(_name), None) =
+                (parts.next(), parts.next(), parts.next(), parts.next())
+            else {
+                return Err(format!("unreadable function constant `{line}`"));
+            };
+            if let Some(prev) = out.function_constants.insert(id, ty.to_string()) {
+                return Err(format!(
+                    "function constant {id} is declared twice (as {prev} and {ty}); Metal forbids that"
+                ));
+            }
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn the_whole_text_search_reads_what_every_line_would() {
+        let cases = [
+            // First line, no newline at the end, CRLF, indentation.
+            "constant uint A [[function_constant(0)]];",
+            "constant uint A [[function_constant(0)]];\r\n  #define SPIRV_CROSS_CONSTANT_ID_2 8u\r\n",
+            "\n\n\tconstant half H [[function_constant(9)]];\n",
+            // Both patterns on one line: a macro line wins, read once.
+            "#define SPIRV_CROSS_CONSTANT_ID_4 [[function_constant(5)]]\n",
+            // A pattern in the middle of a line that is no declaration.
+            "x = y; #define SPIRV_CROSS_CONSTANT_ID_3 1\n",
+            "int q; // [[function_constant(1)]]\n",
+            // Errors: the first in text order is the one reported.
+            "#define SPIRV_CROSS_CONSTANT_ID_x 1\nconstant uint A [[function_constant(z)]];\n",
+            "constant uint A [[function_constant(z)]];\n#define SPIRV_CROSS_CONSTANT_ID_x 1\n",
+            "constant uint A [[function_constant(1)]];\nconstant int B [[function_constant(1)]];\n",
+            // Two declarations on one line: only the first is read.
+            "constant uint A [[function_constant(1)]]; constant int B [[function_constant(2)]];\n",
+            "[[function_constant(",
+            "",
+        ];
+        for msl in cases {
+            assert_eq!(spec_constant_use(msl), line_by_line(msl), "{msl:?}");
+        }
+        // And a real kernel's MSL, one line at a time dropped from it.
+        let msl = "#include <metal_stdlib>\n#ifndef SPIRV_CROSS_CONSTANT_ID_7\n\
+                   #define SPIRV_CROSS_CONSTANT_ID_7 64u\n#endif\n\
+                   constant uint A_tmp [[function_constant(0)]];\n\
+                   constant uint A = is_function_constant_defined(A_tmp) ? A_tmp : 32u;\n\
+                   constant bool C_tmp [[function_constant(12)]];\n";
+        let lines: Vec<&str> = msl.lines().collect();
+        for skip in 0..lines.len() {
+            let text: String = lines
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != skip)
+                .map(|(_, l)| format!("{l}\n"))
+                .collect();
+            assert_eq!(spec_constant_use(&text), line_by_line(&text), "{text:?}");
+        }
+        assert!(!spec_constant_use(msl)
+            .unwrap()
+            .function_constants
+            .is_empty());
     }
 
     #[test]

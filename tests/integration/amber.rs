@@ -201,6 +201,61 @@ fn negative_controls_fail_for_their_reason() {
     }
 }
 
+/// `halc test` killed (SIGKILL: a build tool's time-out) while a kernel
+/// loops forever: the process running the dispatch dies with it instead of
+/// spinning on alone. The time limit is kept by the process that forked the
+/// dispatch, which dies with halc.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_looping_kernel_dies_with_a_killed_halc_test() {
+    if !tools() {
+        return;
+    }
+    let mark = format!("looping-kernel-{}", std::process::id());
+    let marker = format!("HALC_TEST_MARK={mark}");
+    let mut test = halc()
+        .args(["test", "--time-limit", "120"])
+        .arg("tests/amber/negative/endless_loop.amber")
+        .env("HALC_TEST_MARK", &mark)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let halc_pid = test.id() as libc::pid_t;
+    // (name, parent) of a process, from /proc/PID/stat: `PID (NAME) S PPID`.
+    let stat = |pid: libc::pid_t| -> Option<(String, libc::pid_t)> {
+        let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let (head, tail) = s.rsplit_once(')')?;
+        let name = head.split_once('(')?.1.to_string();
+        let ppid = tail.split_whitespace().nth(1)?.parse().ok()?;
+        Some((name, ppid))
+    };
+    // The dispatch is a fork of halc (named `halc`, unlike clang) whose
+    // parent is the test file's process, itself a fork of halc.
+    let dispatching = |marked: &Vec<libc::pid_t>| {
+        marked.iter().any(|&p| {
+            stat(p).is_some_and(|(name, ppid)| {
+                name == "halc" && ppid != halc_pid && marked.contains(&ppid)
+            })
+        })
+    };
+    let started = crate::wait_for_marked(&marker, std::time::Duration::from_secs(60), dispatching);
+    assert!(
+        dispatching(&started),
+        "no dispatch process started: {started:?}"
+    );
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(test.try_wait().unwrap(), None, "halc test ended early");
+    test.kill().unwrap();
+    test.wait().unwrap();
+    let left = crate::wait_for_marked(&marker, std::time::Duration::from_secs(5), Vec::is_empty);
+    for pid in &left {
+        // SAFETY: kill(2) of a process this test started (through halc).
+        unsafe { libc::kill(*pid, libc::SIGKILL) };
+    }
+    assert!(left.is_empty(), "processes outlived halc test: {left:?}");
+}
+
 /// The poisoned-memory control fails because of the poison: with
 /// threadgroup memory zero-filled the same test passes.
 #[test]

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::kernel;
+#[cfg(target_os = "linux")]
+use crate::wait_for_marked;
 
 pub(crate) fn halc(args: &[&str], cwd: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_halc"))
@@ -693,39 +695,6 @@ fn a_worker_busy_on_a_module_no_msl_was_asked_for_ends_with_halc() {
         // A killed worker is gone a moment later; one left running is not.
         let left = wait_for_marked(&marker, std::time::Duration::from_secs(5), Vec::is_empty);
         assert!(left.is_empty(), "{case}: processes left running: {left:?}");
-    }
-}
-
-/// The pids of the processes whose environment holds `marker` (`NAME=value`).
-#[cfg(target_os = "linux")]
-fn carrying_marker(marker: &str) -> Vec<libc::pid_t> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|e| {
-            let e = e.ok()?;
-            let pid = e.file_name().to_str()?.parse().ok()?;
-            let env = std::fs::read(e.path().join("environ")).ok()?;
-            env.split(|b| *b == 0)
-                .any(|v| v == marker.as_bytes())
-                .then_some(pid)
-        })
-        .collect()
-}
-
-/// [`carrying_marker`] once `done` holds of it, or when `limit` has passed.
-#[cfg(target_os = "linux")]
-fn wait_for_marked(
-    marker: &str,
-    limit: std::time::Duration,
-    done: impl Fn(&Vec<libc::pid_t>) -> bool,
-) -> Vec<libc::pid_t> {
-    let deadline = std::time::Instant::now() + limit;
-    loop {
-        let marked = carrying_marker(marker);
-        if done(&marked) || std::time::Instant::now() >= deadline {
-            return marked;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
 

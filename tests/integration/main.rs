@@ -69,3 +69,36 @@ pub fn compute_fixtures() -> Vec<PathBuf> {
     v.sort();
     v
 }
+
+/// The pids of the processes whose environment holds `marker` (`NAME=value`).
+#[cfg(target_os = "linux")]
+pub fn carrying_marker(marker: &str) -> Vec<libc::pid_t> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let pid = e.file_name().to_str()?.parse().ok()?;
+            let env = std::fs::read(e.path().join("environ")).ok()?;
+            env.split(|b| *b == 0)
+                .any(|v| v == marker.as_bytes())
+                .then_some(pid)
+        })
+        .collect()
+}
+
+/// [`carrying_marker`] once `done` holds of it, or when `limit` has passed.
+#[cfg(target_os = "linux")]
+pub fn wait_for_marked(
+    marker: &str,
+    limit: std::time::Duration,
+    done: impl Fn(&Vec<libc::pid_t>) -> bool,
+) -> Vec<libc::pid_t> {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        let marked = carrying_marker(marker);
+        if done(&marked) || std::time::Instant::now() >= deadline {
+            return marked;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
