@@ -27,22 +27,9 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 # --- the crate, as the registry serves it -----------------------------------
-mkdir -p "$tmp/fetch/src"
-cat > "$tmp/fetch/Cargo.toml" <<EOF
-[package]
-name = "fetch-spirv-cross-sys"
-version = "0.0.0"
-edition = "2021"
-[dependencies]
-spirv-cross-sys = "=$version"
-EOF
-touch "$tmp/fetch/src/lib.rs"
-cargo fetch -q --manifest-path "$tmp/fetch/Cargo.toml"
-crate="$(ls "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/"spirv-cross-sys-$version.crate" | head -1)"
-echo "$sha256  $crate" | sha256sum -c --quiet -
-mkdir -p "$tmp/original" "$tmp/patched"
-tar -xzf "$crate" -C "$tmp/original" --strip-components=1
-tar -xzf "$crate" -C "$tmp/patched" --strip-components=1
+# shellcheck source=lib/vendor.sh
+. "$root/scripts/lib/vendor.sh"
+vendor_fetch spirv-cross-sys "$version" "$sha256" "$tmp"
 
 # --- what building it needs, nothing else -------------------------------------
 prune() {
@@ -57,9 +44,7 @@ prune() {
 }
 prune "$tmp/original"
 prune "$tmp/patched"
-for p in "$patches"/*.patch; do
-  patch -s -p1 -d "$tmp/patched" < "$p"
-done
+vendor_patch "$patches" "$tmp"
 
 # --- each patched function against the original --------------------------------
 # CompilerGLSL::needs_enclose_expression (0001).
@@ -85,11 +70,11 @@ grep -q 'static bool patched_needs_enclose' "$tmp/functions.inc"
 test_cpp="$patches/needs_enclose_expression_test.cpp"
 c++ -std=c++14 -O2 -DNDEBUG -I"$tmp" "$test_cpp" -o "$tmp/test-sse2"
 c++ -std=c++14 -O2 -DNDEBUG -U__SSE2__ -I"$tmp" "$test_cpp" -o "$tmp/test-scalar"
-echo "SSE2:    $("$tmp/test-sse2")"
-echo "scalar:  $("$tmp/test-scalar")"
+vendor_test "SSE2:   " "$tmp/test-sse2"
+vendor_test "scalar: " "$tmp/test-scalar"
 if command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/null; then
   aarch64-linux-gnu-g++ -std=c++14 -O2 -DNDEBUG -static -I"$tmp" "$test_cpp" -o "$tmp/test-neon"
-  echo "NEON:    $(qemu-aarch64 "$tmp/test-neon")"
+  vendor_test "NEON:   " qemu-aarch64 "$tmp/test-neon"
 elif [ "${HALC_REQUIRE_NEON_TEST:-0}" = 1 ]; then
   echo "HALC_REQUIRE_NEON_TEST=1 but aarch64-linux-gnu-g++ or qemu-aarch64 is missing" >&2
   exit 1
@@ -115,7 +100,7 @@ extract_inherit() { # FILE NAME
 [ "$(grep -c 'auto &e_deps = e.expression_dependencies;' "$tmp/inherit.inc")" = 2 ]
 c++ -std=c++14 -O2 -DNDEBUG -I"$tmp" -I"$tmp/original/native/SPIRV-Cross" \
   "$patches/inherit_expression_dependencies_test.cpp" -o "$tmp/test-inherit"
-echo "inherit: $("$tmp/test-inherit")"
+vendor_test "inherit:" "$tmp/test-inherit"
 
 # The keyword sets (0004): upstream's std::unordered_set<std::string>s against
 # the patched sorted arrays and the SortedNames that searches them.
@@ -144,18 +129,7 @@ block() { # FILE START N DECL: DECL, then the lines after the Nth line holding
 [ "$(grep -c '^	};$' "$tmp/keywords.inc")" = 6 ]
 grep -q '^class SortedNames$' "$tmp/keywords.inc"
 c++ -std=c++11 -O2 -DNDEBUG -I"$tmp" "$patches/keyword_tables_test.cpp" -o "$tmp/test-keywords"
-echo "keywords: $("$tmp/test-keywords")"
+vendor_test "keywords:" "$tmp/test-keywords"
 
 # --- install or compare ----------------------------------------------------------
-if [ "${1:-}" = "--check" ]; then
-  if ! diff -r "$tmp/patched" "$dest" >/dev/null; then
-    diff -r "$tmp/patched" "$dest" | head -20 >&2
-    echo "vendor/spirv-cross-sys differs from spirv-cross-sys $version with vendor/patches/spirv-cross-sys applied: run scripts/vendor-spirv-cross.sh" >&2
-    exit 1
-  fi
-  echo "vendor/spirv-cross-sys is spirv-cross-sys $version with $(ls "$patches"/*.patch | wc -l) patch(es) applied"
-else
-  rm -rf "$dest"
-  cp -a "$tmp/patched" "$dest"
-  echo "wrote $dest ($(du -sh "$dest" | cut -f1))"
-fi
+vendor_finish spirv-cross-sys "$version" "$tmp" "$dest" "$patches" "${1:-}"

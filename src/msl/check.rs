@@ -530,57 +530,66 @@ pub struct SpecConstantUse {
     pub macros: std::collections::BTreeSet<u32>,
 }
 
+/// The start of a spec-constant macro's line, and what marks a function
+/// constant's declaration.
+const SPEC_MACRO: &str = "#define SPIRV_CROSS_CONSTANT_ID_";
+const FUNCTION_CONSTANT: &str = "[[function_constant(";
+
 /// Reads the function-constant declarations and spec-constant macros of
 /// generated MSL (one declaration per line, as SPIRV-Cross writes them).
 pub fn spec_constant_use(msl: &str) -> Result<SpecConstantUse, String> {
-    const MACRO: &str = "#define SPIRV_CROSS_CONSTANT_ID_";
-    const ATTRIBUTE: &str = "[[function_constant(";
     let mut out = SpecConstantUse::default();
     // Only lines holding one of the two patterns say anything: they are found
     // by two searches of the whole text rather than one search per line (a
     // searcher built for each of a batch's lines cost more than the rest of
     // the MSL check).
     let bytes = msl.as_bytes();
-    let mut starts: Vec<usize> = memchr::memmem::find_iter(bytes, MACRO)
-        .chain(memchr::memmem::find_iter(bytes, ATTRIBUTE))
+    let mut starts: Vec<usize> = memchr::memmem::find_iter(bytes, SPEC_MACRO)
+        .chain(memchr::memmem::find_iter(bytes, FUNCTION_CONSTANT))
         .map(|at| memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |nl| nl + 1))
         .collect();
     starts.sort_unstable();
     starts.dedup();
     for start in starts {
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(msl.len(), |n| start + n);
-        let line = msl[start..end].trim();
-        if let Some(rest) = line.strip_prefix(MACRO) {
-            let id = rest.split_whitespace().next().unwrap_or("");
-            let id = id
-                .parse()
-                .map_err(|_| format!("unreadable spec-constant macro `{line}`"))?;
-            out.macros.insert(id);
-            continue;
-        }
-        let Some(at) = find(line, ATTRIBUTE) else {
-            continue;
-        };
-        let decl = line[..at].trim();
-        let id = line[at + ATTRIBUTE.len()..]
-            .split(')')
-            .next()
-            .and_then(|n| n.trim().parse::<u32>().ok())
-            .ok_or_else(|| format!("unreadable function constant `{line}`"))?;
-        // `constant TYPE NAME`
-        let mut parts = decl.split_whitespace();
-        let (Some("constant"), Some(ty), Some(_name), None) =
-            (parts.next(), parts.next(), parts.next(), parts.next())
-        else {
-            return Err(format!("unreadable function constant `{line}`"));
-        };
-        if let Some(prev) = out.function_constants.insert(id, ty.to_string()) {
-            return Err(format!(
-                "function constant {id} is declared twice (as {prev} and {ty}); Metal forbids that"
-            ));
-        }
+        read_spec_line(msl[start..end].trim(), &mut out)?;
     }
     Ok(out)
+}
+
+/// One trimmed line of [`spec_constant_use`]: a spec-constant macro or a
+/// function-constant declaration is recorded; any other line is not.
+fn read_spec_line(line: &str, out: &mut SpecConstantUse) -> Result<(), String> {
+    if let Some(rest) = line.strip_prefix(SPEC_MACRO) {
+        let id = rest.split_whitespace().next().unwrap_or("");
+        let id = id
+            .parse()
+            .map_err(|_| format!("unreadable spec-constant macro `{line}`"))?;
+        out.macros.insert(id);
+        return Ok(());
+    }
+    let Some(at) = find(line, FUNCTION_CONSTANT) else {
+        return Ok(());
+    };
+    let decl = line[..at].trim();
+    let id = line[at + FUNCTION_CONSTANT.len()..]
+        .split(')')
+        .next()
+        .and_then(|n| n.trim().parse::<u32>().ok())
+        .ok_or_else(|| format!("unreadable function constant `{line}`"))?;
+    // `constant TYPE NAME`
+    let mut parts = decl.split_whitespace();
+    let (Some("constant"), Some(ty), Some(_name), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Err(format!("unreadable function constant `{line}`"));
+    };
+    if let Some(prev) = out.function_constants.insert(id, ty.to_string()) {
+        return Err(format!(
+            "function constant {id} is declared twice (as {prev} and {ty}); Metal forbids that"
+        ));
+    }
+    Ok(())
 }
 
 /// The MSL spelling of a scalar type.
@@ -625,34 +634,8 @@ mod spec_tests {
     /// The reading before the whole-text search: every line, in order.
     fn line_by_line(msl: &str) -> Result<SpecConstantUse, String> {
         let mut out = SpecConstantUse::default();
-        for line in msl.lines().map(str::trim) {
-            if let Some(rest) = line.strip_prefix("#define SPIRV_CROSS_CONSTANT_ID_") {
-                let id = rest.split_whitespace().next().unwrap_or("");
-                let id = id
-                    .parse()
-                    .map_err(|_| format!("unreadable spec-constant macro `{line}`"))?;
-                out.macros.insert(id);
-                continue;
-            }
-            let Some(at) = line.find("[[function_constant(") else {
-                continue;
-            };
-            let id = line[at + "[[function_constant(".len()..]
-                .split(')')
-                .next()
-                .and_then(|n| n.trim().parse::<u32>().ok())
-                .ok_or_else(|| format!("unreadable function constant `{line}`"))?;
-            let mut parts = line[..at].split_whitespace();
-            let (Some("constant"), Some(ty), Some(_name), None) =
-                (parts.next(), parts.next(), parts.next(), parts.next())
-            else {
-                return Err(format!("unreadable function constant `{line}`"));
-            };
-            if let Some(prev) = out.function_constants.insert(id, ty.to_string()) {
-                return Err(format!(
-                    "function constant {id} is declared twice (as {prev} and {ty}); Metal forbids that"
-                ));
-            }
+        for line in msl.lines() {
+            read_spec_line(line.trim(), &mut out)?;
         }
         Ok(out)
     }

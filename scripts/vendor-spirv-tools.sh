@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Rebuilds vendor/spirv-tools-sys: the crates.io crate spirv-tools-sys (the
+# SPIRV-Tools sources the spirv-tools crate builds; halc runs its validator),
+# without the SPIR-V headers' grammar files and bindings for other languages,
+# with the patches in vendor/patches/spirv-tools-sys applied (vendor/README.md
+# says why). Before it installs or compares anything it builds the parts of
+# SPIRV-Tools the patched functions need and runs their differential tests:
+# the instruction count of the validator's state (0001) against the original
+# spvBinaryParse count on the fixtures and mutants of them, and the opcode
+# lookup (0002) against the original binary search for every opcode.
+#   bash scripts/vendor-spirv-tools.sh          # rewrite vendor/spirv-tools-sys
+#   bash scripts/vendor-spirv-tools.sh --check  # fail if it differs from what is committed
+# Needs cargo (to fetch the crate through the configured registry), c++ and patch.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+version="0.13.3"
+# The checksum crates.io's index gives for that version (Cargo.lock before vendoring).
+sha256="3dbb2c54a9c790946820dd59163c63155e00204e0cbdc4d18374bee4d868ae66"
+dest="$root/vendor/spirv-tools-sys"
+patches="$root/vendor/patches/spirv-tools-sys"
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+# --- the crate, as the registry serves it -----------------------------------
+# shellcheck source=lib/vendor.sh
+. "$root/scripts/lib/vendor.sh"
+vendor_fetch spirv-tools-sys "$version" "$sha256" "$tmp"
+
+# --- what building it needs, nothing else -------------------------------------
+prune() {
+  local d=$1
+  # cargo's packaging records and the crate's own lock file.
+  rm -f "$d/.cargo_vcs_info.json" "$d/Cargo.toml.orig" "$d/Cargo.lock"
+  # The SPIR-V headers' JSON grammars and headers for languages other than
+  # C and C++ (the crate's build reads only C and C++ headers; its tables
+  # are generated already, in generated/).
+  find "$d/spirv-headers" -type f -not -name '*.h' -not -name '*.hpp' -not -name '*.hpp11' -delete
+}
+prune "$tmp/original"
+prune "$tmp/patched"
+vendor_patch "$patches" "$tmp"
+
+# --- each patched function against the original --------------------------------
+# The SPIRV-Tools sources every part of it shares (the crate's build.rs lists
+# them in `shared`), compiled once from the patched tree, as the crate does.
+p="$tmp/patched"
+flags=(-std=c++17 -O1 -DNDEBUG -fno-exceptions -fno-rtti -DSPIRV_LINUX
+  -I"$p/spirv-tools" -I"$p/spirv-tools/include" -I"$p/generated"
+  -I"$p/spirv-headers/include" -I"$p/spirv-headers/include/spirv/unified1" -I"$tmp")
+mapfile -t shared < <(awk '/^fn shared\(/ { on = 1 } on && /^}/ { exit } on' "$p/build.rs" \
+  | grep -oE '"[a-z0-9_/]+"' | tr -d '"' | grep -v '^spirv-tools/source$')
+[ "${#shared[@]}" -gt 20 ]
+mkdir -p "$tmp/obj"
+printf '%s\n' "${shared[@]}" | xargs -P "$(nproc)" -I{} sh -c \
+  'c++ "$@" -c "'"$p"'/spirv-tools/source/{}.cpp" -o "'"$tmp"'/obj/$(echo {} | tr / _).o"' sh "${flags[@]}"
+# table2.o apart: the lookup test compiles table2.cpp itself.
+ar rcs "$tmp/libshared.a" $(ls "$tmp"/obj/*.o | grep -v '/table2\.o$')
+
+# ValidationState_t's counts (0001): CountModule and ModuleCounts, cut out of
+# the patched validation_state.cpp, against spvBinaryParse's count.
+{
+  echo '#include "source/binary.h"'
+  echo '#include "source/spirv_constant.h"'
+  echo '#include "source/spirv_endian.h"'
+  echo '#include "source/latest_version_spirv_header.h"'
+  echo '#include "spirv-tools/libspirv.h"'
+  echo 'namespace patched {'
+  awk '/^struct ModuleCounts \{/ { on = 1 } on { print } on && /^}/ && done { exit } /^ModuleCounts CountModule\(/ { done = 1 }' \
+    "$p/spirv-tools/source/val/validation_state.cpp"
+  echo '}'
+} > "$tmp/count_module.inc"
+grep -q '^ModuleCounts CountModule(' "$tmp/count_module.inc"
+c++ "${flags[@]}" "$patches/count_module_test.cpp" "$tmp/obj/table2.o" "$tmp/libshared.a" -o "$tmp/test-count"
+spvs=("$root"/fixtures/kernels/*.spv "$root"/fixtures/invalid/*.spv)
+vendor_test "counts:" "$tmp/test-count" "${spvs[@]}"
+
+# LookupOpcode (0002): the original, cut out of the original table2.cpp and
+# renamed, against the patched one.
+awk '/^spv_result_t LookupOpcode\(spv::Op opcode, const InstructionDesc\*\* desc\) \{/ { on = 1 } on { print } on && /^}/ { exit }' \
+  "$tmp/original/spirv-tools/source/table2.cpp" | sed 's/^spv_result_t LookupOpcode(/spv_result_t OriginalLookupOpcode(/' \
+  > "$tmp/lookup_original.inc"
+grep -q '^spv_result_t OriginalLookupOpcode(' "$tmp/lookup_original.inc"
+c++ "${flags[@]}" "$patches/lookup_opcode_test.cpp" "$tmp/libshared.a" -o "$tmp/test-lookup"
+vendor_test "lookup:" "$tmp/test-lookup"
+
+# --- install or compare ----------------------------------------------------------
+vendor_finish spirv-tools-sys "$version" "$tmp" "$dest" "$patches" "${1:-}"
