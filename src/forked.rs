@@ -131,7 +131,7 @@ impl Child {
         // held by a thread that does not exist in it. Tied to this process:
         // a test file stuck in a kernel does not outlive an interrupted
         // `halc test`.
-        let pid = unsafe { crate::msl::worker::fork_tied() }?;
+        let pid = unsafe { runtime_loader::process::fork_tied() }?;
         if pid == 0 {
             drop(r);
             // Nothing may unwind into the parent's frames: catch, then exit

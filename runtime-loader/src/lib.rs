@@ -45,6 +45,9 @@ mod load;
 pub mod memory;
 pub mod metal;
 pub mod plan;
+#[cfg(unix)]
+#[doc(hidden)]
+pub mod process;
 mod records;
 mod strings;
 pub mod transfer;

@@ -76,7 +76,7 @@ fn index(n: usize) -> u32 {
 }
 
 /// Serialises `c`. The same `Compiled` always gives the same bytes.
-pub fn write(c: &Compiled) -> Vec<u8> {
+pub fn write<'c>(c: &'c Compiled) -> Vec<u8> {
     // Sized for what the file will hold: the MSL and metallibs and up to
     // 2 KiB of records and strings per kernel (the corpus of
     // `scripts/bench.sh` averages 554 bytes). The builder's buffer is zeroed
@@ -93,12 +93,14 @@ pub fn write(c: &Compiled) -> Vec<u8> {
     let mut b = FlatBufferBuilder::with_capacity(1024 + 2048 * c.kernels.len() + blobs);
     // Every string of the file, each once (`Executable.strings`).
     let mut strings = StringTable::new();
-    // The libraries' MSL and metallibs (`Executable.library_data`), sized
-    // up front: a batch's MSL is megabytes, and each growth copies it.
-    let mut data: Vec<u8> = Vec::with_capacity(blobs);
-    let mut blob = |bytes: &[u8]| {
-        let offset = index(data.len());
-        data.extend_from_slice(bytes);
+    // The libraries' MSL and metallibs (`Executable.library_data`), in
+    // order. They are copied once, into the finished buffer (below).
+    let mut data: Vec<&'c [u8]> = Vec::with_capacity(2 * c.kernels.len());
+    let mut data_len = 0usize;
+    let mut blob = |bytes: &'c [u8]| {
+        let offset = index(data_len);
+        data_len += bytes.len();
+        data.push(bytes);
         fb::Blob::new(offset, index(bytes.len()))
     };
     let mut r = Records::default();
@@ -285,7 +287,10 @@ pub fn write(c: &Compiled) -> Vec<u8> {
     let sha = strings.add(&c.inputs_sha256);
 
     // Vectors are written back to front, the large byte vectors first.
-    let library_data = (!data.is_empty()).then(|| b.create_vector(&data));
+    // The library data's bytes are left as a gap here and copied in once
+    // the buffer is finished: building it as a vector of its own first
+    // copied a batch's megabytes of MSL twice, each time into fresh pages.
+    let library_data = (data_len != 0).then(|| gap_vector(&mut b, data_len));
     let text = b.create_vector(strings.text().as_bytes());
     let options = b.create_vector(&options);
     let build_info = fb::BuildInfo::create(
@@ -333,6 +338,9 @@ pub fn write(c: &Compiled) -> Vec<u8> {
         },
     );
     fb::finish_executable_buffer(&mut b, root);
+    if let Some(v) = library_data {
+        fill_gap(&mut b, v, &data);
+    }
     // The builder wrote back to front from the end of its buffer: move the
     // file to the front of that buffer rather than copy it into a new one,
     // whose pages would all be fresh (a batch's file is megabytes, and
@@ -342,8 +350,117 @@ pub fn write(c: &Compiled) -> Vec<u8> {
     buffer
 }
 
+/// Nothing written: the builder only moves past these bytes.
+struct Gap<const N: usize>;
+
+impl<const N: usize> flatbuffers::Push for Gap<N> {
+    type Output = [u8; N];
+
+    unsafe fn push(&self, _dst: &mut [u8], _written_len: usize) {}
+}
+
+/// A byte vector of `len` bytes whose contents are left for the caller to
+/// write into the finished buffer: laid out exactly as `create_vector` lays
+/// out a `&[u8]` of that length (aligned for its length word, the length
+/// word first), without copying anything into the builder. The builder's
+/// buffer is zeroed, so the bytes are zero until written.
+fn gap_vector<'b>(
+    b: &mut FlatBufferBuilder<'b>,
+    len: usize,
+) -> flatbuffers::WIPOffset<flatbuffers::Vector<'b, u8>> {
+    b.start_vector::<u8>(len);
+    let mut left = len;
+    // Gaps have alignment 1, so pushing them adds no padding; a few sizes
+    // keep the calls few for megabytes.
+    while left >= 1 << 16 {
+        b.push(Gap::<{ 1 << 16 }>);
+        left -= 1 << 16;
+    }
+    while left >= 1 << 10 {
+        b.push(Gap::<{ 1 << 10 }>);
+        left -= 1 << 10;
+    }
+    while left >= 32 {
+        b.push(Gap::<32>);
+        left -= 32;
+    }
+    for _ in 0..left {
+        b.push(Gap::<1>);
+    }
+    b.end_vector::<u8>(len)
+}
+
+/// Writes `pieces`, one after another, into the bytes of the gap vector
+/// `v` of the finished builder `b`; together they are its whole length.
+fn fill_gap(
+    b: &mut FlatBufferBuilder<'_>,
+    v: flatbuffers::WIPOffset<flatbuffers::Vector<'_, u8>>,
+    pieces: &[&[u8]],
+) {
+    let (buffer, _) = b.mut_finished_buffer();
+    // A vector's offset counts back from the buffer's end to its length
+    // word; its bytes follow that word.
+    let start = buffer.len() - v.value() as usize + 4;
+    let mut at = start;
+    for bytes in pieces {
+        buffer[at..at + bytes.len()].copy_from_slice(bytes);
+        at += bytes.len();
+    }
+    let len = u32::from_le_bytes(buffer[start - 4..start].try_into().unwrap());
+    assert_eq!(at - start, len as usize, "the pieces fill the gap vector");
+}
+
 /// The file name of a path as given, without directories (so the output
 /// does not depend on where the inputs live).
 fn base_name(path: &str) -> &str {
     path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A gap vector filled in the finished buffer gives the same bytes as
+    /// `create_vector` of the same data, whatever precedes and follows it
+    /// (its alignment padding) and whatever its length (each gap size and
+    /// the remainders), with the builder growing after the gap was made.
+    #[test]
+    fn a_filled_gap_vector_is_the_vector_create_vector_writes() {
+        let lens = [
+            0usize, 1, 3, 31, 32, 33, 1023, 1024, 1025, 1057, 65535, 65536, 65537, 200_007,
+        ];
+        for len in lens {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 131 + 7) as u8 | 1).collect();
+            for before in 0..4u8 {
+                for after in [false, true] {
+                    let build = |gap: bool| {
+                        let mut b = FlatBufferBuilder::new();
+                        for i in 0..before {
+                            b.push(i);
+                        }
+                        let v = if gap {
+                            gap_vector(&mut b, len)
+                        } else {
+                            b.create_vector(&bytes)
+                        };
+                        if after {
+                            b.push(0xabu8);
+                        }
+                        b.finish_minimal(v);
+                        if gap {
+                            // In three pieces, one of them empty.
+                            let (x, y) = bytes.split_at(len / 3);
+                            fill_gap(&mut b, v, &[x, &[], y]);
+                        }
+                        b.finished_data().to_vec()
+                    };
+                    assert_eq!(
+                        build(true),
+                        build(false),
+                        "length {len}, {before} bytes before, a byte after: {after}"
+                    );
+                }
+            }
+        }
+    }
 }

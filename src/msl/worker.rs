@@ -554,7 +554,7 @@ impl Worker {
             // SAFETY: `die_with_parent` makes only async-signal-safe calls.
             unsafe {
                 command.pre_exec(move || {
-                    die_with_parent(parent);
+                    runtime_loader::process::die_with_parent(parent);
                     Ok(())
                 });
             }
@@ -640,7 +640,8 @@ impl Worker {
         // checked by `ensure_single_threaded` on Linux), so the child's copy
         // of the address space is consistent: no lock is held by a thread
         // that does not exist in it.
-        let pid = unsafe { fork_tied() }.map_err(|e| WorkerError::Io(format!("fork: {e}")))?;
+        let pid = unsafe { runtime_loader::process::fork_tied() }
+            .map_err(|e| WorkerError::Io(format!("fork: {e}")))?;
         if pid == 0 {
             // The child. SAFETY: plain descriptor calls on descriptors this
             // process owns; after `close_from(3)` nothing else refers to the
@@ -1226,64 +1227,6 @@ pub(crate) fn cloexec_pipe() -> io::Result<(std::os::fd::OwnedFd, std::os::fd::O
         unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
     }
     Ok(ends)
-}
-
-/// In a child just forked from the process `parent` (its pid before the
-/// fork): has the kernel end the child with SIGKILL when the thread that
-/// forked it exits, as when halc is killed (a build tool's time-out, an
-/// IDE cancelling a build). A worker busy in the validator or SPIRV-Cross
-/// reads no pipe, so without this it would run on alone, on a module that
-/// may never finish. Should the parent already be gone by the time this
-/// runs, the child ends at once. Only `prctl`, `getppid` and `_exit`:
-/// async-signal-safe, as a child of a threaded process (`Command`'s
-/// `pre_exec`) needs.
-///
-/// Every process halc forks comes from a thread that outlives it: workers
-/// are forked by the single thread of a `compile` call before its jobs
-/// start, or spawned by the job that owns them and drops them before it
-/// ends; `halc test`'s files by its single thread. Linux only: elsewhere a
-/// worker still ends at the end of its pipe, between requests.
-#[cfg(target_os = "linux")]
-fn die_with_parent(parent: libc::pid_t) {
-    // SAFETY: prctl(PR_SET_PDEATHSIG) takes a signal number and touches no
-    // memory; getppid and _exit cannot fail.
-    unsafe {
-        libc::prctl(
-            libc::PR_SET_PDEATHSIG,
-            libc::SIGKILL as libc::c_ulong,
-            0,
-            0,
-            0,
-        );
-        if libc::getppid() != parent {
-            libc::_exit(1);
-        }
-    }
-}
-
-/// `fork()`, the child tied to this process by `die_with_parent` (on
-/// Linux) before it returns 0 there: every process halc forks to run work
-/// that may hang goes through here.
-///
-/// # Safety
-/// As `fork`: the child may only do what is sound in a copy of this
-/// process (in a multi-threaded one, async-signal-safe calls) and must
-/// leave with `_exit`.
-#[cfg(unix)]
-pub(crate) unsafe fn fork_tied() -> io::Result<libc::pid_t> {
-    #[cfg(target_os = "linux")]
-    // SAFETY: getpid has no memory effects.
-    let parent = unsafe { libc::getpid() };
-    // SAFETY: the caller's contract.
-    let pid = unsafe { libc::fork() };
-    if pid < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    #[cfg(target_os = "linux")]
-    if pid == 0 {
-        die_with_parent(parent);
-    }
-    Ok(pid)
 }
 
 /// Closes every descriptor from `low` up (in a forked child).

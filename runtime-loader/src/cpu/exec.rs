@@ -309,18 +309,16 @@ pub(super) fn run(l: &Launch<'_>) -> Result<(), CpuError> {
     let report = Mapping::new(std::mem::size_of::<Report>().next_multiple_of(page_size()))?;
     let report_ptr = report.ptr().cast::<Report>();
 
-    #[cfg(target_os = "linux")]
-    // SAFETY: getpid has no memory effects.
-    let parent = unsafe { libc::getpid() };
-    // SAFETY: fork has no memory-safety preconditions; the child only runs
-    // `child_main`, which ends in `_exit`.
-    let pid = unsafe { libc::fork() };
-    if pid < 0 {
-        return Err(CpuError::os("fork"));
-    }
+    // SAFETY: the child only runs the dispatch below, which ends in
+    // `_exit`. Tied to this process: the time limit is kept by the thread
+    // that waits for it (`wait_child`), so a kernel in an endless loop would
+    // otherwise spin on alone after the caller was killed (a build tool's
+    // time-out ending `halc test`).
+    let pid = unsafe { crate::process::fork_tied() }.map_err(|e| CpuError::Os {
+        what: "fork".into(),
+        message: e.to_string(),
+    })?;
     if pid == 0 {
-        #[cfg(target_os = "linux")]
-        die_with_parent(parent);
         REPORT.store(report_ptr, Ordering::SeqCst);
         install_signal_handlers();
         let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -383,32 +381,6 @@ pub(super) fn run(l: &Launch<'_>) -> Result<(), CpuError> {
             message: format!("the dispatch process ended with wait status {status:#x}"),
             kind: FaultKind::Other,
         })
-    }
-}
-
-/// Ties the dispatch process to its caller: Linux kills it when the thread
-/// that forked it ends, which is only when the caller's process dies (that
-/// thread waits for the dispatch in [`run`]); should the caller already be
-/// gone when this runs, the child ends at once. The time limit is kept by the
-/// caller, so without this a kernel in an endless loop would spin on alone
-/// after the caller was killed (a build tool's time-out ending `halc test`).
-/// Only `prctl`, `getppid` and `_exit`, as in a fork of a threaded process.
-/// Elsewhere the dispatch runs until it ends.
-#[cfg(target_os = "linux")]
-fn die_with_parent(parent: libc::pid_t) {
-    // SAFETY: prctl(PR_SET_PDEATHSIG) takes a signal number and touches no
-    // memory; getppid and _exit cannot fail.
-    unsafe {
-        libc::prctl(
-            libc::PR_SET_PDEATHSIG,
-            libc::SIGKILL as libc::c_ulong,
-            0,
-            0,
-            0,
-        );
-        if libc::getppid() != parent {
-            libc::_exit(EXIT_ERROR);
-        }
     }
 }
 
