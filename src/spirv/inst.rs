@@ -47,10 +47,45 @@ pub(crate) struct Inst<'a> {
 struct Table {
     /// Opcode -> index + 1 into `entries`; 0 for an unknown opcode.
     index: Vec<u16>,
-    entries: Vec<(Grammar, bool)>,
+    entries: Vec<Entry>,
+}
+
+/// What reading an instruction needs of its opcode's grammar, in one small
+/// record: the grammar's operand lists lie all over rspirv's tables, and
+/// reading the first two for every instruction was most of parsing's time
+/// in cache misses.
+#[derive(Clone, Copy)]
+struct Entry {
+    op: Op,
+    grammar: Grammar,
+    /// Whether its operands are all ids ([`Table::only_ids`]).
+    only_ids: bool,
+    /// Its first two logical operands, as far as they are the result type
+    /// and the result id: what parsing takes before the operands.
+    lead: [Lead; 2],
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Lead {
+    ResultType,
+    ResultId,
+    /// Neither: the operands start here.
+    Stop,
 }
 
 impl Table {
+    fn lead(g: Grammar) -> [Lead; 2] {
+        let mut lead = [Lead::Stop; 2];
+        for (slot, lop) in lead.iter_mut().zip(g.operands) {
+            *slot = match lop.kind {
+                OperandKind::IdResultType => Lead::ResultType,
+                OperandKind::IdResult => Lead::ResultId,
+                _ => break,
+            };
+        }
+        lead
+    }
+
     /// Whether every operand of `g` after its result is an id, one word
     /// each (`OpIAdd`, `OpAccessChain`, `OpFunctionCall`, ...): then every
     /// operand word is an id, and reading them needs no grammar walk.
@@ -71,13 +106,18 @@ impl Table {
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let entries: Vec<(Grammar, bool)> = INSTRUCTION_TABLE
+        let entries: Vec<Entry> = INSTRUCTION_TABLE
             .iter()
-            .map(|g| (g, Table::only_ids(g)))
+            .map(|g| Entry {
+                op: g.opcode,
+                grammar: g,
+                only_ids: Table::only_ids(g),
+                lead: Table::lead(g),
+            })
             .collect();
         let mut index = vec![0u16; 1 << 16];
-        for (i, (g, _)) in entries.iter().enumerate() {
-            let op = g.opcode as u32;
+        for (i, e) in entries.iter().enumerate() {
+            let op = e.grammar.opcode as u32;
             if let (Ok(op), Ok(i)) = (usize::try_from(op), u16::try_from(i + 1)) {
                 if op < index.len() {
                     index[op] = i;
@@ -88,15 +128,15 @@ fn table() -> &'static Table {
     })
 }
 
-/// The grammar of `opcode`, and whether its operands are all ids.
-fn lookup(opcode: u32) -> Option<(Grammar, bool)> {
+/// What reading an instruction of `opcode` needs of its grammar.
+fn lookup(opcode: u32) -> Option<Entry> {
     let t = table();
     let i = *t.index.get(usize::try_from(opcode).ok()?)?;
     (i != 0).then(|| t.entries[usize::from(i) - 1])
 }
 
 fn grammar(opcode: u32) -> Option<Grammar> {
-    lookup(opcode).map(|(g, _)| g)
+    lookup(opcode).map(|e| e.grammar)
 }
 
 fn malformed(inst_offset: usize, op: Op, what: &str) -> SpirvError {
@@ -110,35 +150,36 @@ pub(crate) fn parse(words: &Words) -> Result<Vec<Inst<'_>>, SpirvError> {
     let mut out = Vec::with_capacity(words.instructions().count());
     for raw in words.instructions() {
         let raw = raw?;
-        let (g, only_ids) = lookup(u32::from(raw.opcode)).ok_or_else(|| {
+        let e = lookup(u32::from(raw.opcode)).ok_or_else(|| {
             SpirvError::Parse(format!(
                 "unknown opcode {} at word {}",
                 raw.opcode, raw.offset
             ))
         })?;
+        let g = e.grammar;
         let mut rest = &raw.words[1..];
         let mut result_type = None;
         let mut result_id = None;
-        for lop in g.operands.iter().take(2) {
-            let slot = match lop.kind {
-                OperandKind::IdResultType => &mut result_type,
-                OperandKind::IdResult => &mut result_id,
-                _ => break,
+        for lead in e.lead {
+            let slot = match lead {
+                Lead::ResultType => &mut result_type,
+                Lead::ResultId => &mut result_id,
+                Lead::Stop => break,
             };
             let Some((&w, tail)) = rest.split_first() else {
-                return Err(malformed(raw.offset, g.opcode, "its result is missing"));
+                return Err(malformed(raw.offset, e.op, "its result is missing"));
             };
             *slot = Some(w);
             rest = tail;
         }
         out.push(Inst {
-            op: g.opcode,
+            op: e.op,
             result_type,
             result_id,
             operands: rest,
             offset: raw.offset,
             grammar: g,
-            only_ids,
+            only_ids: e.only_ids,
         });
     }
     Ok(out)

@@ -29,10 +29,15 @@ pub(super) const VECTOR_SHUFFLE: u32 = 79;
 pub(super) const COMPOSITE_EXTRACT: u32 = 81;
 pub(super) const COMPOSITE_INSERT: u32 = 82;
 
-/// Module-level values an operation can take as its composite: undef,
-/// constants (`OpConstantTrue` to `OpConstantNull`) and spec constants
-/// (`OpSpecConstantTrue` to `OpSpecConstantOp`); `words[1]` is their type.
-pub(super) const VALUE_OPS: &[u16] = &[1, 41, 42, 43, 44, 45, 46, 48, 49, 50, 51, 52];
+/// Whether `op` makes a module-level value an operation can take as its
+/// composite: undef (1), constants (`OpConstantTrue` to `OpConstantNull`,
+/// 41 to 46) and spec constants (`OpSpecConstantTrue` to
+/// `OpSpecConstantOp`, 48 to 52); `words[1]` is their type. Asked of every
+/// instruction of a module.
+#[inline]
+pub(super) fn is_value_op(op: u16) -> bool {
+    matches!(op, 1 | 41..=46 | 48..=52)
+}
 
 /// What an index can select in a type.
 enum Shape {
@@ -67,7 +72,17 @@ pub(super) struct SpecIndices {
 impl SpecIndices {
     /// Takes one instruction of the module, in order: an error for a
     /// spec-constant composite operation with an index out of range.
+    #[inline]
     pub(super) fn see(&mut self, inst: &RawInstruction<'_>) -> Result<(), String> {
+        // Every opcode below is at most OpSpecConstantOp's; function bodies
+        // (most of a module) are made of larger ones.
+        if inst.opcode > OP_SPEC_CONSTANT_OP {
+            return Ok(());
+        }
+        self.see_declaration(inst)
+    }
+
+    fn see_declaration(&mut self, inst: &RawInstruction<'_>) -> Result<(), String> {
         let w = inst.words;
         match inst.opcode {
             OP_TYPE_INT if w.len() >= 2 => self.int_types.push(w[1]),
@@ -96,7 +111,7 @@ impl SpecIndices {
             }
             _ => {}
         }
-        if VALUE_OPS.contains(&inst.opcode) && w.len() >= 3 {
+        if is_value_op(inst.opcode) && w.len() >= 3 {
             self.type_of.insert(w[2], w[1]);
             if inst.opcode == OP_CONSTANT && w.len() >= 4 && self.int_types.contains(&w[1]) {
                 let high = w.get(4).map_or(0, |h| u64::from(*h) << 32);
@@ -179,5 +194,46 @@ impl SpecIndices {
             };
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ranges are the list, and `see` skips nothing by skipping the
+    /// opcodes larger than OpSpecConstantOp's.
+    #[test]
+    fn the_value_op_ranges_are_the_list_and_larger_opcodes_are_nothing_to_see() {
+        // OpUndef, OpConstantTrue/False, OpConstant, OpConstantComposite,
+        // OpConstantSampler, OpConstantNull, OpSpecConstantTrue/False,
+        // OpSpecConstant, OpSpecConstantComposite, OpSpecConstantOp.
+        const VALUE_OPS: &[u16] = &[1, 41, 42, 43, 44, 45, 46, 48, 49, 50, 51, 52];
+        for op in 0..=u16::MAX {
+            assert_eq!(is_value_op(op), VALUE_OPS.contains(&op), "{op}");
+        }
+        // Whatever its operands, an instruction with a larger opcode
+        // changes nothing and refuses nothing in the full reading.
+        let mut words = [0u32; 8];
+        for op in OP_SPEC_CONSTANT_OP + 1..=u16::MAX {
+            for (i, w) in words.iter_mut().enumerate().skip(1) {
+                *w = [1, 2, 0, COMPOSITE_EXTRACT, 5, 9][i % 6];
+            }
+            words[0] = (8 << 16) | u32::from(op);
+            let inst = RawInstruction {
+                offset: 5,
+                opcode: op,
+                words: &words,
+            };
+            let mut s = SpecIndices::default();
+            assert_eq!(s.see_declaration(&inst), Ok(()), "{op}");
+            assert!(
+                s.shapes.is_empty()
+                    && s.int_types.is_empty()
+                    && s.type_of.is_empty()
+                    && s.values.is_empty(),
+                "{op}"
+            );
+        }
     }
 }

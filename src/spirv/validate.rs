@@ -14,8 +14,8 @@ use std::collections::HashSet;
 
 use super::nesting::FunctionCfg;
 use super::spec_indices::{
-    SpecIndices, COMPOSITE_EXTRACT as OP_COMPOSITE_EXTRACT,
-    COMPOSITE_INSERT as OP_COMPOSITE_INSERT, VALUE_OPS, VECTOR_SHUFFLE as OP_VECTOR_SHUFFLE,
+    is_value_op, SpecIndices, COMPOSITE_EXTRACT as OP_COMPOSITE_EXTRACT,
+    COMPOSITE_INSERT as OP_COMPOSITE_INSERT, VECTOR_SHUFFLE as OP_VECTOR_SHUFFLE,
 };
 use super::{SpirvError, Words};
 
@@ -237,7 +237,7 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
         }
         // Module-level values a spec-constant operation could name (undef,
         // constants, spec constants, variables), `words[1]` their type.
-        if (VALUE_OPS.contains(&inst.opcode) || inst.opcode == OP_VARIABLE)
+        if (is_value_op(inst.opcode) || inst.opcode == OP_VARIABLE)
             && inst.words.len() >= 3
             && pointer_types.contains(&inst.words[1])
         {
