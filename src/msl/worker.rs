@@ -149,6 +149,8 @@ pub(crate) mod cxx_alloc {
         pub fn halc_worker_cxx_delete(p: *mut u8);
         /// Whether mimalloc owns `p`.
         pub fn halc_worker_mimalloc_owns(p: *const u8) -> bool;
+        /// Whether mimalloc has been initialised in this process.
+        pub fn halc_worker_mimalloc_started() -> bool;
     }
 }
 
@@ -1308,9 +1310,11 @@ mod tests {
     /// aborts on a pointer it does not own: "free(): invalid pointer").
     #[test]
     fn cxx_allocations_move_to_mimalloc_after_the_switch_and_each_is_freed_by_its_owner() {
-        // This process never switches.
+        // This process never switches, so it never starts mimalloc: it has
+        // no constructor (vendor/libmimalloc-sys, patch 0001).
         // SAFETY: plain calls into worker_alloc.cpp.
         unsafe {
+            assert!(!halc_worker_mimalloc_started());
             assert!(!halc_worker_uses_mimalloc());
             let p = halc_worker_cxx_new(64);
             assert!(!p.is_null() && !halc_worker_mimalloc_owns(p));
@@ -1326,8 +1330,10 @@ mod tests {
                 let mut failed = 0;
                 let before = halc_worker_cxx_new(48);
                 failed |= i32::from(halc_worker_mimalloc_owns(before));
+                failed |= i32::from(halc_worker_mimalloc_started()) << 4;
                 super::use_cxx_allocator(super::CxxAllocator::Mimalloc);
                 failed |= i32::from(!halc_worker_uses_mimalloc()) << 1;
+                failed |= i32::from(!halc_worker_mimalloc_started()) << 5;
                 let after = halc_worker_cxx_new(48);
                 failed |= i32::from(!halc_worker_mimalloc_owns(after)) << 2;
                 halc_worker_cxx_delete(before);
@@ -1356,7 +1362,7 @@ mod tests {
         assert_eq!(
             libc::WEXITSTATUS(status),
             0,
-            "failed checks (bits: 1 glibc's block owned by mimalloc, 2 not switched, 4 and 8 a new block not mimalloc's)"
+            "failed checks (bits: 1 glibc's block owned by mimalloc, 2 not switched, 4 and 8 a new block not mimalloc's, 16 mimalloc started before the switch, 32 not after it)"
         );
     }
 }
