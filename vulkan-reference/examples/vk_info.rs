@@ -1,11 +1,11 @@
-//! Prints the chosen Vulkan device, its driver, and which of the known
-//! feature names it does not support.
+//! Prints the chosen Vulkan device, its driver, its subgroup size range,
+//! and which of the known feature and property names it does not support.
 //!
 //!     cargo run -p vulkan-reference --example vk_info [DEVICE-SUBSTRING]
 
 use std::time::Instant;
 
-use vulkan_reference::{feature_names, Error, Reference, ReferenceOptions};
+use vulkan_reference::{feature_names, property_names, Error, Reference, ReferenceOptions};
 
 fn main() {
     let options = ReferenceOptions {
@@ -22,14 +22,16 @@ fn main() {
     };
     println!("device: {}", vk.device_name());
     println!("driver: {}", vk.driver_info());
+    println!("subgroup size range: {:?}", vk.subgroup_size_range());
     println!("Reference::new: {:?}", t.elapsed());
     drop(vk);
     let all = ReferenceOptions {
         features: feature_names(),
+        properties: property_names(),
         ..options
     };
     match Reference::new(&all) {
-        Ok(_) => println!("every known feature is supported"),
+        Ok(_) => println!("every known feature and property is supported"),
         Err(Error::UnsupportedFeatures { names, .. }) => {
             println!("unsupported ({}):", names.len());
             for n in names {

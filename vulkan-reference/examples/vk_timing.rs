@@ -62,6 +62,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         specialization: &[],
         bindings: &bindings,
         push_constant_size: 0,
+        ..Default::default()
     };
     let mut pipes = Vec::new();
     for _ in 0..20 {

@@ -52,7 +52,14 @@ pub enum Error {
         /// The name as given.
         name: String,
     },
-    /// Features or extensions the device does not support.
+    /// A device property name this crate does not know.
+    #[error("unknown Vulkan device property {name:?} (expected `FloatControlsProperties.<VkBool32 field>`)")]
+    UnknownProperty {
+        /// The name as given.
+        name: String,
+    },
+    /// Features, extensions or device properties (booleans that must be
+    /// true) the device does not support.
     #[error("device {device:?} does not support: {}", names.join(", "))]
     UnsupportedFeatures {
         /// Device name.
@@ -94,18 +101,30 @@ pub enum Error {
         /// The module's GLCompute entry points.
         available: Vec<String>,
     },
-    /// The module declares a capability whose feature was not enabled.
-    #[error(
-        "entry point {entry:?}: the module declares capability {capability}, which needs {needs}"
-    )]
+    /// The module declares something (a capability, an extension, an
+    /// execution mode, a zero-initialised Workgroup variable) whose
+    /// feature or extension was not enabled, or that the device lacks.
+    /// [`required_by_module`](crate::required_by_module) lists what to
+    /// enable beforehand.
+    #[error("entry point {entry:?}: the module declares {declares}, which needs {needs}")]
     MissingFeature {
         /// Entry point.
         entry: String,
-        /// SPIR-V capability name.
-        capability: &'static str,
+        /// What the module declares: `capability Float16`, `extension
+        /// SPV_KHR_…`, `execution mode SubgroupUniformControlFlowKHR`, ….
+        declares: String,
         /// What to do about it (the feature name to ask for, or the
         /// missing device property).
         needs: String,
+    },
+    /// Subgroup size control the pipeline asks for that the device or
+    /// the module's workgroup size does not allow.
+    #[error("entry point {entry:?}: subgroup size control: {reason}")]
+    Subgroup {
+        /// Entry point.
+        entry: String,
+        /// What is wrong.
+        reason: String,
     },
     /// A bad specialization constant.
     #[error("entry point {entry:?}: specialization constant {id}: {reason}")]

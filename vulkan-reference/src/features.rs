@@ -21,38 +21,45 @@ pub(crate) enum Ext {
     SubgroupSizeControl = 4,
     SubgroupExtendedTypes = 5,
     VulkanMemoryModel = 6,
+    ZeroInitializeWorkgroupMemory = 7,
+    WorkgroupMemoryExplicitLayout = 8,
+    SubgroupUniformControlFlow = 9,
+    CooperativeMatrix = 10,
+    BufferDeviceAddress = 11,
+    LongVector = 12,
 }
 
 /// An extension structure: Amber's prefix, the Vulkan version that made it
-/// core, the extension that provides it before that, and its fields.
+/// core (`None`: not core in any version this crate uses), the extension
+/// that provides it otherwise, and its fields.
 pub(crate) struct ExtStruct {
     pub ext: Ext,
     pub prefix: &'static str,
-    pub core_in: (u32, u32),
+    pub core_in: Option<(u32, u32)>,
     pub extension: &'static str,
     pub fields: &'static [&'static str],
 }
 
 /// Every extension structure this crate knows, indexed by [`Ext`].
-pub(crate) const EXT_STRUCTS: [ExtStruct; 7] = [
+pub(crate) const EXT_STRUCTS: [ExtStruct; 13] = [
     ExtStruct {
         ext: Ext::VariablePointers,
         prefix: "VariablePointerFeatures",
-        core_in: (1, 1),
+        core_in: Some((1, 1)),
         extension: "VK_KHR_variable_pointers",
         fields: &["variablePointersStorageBuffer", "variablePointers"],
     },
     ExtStruct {
         ext: Ext::Float16Int8,
         prefix: "Float16Int8Features",
-        core_in: (1, 2),
+        core_in: Some((1, 2)),
         extension: "VK_KHR_shader_float16_int8",
         fields: &["shaderFloat16", "shaderInt8"],
     },
     ExtStruct {
         ext: Ext::Storage8Bit,
         prefix: "Storage8BitFeatures",
-        core_in: (1, 2),
+        core_in: Some((1, 2)),
         extension: "VK_KHR_8bit_storage",
         fields: &[
             "storageBuffer8BitAccess",
@@ -63,7 +70,7 @@ pub(crate) const EXT_STRUCTS: [ExtStruct; 7] = [
     ExtStruct {
         ext: Ext::Storage16Bit,
         prefix: "Storage16BitFeatures",
-        core_in: (1, 1),
+        core_in: Some((1, 1)),
         extension: "VK_KHR_16bit_storage",
         fields: &[
             "storageBuffer16BitAccess",
@@ -75,21 +82,21 @@ pub(crate) const EXT_STRUCTS: [ExtStruct; 7] = [
     ExtStruct {
         ext: Ext::SubgroupSizeControl,
         prefix: "SubgroupSizeControl",
-        core_in: (1, 3),
+        core_in: Some((1, 3)),
         extension: "VK_EXT_subgroup_size_control",
         fields: &["subgroupSizeControl", "computeFullSubgroups"],
     },
     ExtStruct {
         ext: Ext::SubgroupExtendedTypes,
         prefix: "ShaderSubgroupExtendedTypesFeatures",
-        core_in: (1, 2),
+        core_in: Some((1, 2)),
         extension: "VK_KHR_shader_subgroup_extended_types",
         fields: &["shaderSubgroupExtendedTypes"],
     },
     ExtStruct {
         ext: Ext::VulkanMemoryModel,
         prefix: "VulkanMemoryModelFeatures",
-        core_in: (1, 2),
+        core_in: Some((1, 2)),
         extension: "VK_KHR_vulkan_memory_model",
         fields: &[
             "vulkanMemoryModel",
@@ -97,7 +104,207 @@ pub(crate) const EXT_STRUCTS: [ExtStruct; 7] = [
             "vulkanMemoryModelAvailabilityVisibilityChains",
         ],
     },
+    ExtStruct {
+        ext: Ext::ZeroInitializeWorkgroupMemory,
+        prefix: "ZeroInitializeWorkgroupMemoryFeatures",
+        core_in: Some((1, 3)),
+        extension: "VK_KHR_zero_initialize_workgroup_memory",
+        fields: &["shaderZeroInitializeWorkgroupMemory"],
+    },
+    // Not in Amber's list (the Vulkan CTS enables every feature of its
+    // device): the name follows Amber's pattern for KHR structures.
+    ExtStruct {
+        ext: Ext::WorkgroupMemoryExplicitLayout,
+        prefix: "WorkgroupMemoryExplicitLayoutFeaturesKHR",
+        core_in: None,
+        extension: "VK_KHR_workgroup_memory_explicit_layout",
+        fields: &[
+            "workgroupMemoryExplicitLayout",
+            "workgroupMemoryExplicitLayoutScalarBlockLayout",
+            "workgroupMemoryExplicitLayout8BitAccess",
+            "workgroupMemoryExplicitLayout16BitAccess",
+        ],
+    },
+    // Not in Amber's list either (same reason).
+    ExtStruct {
+        ext: Ext::SubgroupUniformControlFlow,
+        prefix: "ShaderSubgroupUniformControlFlowFeaturesKHR",
+        core_in: None,
+        extension: "VK_KHR_shader_subgroup_uniform_control_flow",
+        fields: &["shaderSubgroupUniformControlFlow"],
+    },
+    ExtStruct {
+        ext: Ext::CooperativeMatrix,
+        prefix: "CooperativeMatrixFeaturesKHR",
+        core_in: None,
+        extension: "VK_KHR_cooperative_matrix",
+        fields: &["cooperativeMatrix", "cooperativeMatrixRobustBufferAccess"],
+    },
+    ExtStruct {
+        ext: Ext::BufferDeviceAddress,
+        prefix: "BufferDeviceAddressFeatures",
+        core_in: Some((1, 2)),
+        extension: "VK_KHR_buffer_device_address",
+        fields: &[
+            "bufferDeviceAddress",
+            "bufferDeviceAddressCaptureReplay",
+            "bufferDeviceAddressMultiDevice",
+        ],
+    },
+    ExtStruct {
+        ext: Ext::LongVector,
+        prefix: "ShaderLongVectorFeaturesEXT",
+        core_in: None,
+        extension: "VK_EXT_shader_long_vector",
+        fields: &["longVector"],
+    },
 ];
+
+/// Device extensions promoted to core, with the version that made them
+/// core: a request for one is satisfied by a device of that version even
+/// when it no longer lists the extension (it is enabled when listed, as
+/// Amber does). Instance extensions promoted in 1.1 are here too: the
+/// instance is always 1.1 or newer.
+pub(crate) const PROMOTED: [(&str, (u32, u32)); 39] = [
+    ("VK_KHR_get_physical_device_properties2", (1, 1)),
+    ("VK_KHR_external_memory_capabilities", (1, 1)),
+    ("VK_KHR_external_semaphore_capabilities", (1, 1)),
+    ("VK_KHR_external_fence_capabilities", (1, 1)),
+    ("VK_KHR_device_group_creation", (1, 1)),
+    ("VK_KHR_16bit_storage", (1, 1)),
+    ("VK_KHR_storage_buffer_storage_class", (1, 1)),
+    ("VK_KHR_variable_pointers", (1, 1)),
+    ("VK_KHR_maintenance1", (1, 1)),
+    ("VK_KHR_maintenance2", (1, 1)),
+    ("VK_KHR_maintenance3", (1, 1)),
+    ("VK_KHR_dedicated_allocation", (1, 1)),
+    ("VK_KHR_get_memory_requirements2", (1, 1)),
+    ("VK_KHR_bind_memory2", (1, 1)),
+    ("VK_KHR_relaxed_block_layout", (1, 1)),
+    ("VK_KHR_descriptor_update_template", (1, 1)),
+    ("VK_KHR_shader_draw_parameters", (1, 1)),
+    ("VK_KHR_8bit_storage", (1, 2)),
+    ("VK_KHR_shader_float16_int8", (1, 2)),
+    ("VK_KHR_shader_float_controls", (1, 2)),
+    ("VK_KHR_shader_atomic_int64", (1, 2)),
+    ("VK_KHR_shader_subgroup_extended_types", (1, 2)),
+    ("VK_KHR_spirv_1_4", (1, 2)),
+    ("VK_KHR_vulkan_memory_model", (1, 2)),
+    ("VK_KHR_buffer_device_address", (1, 2)),
+    ("VK_KHR_uniform_buffer_standard_layout", (1, 2)),
+    ("VK_KHR_driver_properties", (1, 2)),
+    ("VK_KHR_timeline_semaphore", (1, 2)),
+    ("VK_EXT_descriptor_indexing", (1, 2)),
+    ("VK_EXT_scalar_block_layout", (1, 2)),
+    ("VK_EXT_host_query_reset", (1, 2)),
+    ("VK_KHR_zero_initialize_workgroup_memory", (1, 3)),
+    ("VK_EXT_subgroup_size_control", (1, 3)),
+    ("VK_KHR_shader_terminate_invocation", (1, 3)),
+    ("VK_KHR_shader_integer_dot_product", (1, 3)),
+    ("VK_KHR_shader_non_semantic_info", (1, 3)),
+    ("VK_EXT_shader_demote_to_helper_invocation", (1, 3)),
+    ("VK_KHR_maintenance4", (1, 3)),
+    ("VK_KHR_synchronization2", (1, 3)),
+];
+
+/// The Vulkan version (as `vk::make_api_version`) that made extension
+/// `name` core, if it did.
+pub(crate) fn promoted_in(name: &str) -> Option<u32> {
+    PROMOTED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, (major, minor))| vk::make_api_version(0, *major, *minor, 0))
+}
+
+/// `VkPhysicalDeviceFloatControlsProperties` booleans, Amber's
+/// `FloatControlsProperties.*` (the only device properties Amber knows).
+pub(crate) const FLOAT_CONTROLS: [&str; 15] = [
+    "shaderSignedZeroInfNanPreserveFloat16",
+    "shaderSignedZeroInfNanPreserveFloat32",
+    "shaderSignedZeroInfNanPreserveFloat64",
+    "shaderDenormPreserveFloat16",
+    "shaderDenormPreserveFloat32",
+    "shaderDenormPreserveFloat64",
+    "shaderDenormFlushToZeroFloat16",
+    "shaderDenormFlushToZeroFloat32",
+    "shaderDenormFlushToZeroFloat64",
+    "shaderRoundingModeRTEFloat16",
+    "shaderRoundingModeRTEFloat32",
+    "shaderRoundingModeRTEFloat64",
+    "shaderRoundingModeRTZFloat16",
+    "shaderRoundingModeRTZFloat32",
+    "shaderRoundingModeRTZFloat64",
+];
+
+/// Every property name that
+/// [`ReferenceOptions::properties`](crate::ReferenceOptions::properties)
+/// accepts.
+pub fn property_names() -> Vec<String> {
+    FLOAT_CONTROLS
+        .iter()
+        .map(|f| format!("FloatControlsProperties.{f}"))
+        .collect()
+}
+
+/// Resolves a property name to its index in [`FLOAT_CONTROLS`].
+pub(crate) fn parse_property(name: &str) -> Result<usize> {
+    name.strip_prefix("FloatControlsProperties.")
+        .and_then(|f| FLOAT_CONTROLS.iter().position(|g| *g == f))
+        .ok_or_else(|| Error::UnknownProperty {
+            name: name.to_string(),
+        })
+}
+
+/// The booleans of `p` in [`FLOAT_CONTROLS`] order.
+pub(crate) fn float_controls(p: &vk::PhysicalDeviceFloatControlsProperties<'_>) -> [bool; 15] {
+    [
+        p.shader_signed_zero_inf_nan_preserve_float16,
+        p.shader_signed_zero_inf_nan_preserve_float32,
+        p.shader_signed_zero_inf_nan_preserve_float64,
+        p.shader_denorm_preserve_float16,
+        p.shader_denorm_preserve_float32,
+        p.shader_denorm_preserve_float64,
+        p.shader_denorm_flush_to_zero_float16,
+        p.shader_denorm_flush_to_zero_float32,
+        p.shader_denorm_flush_to_zero_float64,
+        p.shader_rounding_mode_rte_float16,
+        p.shader_rounding_mode_rte_float32,
+        p.shader_rounding_mode_rte_float64,
+        p.shader_rounding_mode_rtz_float16,
+        p.shader_rounding_mode_rtz_float32,
+        p.shader_rounding_mode_rtz_float64,
+    ]
+    .map(|b| b == vk::TRUE)
+}
+
+/// `VkPhysicalDeviceShaderLongVectorFeaturesEXT`, newer than the Vulkan
+/// headers `ash` 0.38 was generated from (`vulkan_core.h`, 1.4.3xx).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LongVectorFeatures {
+    s_type: vk::StructureType,
+    p_next: *mut std::ffi::c_void,
+    long_vector: vk::Bool32,
+}
+
+/// `VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_FEATURES_EXT`.
+const LONG_VECTOR_FEATURES: vk::StructureType = vk::StructureType::from_raw(1_000_635_000);
+
+impl Default for LongVectorFeatures {
+    fn default() -> Self {
+        LongVectorFeatures {
+            s_type: LONG_VECTOR_FEATURES,
+            p_next: std::ptr::null_mut(),
+            long_vector: vk::FALSE,
+        }
+    }
+}
+
+// SAFETY: the struct is `#[repr(C)]` and laid out as the C
+// `VkPhysicalDeviceShaderLongVectorFeaturesEXT` (sType, pNext, one
+// VkBool32), which the specification allows in a VkPhysicalDeviceFeatures2
+// chain (queries and device creation).
+unsafe impl vk::ExtendsPhysicalDeviceFeatures2 for LongVectorFeatures {}
 
 /// `VkPhysicalDeviceFeatures` fields in declaration order.
 pub(crate) const CORE_FIELDS: [&str; 55] = [
@@ -312,6 +519,12 @@ pub(crate) struct Structs {
     subgroup_size: vk::PhysicalDeviceSubgroupSizeControlFeatures<'static>,
     subgroup_types: vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures<'static>,
     memory_model: vk::PhysicalDeviceVulkanMemoryModelFeatures<'static>,
+    zero_init: vk::PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures<'static>,
+    explicit_layout: vk::PhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR<'static>,
+    uniform_control_flow: vk::PhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR<'static>,
+    cooperative_matrix: vk::PhysicalDeviceCooperativeMatrixFeaturesKHR<'static>,
+    device_address: vk::PhysicalDeviceBufferDeviceAddressFeatures<'static>,
+    long_vector: LongVectorFeatures,
 }
 
 impl Structs {
@@ -424,6 +637,41 @@ impl Structs {
                     &mut s.vulkan_memory_model_availability_visibility_chains,
                 ]
             }
+            Ext::ZeroInitializeWorkgroupMemory => {
+                vec![&mut self.zero_init.shader_zero_initialize_workgroup_memory]
+            }
+            Ext::WorkgroupMemoryExplicitLayout => {
+                let s = &mut self.explicit_layout;
+                vec![
+                    &mut s.workgroup_memory_explicit_layout,
+                    &mut s.workgroup_memory_explicit_layout_scalar_block_layout,
+                    &mut s.workgroup_memory_explicit_layout8_bit_access,
+                    &mut s.workgroup_memory_explicit_layout16_bit_access,
+                ]
+            }
+            Ext::SubgroupUniformControlFlow => {
+                vec![
+                    &mut self
+                        .uniform_control_flow
+                        .shader_subgroup_uniform_control_flow,
+                ]
+            }
+            Ext::CooperativeMatrix => {
+                let s = &mut self.cooperative_matrix;
+                vec![
+                    &mut s.cooperative_matrix,
+                    &mut s.cooperative_matrix_robust_buffer_access,
+                ]
+            }
+            Ext::BufferDeviceAddress => {
+                let s = &mut self.device_address;
+                vec![
+                    &mut s.buffer_device_address,
+                    &mut s.buffer_device_address_capture_replay,
+                    &mut s.buffer_device_address_multi_device,
+                ]
+            }
+            Ext::LongVector => vec![&mut self.long_vector.long_vector],
         };
         slots.into_iter().nth(i).expect("feature field index")
     }
@@ -461,6 +709,24 @@ impl Structs {
         if want[Ext::VulkanMemoryModel as usize] {
             f2 = f2.push_next(&mut self.memory_model);
         }
+        if want[Ext::ZeroInitializeWorkgroupMemory as usize] {
+            f2 = f2.push_next(&mut self.zero_init);
+        }
+        if want[Ext::WorkgroupMemoryExplicitLayout as usize] {
+            f2 = f2.push_next(&mut self.explicit_layout);
+        }
+        if want[Ext::SubgroupUniformControlFlow as usize] {
+            f2 = f2.push_next(&mut self.uniform_control_flow);
+        }
+        if want[Ext::CooperativeMatrix as usize] {
+            f2 = f2.push_next(&mut self.cooperative_matrix);
+        }
+        if want[Ext::BufferDeviceAddress as usize] {
+            f2 = f2.push_next(&mut self.device_address);
+        }
+        if want[Ext::LongVector as usize] {
+            f2 = f2.push_next(&mut self.long_vector);
+        }
         f2
     }
 }
@@ -472,7 +738,7 @@ mod tests {
     #[test]
     fn every_listed_name_parses_back() {
         let names = feature_names();
-        assert_eq!(names.len(), 55 + 17 + 8 + 6);
+        assert_eq!(names.len(), 55 + 17 + 1 + 4 + 1 + 2 + 3 + 1 + 8 + 6);
         for n in names {
             assert_eq!(Feature::parse(&n).unwrap().name(), n);
         }
@@ -547,7 +813,7 @@ mod tests {
         let mut seen = Vec::new();
         let mut p = f2.p_next as *const vk::BaseOutStructure<'_>;
         while !p.is_null() {
-            assert!(seen.len() < 16, "pNext chain does not end");
+            assert!(seen.len() < 32, "pNext chain does not end");
             // SAFETY: every pointer in the chain points at a field of `s`,
             // alive for this scope; each starts with sType/pNext.
             let b = unsafe { &*p };
@@ -556,6 +822,6 @@ mod tests {
             p = b.p_next;
         }
         assert_eq!(seen.len(), EXT_STRUCTS.len());
-        assert_eq!(seen.len(), 7);
+        assert_eq!(seen.len(), 13);
     }
 }

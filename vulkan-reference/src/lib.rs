@@ -20,6 +20,7 @@
 //!     specialization: &[],
 //!     bindings: &[BindingDesc { set: 0, binding: 0, kind: BindingKind::Storage, count: 1 }],
 //!     push_constant_size: 0,
+//!     ..Default::default()
 //! })?;
 //! vk.dispatch(&pipeline, &[Bound::new(0, 0, &data)], &[], [1, 1, 1])?;
 //! let bytes = data.read();
@@ -32,6 +33,14 @@
 //! push constants, one submit and fence, with a time-out). [`Session`] is
 //! the same by handles, in this process or in a child process running
 //! [`serve`], where a crash of the driver becomes an error.
+//!
+//! What a module needs of the device (features its capabilities need,
+//! extensions, the `SubgroupUniformControlFlowKHR` mode, zero-initialised
+//! Workgroup memory) is enabled only when asked for: [`required_by_module`]
+//! lists it, to pass as [`ReferenceOptions::optional_features`] before the
+//! device is created, and [`Reference::pipeline`] refuses a module that
+//! needs something the device supports but that was not enabled, naming
+//! it.
 //!
 //! Modules are not validated here: validate them first (a driver without
 //! validation layers may crash on invalid SPIR-V).
@@ -49,10 +58,11 @@ mod spirv;
 pub use buffer::Buffer;
 pub use dispatch::Bound;
 pub use error::{Error, Result};
-pub use features::feature_names;
+pub use features::{feature_names, property_names};
 pub use pipeline::{BindingDesc, BindingKind, Pipeline, PipelineDesc};
 pub use reference::{DriverInfo, Reference, ReferenceOptions, DEFAULT_TIMEOUT};
 pub use session::{serve, BufferId, PipelineId, Place, Session, SessionBound};
+pub use spirv::required_by_module;
 
 #[cfg(test)]
 mod thread_tests {

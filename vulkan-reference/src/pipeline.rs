@@ -7,8 +7,9 @@ use std::sync::Arc;
 use ash::vk;
 
 use crate::error::{Error, Result};
+use crate::features::{promoted_in, Feature};
 use crate::reference::{Inner, Reference};
-use crate::spirv::{self, Needs};
+use crate::spirv::{self, Need};
 
 /// The kind of a buffer descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -33,7 +34,11 @@ pub struct BindingDesc {
 }
 
 /// What [`Reference::pipeline`] builds.
-#[derive(Debug, Clone, Copy)]
+///
+/// `Default` gives an empty module and entry point, no specialization,
+/// bindings or push constants and no subgroup size control: fill in what
+/// applies and take the rest with `..Default::default()`.
+#[derive(Debug, Clone, Copy, Default)]
 pub struct PipelineDesc<'a> {
     /// The module's words (native byte order; a big-endian module must be
     /// swapped first).
@@ -53,13 +58,36 @@ pub struct PipelineDesc<'a> {
     /// Bytes of the push-constant block (0: none). Rounded up to a
     /// multiple of 4 for the range.
     pub push_constant_size: u32,
+    /// `VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT`
+    /// (Amber's `SUBGROUP … FULLY_POPULATED on`): every subgroup is full.
+    /// Needs `SubgroupSizeControl.computeFullSubgroups` enabled, and the
+    /// workgroup's x size a multiple of the subgroup size
+    /// ([`required_subgroup_size`](Self::required_subgroup_size) if set,
+    /// else the largest with
+    /// [`allow_varying_subgroup_size`](Self::allow_varying_subgroup_size),
+    /// else the device's `subgroupSize`).
+    pub require_full_subgroups: bool,
+    /// `VK_PIPELINE_SHADER_STAGE_CREATE_ALLOW_VARYING_SUBGROUP_SIZE_BIT`
+    /// (`VARYING_SIZE on`). Needs `SubgroupSizeControl.subgroupSizeControl`
+    /// enabled; excludes a required size.
+    pub allow_varying_subgroup_size: bool,
+    /// `VkPipelineShaderStageRequiredSubgroupSizeCreateInfo`
+    /// (`REQUIRED_SIZE n`; for `MIN` / `MAX` take
+    /// [`Reference::subgroup_size_range`]). Needs
+    /// `SubgroupSizeControl.subgroupSizeControl` enabled, compute in the
+    /// device's `requiredSubgroupSizeStages`, a power of two within the
+    /// device's range, and a workgroup of at most
+    /// `maxComputeWorkgroupSubgroups` subgroups of this size.
+    pub required_subgroup_size: Option<u32>,
 }
 
 /// A compute pipeline, ready for [`Reference::dispatch`].
 ///
-/// Creation checks the module's entry points, capabilities (against the
-/// enabled features) and specialization sizes, but does not validate the
-/// module: **validate SPIR-V before** (e.g. with `spirv-val`), since a
+/// Creation checks the module's entry points, what it needs of the device
+/// ([`required_by_module`](crate::required_by_module)'s list: refused when
+/// the device supports it but it was not enabled; passed to the driver, as
+/// the `amber` tool does, when the device lacks it), subgroup size control
+/// and specialization sizes, but does not validate the module: **validate SPIR-V before** (e.g. with `spirv-val`), since a
 /// driver without validation layers may crash on invalid modules.
 pub struct Pipeline {
     pub(crate) inner: Arc<Inner>,
@@ -112,8 +140,11 @@ impl Drop for Pipeline {
 impl Reference {
     /// Creates the shader module, descriptor set layouts, pipeline layout
     /// and compute pipeline. Errors name the entry point: no such compute
-    /// entry point, a capability whose feature was not enabled, a bad
-    /// specialization or binding, or the failing Vulkan call and result.
+    /// entry point, a need of the module that was not enabled
+    /// ([`Error::MissingFeature`]), subgroup size control the device, the
+    /// enabled features or the workgroup size do not allow
+    /// ([`Error::Subgroup`]), a bad specialization or binding, or the
+    /// failing Vulkan call and result.
     pub fn pipeline(&self, desc: &PipelineDesc<'_>) -> Result<Pipeline> {
         let inner = &self.inner;
         {
@@ -128,36 +159,16 @@ impl Reference {
                 available: module.compute_entries,
             });
         }
-        for cap in &module.capabilities {
-            let Some((capability, needs)) = spirv::capability_needs(*cap) else {
-                continue;
-            };
-            let missing = match needs {
-                Needs::Feature(name) => (!inner.enabled.contains(name))
-                    .then(|| format!("feature {name} (not enabled on this Reference)")),
-                Needs::SubgroupOp(op) => {
-                    if !inner
-                        .subgroup_stages
-                        .contains(vk::ShaderStageFlags::COMPUTE)
-                    {
-                        Some(
-                            "subgroup operations in compute shaders, which the device lacks".into(),
-                        )
-                    } else {
-                        (!inner.subgroup_ops.contains(op)).then(|| {
-                            format!("subgroup operations {op:?}, which the device does not support")
-                        })
-                    }
-                }
-            };
-            if let Some(needs) = missing {
+        for need in module.needs() {
+            if let Some(needs) = inner.lacks(&need) {
                 return Err(Error::MissingFeature {
                     entry,
-                    capability,
+                    declares: need.declares,
                     needs,
                 });
             }
         }
+        let flags = subgroup_flags(inner, desc, &module)?;
 
         // Specialization: sizes, duplicates, packing.
         let mut map = Vec::new();
@@ -298,11 +309,18 @@ impl Reference {
         let spec = vk::SpecializationInfo::default()
             .map_entries(&map)
             .data(&data);
-        let stage = vk::PipelineShaderStageCreateInfo::default()
+        let mut required_size = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default()
+            .required_subgroup_size(desc.required_subgroup_size.unwrap_or(0));
+        let mut stage = vk::PipelineShaderStageCreateInfo::default()
+            .flags(flags)
             .stage(vk::ShaderStageFlags::COMPUTE)
             .module(shader)
             .name(&name)
             .specialization_info(&spec);
+        if desc.required_subgroup_size.is_some() {
+            // The only structure in the stage's chain, linked once.
+            stage = stage.push_next(&mut required_size);
+        }
         let info = vk::ComputePipelineCreateInfo::default()
             .stage(stage)
             .layout(out.layout);
@@ -318,6 +336,130 @@ impl Reference {
             .map_err(failed("vkCreateComputePipelines"))?[0];
         Ok(out)
     }
+}
+
+impl Inner {
+    /// `None` when `need` is met, or cannot be (the device lacks it: the
+    /// module goes to the driver as Amber would give it). Else, when the
+    /// device supports it but it was not enabled, what to enable, for
+    /// [`Error::MissingFeature`].
+    fn lacks(&self, need: &Need) -> Option<String> {
+        let name = &need.name;
+        let (met, possible) = match Feature::parse(name) {
+            Ok(Feature::Core(_) | Feature::Ext(..)) => (
+                self.enabled.contains(name),
+                self.support.features.contains(name),
+            ),
+            Ok(Feature::Extension(_)) => (
+                self.extensions.contains(name)
+                    || promoted_in(name).is_some_and(|v| self.api_version >= v),
+                self.support.extensions.contains(name),
+            ),
+            // Device properties: nothing to enable.
+            Ok(Feature::SubgroupOp(_) | Feature::SubgroupStage(_)) | Err(_) => (true, false),
+        };
+        (!met && possible).then(|| {
+            let what = if name.starts_with("VK_") {
+                "extension"
+            } else {
+                "feature"
+            };
+            format!(
+                "{what} {name}, which the device supports but was not enabled on this Reference"
+            )
+        })
+    }
+}
+
+/// Checks the subgroup size control `desc` asks for against the enabled
+/// features, the device's properties and the module's workgroup size, as
+/// the Vulkan valid usage of `VkPipelineShaderStageCreateInfo` requires,
+/// and gives the stage's flags.
+fn subgroup_flags(
+    inner: &Inner,
+    desc: &PipelineDesc<'_>,
+    module: &spirv::Module,
+) -> Result<vk::PipelineShaderStageCreateFlags> {
+    let bad = |reason: String| Error::Subgroup {
+        entry: desc.entry.to_string(),
+        reason,
+    };
+    let feature = |name: &str, what: &str| -> Result<()> {
+        if inner.enabled.contains(name) {
+            Ok(())
+        } else {
+            Err(bad(format!(
+                "{what} needs feature {name} (not enabled on this Reference)"
+            )))
+        }
+    };
+    let c = inner.subgroup_control;
+    let local = module.local_size(desc.entry, desc.specialization);
+    let mut flags = vk::PipelineShaderStageCreateFlags::empty();
+    if desc.allow_varying_subgroup_size {
+        feature(
+            "SubgroupSizeControl.subgroupSizeControl",
+            "a varying subgroup size",
+        )?;
+        if desc.required_subgroup_size.is_some() {
+            return Err(bad(
+                "a varying subgroup size and a required subgroup size exclude each other".into(),
+            ));
+        }
+        flags |= vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE;
+    }
+    if let Some(size) = desc.required_subgroup_size {
+        feature(
+            "SubgroupSizeControl.subgroupSizeControl",
+            "a required subgroup size",
+        )?;
+        if !c.stages.contains(vk::ShaderStageFlags::COMPUTE) {
+            return Err(bad(format!(
+                "the device does not allow a required subgroup size in compute shaders \
+                 (requiredSubgroupSizeStages {:?})",
+                c.stages
+            )));
+        }
+        if !size.is_power_of_two() || size < c.min || size > c.max {
+            return Err(bad(format!(
+                "required subgroup size {size} is not a power of two in the device's range \
+                 [{}, {}]",
+                c.min, c.max
+            )));
+        }
+        if let Some([x, y, z]) = local {
+            let invocations = u64::from(x) * u64::from(y) * u64::from(z);
+            let most = u64::from(size) * u64::from(c.max_workgroup_subgroups);
+            if invocations > most {
+                return Err(bad(format!(
+                    "the workgroup ({x}x{y}x{z}) has more than maxComputeWorkgroupSubgroups ({}) \
+                     subgroups of the required size {size}",
+                    c.max_workgroup_subgroups
+                )));
+            }
+        }
+    }
+    if desc.require_full_subgroups {
+        feature("SubgroupSizeControl.computeFullSubgroups", "full subgroups")?;
+        let (multiple, of) = match desc.required_subgroup_size {
+            Some(size) => (size, "the required subgroup size"),
+            // SPIR-V 1.6 modules have a varying size by default.
+            None if desc.allow_varying_subgroup_size || module.version >= 0x0001_0600 => {
+                (c.max, "maxSubgroupSize, as the size may vary")
+            }
+            None => (inner.driver_subgroup_size(), "the subgroup size"),
+        };
+        if let Some([x, ..]) = local {
+            if multiple != 0 && x % multiple != 0 {
+                return Err(bad(format!(
+                    "full subgroups need the workgroup's x size ({x}) to be a multiple of \
+                     {of} ({multiple})"
+                )));
+            }
+        }
+        flags |= vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS;
+    }
+    Ok(flags)
 }
 
 pub(crate) fn descriptor_type(kind: BindingKind) -> vk::DescriptorType {

@@ -10,7 +10,9 @@ use std::time::Duration;
 use ash::vk;
 
 use crate::error::{vk_err, Error, Result};
-use crate::features::{Ext, Feature, Structs, EXT_STRUCTS};
+use crate::features::{
+    float_controls, parse_property, promoted_in, Ext, Feature, Structs, CORE_FIELDS, EXT_STRUCTS,
+};
 
 /// The default wait for one dispatch.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
@@ -31,14 +33,47 @@ pub struct ReferenceOptions {
     /// `Float16Int8Features.shaderInt8`, `Storage16BitFeatures.…`,
     /// `Storage8BitFeatures.…`, `VariablePointerFeatures.…`,
     /// `SubgroupSizeControl.…`, `ShaderSubgroupExtendedTypesFeatures.…`,
-    /// `SubgroupSupportedOperations.…` / `SubgroupSupportedStages.…`
-    /// (checked against the device's subgroup properties, nothing to
-    /// enable) and `VK_…` extension names (device extensions; instance
-    /// extensions are enabled on the instance). Exactly these are enabled:
-    /// nothing is turned on because a kernel needs it (a pipeline whose
-    /// module declares a capability without its feature is refused with
-    /// the feature's name).
+    /// `VulkanMemoryModelFeatures.…`,
+    /// `ZeroInitializeWorkgroupMemoryFeatures.…`,
+    /// `CooperativeMatrixFeaturesKHR.…`, `BufferDeviceAddressFeatures.…`,
+    /// `ShaderLongVectorFeaturesEXT.longVector`, and two Amber lacks:
+    /// `WorkgroupMemoryExplicitLayoutFeaturesKHR.…` and
+    /// `ShaderSubgroupUniformControlFlowFeaturesKHR.…` (see
+    /// [`feature_names`](crate::feature_names)). A feature of an
+    /// extension structure that is not core in the Vulkan version used
+    /// also enables its extension.
+    /// `SubgroupSupportedOperations.…` / `SubgroupSupportedStages.…` are
+    /// checked against the device's subgroup properties (nothing to
+    /// enable). `VK_…` names are extensions: a device extension is
+    /// enabled when the device lists it, an instance extension on the
+    /// instance, and one promoted to core in the Vulkan version used is
+    /// satisfied by the core version (enabled too when listed, as Amber
+    /// does).
+    ///
+    /// Exactly these (and what
+    /// [`optional_features`](Self::optional_features) adds) are enabled. A
+    /// pipeline whose module needs a feature or extension the device
+    /// supports but that was not enabled is refused, naming it: pass
+    /// [`required_by_module`](crate::required_by_module)'s list as
+    /// `optional_features` (or here, to skip on a device that lacks it).
     pub features: Vec<String>,
+    /// Features and extensions (same names as
+    /// [`features`](Self::features)) to enable when the device supports
+    /// them and to leave off, without an error, when it does not: what
+    /// [`required_by_module`](crate::required_by_module) lists for the
+    /// modules a script did not ask for. The Vulkan CTS requires these of
+    /// the device and enables them; the `amber` tool hands the module to
+    /// the driver without them, which the reference then does too.
+    pub optional_features: Vec<String>,
+    /// Device properties that must hold, in Amber's spelling (its
+    /// `DEVICE_PROPERTY`): `FloatControlsProperties.<field>` for each
+    /// `VkBool32` of `VkPhysicalDeviceFloatControlsProperties`
+    /// (`shaderDenormPreserveFloat16`, …; see
+    /// [`property_names`](crate::property_names)). One that is false on
+    /// the device (or a device without float controls) is reported with
+    /// the unsupported features in [`Error::UnsupportedFeatures`], by the
+    /// name given; an unknown name is [`Error::UnknownProperty`].
+    pub properties: Vec<String>,
     /// How long [`Reference::dispatch`] waits (default 60 s).
     pub timeout: Duration,
 }
@@ -49,6 +84,8 @@ impl Default for ReferenceOptions {
             device: None,
             robust_buffer_access: false,
             features: Vec::new(),
+            optional_features: Vec::new(),
+            properties: Vec::new(),
             timeout: DEFAULT_TIMEOUT,
         }
     }
@@ -70,6 +107,11 @@ pub struct DriverInfo {
     pub used_api_version: String,
     /// `VkPhysicalDeviceSubgroupProperties::subgroupSize`.
     pub subgroup_size: u32,
+    /// `VkPhysicalDeviceSubgroupSizeControlProperties::minSubgroupSize`
+    /// (`subgroup_size` when the device lacks subgroup size control).
+    pub min_subgroup_size: u32,
+    /// `maxSubgroupSize`, likewise.
+    pub max_subgroup_size: u32,
 }
 
 impl fmt::Display for DriverInfo {
@@ -126,10 +168,15 @@ pub(crate) struct Inner {
     pub(crate) queue_family: u32,
     pub(crate) memory_props: vk::PhysicalDeviceMemoryProperties,
     pub(crate) limits: vk::PhysicalDeviceLimits,
-    pub(crate) subgroup_ops: vk::SubgroupFeatureFlags,
-    pub(crate) subgroup_stages: vk::ShaderStageFlags,
+    pub(crate) subgroup_control: SubgroupControl,
     /// Canonical names of the enabled features.
     pub(crate) enabled: BTreeSet<String>,
+    /// The enabled device and instance extensions.
+    pub(crate) extensions: BTreeSet<String>,
+    /// What the device supports, enabled or not.
+    pub(crate) support: Support,
+    /// The Vulkan version used.
+    pub(crate) api_version: u32,
     device_name: String,
     driver: DriverInfo,
     state: Mutex<State>,
@@ -210,6 +257,11 @@ impl Inner {
         Ok(())
     }
 
+    /// The device's `subgroupSize`.
+    pub(crate) fn driver_subgroup_size(&self) -> u32 {
+        self.driver.subgroup_size
+    }
+
     /// Whether objects the device may use can be destroyed now: no stuck
     /// submission is still running.
     pub(crate) fn may_destroy(&self) -> bool {
@@ -246,6 +298,27 @@ impl Drop for Inner {
     }
 }
 
+/// `VkPhysicalDeviceSubgroupSizeControlProperties`, or what stands for
+/// them on a device without subgroup size control (one fixed size, no
+/// stage allowing a required size).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SubgroupControl {
+    pub(crate) min: u32,
+    pub(crate) max: u32,
+    /// `maxComputeWorkgroupSubgroups`.
+    pub(crate) max_workgroup_subgroups: u32,
+    /// `requiredSubgroupSizeStages`.
+    pub(crate) stages: vk::ShaderStageFlags,
+}
+
+/// What the device supports beyond what was enabled.
+pub(crate) struct Support {
+    /// Feature names (Amber's spelling) the device supports.
+    pub(crate) features: BTreeSet<String>,
+    /// Device extensions the device lists.
+    pub(crate) extensions: BTreeSet<String>,
+}
+
 /// One physical device, described.
 struct Candidate {
     handle: vk::PhysicalDevice,
@@ -255,6 +328,10 @@ struct Candidate {
     driver_version: String,
     api_version: u32,
     subgroup: (u32, vk::SubgroupFeatureFlags, vk::ShaderStageFlags),
+    subgroup_control: SubgroupControl,
+    /// `None` without float controls (neither Vulkan 1.2 nor
+    /// `VK_KHR_shader_float_controls`).
+    float_controls: Option<[bool; 15]>,
     limits: vk::PhysicalDeviceLimits,
 }
 
@@ -300,14 +377,28 @@ impl Reference {
     /// [`Error::UnsupportedFeatures`] (all of them at once), and Vulkan
     /// call failures.
     pub fn new(options: &ReferenceOptions) -> Result<Reference> {
-        let mut requested = Vec::new();
+        // (feature, required): optional ones are left off when the
+        // device lacks them.
+        let mut requested: Vec<(Feature, bool)> = Vec::new();
         if options.robust_buffer_access {
-            requested.push(Feature::Core(0));
+            requested.push((Feature::Core(0), true));
         }
-        for name in &options.features {
-            let f = Feature::parse(name)?;
-            if !requested.contains(&f) {
-                requested.push(f);
+        for (names, required) in [
+            (&options.features, true),
+            (&options.optional_features, false),
+        ] {
+            for name in names {
+                let f = Feature::parse(name)?;
+                if !requested.iter().any(|(g, _)| *g == f) {
+                    requested.push((f, required));
+                }
+            }
+        }
+        let mut properties: Vec<(usize, &str)> = Vec::new();
+        for name in &options.properties {
+            let i = parse_property(name)?;
+            if !properties.iter().any(|(j, _)| *j == i) {
+                properties.push((i, name));
             }
         }
 
@@ -336,7 +427,7 @@ impl Reference {
                 .map(|e| c_str(&e.extension_name))
                 .collect();
         let mut instance_enable: Vec<CString> = Vec::new();
-        for f in &requested {
+        for (f, _) in &requested {
             if let Feature::Extension(name) = f {
                 if instance_exts.contains(name) {
                     instance_enable.push(CString::new(name.as_str()).expect("no nul"));
@@ -369,16 +460,29 @@ impl Reference {
             instance_version,
             options,
             &requested,
+            &properties,
             &enabled_instance,
         ) {
             Ok(parts) => {
-                let (device, queue, queue_family, memory_props, enabled, cand, used) = parts;
+                let (
+                    device,
+                    queue,
+                    queue_family,
+                    memory_props,
+                    enabled,
+                    extensions,
+                    support,
+                    cand,
+                    used,
+                ) = parts;
                 let driver = DriverInfo {
                     name: cand.driver_name.clone(),
                     version: cand.driver_version.clone(),
                     api_version: version_string(cand.api_version),
                     used_api_version: version_string(used),
                     subgroup_size: cand.subgroup.0,
+                    min_subgroup_size: cand.subgroup_control.min,
+                    max_subgroup_size: cand.subgroup_control.max,
                 };
                 Ok(Reference {
                     inner: Arc::new(Inner {
@@ -389,9 +493,11 @@ impl Reference {
                         queue_family,
                         memory_props,
                         limits: cand.limits,
-                        subgroup_ops: cand.subgroup.1,
-                        subgroup_stages: cand.subgroup.2,
+                        subgroup_control: cand.subgroup_control,
                         enabled,
+                        extensions,
+                        support,
+                        api_version: used,
                         device_name: cand.name,
                         driver,
                         state: Mutex::new(State::default()),
@@ -414,7 +520,8 @@ impl Reference {
         instance: &ash::Instance,
         instance_version: u32,
         options: &ReferenceOptions,
-        requested: &[Feature],
+        requested: &[(Feature, bool)],
+        properties: &[(usize, &str)],
         enabled_instance: &BTreeSet<String>,
     ) -> Result<(
         ash::Device,
@@ -422,6 +529,8 @@ impl Reference {
         u32,
         vk::PhysicalDeviceMemoryProperties,
         BTreeSet<String>,
+        BTreeSet<String>,
+        Support,
         Candidate,
         u32,
     )> {
@@ -472,64 +581,89 @@ impl Reference {
                 .collect();
 
         // Extension structures: available in core or through their
-        // extension; the extension is enabled when needed.
-        let mut used_structs: Vec<Ext> = Vec::new();
-        let mut extensions: BTreeSet<String> = BTreeSet::new();
+        // extension. Every available one is queried (linked once each), so
+        // that what the device supports is known beyond what is asked for.
         let mut available = [false; EXT_STRUCTS.len()];
+        let mut core = [false; EXT_STRUCTS.len()];
         for s in &EXT_STRUCTS {
-            let core = used >= vk::make_api_version(0, s.core_in.0, s.core_in.1, 0);
-            available[s.ext as usize] = core || device_exts.contains(s.extension);
-            let wanted = requested
-                .iter()
-                .any(|f| matches!(f, Feature::Ext(e, _) if *e == s.ext));
-            if wanted && available[s.ext as usize] {
-                used_structs.push(s.ext);
-                if !core {
-                    extensions.insert(s.extension.to_string());
-                }
-            }
+            core[s.ext as usize] = s
+                .core_in
+                .is_some_and(|(major, minor)| used >= vk::make_api_version(0, major, minor, 0));
+            available[s.ext as usize] = core[s.ext as usize] || device_exts.contains(s.extension);
         }
-
+        let queried: Vec<Ext> = EXT_STRUCTS
+            .iter()
+            .map(|s| s.ext)
+            .filter(|e| available[*e as usize])
+            .collect();
         let mut supported = Structs::default();
         {
-            let mut f2 = supported.chain(&used_structs);
+            let mut f2 = supported.chain(&queried);
             // SAFETY: `f2`'s chain points at fields of `supported`, alive
-            // and each linked once.
+            // and each linked once; each structure's extension is core or
+            // listed by the device.
             unsafe { instance.get_physical_device_features2(pd, &mut f2) };
             let core = f2.features;
             supported.core = core;
+        }
+        let mut supported_features = BTreeSet::new();
+        for (i, name) in CORE_FIELDS.iter().enumerate() {
+            if *supported.core_slot(i) == vk::TRUE {
+                supported_features.insert(name.to_string());
+            }
+        }
+        for s in EXT_STRUCTS.iter().filter(|s| available[s.ext as usize]) {
+            for (i, field) in s.fields.iter().enumerate() {
+                if *supported.ext_slot(s.ext, i) == vk::TRUE {
+                    supported_features.insert(format!("{}.{field}", s.prefix));
+                }
+            }
         }
 
         let mut unsupported = Vec::new();
         let mut enable = Structs::default();
         let mut enabled = BTreeSet::new();
-        for f in requested {
+        let mut used_structs: Vec<Ext> = Vec::new();
+        let mut extensions: BTreeSet<String> = BTreeSet::new();
+        for (f, required) in requested {
             let ok = match f {
-                Feature::Core(i) => *supported.core_slot(*i) == vk::TRUE,
-                Feature::Ext(e, i) => {
-                    available[*e as usize] && *supported.ext_slot(*e, *i) == vk::TRUE
-                }
+                Feature::Core(_) | Feature::Ext(..) => supported_features.contains(&f.name()),
                 Feature::SubgroupOp(op) => cand.subgroup.1.contains(*op),
                 Feature::SubgroupStage(st) => cand.subgroup.2.contains(*st),
                 Feature::Extension(name) => {
-                    if device_exts.contains(name) {
-                        extensions.insert(name.clone());
-                        true
-                    } else {
-                        enabled_instance.contains(name)
-                    }
+                    device_exts.contains(name)
+                        || enabled_instance.contains(name)
+                        || promoted_in(name).is_some_and(|v| used >= v)
                 }
             };
             if !ok {
-                unsupported.push(f.name());
+                if *required {
+                    unsupported.push(f.name());
+                }
                 continue;
             }
             match f {
                 Feature::Core(i) => *enable.core_slot(*i) = vk::TRUE,
-                Feature::Ext(e, i) => *enable.ext_slot(*e, *i) = vk::TRUE,
+                Feature::Ext(e, i) => {
+                    *enable.ext_slot(*e, *i) = vk::TRUE;
+                    if !used_structs.contains(e) {
+                        used_structs.push(*e);
+                    }
+                    if !core[*e as usize] {
+                        extensions.insert(EXT_STRUCTS[*e as usize].extension.to_string());
+                    }
+                }
+                Feature::Extension(name) if device_exts.contains(name) => {
+                    extensions.insert(name.clone());
+                }
                 _ => {}
             }
             enabled.insert(f.name());
+        }
+        for (i, name) in properties {
+            if !cand.float_controls.is_some_and(|p| p[*i]) {
+                unsupported.push(name.to_string());
+            }
         }
         if !unsupported.is_empty() {
             return Err(Error::UnsupportedFeatures {
@@ -578,12 +712,19 @@ impl Reference {
             unsafe { instance.create_device(pd, &info, None) }.map_err(vk_err("vkCreateDevice"))?;
         // SAFETY: queue 0 of a family created above.
         let queue = unsafe { device.get_device_queue(queue_family, 0) };
+        extensions.extend(enabled_instance.iter().cloned());
+        let support = Support {
+            features: supported_features,
+            extensions: device_exts,
+        };
         Ok((
             device,
             queue,
             queue_family,
             memory_props,
             enabled,
+            extensions,
+            support,
             cand,
             used,
         ))
@@ -604,6 +745,15 @@ impl Reference {
     /// group).
     pub fn subgroup_size(&self) -> u32 {
         self.inner.driver.subgroup_size
+    }
+
+    /// The smallest and largest subgroup sizes of the device
+    /// (`VkPhysicalDeviceSubgroupSizeControlProperties`; both the
+    /// subgroup size when the device lacks subgroup size control): what
+    /// Amber's `REQUIRED_SIZE MIN` / `MAX` stand for.
+    pub fn subgroup_size_range(&self) -> (u32, u32) {
+        let c = self.inner.subgroup_control;
+        (c.min, c.max)
     }
 
     /// The features enabled on the device, by their Amber names.
@@ -661,21 +811,48 @@ fn describe(instance: &ash::Instance, instance_version: u32, pd: vk::PhysicalDev
     let basic = unsafe { instance.get_physical_device_properties(pd) };
     let used = basic.api_version.min(instance_version);
     // SAFETY: a plain query.
-    let has_driver_props = used >= vk::API_VERSION_1_2
-        || unsafe { instance.enumerate_device_extension_properties(pd) }
-            .unwrap_or_default()
-            .iter()
-            .any(|e| c_str(&e.extension_name) == "VK_KHR_driver_properties");
+    let exts: BTreeSet<String> = unsafe { instance.enumerate_device_extension_properties(pd) }
+        .unwrap_or_default()
+        .iter()
+        .map(|e| c_str(&e.extension_name))
+        .collect();
+    let has = |core: u32, ext: &str| used >= core || exts.contains(ext);
+    let has_driver_props = has(vk::API_VERSION_1_2, "VK_KHR_driver_properties");
+    let has_size_control = has(vk::API_VERSION_1_3, "VK_EXT_subgroup_size_control");
+    let has_float_controls = has(vk::API_VERSION_1_2, "VK_KHR_shader_float_controls");
     let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
     let mut driver = vk::PhysicalDeviceDriverProperties::default();
+    let mut size_control = vk::PhysicalDeviceSubgroupSizeControlProperties::default();
+    let mut float = vk::PhysicalDeviceFloatControlsProperties::default();
     {
         let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut subgroup);
         if has_driver_props {
             p2 = p2.push_next(&mut driver);
         }
-        // SAFETY: the chain points at two live locals, each linked once.
+        if has_size_control {
+            p2 = p2.push_next(&mut size_control);
+        }
+        if has_float_controls {
+            p2 = p2.push_next(&mut float);
+        }
+        // SAFETY: the chain points at live locals, each linked once.
         unsafe { instance.get_physical_device_properties2(pd, &mut p2) };
     }
+    let subgroup_control = if has_size_control {
+        SubgroupControl {
+            min: size_control.min_subgroup_size,
+            max: size_control.max_subgroup_size,
+            max_workgroup_subgroups: size_control.max_compute_workgroup_subgroups,
+            stages: size_control.required_subgroup_size_stages,
+        }
+    } else {
+        SubgroupControl {
+            min: subgroup.subgroup_size,
+            max: subgroup.subgroup_size,
+            max_workgroup_subgroups: 0,
+            stages: vk::ShaderStageFlags::empty(),
+        }
+    };
     let (driver_id, driver_name, driver_version) = if has_driver_props {
         (
             Some(driver.driver_id),
@@ -697,6 +874,8 @@ fn describe(instance: &ash::Instance, instance_version: u32, pd: vk::PhysicalDev
             subgroup.supported_operations,
             subgroup.supported_stages,
         ),
+        subgroup_control,
+        float_controls: has_float_controls.then(|| float_controls(&float)),
         limits: basic.limits,
     }
 }

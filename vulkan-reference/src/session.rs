@@ -93,6 +93,8 @@ impl Session {
                     device: options.device.clone(),
                     robust_buffer_access: options.robust_buffer_access,
                     features: options.features.clone(),
+                    optional_features: options.optional_features.clone(),
+                    properties: options.properties.clone(),
                     timeout_ms: options.timeout.as_millis().min(u64::MAX as u128) as u64,
                 };
                 match conn.call(&request, &[], "creating the Vulkan device")? {
@@ -126,6 +128,12 @@ impl Session {
     /// The device's subgroup width.
     pub fn subgroup_size(&self) -> u32 {
         self.driver.subgroup_size
+    }
+
+    /// The device's smallest and largest subgroup sizes (see
+    /// [`Reference::subgroup_size_range`]).
+    pub fn subgroup_size_range(&self) -> (u32, u32) {
+        (self.driver.min_subgroup_size, self.driver.max_subgroup_size)
     }
 
     /// A buffer holding `data` (see [`Reference::buffer`]).
@@ -178,6 +186,9 @@ impl Session {
                     specialization: desc.specialization.to_vec(),
                     bindings: desc.bindings.iter().map(|b| (*b).into()).collect(),
                     push_constant_size: desc.push_constant_size,
+                    require_full_subgroups: desc.require_full_subgroups,
+                    allow_varying_subgroup_size: desc.allow_varying_subgroup_size,
+                    required_subgroup_size: desc.required_subgroup_size,
                 };
                 let words: Vec<u8> = desc.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
                 let doing = format!("creating the pipeline of entry point {:?}", desc.entry);
@@ -235,6 +246,8 @@ fn answer(local: &mut Option<Local>, request: Request, payload: &[u8]) -> Result
         device,
         robust_buffer_access,
         features,
+        optional_features,
+        properties,
         timeout_ms,
     } = request
     {
@@ -242,6 +255,8 @@ fn answer(local: &mut Option<Local>, request: Request, payload: &[u8]) -> Result
             device,
             robust_buffer_access,
             features,
+            optional_features,
+            properties,
             timeout: Duration::from_millis(timeout_ms),
         })?;
         let reply = Reply::Created {
@@ -269,6 +284,9 @@ fn answer(local: &mut Option<Local>, request: Request, payload: &[u8]) -> Result
             specialization,
             bindings,
             push_constant_size,
+            require_full_subgroups,
+            allow_varying_subgroup_size,
+            required_subgroup_size,
         } => {
             if payload.len() % 4 != 0 {
                 return Err(Error::InvalidSpirv(format!(
@@ -287,6 +305,9 @@ fn answer(local: &mut Option<Local>, request: Request, payload: &[u8]) -> Result
                 specialization: &specialization,
                 bindings: &bindings,
                 push_constant_size,
+                require_full_subgroups,
+                allow_varying_subgroup_size,
+                required_subgroup_size,
             })?;
             (Reply::Id(id), Vec::new())
         }
@@ -606,6 +627,8 @@ enum Request {
         device: Option<String>,
         robust_buffer_access: bool,
         features: Vec<String>,
+        optional_features: Vec<String>,
+        properties: Vec<String>,
         timeout_ms: u64,
     },
     /// Payload: the bytes.
@@ -624,6 +647,9 @@ enum Request {
         specialization: Vec<(u32, Vec<u8>)>,
         bindings: Vec<WireBinding>,
         push_constant_size: u32,
+        require_full_subgroups: bool,
+        allow_varying_subgroup_size: bool,
+        required_subgroup_size: Option<u32>,
     },
     /// Payload: the push constants.
     Dispatch {
@@ -684,6 +710,8 @@ struct WireDriver {
     api_version: String,
     used_api_version: String,
     subgroup_size: u32,
+    min_subgroup_size: u32,
+    max_subgroup_size: u32,
 }
 
 impl From<DriverInfo> for WireDriver {
@@ -694,6 +722,8 @@ impl From<DriverInfo> for WireDriver {
             api_version: d.api_version,
             used_api_version: d.used_api_version,
             subgroup_size: d.subgroup_size,
+            min_subgroup_size: d.min_subgroup_size,
+            max_subgroup_size: d.max_subgroup_size,
         }
     }
 }
@@ -706,6 +736,8 @@ impl From<WireDriver> for DriverInfo {
             api_version: d.api_version,
             used_api_version: d.used_api_version,
             subgroup_size: d.subgroup_size,
+            min_subgroup_size: d.min_subgroup_size,
+            max_subgroup_size: d.max_subgroup_size,
         }
     }
 }

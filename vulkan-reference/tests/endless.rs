@@ -28,6 +28,7 @@ fn an_endless_kernel_times_out_and_the_process_goes_on() {
             specialization: &[],
             bindings: &bindings,
             push_constant_size: 0,
+            ..Default::default()
         })
         .unwrap();
     let counter = vk.buffer(&[0u8; 4]).unwrap();
@@ -63,6 +64,7 @@ fn an_endless_kernel_times_out_and_the_process_goes_on() {
             specialization: &[],
             bindings: &bindings,
             push_constant_size: 0,
+            ..Default::default()
         })
         .unwrap();
     let ctl = vk.buffer(&u32_bytes(&[1, 0])).unwrap();

@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use common::*;
 use vulkan_reference::{
-    BindingDesc, BindingKind, Bound, Error, PipelineDesc, Reference, ReferenceOptions,
+    property_names, required_by_module, BindingDesc, BindingKind, Bound, Error, PipelineDesc,
+    Place, Reference, ReferenceOptions, Session,
 };
 
 const S: BindingKind = BindingKind::Storage;
@@ -29,7 +30,7 @@ fn desc<'a>(spirv: &'a [u32], bindings: &'a [BindingDesc]) -> PipelineDesc<'a> {
         entry: "main",
         specialization: &[],
         bindings,
-        push_constant_size: 0,
+        ..Default::default()
     }
 }
 
@@ -834,4 +835,381 @@ fn the_chosen_entry_point_runs_at_its_own_size() {
         let want = if i < 128 { got[i] + 0.5 } else { got[i] };
         assert_eq!(after[i], want, "main_b out[{i}]");
     }
+}
+
+const SIZE_CONTROL: &str = "SubgroupSizeControl.subgroupSizeControl";
+const FULL_SUBGROUPS: &str = "SubgroupSizeControl.computeFullSubgroups";
+const ZERO_INIT: &str = "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory";
+const UCF_FEATURE: &str =
+    "ShaderSubgroupUniformControlFlowFeaturesKHR.shaderSubgroupUniformControlFlow";
+const UCF_EXTENSION: &str = "VK_KHR_shader_subgroup_uniform_control_flow";
+
+/// `tests/kernels/subgroup_layout.spv` run over one workgroup of `x`
+/// invocations: per invocation (subgroup size, subgroup id, active
+/// invocations of its subgroup, number of subgroups).
+fn subgroup_layout(vk: &Reference, x: u32, tune: PipelineDesc<'_>) -> Result<Vec<[u32; 4]>, Error> {
+    let words = kernel("tests/subgroup_layout.spv");
+    let bindings = [b(0, 0, S)];
+    let spec = [(0, x.to_le_bytes().to_vec())];
+    let p = vk.pipeline(&PipelineDesc {
+        specialization: &spec,
+        ..PipelineDesc {
+            spirv: &words,
+            entry: "main",
+            bindings: &bindings,
+            ..tune
+        }
+    })?;
+    let out = vk.buffer(&vec![0xffu8; x as usize * 16]).unwrap();
+    vk.dispatch(&p, &[Bound::new(0, 0, &out)], &[], [1, 1, 1])?;
+    Ok(u32s(&out.read())
+        .chunks(4)
+        .map(|c| [c[0], c[1], c[2], c[3]])
+        .collect())
+}
+
+#[test]
+fn full_subgroups_fill_every_subgroup_and_need_a_whole_x_size() {
+    let Some(vk) = reference(&[SIZE_CONTROL, FULL_SUBGROUPS]) else {
+        return;
+    };
+    let sg = vk.subgroup_size();
+    let full = PipelineDesc {
+        require_full_subgroups: true,
+        ..Default::default()
+    };
+    // 8 subgroups, every one full.
+    let x = 8 * sg;
+    let got = subgroup_layout(&vk, x, full).unwrap();
+    for (i, [size, id, active, count]) in got.iter().copied().enumerate() {
+        assert_eq!((size, active, count), (sg, sg, 8), "invocation {i}");
+        assert_eq!(id, i as u32 / sg, "invocation {i}");
+    }
+
+    // Negative control: 2.5 subgroups without the flag leave the last one
+    // half full ...
+    let x = 2 * sg + sg / 2;
+    let got = subgroup_layout(&vk, x, PipelineDesc::default()).unwrap();
+    let last = got.last().unwrap();
+    assert_eq!((last[1], last[2], last[3]), (2, sg / 2, 3), "{got:?}");
+    // ... and with it, Vulkan does not allow that x size.
+    let e = subgroup_layout(&vk, x, full).unwrap_err();
+    assert!(matches!(e, Error::Subgroup { .. }), "{e}");
+    assert!(
+        e.to_string().contains(&format!(
+            "x size ({x}) to be a multiple of the subgroup size ({sg})"
+        )),
+        "{e}"
+    );
+
+    // The flag without the feature is refused, naming the feature.
+    let plain = reference(&[SIZE_CONTROL]).unwrap();
+    let e = subgroup_layout(&plain, 8 * sg, full).unwrap_err();
+    assert!(
+        matches!(&e, Error::Subgroup { .. }) && e.to_string().contains(FULL_SUBGROUPS),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_required_subgroup_size_is_used_and_checked_against_the_range() {
+    let Some(vk) = reference(&[SIZE_CONTROL, FULL_SUBGROUPS]) else {
+        return;
+    };
+    let (min, max) = vk.subgroup_size_range();
+    assert!(min.is_power_of_two() && min <= vk.subgroup_size() && vk.subgroup_size() <= max);
+    let session = Session::new(
+        &ReferenceOptions {
+            features: vec![SIZE_CONTROL.into()],
+            ..ReferenceOptions::default()
+        },
+        Place::InProcess,
+    )
+    .unwrap();
+    assert_eq!(session.subgroup_size_range(), (min, max));
+
+    let mut size = min;
+    while size <= max {
+        for full in [false, true] {
+            let got = subgroup_layout(
+                &vk,
+                4 * size,
+                PipelineDesc {
+                    required_subgroup_size: Some(size),
+                    require_full_subgroups: full,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            assert!(
+                got.iter()
+                    .all(|v| v[0] == size && v[2] == size && v[3] == 4),
+                "size {size}, full {full}: {got:?}"
+            );
+        }
+        size *= 2;
+    }
+
+    // Negative controls: outside the range, not a power of two, with a
+    // varying size, without the feature.
+    let required = |size| PipelineDesc {
+        required_subgroup_size: Some(size),
+        ..Default::default()
+    };
+    for bad in [max * 2, min / 2, 3] {
+        if bad == 0 {
+            continue;
+        }
+        let e = subgroup_layout(&vk, 4 * max, required(bad)).unwrap_err();
+        assert!(matches!(e, Error::Subgroup { .. }), "{e}");
+        assert!(
+            e.to_string().contains(&format!(
+                "required subgroup size {bad} is not a power of two in the device's range [{min}, {max}]"
+            )),
+            "{e}"
+        );
+    }
+    let e = subgroup_layout(
+        &vk,
+        4 * max,
+        PipelineDesc {
+            allow_varying_subgroup_size: true,
+            ..required(max)
+        },
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("exclude each other"), "{e}");
+    let plain = reference(&[]).unwrap();
+    let e = subgroup_layout(&plain, 4 * max, required(max)).unwrap_err();
+    assert!(e.to_string().contains(SIZE_CONTROL), "{e}");
+    // A varying size with full subgroups: x a multiple of the largest.
+    let got = subgroup_layout(
+        &vk,
+        2 * max,
+        PipelineDesc {
+            allow_varying_subgroup_size: true,
+            require_full_subgroups: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(got.iter().all(|v| v[0] == v[2]), "{got:?}");
+}
+
+#[test]
+fn zero_initialized_workgroup_memory_reads_zeros() {
+    let words = kernel("tests/zero_init.spv");
+    let needs = required_by_module(&words).unwrap();
+    assert!(needs.iter().any(|n| n == ZERO_INIT), "{needs:?}");
+    // Negative control: Workgroup memory without an initializer needs
+    // nothing.
+    let plain_needs = required_by_module(&kernel("shared_memory.spv")).unwrap();
+    assert!(
+        !plain_needs.iter().any(|n| n == ZERO_INIT),
+        "{plain_needs:?}"
+    );
+
+    // Without the feature: refused, naming it (lavapipe supports it).
+    let Some(plain) = reference(&[]) else { return };
+    let bindings = [b(0, 0, S)];
+    let e = plain.pipeline(&desc(&words, &bindings)).unwrap_err();
+    assert!(
+        matches!(&e, Error::MissingFeature { declares, .. }
+            if declares == "a Workgroup variable with an initializer"),
+        "{e}"
+    );
+    assert!(e.to_string().contains(ZERO_INIT), "{e}");
+
+    // With the module's needs as optional features: enabled, and every
+    // workgroup reads zeros although the previous one left its pattern
+    // behind (without the initializer, lavapipe 25.0.7 reads that pattern:
+    // 0xdead0000 + i in every run, measured).
+    let vk = Reference::new(&ReferenceOptions {
+        optional_features: needs,
+        ..ReferenceOptions::default()
+    })
+    .unwrap();
+    assert!(vk.enabled_features().any(|f| f == ZERO_INIT));
+    let p = vk.pipeline(&desc(&words, &bindings)).unwrap();
+    let out = vk.buffer(&[0xffu8; 128 * 4]).unwrap();
+    for run in 0..3 {
+        vk.dispatch(&p, &[Bound::new(0, 0, &out)], &[], [4, 1, 1])
+            .unwrap();
+        let got = u32s(&out.read());
+        assert_eq!(got[..64], [0; 64], "run {run}");
+        for i in 0..64 {
+            assert_eq!(got[64 + i], 0xdead_0000 + (i as u32 + 1) % 64, "run {run}");
+        }
+    }
+}
+
+#[test]
+fn subgroup_uniform_control_flow_modules_run_as_amber_runs_them() {
+    let words = kernel("tests/uniform_control_flow.spv");
+    let needs = required_by_module(&words).unwrap();
+    for n in [
+        UCF_EXTENSION,
+        UCF_FEATURE,
+        "SubgroupSupportedStages.compute",
+        "SubgroupSupportedOperations.basic",
+    ] {
+        assert!(needs.iter().any(|m| m == n), "{n} not in {needs:?}");
+    }
+    let Some(vk) = reference(&[]) else { return };
+    drop(vk);
+
+    // As required features (the CTS's registration): a device without the
+    // extension is a clean skip naming it and its feature.
+    let strict = Reference::new(&ReferenceOptions {
+        features: needs.clone(),
+        ..ReferenceOptions::default()
+    });
+    let supported = match strict {
+        Ok(_) => true,
+        Err(Error::UnsupportedFeatures { names, .. }) => {
+            let mut names = names;
+            names.sort();
+            assert_eq!(names, [UCF_FEATURE, UCF_EXTENSION]);
+            false
+        }
+        Err(e) => panic!("{e}"),
+    };
+
+    // As optional features (the amber tool's way): enabled where
+    // supported, else left off; the module runs either way.
+    let vk = Reference::new(&ReferenceOptions {
+        optional_features: needs,
+        ..ReferenceOptions::default()
+    })
+    .unwrap();
+    assert_eq!(vk.enabled_features().any(|f| f == UCF_FEATURE), supported);
+    let bindings = [b(0, 0, S)];
+    let p = vk.pipeline(&desc(&words, &bindings)).unwrap();
+    let out = vk.buffer(&[0u8; 64 * 4]).unwrap();
+    vk.dispatch(&p, &[Bound::new(0, 0, &out)], &[], [1, 1, 1])
+        .unwrap();
+    let sg = vk.subgroup_size() as usize;
+    for (s, chunk) in u32s(&out.read()).chunks(sg).enumerate() {
+        if s % 2 == 0 {
+            assert_eq!(
+                chunk.iter().filter(|v| **v == 1).count(),
+                1,
+                "subgroup {s}: {chunk:?}"
+            );
+            assert_eq!(
+                chunk.iter().filter(|v| **v == 2).count(),
+                sg - 1,
+                "subgroup {s}: {chunk:?}"
+            );
+        } else {
+            assert!(chunk.iter().all(|v| *v == 3), "subgroup {s}: {chunk:?}");
+        }
+    }
+}
+
+#[test]
+fn device_properties_are_checked_when_the_device_is_created() {
+    let e = Reference::new(&ReferenceOptions {
+        properties: vec!["FloatControlsProperties.shaderDenormPreserveFloat128".into()],
+        ..ReferenceOptions::default()
+    })
+    .unwrap_err();
+    assert!(
+        matches!(&e, Error::UnknownProperty { name } if name.ends_with("Float128")),
+        "{e}"
+    );
+    let Some(_) = reference(&[]) else { return };
+    let with = |properties: Vec<String>| {
+        Reference::new(&ReferenceOptions {
+            properties,
+            ..ReferenceOptions::default()
+        })
+    };
+    let all = property_names();
+    let lacking = match with(all.clone()) {
+        Ok(_) => Vec::new(),
+        Err(Error::UnsupportedFeatures { names, .. }) => names,
+        Err(e) => panic!("{e}"),
+    };
+    // lavapipe (Mesa 25.0.7) preserves no denormals: the property of the
+    // Vulkan CTS's float-controls Amber test.
+    assert!(
+        lacking
+            .iter()
+            .any(|n| n == "FloatControlsProperties.shaderDenormPreserveFloat16"),
+        "{lacking:?}"
+    );
+    let held: Vec<String> = all.into_iter().filter(|n| !lacking.contains(n)).collect();
+    assert!(!held.is_empty());
+    with(held.clone()).unwrap();
+    // One lacking property among held ones: the error names it alone.
+    let mut asked = held;
+    asked.push(lacking[0].clone());
+    let e = with(asked).unwrap_err();
+    assert!(
+        matches!(&e, Error::UnsupportedFeatures { names, .. } if names == &lacking[..1]),
+        "{e}"
+    );
+    assert!(e.to_string().contains(&lacking[0]), "{e}");
+}
+
+#[test]
+fn amber_feature_and_extension_names_of_the_public_tests() {
+    let Some(_) = reference(&[]) else { return };
+    // What the public compute Amber tests ask for; all on lavapipe, the
+    // extensions promoted to core satisfied by Vulkan 1.3.
+    let asked = [
+        SIZE_CONTROL,
+        FULL_SUBGROUPS,
+        ZERO_INIT,
+        "VulkanMemoryModelFeatures.vulkanMemoryModel",
+        "VulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
+        "VariablePointerFeatures.variablePointers",
+        "VariablePointerFeatures.variablePointersStorageBuffer",
+        "Storage8BitFeatures.storagePushConstant8",
+        "Storage16BitFeatures.storagePushConstant16",
+        "VK_KHR_spirv_1_4",
+        "VK_KHR_zero_initialize_workgroup_memory",
+        "VK_EXT_descriptor_indexing",
+        "VK_KHR_get_physical_device_properties2",
+        "VK_KHR_vulkan_memory_model",
+        "VK_KHR_storage_buffer_storage_class",
+        "VK_KHR_16bit_storage",
+        "VK_KHR_8bit_storage",
+        "VK_KHR_shader_float16_int8",
+    ];
+    let vk = reference(&asked).unwrap();
+    let on: Vec<&str> = vk.enabled_features().collect();
+    for a in asked {
+        assert!(on.contains(&a), "{a} not in {on:?}");
+    }
+    drop(vk);
+
+    // Long vectors: newer than lavapipe 25.0.7. Required: a skip naming
+    // it; optional: left off.
+    const LONG: &str = "ShaderLongVectorFeaturesEXT.longVector";
+    match Reference::new(&ReferenceOptions {
+        features: vec![LONG.into(), "shaderInt64".into()],
+        ..ReferenceOptions::default()
+    }) {
+        Ok(vk) => assert!(vk.enabled_features().any(|f| f == LONG)),
+        Err(Error::UnsupportedFeatures { names, .. }) => assert_eq!(names, [LONG]),
+        Err(e) => panic!("{e}"),
+    }
+    let vk = Reference::new(&ReferenceOptions {
+        features: vec!["shaderInt64".into()],
+        optional_features: vec![LONG.into(), "VK_XYZ_no_such_extension".into()],
+        ..ReferenceOptions::default()
+    })
+    .unwrap();
+    assert!(!vk
+        .enabled_features()
+        .any(|f| f == "VK_XYZ_no_such_extension"));
+    // Unknown names are errors even among optional ones.
+    let e = Reference::new(&ReferenceOptions {
+        optional_features: vec!["NoSuchFeatures.x".into()],
+        ..ReferenceOptions::default()
+    })
+    .unwrap_err();
+    assert!(matches!(e, Error::UnknownFeature { .. }), "{e}");
 }

@@ -40,6 +40,7 @@ fn churn(vk: &Reference, words: &[u32], rounds: u32) {
         specialization: &[],
         bindings: &BINDINGS,
         push_constant_size: 16,
+        ..Default::default()
     };
     let src = vk.buffer(&f32_bytes(&[1.0, 2.0, 3.0, 4.0])).unwrap();
     let mut p = vk.pipeline(&desc).unwrap();
