@@ -79,9 +79,13 @@ pub const SHIM_FILES: &[(&str, &str)] = &[
     ("metal_compute", include_str!("shim/metal_compute")),
     ("metal_geometric", include_str!("shim/metal_geometric")),
     ("metal_integer", include_str!("shim/metal_integer")),
+    ("metal_limits", include_str!("shim/metal_limits")),
     ("metal_math", include_str!("shim/metal_math")),
+    ("metal_matrix", include_str!("shim/metal_matrix")),
     ("metal_numeric", include_str!("shim/metal_numeric")),
+    ("metal_pack", include_str!("shim/metal_pack")),
     ("metal_relational", include_str!("shim/metal_relational")),
     ("metal_simdgroup", include_str!("shim/metal_simdgroup")),
+    ("metal_type_traits", include_str!("shim/metal_type_traits")),
     ("metal_types", include_str!("shim/metal_types")),
 ];

@@ -370,6 +370,231 @@ fn a_general_protection_fault_is_not_called_a_null_pointer() {
     }
 }
 
+fn i32s(b: &Buffer) -> Vec<i32> {
+    u32s(b).into_iter().map(|x| x as i32).collect()
+}
+
+/// Runs `body` (MSL statements) as the one thread of a kernel with
+/// `device uint* a [[buffer(0)]]` (holding `input`) and `device T* out
+/// [[buffer(1)]]` (64 elements of 4 bytes), after `helpers` (MSL at file
+/// scope); returns `out`'s bytes.
+fn run_body(dev: &Device, helpers: &str, out_ty: &str, input: &[u32], body: &str) -> Buffer {
+    let a = dev.buffer(4 * input.len().max(1)).unwrap();
+    let bytes: Vec<u8> = input.iter().flat_map(|x| x.to_le_bytes()).collect();
+    a.write(0, &bytes).unwrap();
+    let out = dev.buffer(4 * 64).unwrap();
+    let msl = format!(
+        "{HEADER}{helpers}\nkernel void main0(device uint* a [[buffer(0)]], device {out_ty}* out [[buffer(1)]], uint gid [[thread_position_in_grid]])\n{{\n{body}\n}}\n"
+    );
+    run(dev, &msl, &[&a, &out], [1, 1, 1], [1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
+    out
+}
+
+/// SPIRV-Cross compares vectors into boolN (`bool4 m = (a & b) !=
+/// uint4(0u)`), converts them back with constructors, negates them with
+/// `not`, swizzles and selects with them: a boolN holds 0/1 as in MSL, not
+/// clang's -1/0 masks.
+#[test]
+fn vector_comparisons_give_msl_bool_vectors() {
+    let Some(dev) = dev() else { return };
+    let body = r#"
+    uint4 x = uint4(a[0], a[1], a[2], a[3]);
+    uint4 y = uint4(a[4], a[5], a[6], a[7]);
+    bool4 mask = (x & y) != uint4(0u);
+    uint4 u = uint4(mask);
+    out[0] = u.x; out[1] = u.y; out[2] = u.z; out[3] = u.w;
+    out[4] = uint(all(mask)); out[5] = uint(any(mask));
+    bool4 n = not(mask);
+    out[6] = uint(n.x); out[7] = uint(n.y);
+    uint4 s = select(uint4(10u), uint4(20u), x < y);
+    out[8] = s.x; out[9] = s.y; out[10] = s.z; out[11] = s.w;
+    int4 c = int4(x > y);
+    out[12] = uint(c.x); out[13] = uint(c.w);
+    bool2 sw = mask.zw;
+    out[14] = uint(sw.x); out[15] = uint(sw.y);
+    bool4 eq = mask == n;
+    out[16] = uint(any(eq));
+    float4 f = float4(x >= y);
+    out[17] = as_type<uint>(f.x); out[18] = as_type<uint>(f.y);
+    bool3 b3 = bool3(x.xyz);
+    out[19] = uint3(b3).y + 10u * uint3(b3).x;
+    mask.y = x.y == 0u;
+    out[20] = uint(mask.y);
+    out[21] = uint(isnan(float2(as_type<float>(0x7fc00000u), 1.0)).x);
+    out[22] = select(0u, 1u, x.x == 3u && y.x != 0u);
+    "#;
+    let out = run_body(&dev, "", "uint", &[3, 0, 5, 8, 1, 7, 4, 8], body);
+    let v = u32s(&out);
+    // x & y = (1, 0, 4, 8)
+    assert_eq!(&v[0..4], &[1, 0, 1, 1], "uint4(bool4) is 0/1");
+    assert_eq!(&v[4..8], &[0, 1, 0, 1], "all, any, not");
+    assert_eq!(&v[8..12], &[10, 20, 10, 10], "select with x < y");
+    assert_eq!(&v[12..14], &[1, 0], "int4(x > y) is 1, not -1");
+    assert_eq!(&v[14..17], &[1, 1, 0], "swizzles and == of bool vectors");
+    assert_eq!(v[17], 1.0f32.to_bits(), "float4(true) is 1.0");
+    assert_eq!(v[18], 0, "float4(false) is 0.0");
+    assert_eq!(v[19], 10, "bool3(uint3(3, 0, 5)) is (1, 0, 1)");
+    assert_eq!(v[20], 1);
+    assert_eq!(v[21], 1, "isnan of a vector is a bool vector");
+    assert_eq!(v[22], 1);
+}
+
+/// `determinant` of float2x2/3x3/4x4, and SPIRV-Cross's `spvInverse4x4`
+/// (GLSL `inverse`), which needs matrix * scalar, unary minus and division.
+#[test]
+fn matrix_functions_determinant_and_spirv_cross_inverse() {
+    let Some(dev) = dev() else { return };
+    // SPIRV-Cross's helpers for inverse(mat3), as it emits them.
+    let helpers = r#"
+static inline __attribute__((always_inline))
+float spvDet2x2(float a1, float a2, float b1, float b2)
+{
+    return a1 * b2 - b1 * a2;
+}
+static inline __attribute__((always_inline))
+float3x3 spvInverse3x3(float3x3 m)
+{
+    float3x3 adj;
+    adj[0][0] =  spvDet2x2(m[1][1], m[1][2], m[2][1], m[2][2]);
+    adj[0][1] = -spvDet2x2(m[0][1], m[0][2], m[2][1], m[2][2]);
+    adj[0][2] =  spvDet2x2(m[0][1], m[0][2], m[1][1], m[1][2]);
+    adj[1][0] = -spvDet2x2(m[1][0], m[1][2], m[2][0], m[2][2]);
+    adj[1][1] =  spvDet2x2(m[0][0], m[0][2], m[2][0], m[2][2]);
+    adj[1][2] = -spvDet2x2(m[0][0], m[0][2], m[1][0], m[1][2]);
+    adj[2][0] =  spvDet2x2(m[1][0], m[1][1], m[2][0], m[2][1]);
+    adj[2][1] = -spvDet2x2(m[0][0], m[0][1], m[2][0], m[2][1]);
+    adj[2][2] =  spvDet2x2(m[0][0], m[0][1], m[1][0], m[1][1]);
+    float det = (adj[0][0] * m[0][0]) + (adj[0][1] * m[1][0]) + (adj[0][2] * m[2][0]);
+    return (det != 0.0f) ? (adj * (1.0f / det)) : m;
+}
+"#;
+    let body = r#"
+    float k = float(a[0]);
+    float2x2 m2 = float2x2(float2(k, 1.0), float2(3.0, 4.0));
+    float3x3 m3 = float3x3(float3(2.0, 0.0, 1.0), float3(1.0, k, 0.0), float3(0.0, 1.0, 3.0));
+    float4x4 m4 = float4x4(float4(1.0, 2.0, 0.0, 0.0), float4(0.0, 1.0, k, 0.0), float4(0.0, 0.0, 1.0, 2.0), float4(3.0, 0.0, 0.0, 1.0));
+    out[0] = determinant(m2);
+    out[1] = determinant(m3);
+    out[2] = determinant(m4);
+    float3x3 inv = spvInverse3x3(m3);
+    float3x3 id = m3 * inv;
+    out[3] = id[0][0]; out[4] = id[1][0]; out[5] = id[2][2];
+    float2x2 n = -m2 / 2.0;
+    n *= 4.0;
+    out[6] = n[0][0]; out[7] = n[1][1];
+    half2x2 h = half2x2(m2) * 2.0;
+    out[8] = float(h[1][0]);
+    out[9] = determinant(transpose(m4));
+    "#;
+    let out = run_body(&dev, helpers, "float", &[2], body);
+    let v = f32s(&out);
+    // m2 = [[2, 3], [1, 4]] (columns (2, 1), (3, 4)): 2*4 - 3*1.
+    assert_eq!(v[0], 5.0);
+    // columns (2,0,1), (1,2,0), (0,1,3): 2*(2*3-1*0) - 1*(0*3-1*1) + 0 = 13.
+    assert_eq!(v[1], 13.0);
+    // 1 + (-1)^(4+1) * 3 * 2*2*2 (the two permutations with non-zero products).
+    assert_eq!(v[2], -23.0);
+    assert!(
+        (v[3] - 1.0).abs() < 1e-6 && v[4].abs() < 1e-6 && (v[5] - 1.0).abs() < 1e-6,
+        "{v:?}"
+    );
+    assert_eq!((v[6], v[7]), (-4.0, -8.0));
+    assert_eq!(v[8], 6.0);
+    assert_eq!(v[9], v[2], "det(transpose(m)) = det(m)");
+}
+
+/// <metal_type_traits> as SPIRV-Cross's helpers use it: its integer `sign`
+/// (`enable_if<is_integral<T>>`, for scalars and vectors, beside the shim's
+/// float `sign`), `spvSMod` and `spvFindSMSB` (selects over comparisons).
+#[test]
+fn type_traits_and_spirv_cross_integer_helpers() {
+    let Some(dev) = dev() else { return };
+    let helpers = r#"
+template<typename T, typename E = typename enable_if<is_integral<T>::value>::type>
+inline T sign(T x)
+{
+    return select(select(select(x, T(0), x == T(0)), T(1), x > T(0)), T(-1), x < T(0));
+}
+template<typename Tx, typename Ty>
+inline Tx spvSMod(Tx x, Ty y)
+{
+    Tx remainder = x - y * (x / y);
+    return select(Tx(remainder + y), remainder, remainder == 0 || (x >= 0) == (y >= 0));
+}
+template<typename T>
+inline T spvFindSMSB(T x)
+{
+    T v = select(x, T(-1) - x, x < T(0));
+    return select(clz(T(0)) - (clz(v) + T(1)), T(-1), v == T(0));
+}
+static_assert(is_integral<int4>::value && is_integral<uint>::value && !is_integral<float2>::value, "is_integral");
+static_assert(is_floating_point<half3>::value && !is_floating_point<int>::value, "is_floating_point");
+static_assert(is_signed<int2>::value && !is_signed<uint2>::value && is_unsigned<ushort>::value, "is_signed");
+static_assert(is_same<make_unsigned_t<int4>, uint4>::value && is_same<make_signed<uint>::type, int>::value, "make_unsigned");
+static_assert(is_vector<bool3>::value && !is_vector<float>::value && vec_elements<float3>::value == 3, "is_vector");
+static_assert(is_same<make_scalar_t<bool2>, bool>::value && is_boolean<bool4>::value && !is_boolean<char4>::value, "bool");
+static_assert(is_same<enable_if_t<true, int>, int>::value && is_same<conditional_t<false, int, uint>, uint>::value, "std");
+"#;
+    let body = r#"
+    int x = int(a[0]);
+    int4 v = int4(x, -x, 0, 2 * x);
+    int4 s = sign(v);
+    out[0] = s.x; out[1] = s.y; out[2] = s.z; out[3] = sign(-x);
+    out[4] = int(sign(-2.5));
+    int4 m = spvSMod(int4(-7, 7, -7, 6), int4(3, -3, -3, 3));
+    out[5] = m.x; out[6] = m.y; out[7] = m.z; out[8] = m.w;
+    out[9] = spvSMod(-7, 3);
+    int4 msb = spvFindSMSB(int4(x, -1, 0, -x));
+    out[10] = msb.x; out[11] = msb.y; out[12] = msb.z; out[13] = msb.w;
+    "#;
+    let out = run_body(&dev, helpers, "int", &[5], body);
+    let v = i32s(&out);
+    assert_eq!(&v[0..5], &[1, -1, 0, -1, -1]);
+    assert_eq!(
+        &v[5..10],
+        &[2, -2, -1, 0, 2],
+        "GLSL mod: the sign of the divisor"
+    );
+    assert_eq!(&v[10..14], &[2, -1, -1, 2], "findMSB");
+}
+
+/// Math, common, integer and packing functions SPIRV-Cross calls, and the
+/// `fast::`/`precise::` spellings of all of them.
+#[test]
+fn math_integer_and_packing_functions() {
+    let Some(dev) = dev() else { return };
+    let body = r#"
+    float one = as_type<float>(a[0]);
+    out[0] = as_type<float>(pack_float_to_unorm4x8(float4(0.0, 1.0, 0.5, 2.0) * one));
+    out[1] = as_type<float>(pack_float_to_snorm2x16(float2(-1.0, 0.5) * one));
+    float4 u = unpack_unorm4x8_to_float(0x80FF00FFu);
+    out[2] = u.x; out[3] = u.y; out[4] = u.w;
+    float2 s = unpack_snorm2x16_to_float(0x80007FFFu);
+    out[5] = s.x; out[6] = s.y;
+    out[7] = fast::sinh(one); out[8] = precise::acos(one); out[9] = fast::cosh(0.0 * one);
+    out[10] = fmedian3(3.0 * one, 1.0, 2.0); out[11] = fmax3(1.0, 5.0 * one, 2.0);
+    out[12] = float(max3(1, int(one) * 7, 3)); out[13] = float(median3(4u, 9u, uint(one)));
+    out[14] = float(addsat(2147483000, int(one) * 2000)); out[15] = float(madhi(0x80000000u, 4u * uint(one), 1u));
+    float c;
+    out[16] = sincos(0.0 * one, c); out[17] = c;
+    out[18] = float(ilogb(8.0 * one));
+    out[19] = float(isunordered(one, as_type<float>(0x7fc00000u)));
+    out[20] = float(absdiff(int2(-3, 4), int2(5 * int(one), 1)).x);
+    "#;
+    let out = run_body(&dev, "", "float", &[1.0f32.to_bits()], body);
+    let v = f32s(&out);
+    assert_eq!(v[0].to_bits(), 0xFF80_FF00);
+    assert_eq!(v[1].to_bits(), 0x4000_8001);
+    assert_eq!((v[2], v[3], v[4]), (1.0, 0.0, 128.0 / 255.0));
+    assert_eq!((v[5], v[6]), (1.0, -1.0), "snorm -32768 unpacks to -1");
+    assert!((v[7] - 1.0f32.sinh()).abs() < 1e-6 && v[8] == 0.0 && v[9] == 1.0);
+    assert_eq!(&v[10..14], &[2.0, 5.0, 7.0, 4.0]);
+    assert_eq!(v[14], i32::MAX as f32, "addsat saturates");
+    assert_eq!(v[15], 3.0, "madhi: (0x80000000 * 4) >> 32, plus 1");
+    assert_eq!((v[16], v[17]), (0.0, 1.0));
+    assert_eq!((v[18], v[19], v[20]), (3.0, 1.0, 8.0));
+}
+
 /// Each fault names its kind, and the kinds random data can cause in a
 /// correct kernel (a divisor of zero, an index far past every buffer) say
 /// so, unlike a null pointer or a trap.
