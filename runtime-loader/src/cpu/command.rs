@@ -36,6 +36,7 @@
 
 use std::collections::VecDeque;
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -51,12 +52,14 @@ use crate::plan::{DispatchPlan, Grid};
 use crate::transfer::{self, BlitAlignment, CopyParams, FillParams, Route};
 
 /// How recorded commands run (copied from the device).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct RunOptions {
     fill: ThreadgroupFill,
     time_limit: Duration,
     workers: usize,
     queue_wait_limit: Duration,
+    /// The device's count of divisions given a value after a trap.
+    divisions: Arc<AtomicU64>,
 }
 
 impl RunOptions {
@@ -66,6 +69,7 @@ impl RunOptions {
             time_limit: inner.time_limit,
             workers: inner.workers,
             queue_wait_limit: inner.queue_wait_limit,
+            divisions: inner.divisions.clone(),
         }
     }
 }
@@ -96,7 +100,7 @@ unsafe impl Sync for Ready {}
 
 impl Ready {
     fn run(&self, o: &RunOptions) -> Result<(), CpuError> {
-        exec::run(&Launch {
+        let outcome = exec::run(&Launch {
             kernel: &self.kernel,
             entry: self.entry,
             encoded: &self.encoded,
@@ -104,7 +108,9 @@ impl Ready {
             time_limit: o.time_limit,
             workers: o.workers,
             simd_width: self.simd_width,
-        })
+        })?;
+        o.divisions.fetch_add(outcome.divisions, Ordering::Relaxed);
+        Ok(())
     }
 }
 

@@ -38,6 +38,26 @@ pub(super) const FLAGS: &[&str] = &[
 /// driver). A cc1 option, from clang 16 on.
 const HALF_PRECISION: [&str; 2] = ["-Xclang", "-ffloat16-excess-precision=none"];
 
+/// x86-64: every 64-bit (32-bit) division is one `idiv`/`div` of that width.
+/// By default LLVM divides operands that happen to fit in 32 (8) bits with
+/// a narrower unsigned `div`, so a 64-bit division by zero would trap in a
+/// 32-bit instruction and get a 32-bit all-ones quotient; the executor
+/// completes a trapping division with a value of the instruction's width
+/// (exec.rs).
+#[cfg(target_arch = "x86_64")]
+const DIVISION_WIDTH: &[&str] = &[
+    "-Xclang",
+    "-target-feature",
+    "-Xclang",
+    "-idivq-to-divl",
+    "-Xclang",
+    "-target-feature",
+    "-Xclang",
+    "-idivl-to-divb",
+];
+#[cfg(not(target_arch = "x86_64"))]
+const DIVISION_WIDTH: &[&str] = &[];
+
 /// Oldest clang major version that compiles the shim.
 pub const MIN_CLANG_MAJOR: u32 = 15;
 
@@ -180,6 +200,7 @@ impl Compiler {
     /// The flags for this clang.
     fn flags(&self) -> Vec<&'static str> {
         let mut v = FLAGS.to_vec();
+        v.extend(DIVISION_WIDTH);
         if self.clang.major >= 16 {
             v.extend(HALF_PRECISION);
         }

@@ -1,6 +1,7 @@
 //! The CPU device: a compiler and the execution options.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -103,6 +104,8 @@ pub(super) struct Inner {
     pub(super) builtins: OnceLock<Result<Arc<Builtins>, CpuError>>,
     /// The device's queue, started on first use.
     pub(super) queue: OnceLock<Queue>,
+    /// See [`Device::undefined_divisions`].
+    pub(super) divisions: Arc<AtomicU64>,
 }
 
 /// The CPU device. Cloning shares it.
@@ -143,6 +146,7 @@ impl Device {
                 simd_width: options.simd_width,
                 builtins: OnceLock::new(),
                 queue: OnceLock::new(),
+                divisions: Arc::new(AtomicU64::new(0)),
             }),
         })
     }
@@ -165,8 +169,21 @@ impl Device {
                 simd_width: width,
                 builtins: OnceLock::new(),
                 queue: OnceLock::new(),
+                divisions: i.divisions.clone(),
             }),
         })
+    }
+
+    /// How many integer divisions by zero (or `INT_MIN / -1`, undefined in
+    /// MSL) this device's dispatches have completed with halc's value
+    /// instead of failing, since it was created: quotient all ones,
+    /// remainder the dividend (x86-64, where they trap; see the CPU
+    /// backend's executor). On AArch64 they do not trap and are not counted.
+    /// Read it before and after a dispatch to know whether that dispatch
+    /// divided by zero (the count is shared with the devices
+    /// [`Device::with_simd_width`] makes from this one).
+    pub fn undefined_divisions(&self) -> u64 {
+        self.inner.divisions.load(Ordering::Relaxed)
     }
 
     /// Lanes per SIMD group of this device's pipelines.

@@ -259,8 +259,11 @@ pub enum FaultKind {
     /// CPU refused without naming it (non-canonical, or a misaligned vector
     /// access), or a fiber's stack overflowing.
     OutsideBuffers,
-    /// SIGFPE: an integer division by zero, or `INT_MIN / -1`; undefined in
-    /// MSL (a GPU gives some value).
+    /// SIGFPE that the executor could not complete: an integer division by
+    /// zero or `INT_MIN / -1` is undefined in MSL and a GPU gives some
+    /// value, so the executor gives halc's value and goes on
+    /// ([`super::Device::undefined_divisions`] counts them); this is left
+    /// for a trapping instruction it does not decode.
     IntegerDivision,
     /// A load or store through a null pointer.
     NullPointer,
@@ -275,7 +278,8 @@ pub enum FaultKind {
 impl FaultKind {
     /// Whether a correctly compiled kernel can fault this way because of
     /// the data alone: an index read from a buffer that goes out of bounds
-    /// or far past every buffer, or a divisor that is zero. A test that
+    /// or far past every buffer, or a divisor that is zero (in the rare
+    /// division the executor does not complete). A test that
     /// feeds a kernel random data learns nothing from such a fault.
     pub fn may_come_from_data(self) -> bool {
         matches!(
