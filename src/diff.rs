@@ -519,6 +519,9 @@ pub fn diff(
             specialization: &[],
             bindings: &descs,
             push_constant_size: k.entry.push_constant_size.unwrap_or(0),
+            require_full_subgroups: false,
+            allow_varying_subgroup_size: false,
+            required_subgroup_size: None,
         })
         .map_err(|e| format!("vulkan: {e}"))?;
     let vk_bufs: Vec<vulkan_reference::BufferId> = buffers

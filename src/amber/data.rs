@@ -77,16 +77,25 @@ pub struct DataType {
     pub rows: u32,
     /// Matrix columns (1 for scalars and vectors).
     pub columns: u32,
+    /// Written with `[]` (`int8[]`, `vec2<float>[]`): the buffer is an
+    /// array of this type, whose elements std140 rounds up to 16 bytes.
+    /// Without it, amber lays std140 elements out as std430 does (vec3s
+    /// and matrix columns aside).
+    pub array: bool,
 }
 
 impl fmt::Display for DataType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = self.scalar.amber_name();
         match (self.columns, self.rows) {
-            (1, 1) => f.write_str(&s),
-            (1, n) => write!(f, "vec{n}<{s}>"),
-            (c, r) => write!(f, "mat{c}x{r}<{s}>"),
+            (1, 1) => f.write_str(&s)?,
+            (1, n) => write!(f, "vec{n}<{s}>")?,
+            (c, r) => write!(f, "mat{c}x{r}<{s}>")?,
         }
+        if self.array {
+            f.write_str("[]")?;
+        }
+        Ok(())
     }
 }
 
@@ -97,12 +106,17 @@ impl DataType {
             scalar,
             rows: 1,
             columns: 1,
+            array: false,
         }
     }
 
     /// Parses Amber's `DATA_TYPE` values: `uint32`, `vec4<float>`,
     /// `mat2x3<float>` (columns x rows).
     pub fn from_amber(name: &str) -> Option<DataType> {
+        if let Some(element) = name.strip_suffix("[]") {
+            let t = DataType::from_amber(element).filter(|t| !t.array)?;
+            return Some(DataType { array: true, ..t });
+        }
         if let Some(s) = Scalar::from_amber(name) {
             return Some(DataType::scalar(s));
         }
@@ -114,6 +128,7 @@ impl DataType {
                 scalar,
                 rows: n,
                 columns: 1,
+                array: false,
             });
         }
         let (c, r) = head.strip_prefix("mat")?.split_once('x')?;
@@ -121,6 +136,7 @@ impl DataType {
             scalar,
             rows: n(r)?,
             columns: n(c)?,
+            array: false,
         })
     }
 
@@ -166,6 +182,7 @@ impl DataType {
                     scalar: s,
                     rows,
                     columns: 1,
+                    array: false,
                 });
             }
         }
@@ -181,6 +198,7 @@ impl DataType {
                     scalar: s,
                     rows: r,
                     columns: c,
+                    array: false,
                 });
             }
         }
@@ -207,8 +225,9 @@ impl DataType {
         }
     }
 
-    /// Byte stride between consecutive elements of a buffer (an array of
-    /// this type) in `layout`.
+    /// Byte stride between consecutive elements of a buffer in `layout`, as
+    /// amber lays them out: vec3 takes 16 bytes, std140 pads matrix columns
+    /// to 16 bytes and, for `[]` types only, elements to 16 bytes.
     pub fn stride(&self, layout: Layout) -> usize {
         let s = self.scalar.bytes();
         let stride = if self.columns > 1 {
@@ -221,8 +240,8 @@ impl DataType {
             }
         };
         match layout {
-            Layout::Std430 => stride,
-            Layout::Std140 => stride.next_multiple_of(16),
+            Layout::Std140 if self.array => stride.next_multiple_of(16),
+            _ => stride,
         }
     }
 
@@ -249,17 +268,11 @@ pub fn encode(scalar: Scalar, text: &str) -> Result<Vec<u8>, String> {
     };
     let bytes = scalar.bytes();
     match scalar {
-        Scalar::Int(b) | Scalar::UInt(b) => {
+        Scalar::Int(_) | Scalar::UInt(_) => {
             let v = int(text).ok_or_else(bad)?;
-            let (min, max) = if matches!(scalar, Scalar::Int(_)) {
-                (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1)
-            } else {
-                (0, (1i128 << b) - 1)
-            };
-            // Hex literals give bit patterns: 0xffffffff is a valid int32.
-            let is_hex = text.trim_start_matches('-').starts_with("0x");
-            let fits = (min..=max).contains(&v) || (is_hex && (0..(1i128 << b)).contains(&v));
-            if !fits {
+            // As amber reads it: any 64-bit value, signed or not, keeps its
+            // low bits (`-1` is a valid uint32, `40206` an int16 of -25330).
+            if !(i128::from(i64::MIN)..=i128::from(u64::MAX)).contains(&v) {
                 return Err(format!(
                     "`{text}` is out of range for {}",
                     scalar.amber_name()
@@ -386,7 +399,16 @@ mod tests {
     fn layouts_follow_std430_and_std140() {
         let f = DataType::scalar(Scalar::Float(32));
         assert_eq!(f.stride(Layout::Std430), 4);
-        assert_eq!(f.stride(Layout::Std140), 16);
+        // As amber: std140 pads the elements of `[]` types only.
+        assert_eq!(f.stride(Layout::Std140), 4);
+        let fa = DataType::from_amber("float[]").unwrap();
+        assert_eq!(fa.stride(Layout::Std140), 16);
+        assert_eq!(fa.stride(Layout::Std430), 4);
+        assert_eq!(fa.to_string(), "float[]");
+        assert!(DataType::from_amber("float[][]").is_none());
+        let v2a = DataType::from_amber("vec2<int8>[]").unwrap();
+        assert_eq!(v2a.stride(Layout::Std140), 16);
+        assert_eq!(v2a.stride(Layout::Std430), 2);
         let v3 = DataType::from_amber("vec3<float>").unwrap();
         assert_eq!(v3.stride(Layout::Std430), 16);
         let v2h = DataType::from_amber("vec2<float16>").unwrap();
@@ -409,8 +431,15 @@ mod tests {
             encode(Scalar::Int(32), "0xffffffff").unwrap(),
             [0xff; 4].to_vec()
         );
-        assert!(encode(Scalar::UInt(8), "256").is_err());
-        assert!(encode(Scalar::UInt(32), "-1").is_err());
+        // Amber keeps the low bits of any 64-bit value.
+        assert_eq!(encode(Scalar::UInt(8), "256").unwrap(), [0]);
+        assert_eq!(encode(Scalar::UInt(32), "-1").unwrap(), [0xff; 4]);
+        assert_eq!(
+            encode(Scalar::Int(16), "40206").unwrap(),
+            (-25330i16).to_le_bytes()
+        );
+        assert!(encode(Scalar::UInt(64), "18446744073709551616").is_err());
+        assert!(encode(Scalar::Int(64), "-9223372036854775809").is_err());
         assert_eq!(encode(Scalar::Float(16), "1.0").unwrap(), [0x00, 0x3c]);
         assert_eq!(
             decode(Scalar::Int(16), &encode(Scalar::Int(16), "-5").unwrap()),

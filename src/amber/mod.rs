@@ -18,7 +18,7 @@ use data::{DataType, Layout};
 pub use parse::{parse, ParseError};
 
 /// A parsed test file.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Script {
     /// Shaders by name.
     pub shaders: Vec<Shader>,
@@ -30,6 +30,8 @@ pub struct Script {
     pub commands: Vec<Command>,
     /// Device features and extensions the script asks for, with the line.
     pub requirements: Vec<(String, usize)>,
+    /// `DEVICE_PROPERTY` values the script requires, with the line.
+    pub properties: Vec<(String, usize)>,
 }
 
 /// Where a shader's SPIR-V comes from.
@@ -39,7 +41,8 @@ pub enum ShaderSource {
     Glsl(String),
     /// SPIR-V assembly, assembled with SPIRV-Tools.
     SpirvAsm(String),
-    /// SPIR-V words as hex bytes.
+    /// SPIR-V words as hex bytes (`SPIRV-HEX`), or a binary module read
+    /// from a file (`SPIRV-BIN`).
     SpirvHex(Vec<u8>),
 }
 
@@ -52,6 +55,7 @@ pub struct Shader {
     pub source: ShaderSource,
     /// `TARGET_ENV` given with the shader (`spv1.3`, `vulkan1.1`, ...).
     pub target_env: Option<String>,
+
     /// Line of the `SHADER` command.
     pub line: usize,
 }
@@ -92,19 +96,36 @@ pub enum BindKind {
     PushConstant,
 }
 
-/// One `BIND BUFFER`.
+/// One `BIND BUFFER` or `BIND BUFFER_ARRAY`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bind {
-    /// Buffer name.
-    pub buffer: String,
+    /// What is bound: one element, or one per element of a descriptor
+    /// array (`BIND BUFFER_ARRAY`).
+    pub elements: Vec<BindElement>,
     /// Where.
     pub kind: BindKind,
-    /// `DESCRIPTOR_OFFSET` in bytes.
+    /// Line.
+    pub line: usize,
+}
+
+/// One buffer of a binding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BindElement {
+    /// Buffer name.
+    pub buffer: String,
+    /// Byte offset of the view: `DESCRIPTOR_OFFSET`, plus the dynamic
+    /// `OFFSET` of a `uniform_dynamic` / `storage_dynamic` binding (Vulkan
+    /// adds the two).
     pub offset: u64,
     /// `DESCRIPTOR_RANGE` in bytes (`None`: the rest of the buffer).
     pub range: Option<u64>,
-    /// Line.
-    pub line: usize,
+}
+
+impl Bind {
+    /// The buffer of a single (non-array) binding, or the first element's.
+    pub fn buffer(&self) -> &str {
+        &self.elements[0].buffer
+    }
 }
 
 /// A `SPECIALIZE id AS type value`.
@@ -131,11 +152,33 @@ pub struct Pipeline {
     pub specialize: Vec<Specialize>,
     /// Bound buffers.
     pub binds: Vec<Bind>,
-    /// `SUBGROUP … REQUIRED_SIZE n`: the subgroup (SIMD-group) size the
+    /// `SUBGROUP … REQUIRED_SIZE`: the subgroup (SIMD-group) size the
     /// test's expectations assume.
-    pub subgroup_size: Option<u32>,
+    pub subgroup_size: Option<RequiredSize>,
+    /// `SHADER_OPTIMIZATION` passes, as spirv-opt flags (`--inline-entry-
+    /// points-exhaustive`), run on the shader's SPIR-V before anything else
+    /// sees it.
+    pub optimizations: Vec<String>,
+    /// `SUBGROUP … FULLY_POPULATED on`: every subgroup of a workgroup is
+    /// full, so the workgroup's width must be a multiple of the subgroup
+    /// size (Vulkan's `REQUIRE_FULL_SUBGROUPS`).
+    pub full_subgroups: bool,
+    /// `SUBGROUP … VARYING_SIZE on`: the subgroup size may vary (Vulkan's
+    /// `ALLOW_VARYING_SUBGROUP_SIZE`); the kernel reads it at run time.
+    pub varying_subgroups: bool,
     /// Line of the `PIPELINE` command.
     pub line: usize,
+}
+
+/// A pipeline's `SUBGROUP … REQUIRED_SIZE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequiredSize {
+    /// This many lanes.
+    Exact(u32),
+    /// The device's smallest subgroup size.
+    Min,
+    /// The device's largest subgroup size.
+    Max,
 }
 
 /// A comparison of `EXPECT … IDX`.

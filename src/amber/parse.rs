@@ -7,11 +7,12 @@
 //! naming the line.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use super::data::{encode, DataType, Layout, Scalar};
 use super::{
-    Bind, BindKind, Buffer, Check, Command, Compare, Pipeline, Script, Shader, ShaderSource,
-    Specialize, Tolerance,
+    Bind, BindElement, BindKind, Buffer, Check, Command, Compare, Pipeline, RequiredSize, Script,
+    Shader, ShaderSource, Specialize, Tolerance,
 };
 
 /// Why a script cannot be used, with its 1-based line.
@@ -43,15 +44,22 @@ fn unsupported(line: usize, message: impl Into<String>) -> ParseError {
     }
 }
 
-/// Parses an AmberScript or VkScript file.
+/// Parses an AmberScript or VkScript file whose `FILE`s (buffer data,
+/// shaders) are named relative to the working directory.
 pub fn parse(text: &str) -> Result<Script, ParseError> {
+    parse_in(text, Path::new(""))
+}
+
+/// Parses an AmberScript or VkScript file whose `FILE`s are named relative
+/// to `dir` (the script's directory, as the amber tool reads them).
+pub fn parse_in(text: &str, dir: &Path) -> Result<Script, ParseError> {
     let first = text
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or("");
     if first.starts_with("#!amber") {
-        AmberParser::new(text).script()
+        AmberParser::new(text, dir).script()
     } else if text.lines().any(|l| l.trim_start().starts_with('[')) {
         vkscript(text)
     } else {
@@ -71,6 +79,23 @@ fn tokens(line: &str) -> Vec<&str> {
         .collect()
 }
 
+/// Whether a line's tokens end in a line continuation (`\\`, alone or at
+/// the end of the last token), which it removes.
+fn continued(t: &mut Vec<&str>) -> bool {
+    let Some(last) = t.last_mut() else {
+        return false;
+    };
+    let Some(head) = last.strip_suffix('\\') else {
+        return false;
+    };
+    if head.is_empty() {
+        t.pop();
+    } else {
+        *last = head;
+    }
+    true
+}
+
 fn parse_u32(line: usize, what: &str, t: Option<&&str>) -> Result<u32, ParseError> {
     let t = t.ok_or_else(|| err(line, format!("missing {what}")))?;
     let v = match t.strip_prefix("0x") {
@@ -78,6 +103,42 @@ fn parse_u32(line: usize, what: &str, t: Option<&&str>) -> Result<u32, ParseErro
         None => t.parse().ok(),
     };
     v.ok_or_else(|| err(line, format!("{what} `{t}` is not a non-negative integer")))
+}
+
+fn parse_u64(line: usize, what: &str, t: &str) -> Result<u64, ParseError> {
+    let v = match t.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => t.parse().ok(),
+    };
+    v.ok_or_else(|| err(line, format!("{what} `{t}` is not a non-negative integer")))
+}
+
+/// The numbers after a `BIND` keyword: one, or one per element of a
+/// `BUFFER_ARRAY` of `count` buffers.
+fn bind_numbers<'a>(
+    line: usize,
+    rest: &mut std::iter::Peekable<std::slice::Iter<'_, &'a str>>,
+    what: &str,
+    count: usize,
+) -> Result<Vec<&'a str>, ParseError> {
+    let mut v = Vec::new();
+    while let Some(n) = rest
+        .peek()
+        .filter(|n| n.parse::<i64>().is_ok() || n.starts_with("0x"))
+    {
+        v.push(**n);
+        rest.next();
+    }
+    if v.is_empty() {
+        return Err(err(line, format!("{what} needs a value")));
+    }
+    if v.len() != 1 && v.len() != count {
+        return Err(err(
+            line,
+            format!("{what} has {} values for {count} buffers", v.len()),
+        ));
+    }
+    Ok(v)
 }
 
 fn parse_f64(line: usize, what: &str, t: &str) -> Result<f64, ParseError> {
@@ -136,29 +197,41 @@ struct AmberParser<'a> {
     lines: Vec<&'a str>,
     next: usize,
     script: Script,
+    /// Where `FILE`s are.
+    dir: PathBuf,
+    /// `VIRTUAL_FILE`s by path.
+    virtual_files: BTreeMap<String, String>,
 }
 
 impl<'a> AmberParser<'a> {
-    fn new(text: &'a str) -> Self {
+    fn new(text: &'a str, dir: &Path) -> Self {
         AmberParser {
             lines: text.lines().collect(),
             next: 0,
-            script: Script {
-                shaders: Vec::new(),
-                buffers: Vec::new(),
-                pipelines: Vec::new(),
-                commands: Vec::new(),
-                requirements: Vec::new(),
-            },
+            script: Script::default(),
+            dir: dir.to_path_buf(),
+            virtual_files: BTreeMap::new(),
         }
     }
 
-    /// The next line with tokens, as (1-based line, tokens).
+    /// The bytes of `FILE name`, relative to the script's directory.
+    fn file(&self, line: usize, name: &str) -> Result<Vec<u8>, ParseError> {
+        let path = self.dir.join(name);
+        std::fs::read(&path)
+            .map_err(|e| err(line, format!("cannot read FILE `{}`: {e}", path.display())))
+    }
+
+    /// The next line with tokens, as (1-based line, tokens). A line ending
+    /// in `\\` goes on on the next line.
     fn line(&mut self) -> Option<(usize, Vec<&'a str>)> {
         while self.next < self.lines.len() {
             let n = self.next;
             self.next += 1;
-            let t = tokens(self.lines[n]);
+            let mut t = tokens(self.lines[n]);
+            while continued(&mut t) && self.next < self.lines.len() {
+                t.extend(tokens(self.lines[self.next]));
+                self.next += 1;
+            }
             if !t.is_empty() {
                 return Some((n + 1, t));
             }
@@ -206,6 +279,13 @@ impl<'a> AmberParser<'a> {
                 "BUFFER" => self.buffer(line, &t)?,
                 "PIPELINE" | "DERIVE_PIPELINE" => self.pipeline(line, &t)?,
                 "RUN" => {
+                    // TIMED_EXECUTION asks the tool to time the run: it does
+                    // not change what runs.
+                    let t: Vec<&str> = t
+                        .iter()
+                        .copied()
+                        .filter(|w| *w != "TIMED_EXECUTION")
+                        .collect();
                     let name = t.get(1).ok_or_else(|| err(line, "RUN needs a pipeline"))?;
                     if !self.script.pipelines.iter().any(|p| p.name == *name) {
                         return Err(err(line, format!("unknown pipeline `{name}`")));
@@ -258,9 +338,27 @@ impl<'a> AmberParser<'a> {
                         .ok_or_else(|| err(line, format!("{} needs a name", t[0])))?;
                     self.script.requirements.push((name.to_string(), line));
                 }
+                "DEVICE_PROPERTY" => {
+                    let name = t
+                        .get(1)
+                        .ok_or_else(|| err(line, "DEVICE_PROPERTY needs a name"))?;
+                    self.script.properties.push((name.to_string(), line));
+                }
+                "VIRTUAL_FILE" => {
+                    let path = t
+                        .get(1)
+                        .ok_or_else(|| err(line, "VIRTUAL_FILE needs a path"))?;
+                    let body = self.block(line, "VIRTUAL_FILE")?;
+                    if self.virtual_files.insert(path.to_string(), body).is_some() {
+                        return Err(err(
+                            line,
+                            format!("virtual file `{path}` is declared twice"),
+                        ));
+                    }
+                }
                 "SET" => {} // ENGINE_DATA: timeouts; halc has its own.
                 "CLEAR" | "CLEAR_COLOR" | "CLEAR_DEPTH" | "CLEAR_STENCIL" | "IMAGE" | "SAMPLER"
-                | "STRUCT" | "VIRTUAL_FILE" | "DEBUG" => {
+                | "STRUCT" | "DEBUG" => {
                     return Err(unsupported(
                         line,
                         format!("`{}` is outside halc's compute subset", t[0]),
@@ -286,6 +384,8 @@ impl<'a> AmberParser<'a> {
             ));
         }
         let mut target_env = None;
+        // The source: inline up to END, or from a (virtual) file.
+        let mut from: Option<Vec<u8>> = None;
         let mut rest = t[4..].iter();
         while let Some(k) = rest.next() {
             match *k {
@@ -296,14 +396,39 @@ impl<'a> AmberParser<'a> {
                             .to_string(),
                     )
                 }
+                "FILE" => {
+                    let name = rest.next().ok_or_else(|| err(line, "FILE needs a path"))?;
+                    from = Some(self.file(line, name)?);
+                }
+                "VIRTUAL_FILE" => {
+                    let name = rest
+                        .next()
+                        .ok_or_else(|| err(line, "VIRTUAL_FILE needs a path"))?;
+                    let body = self
+                        .virtual_files
+                        .get(*name)
+                        .ok_or_else(|| err(line, format!("unknown virtual file `{name}`")))?;
+                    from = Some(body.clone().into_bytes());
+                }
                 other => return Err(err(line, format!("unexpected `{other}`"))),
             }
         }
-        let body = self.block(line, "SHADER")?;
+        let text = |bytes: Vec<u8>| {
+            String::from_utf8(bytes).map_err(|_| err(line, "the shader's FILE is not UTF-8 text"))
+        };
+        let (body, binary) = match from {
+            Some(bytes) if *format == "SPIRV-BIN" => (String::new(), bytes),
+            Some(bytes) => (text(bytes)?, Vec::new()),
+            None if *format == "SPIRV-BIN" => {
+                return Err(err(line, "SPIRV-BIN shaders are read from a FILE"))
+            }
+            None => (self.block(line, "SHADER")?, Vec::new()),
+        };
         let source = match *format {
             "GLSL" => ShaderSource::Glsl(body),
             "SPIRV-ASM" => ShaderSource::SpirvAsm(body),
             "SPIRV-HEX" => ShaderSource::SpirvHex(hex_bytes(line, &body)?),
+            "SPIRV-BIN" => ShaderSource::SpirvHex(binary),
             "HLSL" | "OPENCL-C" | "PASSTHROUGH" => {
                 return Err(unsupported(
                     line,
@@ -343,9 +468,6 @@ impl<'a> AmberParser<'a> {
             _ => return Err(err(line, "expected `BUFFER NAME DATA_TYPE TYPE …`")),
         }
         let ty_name = t.get(3).ok_or_else(|| err(line, "missing data type"))?;
-        if ty_name.ends_with("[]") {
-            return Err(unsupported(line, "array data types are not supported"));
-        }
         let ty = DataType::from_amber(ty_name)
             .ok_or_else(|| err(line, format!("unknown data type `{ty_name}`")))?;
         let mut i = 4;
@@ -390,30 +512,30 @@ impl<'a> AmberParser<'a> {
                     return Err(err(line, "buffer larger than 1 GiB"));
                 }
                 let init = t.get(i + 2).copied();
-                let values: Vec<String> =
-                    match init {
-                        Some("FILL") => {
-                            let v = t
-                                .get(i + 3)
-                                .ok_or_else(|| err(line, "FILL needs a value"))?;
-                            vec![v.to_string(); n * ty.components()]
-                        }
-                        Some("SERIES_FROM") => {
-                            let (Some(start), Some(&"INC_BY"), Some(inc)) =
-                                (t.get(i + 3), t.get(i + 4), t.get(i + 5))
-                            else {
-                                return Err(err(line, "expected `SERIES_FROM start INC_BY inc`"));
-                            };
-                            series(line, ty.scalar, start, inc, n * ty.components())?
-                        }
-                        Some("FILE") => {
-                            return Err(unsupported(line, "buffers from files are not supported"))
-                        }
-                        _ => return Err(err(
+                let values: Vec<String> = match init {
+                    Some("FILL") => {
+                        let v = t
+                            .get(i + 3)
+                            .ok_or_else(|| err(line, "FILL needs a value"))?;
+                        vec![fill_value(line, ty.scalar, v)?; n * ty.components()]
+                    }
+                    Some("SERIES_FROM") => {
+                        let (Some(start), Some(&"INC_BY"), Some(inc)) =
+                            (t.get(i + 3), t.get(i + 4), t.get(i + 5))
+                        else {
+                            return Err(err(line, "expected `SERIES_FROM start INC_BY inc`"));
+                        };
+                        series(line, ty.scalar, start, inc, n * ty.components())?
+                    }
+                    // The file's data sizes the buffer, as in amber.
+                    Some("FILE") => return self.buffer_file(line, name, ty, layout, &t[i + 3..]),
+                    _ => {
+                        return Err(err(
                             line,
                             "expected `FILL value` or `SERIES_FROM start INC_BY inc` after SIZE",
-                        )),
-                    };
+                        ))
+                    }
+                };
                 if n == 0 {
                     Vec::new()
                 } else {
@@ -421,10 +543,51 @@ impl<'a> AmberParser<'a> {
                     encode_values(line, ty, layout, &refs)?
                 }
             }
+            Some(&"FILE") => return self.buffer_file(line, name, ty, layout, &t[i + 1..]),
             Some(&"WIDTH") => {
                 return Err(unsupported(line, "WIDTH/HEIGHT buffers are not supported"))
             }
             _ => return Err(err(line, "expected DATA or SIZE")),
+        };
+        self.script.buffers.push(Buffer {
+            name,
+            ty,
+            layout,
+            bytes,
+            line,
+        });
+        Ok(())
+    }
+
+    /// `FILE [TEXT | BINARY] name` after a buffer's type: a binary file's
+    /// bytes, or a text file's values as `DATA` would give them.
+    fn buffer_file(
+        &mut self,
+        line: usize,
+        name: String,
+        ty: DataType,
+        layout: Layout,
+        t: &[&str],
+    ) -> Result<(), ParseError> {
+        let (kind, file) = match t {
+            [kind @ ("TEXT" | "BINARY"), file] => (*kind, *file),
+            [kind @ "PNG", _] => {
+                return Err(unsupported(
+                    line,
+                    format!("FILE {kind}: image data is outside halc's compute subset"),
+                ))
+            }
+            _ => return Err(err(line, "expected `FILE TEXT name` or `FILE BINARY name`")),
+        };
+        let data = self.file(line, file)?;
+        let bytes = if kind == "BINARY" {
+            data
+        } else {
+            let text = String::from_utf8(data)
+                .map_err(|_| err(line, format!("FILE TEXT `{file}` is not UTF-8 text")))?;
+            // Values as in `DATA`, with `#` comments.
+            let values: Vec<&str> = text.lines().flat_map(tokens).collect();
+            encode_values(line, ty, layout, &values)?
         };
         self.script.buffers.push(Buffer {
             name,
@@ -469,6 +632,9 @@ impl<'a> AmberParser<'a> {
                 specialize: Vec::new(),
                 binds: Vec::new(),
                 subgroup_size: None,
+                optimizations: Vec::new(),
+                full_subgroups: false,
+                varying_subgroups: false,
                 line,
             }
         };
@@ -525,22 +691,45 @@ impl<'a> AmberParser<'a> {
                 }
                 "BIND" => {
                     let bind = self.bind(l, &t)?;
-                    p.binds.retain(|b| {
-                        !(b.kind == bind.kind
-                            || (bind.kind == BindKind::PushConstant
-                                && b.kind == BindKind::PushConstant))
-                    });
+                    p.binds.retain(|b| b.kind != bind.kind);
                     p.binds.push(bind);
                 }
-                "SHADER_OPTIMIZATION" | "COMPILE_OPTIONS" => {
-                    return Err(unsupported(l, format!("{} is not supported", t[0])))
+                "SHADER_OPTIMIZATION" => {
+                    let shader = t
+                        .get(1)
+                        .ok_or_else(|| err(l, "SHADER_OPTIMIZATION needs a shader"))?;
+                    if *shader != p.shader {
+                        return Err(err(
+                            l,
+                            format!("SHADER_OPTIMIZATION names `{shader}`, which is not attached"),
+                        ));
+                    }
+                    p.optimizations.clear();
+                    loop {
+                        let (_, t) = self
+                            .line()
+                            .ok_or_else(|| err(l, "SHADER_OPTIMIZATION has no END"))?;
+                        if t[0] == "END" {
+                            break;
+                        }
+                        p.optimizations.extend(t.iter().map(|o| o.to_string()));
+                    }
+                }
+                "COMPILE_OPTIONS" => {
+                    return Err(unsupported(
+                        l,
+                        "COMPILE_OPTIONS apply to OpenCL C shaders, which halc does not take",
+                    ))
                 }
                 "SUBGROUP" => {
                     let shader = t.get(1).ok_or_else(|| err(l, "SUBGROUP needs a shader"))?;
                     if !self.script.shaders.iter().any(|s| s.name == *shader) {
                         return Err(err(l, format!("unknown shader `{shader}`")));
                     }
-                    p.subgroup_size = self.subgroup(l)?.or(p.subgroup_size);
+                    let (size, full, varying) = self.subgroup(l)?;
+                    p.subgroup_size = size.or(p.subgroup_size);
+                    p.full_subgroups |= full;
+                    p.varying_subgroups |= varying;
                 }
                 other => {
                     return Err(unsupported(
@@ -558,23 +747,21 @@ impl<'a> AmberParser<'a> {
     }
 
     /// The body of a pipeline's `SUBGROUP shader … END` block: its
-    /// `REQUIRED_SIZE`, if any. `FULLY_POPULATED` and `VARYING_SIZE` are
-    /// accepted when `off` (what every dispatch does without them).
-    fn subgroup(&mut self, line: usize) -> Result<Option<u32>, ParseError> {
+    /// `REQUIRED_SIZE`, if any, and whether `FULLY_POPULATED` and
+    /// `VARYING_SIZE` are on.
+    fn subgroup(&mut self, line: usize) -> Result<(Option<RequiredSize>, bool, bool), ParseError> {
         let mut size = None;
+        let mut full = false;
+        let mut varying = false;
         loop {
             let (l, t) = self
                 .line()
                 .ok_or_else(|| err(line, "SUBGROUP has no END"))?;
             match t[0] {
-                "END" => return Ok(size),
+                "END" => return Ok((size, full, varying)),
                 "REQUIRED_SIZE" => match t.get(1) {
-                    Some(&"MIN") | Some(&"MAX") => {
-                        return Err(unsupported(
-                            l,
-                            format!("REQUIRED_SIZE {}: give the size as a number", t[1]),
-                        ))
-                    }
+                    Some(&"MIN") => size = Some(RequiredSize::Min),
+                    Some(&"MAX") => size = Some(RequiredSize::Max),
                     v => {
                         let n = parse_u32(l, "subgroup size", v)?;
                         if !n.is_power_of_two() || n > 128 {
@@ -583,58 +770,92 @@ impl<'a> AmberParser<'a> {
                                 format!("REQUIRED_SIZE {n}: a subgroup size is a power of two up to 128"),
                             ));
                         }
-                        size = Some(n);
+                        size = Some(RequiredSize::Exact(n));
                     }
                 },
-                "FULLY_POPULATED" | "VARYING_SIZE" => match t.get(1) {
-                    Some(&"off") | Some(&"false") => {}
-                    Some(&"on") | Some(&"true") => {
-                        return Err(unsupported(l, format!("{} on is not supported", t[0])))
+                "FULLY_POPULATED" | "VARYING_SIZE" => {
+                    let on = match t.get(1) {
+                        Some(&"off") | Some(&"false") => false,
+                        Some(&"on") | Some(&"true") => true,
+                        _ => return Err(err(l, format!("{} needs on or off", t[0]))),
+                    };
+                    if t[0] == "FULLY_POPULATED" {
+                        full = on;
+                    } else {
+                        varying = on;
                     }
-                    _ => return Err(err(l, format!("{} needs on or off", t[0]))),
-                },
+                }
                 other => return Err(err(l, format!("unexpected `{other}` in SUBGROUP"))),
             }
         }
     }
 
-    fn bind(&self, line: usize, t: &[&str]) -> Result<Bind, ParseError> {
-        match t.get(1) {
-            Some(&"BUFFER") => {}
-            Some(&"SAMPLER") | Some(&"SAMPLER_ARRAY") | Some(&"BUFFER_ARRAY") => {
-                return Err(unsupported(line, format!("BIND {} is not supported", t[1])))
+    fn bind(&self, line: usize, t: &[&'a str]) -> Result<Bind, ParseError> {
+        let array = match t.get(1) {
+            Some(&"BUFFER") => false,
+            Some(&"BUFFER_ARRAY") => true,
+            Some(&"SAMPLER") | Some(&"SAMPLER_ARRAY") => {
+                return Err(unsupported(
+                    line,
+                    format!("BIND {}: samplers are not supported yet", t[1]),
+                ))
             }
             _ => return Err(err(line, "expected `BIND BUFFER …`")),
-        }
-        let name = t
-            .get(2)
-            .ok_or_else(|| err(line, "BIND BUFFER needs a buffer"))?;
-        self.buffer_exists(line, name)?;
-        if t.get(3) != Some(&"AS") {
+        };
+        let Some(as_at) = t.iter().position(|w| *w == "AS") else {
             return Err(err(line, "expected `BIND BUFFER NAME AS TYPE …`"));
+        };
+        let names = &t[2..as_at];
+        if names.is_empty() || (!array && names.len() != 1) {
+            return Err(err(
+                line,
+                if array {
+                    "BIND BUFFER_ARRAY needs buffers"
+                } else {
+                    "expected `BIND BUFFER NAME AS TYPE …`"
+                },
+            ));
         }
-        let ty = t.get(4).ok_or_else(|| err(line, "missing buffer type"))?;
+        for name in names {
+            self.buffer_exists(line, name)?;
+        }
+        let ty = t
+            .get(as_at + 1)
+            .ok_or_else(|| err(line, "missing buffer type"))?;
         let mut set = None;
         let mut binding = None;
-        let mut offset = 0u64;
-        let mut range = None;
-        let mut rest = t[5..].iter();
+        // Per element: descriptor offsets, ranges and dynamic offsets.
+        let mut offsets: Vec<u64> = Vec::new();
+        let mut ranges: Vec<Option<u64>> = Vec::new();
+        let mut dynamic: Vec<u64> = Vec::new();
+        let mut rest = t[as_at + 2..].iter().peekable();
+        let count = names.len();
+        let numbers = |rest: &mut std::iter::Peekable<std::slice::Iter<'_, &'a str>>,
+                       what: &str| { bind_numbers(line, rest, what, count) };
         while let Some(k) = rest.next() {
             match *k {
                 "DESCRIPTOR_SET" => set = Some(parse_u32(line, "descriptor set", rest.next())?),
                 "BINDING" => binding = Some(parse_u32(line, "binding", rest.next())?),
                 "DESCRIPTOR_OFFSET" => {
-                    offset = u64::from(parse_u32(line, "descriptor offset", rest.next())?)
+                    offsets = numbers(&mut rest, "DESCRIPTOR_OFFSET")?
+                        .iter()
+                        .map(|v| parse_u64(line, "descriptor offset", v))
+                        .collect::<Result<_, _>>()?
                 }
                 "DESCRIPTOR_RANGE" => {
-                    let r = rest
-                        .next()
-                        .ok_or_else(|| err(line, "DESCRIPTOR_RANGE needs a value"))?;
-                    range = if *r == "-1" {
-                        None
-                    } else {
-                        Some(u64::from(parse_u32(line, "descriptor range", Some(r))?))
-                    };
+                    ranges = numbers(&mut rest, "DESCRIPTOR_RANGE")?
+                        .iter()
+                        .map(|r| match *r {
+                            "-1" => Ok(None),
+                            r => parse_u64(line, "descriptor range", r).map(Some),
+                        })
+                        .collect::<Result<_, _>>()?
+                }
+                "OFFSET" => {
+                    dynamic = numbers(&mut rest, "OFFSET")?
+                        .iter()
+                        .map(|v| parse_u64(line, "dynamic offset", v))
+                        .collect::<Result<_, _>>()?
                 }
                 other => return Err(err(line, format!("unexpected `{other}`"))),
             }
@@ -645,28 +866,59 @@ impl<'a> AmberParser<'a> {
                 _ => Err(err(line, "expected DESCRIPTOR_SET and BINDING")),
             }
         };
+        let is_dynamic = matches!(*ty, "storage_dynamic" | "uniform_dynamic");
+        if is_dynamic && dynamic.is_empty() {
+            return Err(err(line, format!("a {ty} binding needs OFFSET")));
+        }
+        if !is_dynamic && !dynamic.is_empty() {
+            return Err(err(
+                line,
+                format!("OFFSET is for dynamic bindings, not {ty}"),
+            ));
+        }
         let kind = match *ty {
-            "storage" => {
+            "storage" | "storage_dynamic" => {
                 let (set, binding) = at()?;
                 BindKind::Storage { set, binding }
             }
-            "uniform" => {
+            "uniform" | "uniform_dynamic" => {
                 let (set, binding) = at()?;
                 BindKind::Uniform { set, binding }
             }
-            "push_constant" => BindKind::PushConstant,
-            other => {
+            "push_constant" if !array => BindKind::PushConstant,
+            "storage_image"
+            | "sampled_image"
+            | "combined_image_sampler"
+            | "uniform_texel_buffer"
+            | "storage_texel_buffer" => {
                 return Err(unsupported(
                     line,
-                    format!("buffers bound as {other} are not supported"),
+                    format!(
+                        "buffers bound as {ty}: images and texel buffers are not supported yet"
+                    ),
+                ))
+            }
+            other => {
+                return Err(err(
+                    line,
+                    format!("`{other}` is not a buffer type of a compute pipeline"),
                 ))
             }
         };
+        // One value applies to every element.
+        let nth = |v: &[u64], i: usize| v.get(i).or(v.first()).copied().unwrap_or(0);
+        let elements = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| BindElement {
+                buffer: name.to_string(),
+                offset: nth(&offsets, i) + nth(&dynamic, i),
+                range: ranges.get(i).or(ranges.first()).copied().flatten(),
+            })
+            .collect();
         Ok(Bind {
-            buffer: name.to_string(),
+            elements,
             kind,
-            offset,
-            range,
             line,
         })
     }
@@ -761,6 +1013,16 @@ fn hex_bytes(line: usize, body: &str) -> Result<Vec<u8>, ParseError> {
         .collect()
 }
 
+/// A `FILL` value for `scalar`: as amber reads it, a float literal fills an
+/// integer buffer with its integer part (`FILL 0.0` is 0).
+fn fill_value(line: usize, scalar: Scalar, v: &str) -> Result<String, ParseError> {
+    if scalar.is_float() || !v.contains(['.', 'e', 'E']) || v.starts_with("0x") {
+        return Ok(v.to_string());
+    }
+    let f = parse_f64(line, "FILL value", v)?;
+    Ok((f.trunc() as i128).to_string())
+}
+
 /// `SERIES_FROM start INC_BY inc` values as text.
 fn series(
     line: usize,
@@ -790,13 +1052,14 @@ fn series(
 fn typed_write(
     line: usize,
     buffer: &str,
+    layout: Layout,
     t: &[&str],
 ) -> Result<(Command, usize, DataType), ParseError> {
     let name = t.first().ok_or_else(|| err(line, "missing type"))?;
     let ty =
         DataType::from_vkscript(name).ok_or_else(|| err(line, format!("unknown type `{name}`")))?;
     let offset = parse_u32(line, "offset", t.get(1))? as usize;
-    let bytes = encode_values(line, ty, Layout::Std430, t.get(2..).unwrap_or(&[]))?;
+    let bytes = encode_values(line, ty, layout, t.get(2..).unwrap_or(&[]))?;
     let end = offset + bytes.len();
     let write = Command::Write {
         buffer: buffer.to_string(),
@@ -809,13 +1072,7 @@ fn typed_write(
 
 /// VkScript: `[require]`, `[compute shader …]`, `[test]`.
 fn vkscript(text: &str) -> Result<Script, ParseError> {
-    let mut script = Script {
-        shaders: Vec::new(),
-        buffers: Vec::new(),
-        pipelines: Vec::new(),
-        commands: Vec::new(),
-        requirements: Vec::new(),
-    };
+    let mut script = Script::default();
     // Joined lines (`\` continues a line), each with its first line number.
     let mut lines: Vec<(usize, String)> = Vec::new();
     let mut pending: Option<(usize, String)> = None;
@@ -954,10 +1211,12 @@ fn vkscript(text: &str) -> Result<Script, ParseError> {
         let bind = |name: &str, kind: BindKind, binds: &mut Vec<Bind>| {
             if !binds.iter().any(|b| b.kind == kind) {
                 binds.push(Bind {
-                    buffer: name.to_string(),
+                    elements: vec![BindElement {
+                        buffer: name.to_string(),
+                        offset: 0,
+                        range: None,
+                    }],
                     kind,
-                    offset: 0,
-                    range: None,
                     line: n,
                 });
             }
@@ -969,7 +1228,7 @@ fn vkscript(text: &str) -> Result<Script, ParseError> {
                 bind(&name, BindKind::Storage { set, binding }, &mut binds);
                 if t.get(2) == Some(&"subdata") {
                     // `ssbo B subdata TYPE OFFSET values…`
-                    let write = typed_write(n, &name, &t[3..])?;
+                    let write = typed_write(n, &name, Layout::Std430, &t[3..])?;
                     grow(&name, write.1, write.2, Layout::Std430, n);
                     script.commands.push(write.0);
                 } else {
@@ -982,13 +1241,14 @@ fn vkscript(text: &str) -> Result<Script, ParseError> {
                     binding_of(n, t.get(2).ok_or_else(|| err(n, "missing binding"))?)?;
                 let name = format!("ubo {set}:{binding}");
                 bind(&name, BindKind::Uniform { set, binding }, &mut binds);
-                let write = typed_write(n, &name, &t[3..])?;
-                grow(&name, write.1, write.2, Layout::Std430, n);
+                // Uniform buffer data is std140 in VkScript, as in amber.
+                let write = typed_write(n, &name, Layout::Std140, &t[3..])?;
+                grow(&name, write.1, write.2, Layout::Std140, n);
                 script.commands.push(write.0);
             }
             ("uniform" | "push", Some(_)) => {
                 bind("push", BindKind::PushConstant, &mut binds);
-                let write = typed_write(n, "push", &t[1..])?;
+                let write = typed_write(n, "push", Layout::Std430, &t[1..])?;
                 grow("push", write.1, write.2, Layout::Std430, n);
                 script.commands.push(write.0);
             }
@@ -1019,6 +1279,9 @@ fn vkscript(text: &str) -> Result<Script, ParseError> {
                             specialize: Vec::new(),
                             binds: binds.clone(),
                             subgroup_size: None,
+                            optimizations: Vec::new(),
+                            full_subgroups: false,
+                            varying_subgroups: false,
                             line: n,
                         });
                         name
@@ -1142,7 +1405,7 @@ EXPECT data EQ_BUFFER data
         assert_eq!(p.binds.len(), 2);
         let q = &s.pipelines[1];
         assert_eq!(q.binds.len(), 2);
-        assert!(q.binds.iter().any(|b| b.buffer == "series"));
+        assert!(q.binds.iter().any(|b| b.buffer() == "series"));
         let runs = s
             .commands
             .iter()
@@ -1174,8 +1437,8 @@ EXPECT data EQ_BUFFER data
         assert_eq!(e.to_string(), "line 2: unknown pipeline `nope`");
         let e = parse("#!amber\nSHADER compute s GLSL\nvoid main(){}\n").unwrap_err();
         assert_eq!(e.to_string(), "line 2: SHADER has no END");
-        let e = parse("#!amber\nBUFFER b DATA_TYPE uint8 DATA 300 END\n").unwrap_err();
-        assert_eq!(e.to_string(), "line 2: `300` is out of range for uint8");
+        let e = parse("#!amber\nBUFFER b DATA_TYPE uint8 DATA 1.5 END\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 2: `1.5` is not a valid uint8");
         let e = parse("#!amber\nSHADER vertex v PASSTHROUGH\n").unwrap_err();
         assert!(e.unsupported, "{e}");
         assert!(parse("hello").is_err());
@@ -1189,24 +1452,153 @@ EXPECT data EQ_BUFFER data
             )
         };
         let s = parse(&script("    FULLY_POPULATED off\n    REQUIRED_SIZE 8\n")).unwrap();
-        assert_eq!(s.pipelines[0].subgroup_size, Some(8));
-        let s = parse(&script("    VARYING_SIZE off\n")).unwrap();
+        assert_eq!(s.pipelines[0].subgroup_size, Some(RequiredSize::Exact(8)));
+        assert!(!s.pipelines[0].full_subgroups);
+        let s = parse(&script("    VARYING_SIZE on\n    FULLY_POPULATED on\n")).unwrap();
         assert_eq!(s.pipelines[0].subgroup_size, None);
+        assert!(s.pipelines[0].full_subgroups);
+        let s = parse(&script("    REQUIRED_SIZE MAX\n")).unwrap();
+        assert_eq!(s.pipelines[0].subgroup_size, Some(RequiredSize::Max));
         let e = parse(&script("    REQUIRED_SIZE 12\n")).unwrap_err();
         assert_eq!(
             e.to_string(),
             "line 8: REQUIRED_SIZE 12: a subgroup size is a power of two up to 128"
         );
-        for (body, what) in [
-            ("    REQUIRED_SIZE MAX\n", "REQUIRED_SIZE MAX"),
-            ("    FULLY_POPULATED on\n", "FULLY_POPULATED on"),
-        ] {
-            let e = parse(&script(body)).unwrap_err();
-            assert!(e.unsupported && e.to_string().contains(what), "{e}");
-        }
+        let e = parse(&script("    FULLY_POPULATED maybe\n")).unwrap_err();
+        assert_eq!(e.to_string(), "line 8: FULLY_POPULATED needs on or off");
         let e = parse(&script("    REQUIRED_SIZE 8\n").replace("SUBGROUP k", "SUBGROUP nope"))
             .unwrap_err();
         assert_eq!(e.to_string(), "line 7: unknown shader `nope`");
+    }
+
+    /// What the amber tool reads beyond the basics: continued lines,
+    /// descriptor arrays, dynamic offsets, buffer and shader files, virtual
+    /// files, `[]` types, timed runs, optimization passes, properties.
+    #[test]
+    fn amberscript_as_the_amber_tool_reads_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("v.txt"), "1 2 # a comment\n3\n").unwrap();
+        std::fs::write(dir.path().join("v.bin"), [1u8, 0, 0, 0, 2, 0, 0, 0]).unwrap();
+        std::fs::write(dir.path().join("k.spv"), [3u8, 2, 0x23, 7]).unwrap();
+        let text = "#!amber
+DEVICE_PROPERTY FloatControlsProperties.shaderDenormPreserveFloat16
+VIRTUAL_FILE k.comp
+void main() {}
+END
+SHADER compute k GLSL VIRTUAL_FILE k.comp
+SHADER compute bin SPIRV-BIN FILE k.spv
+BUFFER t DATA_TYPE uint32 SIZE 99 FILE TEXT v.txt
+BUFFER b DATA_TYPE uint32 FILE BINARY v.bin
+BUFFER f DATA_TYPE int32 SIZE 2 FILL 0.0
+BUFFER a DATA_TYPE float[] STD140 DATA 1 2 END
+BUFFER w DATA_TYPE int16 DATA 40206 -1 END
+PIPELINE compute p
+  ATTACH k
+  BIND BUFFER_ARRAY t b AS storage DESCRIPTOR_SET 0 BINDING 0 \\
+    DESCRIPTOR_OFFSET 0 4 DESCRIPTOR_RANGE -1 4
+  BIND BUFFER f AS storage_dynamic DESCRIPTOR_SET 0 BINDING 1 OFFSET 256 DESCRIPTOR_OFFSET 16
+  BIND BUFFER_ARRAY a a AS uniform_dynamic DESCRIPTOR_SET 1 BINDING 0 OFFSET 0 32
+  SHADER_OPTIMIZATION k
+    --eliminate-dead-code-aggressive
+    --merge-blocks
+  END
+END
+RUN TIMED_EXECUTION p 1 1 1
+";
+        let s = parse_in(text, dir.path()).unwrap();
+        assert_eq!(
+            s.properties,
+            [(
+                "FloatControlsProperties.shaderDenormPreserveFloat16".into(),
+                2
+            )]
+        );
+        assert_eq!(
+            s.shaders[0].source,
+            ShaderSource::Glsl("void main() {}\n".into())
+        );
+        assert_eq!(
+            s.shaders[1].source,
+            ShaderSource::SpirvHex(vec![3, 2, 0x23, 7])
+        );
+        let bytes = |n: &str| {
+            s.buffers
+                .iter()
+                .find(|b| b.name == n)
+                .unwrap()
+                .bytes
+                .clone()
+        };
+        let words = |v: &[u32]| -> Vec<u8> { v.iter().flat_map(|w| w.to_le_bytes()).collect() };
+        assert_eq!(bytes("t"), words(&[1, 2, 3]));
+        assert_eq!(bytes("b"), words(&[1, 2]));
+        assert_eq!(bytes("f"), words(&[0, 0]));
+        assert_eq!(
+            bytes("a").len(),
+            32,
+            "float[] elements take 16 bytes in std140"
+        );
+        assert_eq!(bytes("w"), [0x0e, 0x9d, 0xff, 0xff]);
+        let p = &s.pipelines[0];
+        let el = |b: usize| -> Vec<(String, u64, Option<u64>)> {
+            p.binds[b]
+                .elements
+                .iter()
+                .map(|e| (e.buffer.clone(), e.offset, e.range))
+                .collect()
+        };
+        assert_eq!(el(0), [("t".into(), 0, None), ("b".into(), 4, Some(4))]);
+        assert_eq!(el(1), [("f".into(), 272, None)]);
+        assert_eq!(el(2), [("a".into(), 0, None), ("a".into(), 32, None)]);
+        assert_eq!(
+            p.optimizations,
+            ["--eliminate-dead-code-aggressive", "--merge-blocks"]
+        );
+        assert!(matches!(
+            s.commands[0],
+            Command::Run {
+                groups: [1, 1, 1],
+                ..
+            }
+        ));
+        // What stays an error, naming the line.
+        for (text, want) in [
+            (
+                "#!amber\nBUFFER b DATA_TYPE uint32 FILE TEXT nope.txt\n",
+                "line 2: cannot read FILE",
+            ),
+            (
+                "#!amber\nBUFFER b DATA_TYPE uint32 DATA 1 END\nSHADER compute k GLSL\nEND\nPIPELINE compute p\nATTACH k\nBIND BUFFER b AS storage_dynamic DESCRIPTOR_SET 0 BINDING 0\nEND\n",
+                "line 7: a storage_dynamic binding needs OFFSET",
+            ),
+            (
+                "#!amber\nBUFFER b DATA_TYPE uint32 DATA 1 END\nSHADER compute k GLSL\nEND\nPIPELINE compute p\nATTACH k\nBIND BUFFER_ARRAY b b b AS storage DESCRIPTOR_SET 0 BINDING 0 DESCRIPTOR_OFFSET 0 4\nEND\n",
+                "line 7: DESCRIPTOR_OFFSET has 2 values for 3 buffers",
+            ),
+            (
+                "#!amber\nSHADER compute k GLSL VIRTUAL_FILE nope\n",
+                "line 2: unknown virtual file `nope`",
+            ),
+        ] {
+            let e = parse_in(text, dir.path()).unwrap_err();
+            assert!(e.to_string().starts_with(want), "{e}");
+        }
+    }
+
+    #[test]
+    fn vkscript_ubo_data_is_std140() {
+        let s = parse(
+            "[compute shader spirv hex]
+03 02 23 07
+[test]
+uniform ubo 0:1 mat2 0 1 2 3 4
+ssbo 0:0 subdata mat2 0 1 2 3 4
+",
+        )
+        .unwrap();
+        let len = |n: &str| s.buffers.iter().find(|b| b.name == n).unwrap().bytes.len();
+        assert_eq!(len("ubo 0:1"), 32, "std140 pads matrix columns to 16 bytes");
+        assert_eq!(len("ssbo 0:0"), 16);
     }
 
     #[test]

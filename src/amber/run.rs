@@ -28,7 +28,9 @@ use runtime_loader::Executable;
 use spirv_tools::assembler::Assembler;
 
 use super::data::{decode, encode, Layout, Scalar, Value};
-use super::{BindKind, Check, Command, Compare, Pipeline, Script, ShaderSource, Tolerance};
+use super::{
+    BindKind, Check, Command, Compare, Pipeline, RequiredSize, Script, ShaderSource, Tolerance,
+};
 use crate::{Input, Options};
 
 /// Where a script runs.
@@ -123,6 +125,20 @@ const FEATURES: &[&str] = &[
     "SubgroupSupportedOperations.clustered",
     "SubgroupSupportedStages.compute",
     "VulkanMemoryModelFeatures.vulkanMemoryModel",
+    "VK_KHR_vulkan_memory_model",
+    // Metal's SIMD width is fixed (32 lanes on Apple GPUs): subgroup size
+    // control asks for a size (`SUBGROUP … REQUIRED_SIZE`) or for full
+    // subgroups (`FULLY_POPULATED`), which a pipeline gets when its
+    // threadgroup is a multiple of the width (checked at each RUN).
+    "SubgroupSizeControl.subgroupSizeControl",
+    "SubgroupSizeControl.computeFullSubgroups",
+    "VK_EXT_subgroup_size_control",
+    "VK_KHR_shader_subgroup_uniform_control_flow",
+    // SPIRV-Cross zeroes a Workgroup variable with a null initializer at
+    // the start of the threadgroup, then a barrier
+    // (tests/amber/zero_initialize_workgroup_memory.amber).
+    "VK_KHR_zero_initialize_workgroup_memory",
+    "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
     "shaderStorageBufferArrayDynamicIndexing",
     "shaderUniformBufferArrayDynamicIndexing",
     "VK_KHR_storage_buffer_storage_class",
@@ -132,10 +148,29 @@ const FEATURES: &[&str] = &[
     "VK_KHR_shader_subgroup_extended_types",
 ];
 
-/// Parses and runs one script. `name` is how failures name the file;
-/// `device` is the CPU backend (needed unless only Vulkan runs).
+/// Requirements that name no device capability: the SPIR-V version
+/// (`VK_KHR_spirv_1_4` raises the shaders' target environment, see
+/// `Runner::target_env`), and extensions every device halc's Metal target
+/// stands for has by construction (Vulkan 1.1's instance extension).
+const NOT_CAPABILITIES: &[&str] = &["VK_KHR_spirv_1_4", "VK_KHR_get_physical_device_properties2"];
+
+/// Parses and runs one script whose `FILE`s are named relative to the
+/// working directory ([`run_in`]).
 pub fn run(name: &str, text: &str, device: Option<&cpu::Device>, opts: &RunOptions) -> Outcome {
-    let script = match super::parse(text) {
+    run_in(name, text, Path::new(""), device, opts)
+}
+
+/// Parses and runs one script. `name` is how failures name the file; `dir`
+/// is where its `FILE`s are (the script's directory); `device` is the CPU
+/// backend (needed unless only Vulkan runs).
+pub fn run_in(
+    name: &str,
+    text: &str,
+    dir: &Path,
+    device: Option<&cpu::Device>,
+    opts: &RunOptions,
+) -> Outcome {
+    let script = match super::parse::parse_in(text, dir) {
         Ok(s) => s,
         Err(e) if e.unsupported => {
             return Outcome::Skip(format!("{name}:{}: {}", e.line, e.message))
@@ -143,11 +178,9 @@ pub fn run(name: &str, text: &str, device: Option<&cpu::Device>, opts: &RunOptio
         Err(e) => return Outcome::Fail(format!("{name}:{}: {}", e.line, e.message)),
     };
     if opts.sides != Sides::Vulkan {
-        if let Some((what, line)) = script
-            .requirements
-            .iter()
-            .find(|(r, _)| !FEATURES.contains(&r.as_str()))
-        {
+        if let Some((what, line)) = script.requirements.iter().find(|(r, _)| {
+            !FEATURES.contains(&r.as_str()) && !NOT_CAPABILITIES.contains(&r.as_str())
+        }) {
             return Outcome::Skip(format!(
                 "{name}:{line}: requires {what}, which halc's Metal target does not provide"
             ));
@@ -210,27 +243,33 @@ impl From<String> for Stop {
     }
 }
 
-/// A pipeline's shader, compiled once for every side.
+/// A pipeline's shader, prepared once for every side.
 struct Prepared {
-    /// The original SPIR-V (the Vulkan side runs it).
+    /// The SPIR-V the test gives (assembled, compiled from GLSL or read,
+    /// then through its `SHADER_OPTIMIZATION` passes): the Vulkan side runs
+    /// it as it is, the Metal side compiles it with halc.
     spirv: Vec<u32>,
-    /// halc's executable of its one kernel (the Metal side runs it).
+    /// halc's translation, when a Metal side runs.
+    metal: Option<MetalPrepared>,
+    /// `--spec` values as Vulkan specialization data.
+    vulkan_specs: Vec<(u32, Vec<u8>)>,
+    /// Lanes per SIMD group on the CPU side ([`Runner::simd_width`]).
+    simd_width: u32,
+}
+
+/// A pipeline's shader as halc compiled it.
+struct MetalPrepared {
+    /// halc's executable of its one kernel.
     executable: Vec<u8>,
     /// The kernel's name in it.
     kernel: String,
     /// Function-constant values set at pipeline creation (the rest of the
     /// `SPECIALIZE` values were baked).
     values: Vec<SpecValue>,
-    /// Resources the entry point uses: (set, binding, kind, count).
-    bindings: Vec<(u32, u32, crate::spirv::BindingKind, u32)>,
     /// Push-constant block size.
     push_size: u32,
-    /// `--spec` values as Vulkan specialization data.
-    vulkan_specs: Vec<(u32, Vec<u8>)>,
     /// Whether the module uses subgroup operations.
     subgroups: bool,
-    /// Lanes per SIMD group on the CPU side ([`Runner::simd_width`]).
-    simd_width: u32,
 }
 
 /// One place a script runs.
@@ -306,12 +345,16 @@ impl Side for CpuSide<'_> {
         push: &[u8],
         groups: [u32; 3],
     ) -> Result<(), String> {
-        let exe = Executable::load(&prepared.executable).map_err(|e| e.to_string())?;
+        let metal = prepared.metal.as_ref().ok_or("no Metal translation")?;
+        let mut push = push.to_vec();
+        push.resize(metal.push_size as usize, 0);
+        let push = &push[..];
+        let exe = Executable::load(&metal.executable).map_err(|e| e.to_string())?;
         let device = self.device(prepared.simd_width)?.clone();
         let program = device.load(exe).map_err(|e| e.to_string())?;
-        let kernel = exe.entry_point(&prepared.kernel).ok_or("no kernel")?;
+        let kernel = exe.entry_point(&metal.kernel).ok_or("no kernel")?;
         let pipeline = program
-            .pipeline(&prepared.kernel, &prepared.values)
+            .pipeline(&metal.kernel, &metal.values)
             .map_err(|e| e.to_string())?;
         let mut bindings = ResourceBindings::new();
         for b in &p.binds {
@@ -320,9 +363,17 @@ impl Side for CpuSide<'_> {
                 // Amber binds what a test names; the layout says what the
                 // kernel uses.
                 if kernel.binding(set, binding).is_some() {
-                    let buf = buffer(&self.buffers, &b.buffer)?;
-                    let range = b.range.unwrap_or(buf.len().saturating_sub(b.offset));
-                    bindings.buffer_range(set, binding, buf, b.offset, range);
+                    let mut elements = Vec::new();
+                    for e in &b.elements {
+                        let buf = buffer(&self.buffers, &e.buffer)?;
+                        let range = e.range.unwrap_or(buf.len().saturating_sub(e.offset));
+                        elements.push(cpu::Bound {
+                            buffer: buf,
+                            offset: e.offset,
+                            length: range,
+                        });
+                    }
+                    bindings.bind_array(set, binding, elements);
                 }
             }
         }
@@ -395,27 +446,35 @@ impl Side for VulkanSide {
         push: &[u8],
         groups: [u32; 3],
     ) -> Result<(), String> {
-        use crate::spirv::BindingKind as K;
+        // Amber pushes the whole buffer bound as push_constant; its range
+        // is the buffer's size rounded up to 4 bytes.
+        let mut push = push.to_vec();
+        push.resize(push.len().next_multiple_of(4), 0);
+        let push = &push[..];
         if !self.pipelines.contains_key(&p.name) {
-            let mut bindings = Vec::new();
-            for &(set, binding, kind, count) in &prepared.bindings {
-                let kind = match kind {
-                    K::StorageBuffer => vulkan_reference::BindingKind::Storage,
-                    K::UniformBuffer => vulkan_reference::BindingKind::Uniform,
-                    other => {
-                        return Err(format!(
-                            "(set {set}, binding {binding}): {} is not supported by the Vulkan reference",
-                            other.describe()
-                        ))
-                    }
-                };
-                bindings.push(vulkan_reference::BindingDesc {
-                    set,
-                    binding,
-                    kind,
-                    count: count.max(1),
-                });
-            }
+            // As amber does, the descriptor set layouts are the pipeline's
+            // BIND commands, not a reflection of the module.
+            let bindings: Vec<vulkan_reference::BindingDesc> = p
+                .binds
+                .iter()
+                .filter_map(|b| {
+                    let (set, binding, kind) = match b.kind {
+                        BindKind::Storage { set, binding } => {
+                            (set, binding, vulkan_reference::BindingKind::Storage)
+                        }
+                        BindKind::Uniform { set, binding } => {
+                            (set, binding, vulkan_reference::BindingKind::Uniform)
+                        }
+                        BindKind::PushConstant => return None,
+                    };
+                    Some(vulkan_reference::BindingDesc {
+                        set,
+                        binding,
+                        kind,
+                        count: b.elements.len() as u32,
+                    })
+                })
+                .collect();
             let mut specialization: Vec<(u32, Vec<u8>)> = p
                 .specialize
                 .iter()
@@ -429,7 +488,17 @@ impl Side for VulkanSide {
                     entry: &p.entry,
                     specialization: &specialization,
                     bindings: &bindings,
-                    push_constant_size: prepared.push_size,
+                    push_constant_size: push.len() as u32,
+                    require_full_subgroups: p.full_subgroups,
+                    allow_varying_subgroup_size: p.varying_subgroups,
+                    required_subgroup_size: p.subgroup_size.map(|r| {
+                        let (min, max) = self.reference.subgroup_size_range();
+                        match r {
+                            RequiredSize::Exact(n) => n,
+                            RequiredSize::Min => min,
+                            RequiredSize::Max => max,
+                        }
+                    }),
                 })
                 .map_err(|e| e.to_string())?;
             self.pipelines.insert(p.name.clone(), pipeline);
@@ -438,23 +507,18 @@ impl Side for VulkanSide {
         for b in &p.binds {
             if let BindKind::Storage { set, binding } | BindKind::Uniform { set, binding } = b.kind
             {
-                if prepared
-                    .bindings
-                    .iter()
-                    .any(|&(s, n, _, _)| (s, n) == (set, binding))
-                {
+                for (element, e) in b.elements.iter().enumerate() {
                     bound.push(vulkan_reference::SessionBound {
                         set,
                         binding,
-                        element: 0,
-                        buffer: *buffer(&self.buffers, &b.buffer)?,
-                        offset: b.offset,
-                        range: b.range,
+                        element: element as u32,
+                        buffer: *buffer(&self.buffers, &e.buffer)?,
+                        offset: e.offset,
+                        range: e.range,
                     });
                 }
             }
         }
-        let push = &push[..push.len().min(prepared.push_size as usize)];
         self.reference
             .dispatch(self.pipelines[&p.name], &bound, push, groups)
             .map_err(|e| e.to_string())
@@ -557,19 +621,25 @@ impl<'s> Runner<'s> {
             let mut prepared = self
                 .prepare(p)
                 .map_err(|e| format!("{at}: RUN {name}: {e}"))?;
-            prepared.simd_width = self
-                .simd_width(p, prepared.subgroups)
-                .map_err(|m| Stop::Skip(format!("{at}: RUN {name}: {m}")))?;
+            if let Some(metal) = &prepared.metal {
+                prepared.simd_width = self
+                    .simd_width(p, metal.subgroups)
+                    .map_err(|m| Stop::Skip(format!("{at}: RUN {name}: {m}")))?;
+                // `FULLY_POPULATED on` needs nothing more: the CPU backend,
+                // as a GPU, fills SIMD groups in order, so every group is
+                // full when the threadgroup is a multiple of the width. A
+                // threadgroup that is not (Vulkan calls that invalid; the
+                // CTS has such tests and drivers run them) ends with one
+                // partial group, as on a GPU.
+            }
             self.prepared.insert(name, prepared);
         }
         let prepared = &self.prepared[name];
         for side in &mut self.sides {
             let push = match p.binds.iter().find(|b| b.kind == BindKind::PushConstant) {
-                Some(b) => side.read(&b.buffer)?,
+                Some(b) => side.read(b.buffer())?,
                 None => Vec::new(),
             };
-            let mut push = push;
-            push.resize(prepared.push_size as usize, 0);
             side.dispatch(p, prepared, &push, groups)
                 .map_err(|e| format!("{at}: RUN {name}: {}: {e}", side.label()))?;
         }
@@ -586,22 +656,26 @@ impl<'s> Runner<'s> {
             let BindKind::Storage { set, binding } = b.kind else {
                 continue;
             };
-            let decl = self
-                .script
-                .buffers
-                .iter()
-                .find(|d| d.name == b.buffer)
-                .ok_or_else(|| format!("{}: unknown buffer `{}`", self.name, b.buffer))?;
-            let (ref_side, cpu_side) = (&self.sides[1], &self.sides[0]);
-            let want = ref_side.read(&b.buffer)?;
-            let got = cpu_side.read(&b.buffer)?;
-            if let Some(diff) = first_difference(decl.ty, decl.layout, &want, &got, self.opts.ulp) {
-                return Err(Stop::Fail(format!(
-                    "{}: RUN {}: buffer `{}` (set {set}, binding {binding}) differs: {diff}",
-                    self.at(line),
-                    p.name,
-                    b.buffer
-                )));
+            for e in &b.elements {
+                let decl = self
+                    .script
+                    .buffers
+                    .iter()
+                    .find(|d| d.name == e.buffer)
+                    .ok_or_else(|| format!("{}: unknown buffer `{}`", self.name, e.buffer))?;
+                let (ref_side, cpu_side) = (&self.sides[1], &self.sides[0]);
+                let want = ref_side.read(&e.buffer)?;
+                let got = cpu_side.read(&e.buffer)?;
+                if let Some(diff) =
+                    first_difference(decl.ty, decl.layout, &want, &got, self.opts.ulp)
+                {
+                    return Err(Stop::Fail(format!(
+                        "{}: RUN {}: buffer `{}` (set {set}, binding {binding}) differs: {diff}",
+                        self.at(line),
+                        p.name,
+                        e.buffer
+                    )));
+                }
             }
         }
         Ok(())
@@ -615,7 +689,13 @@ impl<'s> Runner<'s> {
         let vulkan = self.sides.iter().find_map(|s| s.subgroup_size());
         let cpu = self.sides.iter().any(|s| s.subgroup_size().is_none());
         let emulated = |n: u32| cpu::SIMD_WIDTHS.contains(&n);
-        if let Some(n) = p.subgroup_size {
+        // MIN and MAX are the device's: the Vulkan device's when one runs
+        // (it has one size), else Apple's 32 lanes.
+        let required = p.subgroup_size.map(|r| match r {
+            RequiredSize::Exact(n) => n,
+            RequiredSize::Min | RequiredSize::Max => vulkan.unwrap_or(cpu::SIMD_WIDTH),
+        });
+        if let Some(n) = required {
             if let Some(v) = vulkan.filter(|v| *v != n) {
                 return Err(format!(
                     "the pipeline requires subgroups of {n} lanes (SUBGROUP REQUIRED_SIZE) and the Vulkan device's are {v}: not run"
@@ -644,7 +724,34 @@ impl<'s> Runner<'s> {
         }
     }
 
-    /// The pipeline's shader as SPIR-V and as halc's executable.
+    /// The SPIR-V environment of `shader`: its `TARGET_ENV`, else
+    /// `--target-env`, raised to SPIR-V 1.4 when the script requires
+    /// `VK_KHR_spirv_1_4` (the Vulkan CTS runs such files at SPIR-V 1.4: it
+    /// is a version of the module, not a device capability).
+    fn target_env(&self, shader: &super::Shader) -> String {
+        if let Some(env) = &shader.target_env {
+            return env.clone();
+        }
+        let env = self.opts.target_env.as_str();
+        let wants_1_4 = self
+            .script
+            .requirements
+            .iter()
+            .any(|(r, _)| r == "VK_KHR_spirv_1_4");
+        let below_1_4 = matches!(
+            env,
+            "spv1.0" | "spv1.1" | "spv1.2" | "spv1.3" | "vulkan1.0" | "vulkan1.1"
+        );
+        if wants_1_4 && below_1_4 {
+            "spv1.4".into()
+        } else {
+            env.into()
+        }
+    }
+
+    /// The pipeline's shader as SPIR-V and, when a Metal side runs, as
+    /// halc's executable. The Vulkan side needs nothing of halc: a module
+    /// halc refuses still runs there.
     fn prepare(&self, p: &Pipeline) -> Result<Prepared, String> {
         let shader = self
             .script
@@ -652,46 +759,71 @@ impl<'s> Runner<'s> {
             .iter()
             .find(|s| s.name == p.shader)
             .ok_or_else(|| format!("unknown shader `{}`", p.shader))?;
-        let env = shader
-            .target_env
-            .as_deref()
-            .unwrap_or(&self.opts.target_env);
-        let bytes = match &shader.source {
+        let env = self.target_env(shader);
+        let mut bytes = match &shader.source {
             ShaderSource::SpirvHex(b) => b.clone(),
-            ShaderSource::SpirvAsm(text) => assemble(text, env)?,
-            ShaderSource::Glsl(text) => glslc(self.opts.glslc.as_deref(), text, env)?,
+            ShaderSource::SpirvAsm(text) => assemble(text, &env)?,
+            ShaderSource::Glsl(text) => glslc(self.opts.glslc.as_deref(), text, &env)?,
         };
+        if !p.optimizations.is_empty() {
+            bytes = spirv_opt(&bytes, &p.optimizations, &env)?;
+        }
         let input = Input::new(format!("{}.spv", shader.name), bytes);
         let words = crate::spirv::Words::from_bytes(&input.bytes).map_err(|e| e.to_string())?;
-        let mut options = self.opts.compile.clone();
-        options.entries = vec![p.entry.clone()];
         // `--spec` values are baked into every module that declares the
         // SpecId (a pipeline's own SPECIALIZE wins); the Vulkan side gets
         // them as specialization values.
-        let declared: Vec<crate::spirv::SpecConstant> = crate::spirv::reflect(&words)
-            .map(|i| i.spec_constants)
-            .unwrap_or_default();
-        options.specs.retain(|v| {
-            declared.iter().any(|c| c.id == v.id) && !p.specialize.iter().any(|s| s.id == v.id)
-        });
+        let mut specs = self.opts.compile.specs.clone();
         let mut vulkan_specs = Vec::new();
-        for v in &options.specs {
-            let c = declared
-                .iter()
-                .find(|c| c.id == v.id)
-                .expect("retained above");
-            let bits = crate::spirv::specialize::parse_value(c.ty, &v.text)
-                .map_err(|m| format!("--spec {}: {m}", v.id))?;
-            // Vulkan takes a bool as a 4-byte VkBool32, the rest at their width.
-            let width = match c.ty {
-                crate::spirv::ScalarType::Bool => 4,
-                t => (t.bits() / 8) as usize,
-            };
-            vulkan_specs.push((v.id, bits.0.to_le_bytes()[..width].to_vec()));
+        if !specs.is_empty() {
+            let declared: Vec<crate::spirv::SpecConstant> = crate::spirv::reflect(&words)
+                .map(|i| i.spec_constants)
+                .unwrap_or_default();
+            specs.retain(|v| {
+                declared.iter().any(|c| c.id == v.id) && !p.specialize.iter().any(|s| s.id == v.id)
+            });
+            for v in &specs {
+                let c = declared
+                    .iter()
+                    .find(|c| c.id == v.id)
+                    .expect("retained above");
+                let bits = crate::spirv::specialize::parse_value(c.ty, &v.text)
+                    .map_err(|m| format!("--spec {}: {m}", v.id))?;
+                // Vulkan takes a bool as a 4-byte VkBool32, the rest at their width.
+                let width = match c.ty {
+                    crate::spirv::ScalarType::Bool => 4,
+                    t => (t.bits() / 8) as usize,
+                };
+                vulkan_specs.push((v.id, bits.0.to_le_bytes()[..width].to_vec()));
+            }
         }
-        let cli_specs = options.specs.clone();
+        let metal_runs = self.sides.iter().any(|s| s.subgroup_size().is_none());
+        let metal = if metal_runs {
+            Some(self.compile_metal(p, &input, specs)?)
+        } else {
+            None
+        };
+        Ok(Prepared {
+            spirv: words.as_slice().to_vec(),
+            metal,
+            vulkan_specs,
+            simd_width: cpu::SIMD_WIDTH,
+        })
+    }
+
+    /// halc's translation of a pipeline's module, with `specs` (the
+    /// `--spec` values it declares) baked.
+    fn compile_metal(
+        &self,
+        p: &Pipeline,
+        input: &Input,
+        specs: Vec<crate::spirv::SpecValue>,
+    ) -> Result<MetalPrepared, String> {
+        let mut options = self.opts.compile.clone();
+        options.entries = vec![p.entry.clone()];
+        options.specs = specs.clone();
         let first =
-            crate::compile(std::slice::from_ref(&input), &options).map_err(|e| e.to_string())?;
+            crate::compile(std::slice::from_ref(input), &options).map_err(|e| e.to_string())?;
         let k = &first.kernels[0];
         // SpecIds that are no function constant (SPIRV-Cross fixed them, as
         // they size arrays) are baked for the Metal side.
@@ -702,33 +834,27 @@ impl<'s> Runner<'s> {
             .map(|s| spec_value(s))
             .collect::<Result<Vec<_>, _>>()?;
         let tamper = self.opts.tamper;
-        let prepared = |c: &crate::Compiled| Prepared {
-            spirv: words.as_slice().to_vec(),
-            executable: match tamper {
-                Some(f) => {
-                    let mut c = c.clone();
-                    f(&mut c);
-                    c.to_flatbuffer()
-                }
-                None => c.to_flatbuffer(),
-            },
-            kernel: c.kernels[0].name.clone(),
-            values: values.clone(),
-            bindings: k
-                .entry
-                .bindings
-                .iter()
-                .map(|b| (b.set, b.binding, b.kind, b.count))
-                .collect(),
-            push_size: k.entry.push_constant_size.unwrap_or(0),
-            vulkan_specs: vulkan_specs.clone(),
-            subgroups: k.uses_subgroups(),
-            simd_width: cpu::SIMD_WIDTH,
+        let prepared = |c: &crate::Compiled| {
+            let k = &c.kernels[0];
+            MetalPrepared {
+                executable: match tamper {
+                    Some(f) => {
+                        let mut c = c.clone();
+                        f(&mut c);
+                        c.to_flatbuffer()
+                    }
+                    None => c.to_flatbuffer(),
+                },
+                kernel: k.name.clone(),
+                values: values.clone(),
+                push_size: k.entry.push_constant_size.unwrap_or(0),
+                subgroups: k.uses_subgroups(),
+            }
         };
         if bake.is_empty() {
             return Ok(prepared(&first));
         }
-        options.specs = cli_specs;
+        options.specs = specs;
         options
             .specs
             .extend(bake.iter().map(|s| crate::spirv::SpecValue {
@@ -736,7 +862,7 @@ impl<'s> Runner<'s> {
                 text: s.value.clone(),
             }));
         let baked =
-            crate::compile(std::slice::from_ref(&input), &options).map_err(|e| e.to_string())?;
+            crate::compile(std::slice::from_ref(input), &options).map_err(|e| e.to_string())?;
         Ok(prepared(&baked))
     }
 
@@ -1010,6 +1136,43 @@ fn assemble(text: &str, env: &str) -> Result<Vec<u8>, String> {
     asm.assemble(text, Default::default())
         .map(|b| b.as_bytes().to_vec())
         .map_err(|e| format!("SPIR-V assembly: {}", e.to_string().trim()))
+}
+
+/// Runs spirv-opt with a pipeline's `SHADER_OPTIMIZATION` passes, as amber
+/// does (its passes are spirv-opt's flags). spirv-opt is found as
+/// `$HALC_SPIRV_OPT`, else on `PATH` (Debian: `spirv-tools`).
+fn spirv_opt(module: &[u8], passes: &[String], env: &str) -> Result<Vec<u8>, String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    tools_env(env)?;
+    let program = std::env::var_os("HALC_SPIRV_OPT").unwrap_or_else(|| "spirv-opt".into());
+    let dir = tempfile::tempdir().map_err(|e| format!("SHADER_OPTIMIZATION: {e}"))?;
+    let (input, output) = (dir.path().join("in.spv"), dir.path().join("out.spv"));
+    std::fs::File::create(&input)
+        .and_then(|mut f| f.write_all(module))
+        .map_err(|e| format!("SHADER_OPTIMIZATION: {e}"))?;
+    let run = Command::new(&program)
+        .arg(format!("--target-env={env}"))
+        .args(passes)
+        .arg(&input)
+        .arg("-o")
+        .arg(&output)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| {
+            format!(
+                "SHADER_OPTIMIZATION needs spirv-opt (`{}`: {e}; Debian: apt-get install spirv-tools, or set HALC_SPIRV_OPT)",
+                program.to_string_lossy()
+            )
+        })?;
+    if !run.status.success() {
+        return Err(format!(
+            "spirv-opt {} failed: {}",
+            passes.join(" "),
+            String::from_utf8_lossy(&run.stderr).trim()
+        ));
+    }
+    std::fs::read(&output).map_err(|e| format!("SHADER_OPTIMIZATION: {e}"))
 }
 
 /// Compiles GLSL compute source with glslc ([`crate::glsl`]).

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use runtime_loader::cpu;
 
-use super::run::{run, Outcome, RunOptions};
+use super::run::{run_in, Outcome, RunOptions};
 use crate::forked::{tagged, untag};
 
 /// How one test file ended, and how long it took.
@@ -73,7 +73,13 @@ pub fn run_files<E>(
 fn run_file(f: &Path, device: Option<&cpu::Device>, opts: &RunOptions) -> Outcome {
     let name = f.display().to_string();
     match std::fs::read_to_string(f) {
-        Ok(text) => run(&name, &text, device, opts),
+        Ok(text) => run_in(
+            &name,
+            &text,
+            f.parent().unwrap_or(Path::new("")),
+            device,
+            opts,
+        ),
         Err(e) => Outcome::Fail(format!("{name}: cannot read: {e}")),
     }
 }
