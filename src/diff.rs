@@ -177,34 +177,6 @@ fn decode_outcome(bytes: &[u8]) -> Option<Result<DiffOutcome, String>> {
     })
 }
 
-/// SPIR-V capabilities → the Vulkan features they need.
-const CAPABILITY_FEATURES: &[(&str, &str)] = &[
-    ("Int64", "shaderInt64"),
-    (
-        "VulkanMemoryModel",
-        "VulkanMemoryModelFeatures.vulkanMemoryModel",
-    ),
-    ("Int16", "shaderInt16"),
-    ("Float16", "Float16Int8Features.shaderFloat16"),
-    ("Int8", "Float16Int8Features.shaderInt8"),
-    (
-        "StorageBuffer16BitAccess",
-        "Storage16BitFeatures.storageBuffer16BitAccess",
-    ),
-    (
-        "UniformAndStorageBuffer16BitAccess",
-        "Storage16BitFeatures.uniformAndStorageBuffer16BitAccess",
-    ),
-    (
-        "StorageBuffer8BitAccess",
-        "Storage8BitFeatures.storageBuffer8BitAccess",
-    ),
-    (
-        "UniformAndStorageBuffer8BitAccess",
-        "Storage8BitFeatures.uniformAndStorageBuffer8BitAccess",
-    ),
-];
-
 /// SplitMix64: small, fast, and the same on every machine.
 struct Rng(u64);
 
@@ -405,15 +377,15 @@ pub fn diff(
     // only when that run needs the device's subgroup size, else after it,
     // when the CPU side gave something to compare.
     let open = || {
-        let features: Vec<String> = CAPABILITY_FEATURES
-            .iter()
-            .filter(|(cap, _)| k.capabilities.iter().any(|c| c == cap))
-            .map(|(_, f)| f.to_string())
-            .collect();
+        // What the module needs (features for its capabilities, extensions
+        // for its OpExtensions), enabled where the device has it, as the
+        // Vulkan CTS registers a test with its requirements.
+        let optional_features = vulkan_reference::required_by_module(words.as_slice())
+            .map_err(|e| format!("vulkan: {e}"))?;
         vulkan_reference::Session::new(
             &vulkan_reference::ReferenceOptions {
                 device: opts.vulkan_device.clone(),
-                features,
+                optional_features,
                 timeout: opts.time_limit,
                 ..Default::default()
             },

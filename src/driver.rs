@@ -1165,6 +1165,20 @@ fn compile_entry(
         {
             return Err(fail(ErrorKind::Rejected(why.into())));
         }
+        // Variable pointers: SPIRV-Cross declares an OpPhi of Workgroup
+        // pointers with its address space twice, which Metal rejects.
+        let variable_pointers = info
+            .capabilities
+            .iter()
+            .any(|c| c == "VariablePointers" || c == "VariablePointersStorageBuffer");
+        if let Some((line, text)) = variable_pointers
+            .then(|| msl::check::doubled_address_space(&generated.source))
+            .flatten()
+        {
+            return Err(fail(ErrorKind::Rejected(format!(
+                "a variable pointer that SPIRV-Cross declares with two address spaces, which Metal's compiler rejects (MSL line {line}: `{text}`): a pointer into Workgroup memory carried by OpPhi (through a loop) is not supported"
+            ))));
+        }
         function_constants(&generated.source, &info.spec_constants, &mut workgroup).map_err(fail)
     })?;
     Ok(Kernel {

@@ -11,12 +11,22 @@ reason with paths, line numbers and values taken out.
 """
 import collections, json, re, sys
 
+def key(path):
+    """A test's name independent of where its corpus is checked out."""
+    for marker, prefix in (('tests/cases/', 'amber/tests/cases/'),
+                           ('external/vulkancts/data/vulkan/amber/',
+                            'vk-gl-cts/external/vulkancts/data/vulkan/amber/')):
+        i = path.find(marker)
+        if i >= 0:
+            return prefix + path[i + len(marker):]
+    return path
+
 def load_baseline(path):
     base = {}
     for line in open(path):
         cols = line.rstrip('\n').split('\t')
-        if len(cols) >= 2 and cols[0] != 'path':
-            base[cols[0]] = cols[1]
+        if len(cols) >= 2 and cols[0] not in ('path', 'test'):
+            base[key(cols[0])] = cols[1]
     return base
 
 def reason_key(reason):
@@ -42,7 +52,7 @@ def main(argv):
         tests = run['tests']
         row = f"| {name} | {len(tests)} | {run['passed']} | {run['failed']} | {run['skipped']} |"
         if baseline:
-            ok = [t for t in tests if baseline.get(t['file']) == 'PASS']
+            ok = [t for t in tests if baseline.get(key(t['file'])) == 'PASS']
             p = sum(1 for t in ok if t['outcome'] == 'PASS')
             row += f" {p} of {len(ok)} ({100.0 * p / max(len(ok), 1):.1f} %) |"
         print(row)
@@ -50,7 +60,7 @@ def main(argv):
         groups = collections.Counter()
         for t in run['tests']:
             if t['outcome'] != 'PASS':
-                if baseline is not None and baseline.get(t['file']) != 'PASS':
+                if baseline is not None and baseline.get(key(t['file'])) != 'PASS':
                     continue
                 groups[(t['outcome'], reason_key(t['reason']))] += 1
         if groups:

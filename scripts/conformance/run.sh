@@ -8,9 +8,9 @@
 # external/vulkancts/data/vulkan/amber (never committed: fetch them). The
 # compute-only, buffer-only tests among them (classify.py) run with
 # `halc test --json` on the CPU, with `--reference vulkan` and `--compare`.
-# With $AMBER_BASELINE (a TSV: path, PASS|FAIL|SKIP, ...: what the amber CLI
-# did with each test on the same driver) the table also counts each mode
-# over the tests amber passes.
+# The table also counts each mode over the tests the amber CLI passes on
+# the same lavapipe (docs/conformance/amber-baseline.tsv, or $AMBER_BASELINE:
+# a TSV of test, PASS|FAIL|SKIP, ...).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$1; shift
@@ -32,6 +32,5 @@ for mode in cpu vulkan compare; do
   "$halc" test --json --time-limit "${TIME_LIMIT:-30}" "${flags[@]}" "$@" "${files[@]}" > "$out/$mode.json" || true
   echo "$mode: $(( $(date +%s) - start )) s" | tee -a "$out/times.txt" >&2
 done
-base=()
-[ -n "${AMBER_BASELINE:-}" ] && base=(--baseline "$AMBER_BASELINE")
+base=(--baseline "${AMBER_BASELINE:-$here/../../docs/conformance/amber-baseline.tsv}")
 python3 "$here/report.py" "${base[@]}" cpu="$out/cpu.json" vulkan="$out/vulkan.json" compare="$out/compare.json"

@@ -71,6 +71,12 @@ pub struct Buffer {
     pub layout: Layout,
     /// Initial bytes (`elements × stride`).
     pub bytes: Vec<u8>,
+    /// Sized by what the script writes and probes (VkScript), not
+    /// declared: a pipeline whose block is larger gets it grown with zeros
+    /// to the block's size (amber binds the smaller buffer; a driver reads
+    /// the block's trailing padding from the allocation's slack, which
+    /// halc's runtime, checking every binding's size, does not allow).
+    pub implicit_size: bool,
     /// Line of the declaration.
     pub line: usize,
 }

@@ -555,6 +555,7 @@ impl<'a> AmberParser<'a> {
             layout,
             bytes,
             line,
+            implicit_size: false,
         });
         Ok(())
     }
@@ -595,6 +596,7 @@ impl<'a> AmberParser<'a> {
             layout,
             bytes,
             line,
+            implicit_size: false,
         });
         Ok(())
     }
@@ -1097,6 +1099,8 @@ fn vkscript(text: &str) -> Result<Script, ParseError> {
     #[derive(PartialEq)]
     enum Section {
         None,
+        /// `[comment]`: free text, ignored.
+        Comment,
         Require,
         Shader(usize),
         Test,
@@ -1129,6 +1133,7 @@ fn vkscript(text: &str) -> Result<Script, ParseError> {
             let header = &trimmed[1..trimmed.len() - 1];
             section = match header {
                 "require" => Section::Require,
+                "comment" => Section::Comment,
                 "test" => Section::Test,
                 "compute shader" | "compute shader spirv" | "compute shader spirv hex" => {
                     if !script.shaders.is_empty() {
@@ -1166,6 +1171,7 @@ fn vkscript(text: &str) -> Result<Script, ParseError> {
                 }
             }
             Section::Test => tests.push((*n, l.clone())),
+            Section::Comment => {}
             Section::None => {
                 if !tokens(l).is_empty() {
                     return Err(err(*n, "text before the first [section]"));
@@ -1345,6 +1351,7 @@ fn vkscript(text: &str) -> Result<Script, ParseError> {
             layout,
             bytes: vec![0; size],
             line,
+            implicit_size: true,
         });
     }
     script.pipelines = pipelines;

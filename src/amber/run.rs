@@ -138,6 +138,9 @@ const FEATURES: &[&str] = &[
     // the start of the threadgroup, then a barrier
     // (tests/amber/zero_initialize_workgroup_memory.amber).
     "VK_KHR_zero_initialize_workgroup_memory",
+    "VariablePointerFeatures.variablePointersStorageBuffer",
+    "VariablePointerFeatures.variablePointers",
+    "VK_KHR_variable_pointers",
     "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
     "shaderStorageBufferArrayDynamicIndexing",
     "shaderUniformBufferArrayDynamicIndexing",
@@ -185,7 +188,22 @@ pub fn run_in(
                 "{name}:{line}: requires {what}, which halc's Metal target does not provide"
             ));
         }
+        // Float-controls properties (denormals preserved or flushed,
+        // rounding modes) are not part of Metal's contract: the Metal
+        // Shading Language specification leaves them to the GPU.
+        if let Some((what, line)) = script.properties.first() {
+            return Outcome::Skip(format!(
+                "{name}:{line}: requires device property {what}, which Metal does not guarantee"
+            ));
+        }
     }
+    // Every pipeline's SPIR-V, made once: the Vulkan device is created
+    // with what the modules need.
+    let modules: BTreeMap<String, Result<Vec<u8>, String>> = script
+        .pipelines
+        .iter()
+        .map(|p| (p.name.clone(), module(&script, p, opts)))
+        .collect();
     let mut sides: Vec<Box<dyn Side + '_>> = Vec::new();
     if opts.sides != Sides::Vulkan {
         let Some(device) = device else {
@@ -198,9 +216,25 @@ pub fn run_in(
         }));
     }
     if opts.sides != Sides::MetalOnCpu {
+        // What the script requests is enabled or the test skipped, as in
+        // amber; what its modules need (features of their capabilities,
+        // extensions of their OpExtensions) is enabled where the device
+        // has it, as the Vulkan CTS registers a test with its requirements.
+        let mut optional_features = Vec::new();
+        for bytes in modules.values().flatten() {
+            if let Ok(words) = crate::spirv::Words::from_bytes(bytes) {
+                optional_features.extend(
+                    vulkan_reference::required_by_module(words.as_slice()).unwrap_or_default(),
+                );
+            }
+        }
+        optional_features.sort();
+        optional_features.dedup();
         let options = vulkan_reference::ReferenceOptions {
             device: opts.vulkan_device.clone(),
             features: script.requirements.iter().map(|(r, _)| r.clone()).collect(),
+            optional_features,
+            properties: script.properties.iter().map(|(r, _)| r.clone()).collect(),
             timeout: opts.vulkan_timeout,
             ..Default::default()
         };
@@ -222,6 +256,7 @@ pub fn run_in(
         script: &script,
         opts,
         sides,
+        modules,
         prepared: BTreeMap::new(),
     };
     match runner.run() {
@@ -270,6 +305,8 @@ struct MetalPrepared {
     push_size: u32,
     /// Whether the module uses subgroup operations.
     subgroups: bool,
+    /// The fixed size of each buffer binding's block.
+    min_sizes: BTreeMap<(u32, u32), u64>,
 }
 
 /// One place a script runs.
@@ -288,6 +325,11 @@ trait Side {
     /// The subgroup size, if fixed by the device (Vulkan); `None` when the
     /// side runs any width it is given (the CPU backend).
     fn subgroup_size(&self) -> Option<u32>;
+    /// The subgroup sizes a pipeline may require, if the device fixes them
+    /// (Vulkan).
+    fn subgroup_range(&self) -> Option<(u32, u32)> {
+        None
+    }
 }
 
 struct CpuSide<'d> {
@@ -527,6 +569,10 @@ impl Side for VulkanSide {
     fn subgroup_size(&self) -> Option<u32> {
         Some(self.reference.subgroup_size())
     }
+
+    fn subgroup_range(&self) -> Option<(u32, u32)> {
+        Some(self.reference.subgroup_size_range())
+    }
 }
 
 fn buffer<'b, B>(buffers: &'b BTreeMap<String, B>, name: &str) -> Result<&'b B, String> {
@@ -540,6 +586,8 @@ struct Runner<'s> {
     script: &'s Script,
     opts: &'s RunOptions,
     sides: Vec<Box<dyn Side + 's>>,
+    /// Each pipeline's SPIR-V ([`module`]).
+    modules: BTreeMap<String, Result<Vec<u8>, String>>,
     /// Compiled pipelines.
     prepared: BTreeMap<&'s str, Prepared>,
 }
@@ -621,19 +669,19 @@ impl<'s> Runner<'s> {
             let mut prepared = self
                 .prepare(p)
                 .map_err(|e| format!("{at}: RUN {name}: {e}"))?;
-            if let Some(metal) = &prepared.metal {
-                prepared.simd_width = self
-                    .simd_width(p, metal.subgroups)
-                    .map_err(|m| Stop::Skip(format!("{at}: RUN {name}: {m}")))?;
-                // `FULLY_POPULATED on` needs nothing more: the CPU backend,
-                // as a GPU, fills SIMD groups in order, so every group is
-                // full when the threadgroup is a multiple of the width. A
-                // threadgroup that is not (Vulkan calls that invalid; the
-                // CTS has such tests and drivers run them) ends with one
-                // partial group, as on a GPU.
-            }
+            let subgroups = prepared.metal.as_ref().is_some_and(|m| m.subgroups);
+            prepared.simd_width = self
+                .simd_width(p, subgroups)
+                .map_err(|m| Stop::Skip(format!("{at}: RUN {name}: {m}")))?;
+            // `FULLY_POPULATED on` needs nothing more on the CPU: the
+            // backend, as a GPU, fills SIMD groups in order, so every group
+            // is full when the threadgroup is a multiple of the width. A
+            // threadgroup that is not (Vulkan calls that invalid; the CTS
+            // has such tests and drivers run them) ends with one partial
+            // group, as on a GPU.
             self.prepared.insert(name, prepared);
         }
+        self.grow_implicit(p, name)?;
         let prepared = &self.prepared[name];
         for side in &mut self.sides {
             let push = match p.binds.iter().find(|b| b.kind == BindKind::PushConstant) {
@@ -645,6 +693,45 @@ impl<'s> Runner<'s> {
         }
         if self.sides.len() == 2 {
             self.compare_bound(p, line)?;
+        }
+        Ok(())
+    }
+
+    /// Grows the buffers sized by the script's writes (VkScript) that
+    /// pipeline `p` binds to a block larger than them, with zeros, on every
+    /// side ([`super::Buffer::implicit_size`]).
+    fn grow_implicit(&mut self, p: &Pipeline, name: &str) -> Result<(), Stop> {
+        let Some(metal) = self.prepared.get(name).and_then(|x| x.metal.as_ref()) else {
+            return Ok(());
+        };
+        let mut grow: Vec<(&str, usize)> = Vec::new();
+        for b in &p.binds {
+            let (BindKind::Storage { set, binding } | BindKind::Uniform { set, binding }) = b.kind
+            else {
+                continue;
+            };
+            let Some(&min) = metal.min_sizes.get(&(set, binding)) else {
+                continue;
+            };
+            for e in &b.elements {
+                let implicit = self
+                    .script
+                    .buffers
+                    .iter()
+                    .any(|d| d.name == e.buffer && d.implicit_size);
+                if implicit && e.range.is_none() {
+                    grow.push((&e.buffer, (e.offset + min) as usize));
+                }
+            }
+        }
+        for (buffer, size) in grow {
+            for side in &mut self.sides {
+                let mut data = side.read(buffer)?;
+                if data.len() < size {
+                    data.resize(size, 0);
+                    side.create(buffer, &data)?;
+                }
+            }
         }
         Ok(())
     }
@@ -687,18 +774,26 @@ impl<'s> Runner<'s> {
     /// it), else Apple's 32. `Err` says why the pipeline cannot run here.
     fn simd_width(&self, p: &Pipeline, subgroups: bool) -> Result<u32, String> {
         let vulkan = self.sides.iter().find_map(|s| s.subgroup_size());
+        let range = self.sides.iter().find_map(|s| s.subgroup_range());
         let cpu = self.sides.iter().any(|s| s.subgroup_size().is_none());
         let emulated = |n: u32| cpu::SIMD_WIDTHS.contains(&n);
-        // MIN and MAX are the device's: the Vulkan device's when one runs
-        // (it has one size), else Apple's 32 lanes.
-        let required = p.subgroup_size.map(|r| match r {
-            RequiredSize::Exact(n) => n,
-            RequiredSize::Min | RequiredSize::Max => vulkan.unwrap_or(cpu::SIMD_WIDTH),
+        // MIN and MAX are the device's: the Vulkan device's when one runs,
+        // else Apple's 32 lanes.
+        let required = p.subgroup_size.map(|r| match (r, range) {
+            (RequiredSize::Exact(n), _) => n,
+            (RequiredSize::Min, Some((min, _))) => min,
+            (RequiredSize::Max, Some((_, max))) => max,
+            (RequiredSize::Min | RequiredSize::Max, None) => cpu::SIMD_WIDTH,
         });
         if let Some(n) = required {
-            if let Some(v) = vulkan.filter(|v| *v != n) {
+            if let Some((min, max)) = range.filter(|(min, max)| !(*min..=*max).contains(&n)) {
+                let sizes = if min == max {
+                    format!("{min}")
+                } else {
+                    format!("{min} to {max}")
+                };
                 return Err(format!(
-                    "the pipeline requires subgroups of {n} lanes (SUBGROUP REQUIRED_SIZE) and the Vulkan device's are {v}: not run"
+                    "the pipeline requires subgroups of {n} lanes (SUBGROUP REQUIRED_SIZE) and the Vulkan device's are {sizes}: not run"
                 ));
             }
             if cpu && !emulated(n) {
@@ -724,51 +819,15 @@ impl<'s> Runner<'s> {
         }
     }
 
-    /// The SPIR-V environment of `shader`: its `TARGET_ENV`, else
-    /// `--target-env`, raised to SPIR-V 1.4 when the script requires
-    /// `VK_KHR_spirv_1_4` (the Vulkan CTS runs such files at SPIR-V 1.4: it
-    /// is a version of the module, not a device capability).
-    fn target_env(&self, shader: &super::Shader) -> String {
-        if let Some(env) = &shader.target_env {
-            return env.clone();
-        }
-        let env = self.opts.target_env.as_str();
-        let wants_1_4 = self
-            .script
-            .requirements
-            .iter()
-            .any(|(r, _)| r == "VK_KHR_spirv_1_4");
-        let below_1_4 = matches!(
-            env,
-            "spv1.0" | "spv1.1" | "spv1.2" | "spv1.3" | "vulkan1.0" | "vulkan1.1"
-        );
-        if wants_1_4 && below_1_4 {
-            "spv1.4".into()
-        } else {
-            env.into()
-        }
-    }
-
     /// The pipeline's shader as SPIR-V and, when a Metal side runs, as
     /// halc's executable. The Vulkan side needs nothing of halc: a module
     /// halc refuses still runs there.
     fn prepare(&self, p: &Pipeline) -> Result<Prepared, String> {
-        let shader = self
-            .script
-            .shaders
-            .iter()
-            .find(|s| s.name == p.shader)
-            .ok_or_else(|| format!("unknown shader `{}`", p.shader))?;
-        let env = self.target_env(shader);
-        let mut bytes = match &shader.source {
-            ShaderSource::SpirvHex(b) => b.clone(),
-            ShaderSource::SpirvAsm(text) => assemble(text, &env)?,
-            ShaderSource::Glsl(text) => glslc(self.opts.glslc.as_deref(), text, &env)?,
+        let bytes = match self.modules.get(&p.name) {
+            Some(m) => m.clone()?,
+            None => module(self.script, p, self.opts)?,
         };
-        if !p.optimizations.is_empty() {
-            bytes = spirv_opt(&bytes, &p.optimizations, &env)?;
-        }
-        let input = Input::new(format!("{}.spv", shader.name), bytes);
+        let input = Input::new(format!("{}.spv", p.shader), bytes);
         let words = crate::spirv::Words::from_bytes(&input.bytes).map_err(|e| e.to_string())?;
         // `--spec` values are baked into every module that declares the
         // SpecId (a pipeline's own SPECIALIZE wins); the Vulkan side gets
@@ -849,6 +908,12 @@ impl<'s> Runner<'s> {
                 values: values.clone(),
                 push_size: k.entry.push_constant_size.unwrap_or(0),
                 subgroups: k.uses_subgroups(),
+                min_sizes: k
+                    .entry
+                    .bindings
+                    .iter()
+                    .map(|b| ((b.set, b.binding), b.min_size))
+                    .collect(),
             }
         };
         if bake.is_empty() {
@@ -1110,6 +1175,51 @@ fn spec_value(s: &super::Specialize) -> Result<SpecValue, String> {
         id: s.id,
         bits: u64::from_le_bytes(raw),
     })
+}
+
+/// The SPIR-V environment of `shader`: its `TARGET_ENV`, else
+/// `--target-env`, raised to SPIR-V 1.4 when the script requires
+/// `VK_KHR_spirv_1_4` (the Vulkan CTS runs such files at SPIR-V 1.4: it is a
+/// version of the module, not a device capability).
+fn target_env(script: &Script, shader: &super::Shader, opts: &RunOptions) -> String {
+    if let Some(env) = &shader.target_env {
+        return env.clone();
+    }
+    let env = opts.target_env.as_str();
+    let wants_1_4 = script
+        .requirements
+        .iter()
+        .any(|(r, _)| r == "VK_KHR_spirv_1_4");
+    let below_1_4 = matches!(
+        env,
+        "spv1.0" | "spv1.1" | "spv1.2" | "spv1.3" | "vulkan1.0" | "vulkan1.1"
+    );
+    if wants_1_4 && below_1_4 {
+        "spv1.4".into()
+    } else {
+        env.into()
+    }
+}
+
+/// Pipeline `p`'s module as the test gives it: its shader assembled,
+/// compiled from GLSL or read, then through the pipeline's
+/// `SHADER_OPTIMIZATION` passes.
+fn module(script: &Script, p: &Pipeline, opts: &RunOptions) -> Result<Vec<u8>, String> {
+    let shader = script
+        .shaders
+        .iter()
+        .find(|s| s.name == p.shader)
+        .ok_or_else(|| format!("unknown shader `{}`", p.shader))?;
+    let env = target_env(script, shader, opts);
+    let mut bytes = match &shader.source {
+        ShaderSource::SpirvHex(b) => b.clone(),
+        ShaderSource::SpirvAsm(text) => assemble(text, &env)?,
+        ShaderSource::Glsl(text) => glslc(opts.glslc.as_deref(), text, &env)?,
+    };
+    if !p.optimizations.is_empty() {
+        bytes = spirv_opt(&bytes, &p.optimizations, &env)?;
+    }
+    Ok(bytes)
 }
 
 /// SPIR-V target environments as Amber names them.

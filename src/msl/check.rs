@@ -358,6 +358,28 @@ pub fn check(
     Ok(())
 }
 
+/// A declaration with its address space written twice (`threadgroup
+/// threadgroup int* p;`), with its 1-based line: what SPIRV-Cross writes for
+/// an OpPhi of Workgroup pointers (a loop-carried pointer into threadgroup
+/// memory, VariablePointers). Metal's compiler rejects a type with two address
+/// spaces; the CPU backend, whose shim erases address spaces, would not.
+pub fn doubled_address_space(msl: &str) -> Option<(usize, String)> {
+    const SPACES: [&str; 5] = ["device", "constant", "threadgroup", "thread", "object_data"];
+    for (n, line) in msl.lines().enumerate() {
+        let words: Vec<&str> = line
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        if words
+            .windows(2)
+            .any(|w| w[0] == w[1] && SPACES.contains(&w[0]))
+        {
+            return Some((n + 1, line.trim().to_string()));
+        }
+    }
+    None
+}
+
 /// Helpers of SPIRV-Cross's MSL known to compute wrong values, recognised by
 /// their text: halc builds SPIRV-Cross with a patch for each
 /// (`vendor/patches/spirv-cross-sys/`), but a crate depending on halc that
@@ -381,6 +403,20 @@ pub fn known_miscompile(msl: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_doubled_address_space_is_found_with_its_line() {
+        let msl = "kernel void k()\n{\n    threadgroup threadgroup int* _27;\n}\n";
+        assert_eq!(
+            doubled_address_space(msl),
+            Some((3, "threadgroup threadgroup int* _27;".into()))
+        );
+        assert_eq!(
+            doubled_address_space("const device device_t* p;\nthreadgroup int* q;\n"),
+            None
+        );
+        assert!(doubled_address_space("device  device float* x;").is_some());
+    }
 
     #[test]
     fn the_unpatched_clustered_min_max_helpers_are_recognised() {

@@ -110,6 +110,8 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     (4434, "UniformAndStorageBuffer16BitAccess"),
     (4448, "StorageBuffer8BitAccess"),
     (4449, "UniformAndStorageBuffer8BitAccess"),
+    (4441, "VariablePointersStorageBuffer"),
+    (4442, "VariablePointers"),
     (5345, "VulkanMemoryModel"),
 ];
 

@@ -441,22 +441,12 @@ fn subgroup_flags(
     }
     if desc.require_full_subgroups {
         feature("SubgroupSizeControl.computeFullSubgroups", "full subgroups")?;
-        let (multiple, of) = match desc.required_subgroup_size {
-            Some(size) => (size, "the required subgroup size"),
-            // SPIR-V 1.6 modules have a varying size by default.
-            None if desc.allow_varying_subgroup_size || module.version >= 0x0001_0600 => {
-                (c.max, "maxSubgroupSize, as the size may vary")
-            }
-            None => (inner.driver_subgroup_size(), "the subgroup size"),
-        };
-        if let Some([x, ..]) = local {
-            if multiple != 0 && x % multiple != 0 {
-                return Err(bad(format!(
-                    "full subgroups need the workgroup's x size ({x}) to be a multiple of \
-                     {of} ({multiple})"
-                )));
-            }
-        }
+        // Vulkan also asks for a workgroup x size that is a multiple of the
+        // subgroup size (VUID-VkPipelineShaderStageCreateInfo-flags-02758/
+        // 02759). That is not checked here: amber passes the flag to the
+        // driver as it is, and the Vulkan CTS has tests with other sizes
+        // (subgroup_uniform_control_flow/*_partial*) that drivers run, the
+        // last subgroup partial.
         flags |= vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS;
     }
     Ok(flags)

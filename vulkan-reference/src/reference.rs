@@ -257,11 +257,6 @@ impl Inner {
         Ok(())
     }
 
-    /// The device's `subgroupSize`.
-    pub(crate) fn driver_subgroup_size(&self) -> u32 {
-        self.driver.subgroup_size
-    }
-
     /// Whether objects the device may use can be destroyed now: no stuck
     /// submission is still running.
     pub(crate) fn may_destroy(&self) -> bool {

@@ -869,7 +869,7 @@ fn subgroup_layout(vk: &Reference, x: u32, tune: PipelineDesc<'_>) -> Result<Vec
 }
 
 #[test]
-fn full_subgroups_fill_every_subgroup_and_need_a_whole_x_size() {
+fn full_subgroups_fill_every_subgroup_and_any_x_size_reaches_the_driver() {
     let Some(vk) = reference(&[SIZE_CONTROL, FULL_SUBGROUPS]) else {
         return;
     };
@@ -892,15 +892,12 @@ fn full_subgroups_fill_every_subgroup_and_need_a_whole_x_size() {
     let got = subgroup_layout(&vk, x, PipelineDesc::default()).unwrap();
     let last = got.last().unwrap();
     assert_eq!((last[1], last[2], last[3]), (2, sg / 2, 3), "{got:?}");
-    // ... and with it, Vulkan does not allow that x size.
-    let e = subgroup_layout(&vk, x, full).unwrap_err();
-    assert!(matches!(e, Error::Subgroup { .. }), "{e}");
-    assert!(
-        e.to_string().contains(&format!(
-            "x size ({x}) to be a multiple of the subgroup size ({sg})"
-        )),
-        "{e}"
-    );
+    // ... and with it, an x size Vulkan's valid usage does not allow goes
+    // to the driver as amber passes it (the CTS has such tests): the last
+    // subgroup stays partial.
+    let got = subgroup_layout(&vk, x, full).unwrap();
+    let last = got.last().unwrap();
+    assert_eq!((last[1], last[2], last[3]), (2, sg / 2, 3), "{got:?}");
 
     // The flag without the feature is refused, naming the feature.
     let plain = reference(&[SIZE_CONTROL]).unwrap();

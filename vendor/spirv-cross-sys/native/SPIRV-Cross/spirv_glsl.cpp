@@ -9638,6 +9638,16 @@ void CompilerGLSL::emit_glsl_op(uint32_t result_type, uint32_t id, uint32_t eop,
 		auto op0 = to_unpacked_expression(args[0]);
 		auto op1 = to_unpacked_expression(args[1]);
 		auto &op1_type = expression_type(args[1]);
+		if (op1_type.width == 64)
+		{
+			// A 64-bit exponent cast to int keeps its low 32 bits: -2^40 became 0, and
+			// ldexp(x, -2^40) gave x instead of a signed zero. Clamp it into int's range
+			// first; every exponent beyond it gives the same result.
+			bool is_signed = op1_type.basetype == SPIRType::Int64;
+			auto bound = type_to_glsl_constructor(op1_type);
+			op1 = join("clamp(", op1, ", ", bound, "(", is_signed ? "-2147483647 - 1" : "0", "), ", bound,
+			           "(2147483647))");
+		}
 		if (op1_type.basetype != SPIRType::Int)
 		{
 			// Need a value cast here.

@@ -19164,6 +19164,11 @@ bool CompilerMSL::OpCodePreprocessor::handle(Op opcode, const uint32_t *args, ui
 		break;
 
 	case OpStore:
+	// OpCopyMemory and OpCopyMemorySized write their target too: uncounted, a kernel whose
+	// only buffer writes were copies declared every buffer `const device`, and its MSL
+	// assigned through const pointers.
+	case OpCopyMemory:
+	case OpCopyMemorySized:
 		check_resource_write(args[0]);
 		break;
 
