@@ -318,6 +318,98 @@ impl Compiled {
     pub fn to_flatbuffer(&self) -> Vec<u8> {
         flatbuffer::write(self)
     }
+
+    /// What the compile changed that the user should know, in input then
+    /// kernel order: one [`Warning::DebugPrintf`] per module whose
+    /// `debugPrintfEXT` calls were removed, one [`Warning::FrozenSpec`] per
+    /// SpecId halc fixed at its defaults. The CLI prints them, `halc::build`
+    /// hands them to cargo.
+    pub fn warnings(&self) -> Vec<Warning> {
+        let mut out = Vec::new();
+        let printing: std::collections::BTreeMap<&str, u32> = self
+            .kernels
+            .iter()
+            .filter(|k| k.debug_printfs > 0)
+            .map(|k| (k.input.as_str(), k.debug_printfs))
+            .collect();
+        for (input, count) in printing {
+            out.push(Warning::DebugPrintf {
+                input: input.to_string(),
+                count,
+            });
+        }
+        for k in &self.kernels {
+            for b in k.baked.iter().filter(|b| b.frozen) {
+                out.push(Warning::FrozenSpec {
+                    input: k.input.clone(),
+                    kernel: k.name.clone(),
+                    id: b.id,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// Something a compile changed that the user should know (not an error).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Warning {
+    /// A module's `debugPrintfEXT` calls were removed.
+    DebugPrintf {
+        /// The input.
+        input: String,
+        /// How many calls.
+        count: u32,
+    },
+    /// A SpecId sizes an array (which Metal needs constant) and is also read
+    /// as a value: halc fixed it at its defaults, each declaration its own
+    /// ([`spirv::specialize::array_size_conflicts`]).
+    FrozenSpec {
+        /// The input.
+        input: String,
+        /// The kernel.
+        kernel: String,
+        /// The SpecId.
+        id: u32,
+    },
+}
+
+impl Warning {
+    /// The one-line message; `choose(id)` says how the caller's user sets a
+    /// SpecId (`--spec 0=VALUE` at the CLI, `.spec(0, VALUE)` in a build
+    /// script).
+    pub fn message(&self, choose: impl Fn(u32) -> String) -> String {
+        match self {
+            Warning::DebugPrintf { input, count } => format!(
+                "{input}: {count} debugPrintfEXT call{} removed: MSL has no printf (before MSL 3.2's os_log, which halc does not emit), so on Metal they print nothing",
+                if *count == 1 { "" } else { "s" }
+            ),
+            Warning::FrozenSpec { input, kernel, id } => format!(
+                "{input}: kernel `{kernel}`: SpecId {id} sizes an array, which Metal needs constant, and is also read as a value: it is fixed at its defaults (each declaration its own), not settable at run time; choose it with {}",
+                choose(*id)
+            ),
+        }
+    }
+}
+
+impl Kernel {
+    /// When the workgroup size came out as 1 x 1 x 1 because a SpecId that
+    /// halc fixed at its defaults ([`Warning::FrozenSpec`]) kept the
+    /// workgroup-size declaration's default (1, as `local_size_x_id`
+    /// without `local_size_x` gives) while another declaration of the same
+    /// SpecId has a different default: the SpecId and that other default.
+    /// Almost never what the author meant (`constant_id = 0` of 64 sizing
+    /// shared memory beside `local_size_x_id = 0`).
+    pub fn one_thread_from_frozen_spec(&self) -> Option<(u32, u64)> {
+        if self.workgroup.values() != [1, 1, 1] {
+            return None;
+        }
+        self.baked.iter().filter(|b| b.frozen).find_map(|b| {
+            let one = b.defaults.iter().any(|d| d.0 == 1);
+            let other = b.defaults.iter().find(|d| d.0 != 1)?;
+            one.then_some((b.id, other.0))
+        })
+    }
 }
 
 /// What went wrong, without the location.

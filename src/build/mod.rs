@@ -88,6 +88,21 @@ pub enum BuildError {
     /// halc rejected a kernel (the message names the file and entry point).
     #[error("{0}")]
     Compile(#[from] crate::Error),
+    /// A kernel's workgroup size came out as 1 x 1 x 1 from the default of
+    /// its `local_size_x_id` SpecId while another declaration of the same
+    /// SpecId (an array size) has another default
+    /// ([`crate::Kernel::one_thread_from_frozen_spec`]).
+    #[error("{file}: kernel `{kernel}`: the workgroup size is 1 x 1 x 1 because `local_size_x_id = {id}` keeps its default 1, while another declaration of SpecId {id} (which sizes an array) defaults to {other}: SpecId {id} is fixed at its defaults, each declaration its own, since Metal needs array sizes constant. Choose it with `.spec({id}, {other})` on halc::build::Kernels (or give `local_size_x = {other}` beside `local_size_x_id = {id}`)")]
+    OneThread {
+        /// The input.
+        file: String,
+        /// The kernel.
+        kernel: String,
+        /// The SpecId.
+        id: u32,
+        /// The other declaration's default.
+        other: u64,
+    },
     /// A kernel's Rust bindings cannot be generated.
     #[error("{0}")]
     Bindings(#[from] BindingsError),
@@ -126,13 +141,22 @@ pub struct Built {
     pub kernels: Vec<String>,
     /// Every file and directory the build read, for `cargo:rerun-if-changed`.
     pub rerun_if_changed: Vec<PathBuf>,
+    /// What the compile changed that the user should know
+    /// ([`crate::Compiled::warnings`], with `.spec(ID, VALUE)` as the way to
+    /// choose a SpecId), one line each, for `cargo:warning=`.
+    pub warnings: Vec<String>,
 }
 
 impl Built {
-    /// The build-script directives: `cargo:rerun-if-changed=` for every
-    /// dependency and `cargo:rerun-if-env-changed=HALC_GLSLC`, one a line.
+    /// The build-script directives: `cargo:warning=` for every warning,
+    /// `cargo:rerun-if-changed=` for every dependency and
+    /// `cargo:rerun-if-env-changed=HALC_GLSLC`, one a line.
     pub fn cargo_directives(&self) -> String {
         let mut s = String::new();
+        for w in &self.warnings {
+            // One directive a line: a line break would end it.
+            s.push_str(&format!("cargo:warning={}\n", w.replace(['\n', '\r'], " ")));
+        }
         for p in &self.rerun_if_changed {
             s.push_str(&format!("cargo:rerun-if-changed={}\n", p.display()));
         }
@@ -342,8 +366,9 @@ impl Kernels {
     }
 
     /// Compiles into `$OUT_DIR/NAME.halc` and `$OUT_DIR/NAME.rs` and prints
-    /// the `cargo:rerun-if-changed` directives (the build-script protocol,
-    /// on stdout). [`Kernels::build`] does the same without printing.
+    /// the `cargo:warning` and `cargo:rerun-if-changed` directives
+    /// ([`Built::cargo_directives`]: the build-script protocol, on stdout).
+    /// [`Kernels::build`] does the same without printing.
     pub fn compile(&self, name: &str) -> Result<Built, BuildError> {
         let built = self.build(name)?;
         print!("{}", built.cargo_directives());
@@ -431,6 +456,26 @@ impl Kernels {
         let mut options = self.options.clone();
         options.isolation = Isolation::InProcess;
         let compiled: Compiled = crate::compile(&inputs, &options)?;
+        // A one-thread threadgroup from a SpecId's workgroup default is
+        // refused (the CLI only warns: its user sees the warning; a build
+        // script's output is easy to miss).
+        if let Some((k, (id, other))) = compiled
+            .kernels
+            .iter()
+            .find_map(|k| k.one_thread_from_frozen_spec().map(|f| (k, f)))
+        {
+            return Err(BuildError::OneThread {
+                file: k.input.clone(),
+                kernel: k.name.clone(),
+                id,
+                other,
+            });
+        }
+        let warnings = compiled
+            .warnings()
+            .iter()
+            .map(|w| w.message(|id| format!(".spec({id}, VALUE)")))
+            .collect();
         let exe_name = format!("{name}.halc");
         let rs_name = format!("{name}.rs");
         let code = bindings::generate(&compiled, Some(&exe_name))?;
@@ -446,6 +491,7 @@ impl Kernels {
             bindings: bindings_path,
             kernels: compiled.kernels.iter().map(|k| k.name.clone()).collect(),
             rerun_if_changed: rerun,
+            warnings,
         })
     }
 }

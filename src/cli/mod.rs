@@ -84,34 +84,14 @@ impl TargetArgs {
     }
 }
 
-/// What a build changed that the user should know: one warning per module
-/// whose `debugPrintfEXT` calls were removed, and one per SpecId halc fixed
-/// at its defaults because it sizes an array and is also read as a value
-/// (the kernel compiles as a Vulkan pipeline without specialization would
-/// run, and the SpecId is no function constant).
+/// What a build changed that the user should know ([`halc::Compiled::warnings`]),
+/// with `--spec ID=VALUE` as the way to choose a SpecId.
 pub fn build_warnings(compiled: &halc::Compiled) -> Vec<String> {
-    let mut out = Vec::new();
-    let printing: std::collections::BTreeMap<&str, u32> = compiled
-        .kernels
+    compiled
+        .warnings()
         .iter()
-        .filter(|k| k.debug_printfs > 0)
-        .map(|k| (k.input.as_str(), k.debug_printfs))
-        .collect();
-    for (input, n) in printing {
-        out.push(format!(
-            "{input}: {n} debugPrintfEXT call{} removed: MSL has no printf (before MSL 3.2's os_log, which halc does not emit), so on Metal they print nothing",
-            if n == 1 { "" } else { "s" }
-        ));
-    }
-    for k in &compiled.kernels {
-        for b in k.baked.iter().filter(|b| b.frozen) {
-            out.push(format!(
-                "{}: kernel `{}`: SpecId {} sizes an array, which Metal needs constant, and is also read as a value: it is fixed at its defaults (each declaration its own), not settable at run time; choose it with --spec {}=VALUE",
-                k.input, k.name, b.id, b.id
-            ));
-        }
-    }
-    out
+        .map(|w| w.message(|id| format!("--spec {id}=VALUE")))
+        .collect()
 }
 
 /// Reads at most `limit` bytes: a larger file, or an endless one such as

@@ -189,6 +189,12 @@ pub struct Baked {
     /// [`array_size_conflicts`]).
     #[serde(skip)]
     pub frozen: bool,
+    /// For a [`frozen`](Baked::frozen) SpecId, the distinct defaults of its
+    /// declarations in module order (`local_size_x_id = 0` defaulting to 1
+    /// beside `constant_id = 0` defaulting to 64 gives `[64, 1]` or
+    /// `[1, 64]`); empty for a value given with `--spec`.
+    #[serde(skip)]
+    pub defaults: Vec<ScalarValue>,
 }
 
 /// Bakes `values` into `words`. Returns the rewritten module and, for each
@@ -379,6 +385,7 @@ fn rewrite(words: &Words, source: Source<'_>) -> Result<(Words, Vec<Baked>), Spi
                 ty,
                 value,
                 frozen: false,
+                defaults: Vec::new(),
             },
         );
     }
@@ -414,6 +421,7 @@ fn rewrite(words: &Words, source: Source<'_>) -> Result<(Words, Vec<Baked>), Spi
                         ty,
                         value,
                         frozen: true,
+                        defaults: vec![value],
                     }),
                 };
                 let Some(b) = b else {
@@ -423,7 +431,17 @@ fn rewrite(words: &Words, source: Source<'_>) -> Result<(Words, Vec<Baked>), Spi
                     )));
                 };
                 let value = b.value;
-                baked.entry(spec_id).or_insert(b);
+                match baked.entry(spec_id) {
+                    std::collections::btree_map::Entry::Vacant(e) => {
+                        e.insert(b);
+                    }
+                    std::collections::btree_map::Entry::Occupied(mut e) => {
+                        let first = e.get_mut();
+                        if first.frozen && !first.defaults.contains(&value) {
+                            first.defaults.push(value);
+                        }
+                    }
+                }
                 plain.insert(w[2]);
                 if matches!(ty, ScalarType::Int(32) | ScalarType::UInt(32)) {
                     values.insert(w[2], value.0);

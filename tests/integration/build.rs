@@ -770,3 +770,104 @@ fn glslc_runs_again_only_for_sources_that_changed() {
     assert_eq!(glslc_runs(dir), 0, "kept once settled");
     assert!(settled == recent && recent == fresh());
 }
+
+/// The common shared-memory idiom: the workgroup size from
+/// `local_size_x_id = 0` (default 1) and the array from `constant_id = 0`
+/// (default 64).
+const ONE_THREAD: &str = r#"#version 450
+layout(local_size_x_id = 0) in;
+layout(constant_id = 0) const uint WG = 64;
+layout(set = 0, binding = 0) buffer Data { float v[]; } data;
+shared float scratch[WG];
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    scratch[i] = data.v[gl_GlobalInvocationID.x];
+    barrier();
+    data.v[gl_GlobalInvocationID.x] = scratch[WG - 1u - i];
+}
+"#;
+
+#[test]
+fn one_thread_threadgroup_from_a_spec_default_is_an_error_naming_the_fix() {
+    if !has_glslc() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("shaders")).unwrap();
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    std::fs::write(dir.join("shaders/softmax.comp"), ONE_THREAD).unwrap();
+    let err = kernels(dir)
+        .file("shaders/softmax.comp")
+        .build("kernels")
+        .unwrap_err()
+        .to_string();
+    for part in [
+        "shaders/softmax.comp: kernel `softmax`:",
+        "1 x 1 x 1",
+        "`local_size_x_id = 0` keeps its default 1",
+        "SpecId 0 (which sizes an array) defaults to 64",
+        "`.spec(0, 64)`",
+    ] {
+        assert!(err.contains(part), "{part:?} missing from: {err}");
+    }
+    assert_eq!(files(&dir.join("out")), Vec::<String>::new());
+    // Chosen, the SpecId gives the workgroup size and the array alike.
+    let built = kernels(dir)
+        .file("shaders/softmax.comp")
+        .spec(0, 64)
+        .build("kernels")
+        .unwrap();
+    assert_eq!(built.kernels, ["softmax"]);
+    let directives = built.cargo_directives();
+    assert!(!directives.contains("cargo:warning"), "{directives}");
+    let code = std::fs::read_to_string(&built.bindings).unwrap();
+    assert!(code.contains("[64, 1, 1]"), "{code}");
+}
+
+#[test]
+fn build_script_warnings_reach_cargo() {
+    if !has_glslc() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("shaders")).unwrap();
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    // debugPrintfEXT is removed; SpecId 0 sizes an array and is read as a
+    // value (both declarations default to 64): fixed at its defaults.
+    std::fs::write(
+        dir.join("shaders/p.comp"),
+        r#"#version 450
+#extension GL_EXT_debug_printf : require
+layout(local_size_x = 64, local_size_x_id = 0) in;
+layout(constant_id = 0) const uint WG = 64;
+layout(set = 0, binding = 0) buffer Data { float v[]; } data;
+shared float tile[WG];
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    tile[i] = data.v[gl_GlobalInvocationID.x];
+    barrier();
+    debugPrintfEXT("%u", i);
+    data.v[gl_GlobalInvocationID.x] = tile[WG - 1u - i];
+}
+"#,
+    )
+    .unwrap();
+    let built = kernels(dir)
+        .file("shaders/p.comp")
+        .build("kernels")
+        .unwrap();
+    let directives = built.cargo_directives();
+    for line in [
+        "cargo:warning=shaders/p.comp: 1 debugPrintfEXT call removed: MSL has no printf",
+        "cargo:warning=shaders/p.comp: kernel `p`: SpecId 0 sizes an array, which Metal needs constant, and is also read as a value: it is fixed at its defaults (each declaration its own), not settable at run time; choose it with .spec(0, VALUE)\n",
+    ] {
+        assert!(directives.contains(line), "{line:?} missing from:\n{directives}");
+    }
+    assert_eq!(
+        directives.matches("cargo:warning=").count(),
+        2,
+        "{directives}"
+    );
+}
