@@ -58,6 +58,8 @@ pub struct Shader {
 
     /// Line of the `SHADER` command.
     pub line: usize,
+    /// Its source follows that line in the script (not from a `FILE`).
+    pub inline: bool,
 }
 
 /// A buffer and its initial contents.

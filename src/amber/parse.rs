@@ -416,6 +416,7 @@ impl<'a> AmberParser<'a> {
         let text = |bytes: Vec<u8>| {
             String::from_utf8(bytes).map_err(|_| err(line, "the shader's FILE is not UTF-8 text"))
         };
+        let inline = from.is_none();
         let (body, binary) = match from {
             Some(bytes) if *format == "SPIRV-BIN" => (String::new(), bytes),
             Some(bytes) => (text(bytes)?, Vec::new()),
@@ -445,6 +446,7 @@ impl<'a> AmberParser<'a> {
             source,
             target_env,
             line,
+            inline,
         });
         Ok(())
     }
@@ -1121,6 +1123,7 @@ fn vkscript(text: &str) -> Result<Script, ParseError> {
                 source,
                 target_env: None,
                 line,
+                inline: true,
             });
             Ok(())
         };

@@ -202,7 +202,7 @@ pub fn run_in(
     let modules: BTreeMap<String, Result<Vec<u8>, String>> = script
         .pipelines
         .iter()
-        .map(|p| (p.name.clone(), module(&script, p, opts)))
+        .map(|p| (p.name.clone(), module(name, &script, p, opts)))
         .collect();
     let mut sides: Vec<Box<dyn Side + '_>> = Vec::new();
     if opts.sides != Sides::Vulkan {
@@ -211,6 +211,11 @@ pub fn run_in(
         };
         sides.push(Box::new(CpuSide {
             device,
+            implicit: script
+                .buffers
+                .iter()
+                .map(|b| (b.name.clone(), b.implicit_size))
+                .collect(),
             widths: BTreeMap::new(),
             buffers: BTreeMap::new(),
         }));
@@ -339,6 +344,8 @@ trait Side {
 
 struct CpuSide<'d> {
     device: &'d cpu::Device,
+    /// Buffers sized by the script's writes ([`super::Buffer::implicit_size`]).
+    implicit: BTreeMap<String, bool>,
     /// The device at other SIMD widths, made on first use.
     widths: BTreeMap<u32, cpu::Device>,
     buffers: BTreeMap<String, cpu::Buffer>,
@@ -397,6 +404,23 @@ impl Side for CpuSide<'_> {
         groups: [u32; 3],
     ) -> Result<(), String> {
         let metal = prepared.metal.as_ref().ok_or("no Metal translation")?;
+        // A buffer bound as push constants must be the block's size, as the
+        // runtime API requires of setBytes: shorter, the kernel would read
+        // bytes never given; longer, the test's layout is not the kernel's.
+        // (VkScript's push data is sized by its writes: the block's
+        // trailing padding is zeros.)
+        if let Some(b) = p.binds.iter().find(|b| b.kind == BindKind::PushConstant) {
+            if !*self.implicit.get(b.buffer()).unwrap_or(&false)
+                && push.len() != metal.push_size as usize
+            {
+                return Err(format!(
+                    "the buffer `{}` bound as push constants holds {} bytes; the kernel's push-constant block is {} bytes",
+                    b.buffer(),
+                    push.len(),
+                    metal.push_size
+                ));
+            }
+        }
         let mut push = push.to_vec();
         push.resize(metal.push_size as usize, 0);
         let push = &push[..];
@@ -870,7 +894,7 @@ impl<'s> Runner<'s> {
     fn prepare(&self, p: &Pipeline) -> Result<Prepared, String> {
         let bytes = match self.modules.get(&p.name) {
             Some(m) => m.clone()?,
-            None => module(self.script, p, self.opts)?,
+            None => module(self.name, self.script, p, self.opts)?,
         };
         let input = Input::new(format!("{}.spv", p.shader), bytes);
         let words = crate::spirv::Words::from_bytes(&input.bytes).map_err(|e| e.to_string())?;
@@ -1282,7 +1306,10 @@ fn target_env(script: &Script, shader: &super::Shader, opts: &RunOptions) -> Str
 /// Pipeline `p`'s module as the test gives it: its shader assembled,
 /// compiled from GLSL or read, then through the pipeline's
 /// `SHADER_OPTIMIZATION` passes.
-fn module(script: &Script, p: &Pipeline, opts: &RunOptions) -> Result<Vec<u8>, String> {
+///
+/// glslc's errors name the script's lines (`test.amber:19: error: …`), not
+/// the shader body's (`<stdin>:16:`).
+fn module(file: &str, script: &Script, p: &Pipeline, opts: &RunOptions) -> Result<Vec<u8>, String> {
     let shader = script
         .shaders
         .iter()
@@ -1292,12 +1319,42 @@ fn module(script: &Script, p: &Pipeline, opts: &RunOptions) -> Result<Vec<u8>, S
     let mut bytes = match &shader.source {
         ShaderSource::SpirvHex(b) => b.clone(),
         ShaderSource::SpirvAsm(text) => assemble(text, &env)?,
-        ShaderSource::Glsl(text) => glslc(opts.glslc.as_deref(), text, &env)?,
+        ShaderSource::Glsl(text) => glslc(opts.glslc.as_deref(), text, &env)
+            .map_err(|e| script_lines(&e, file, shader.inline.then_some(shader.line)))?,
     };
     if !p.optimizations.is_empty() {
         bytes = spirv_opt(&bytes, &p.optimizations, &env)?;
     }
     Ok(bytes)
+}
+
+/// glslc's `<stdin>:N:` locations in `message` as lines of the script
+/// `file`, for a shader whose inline source starts after line `start` (a
+/// shader read from a FILE keeps glslc's lines, named `<FILE>`).
+fn script_lines(message: &str, file: &str, start: Option<usize>) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("<stdin>:") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + "<stdin>:".len()..];
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        match (after[..digits].parse::<usize>(), start) {
+            (Ok(n), Some(start)) if after[digits..].starts_with(':') => {
+                out.push_str(&format!("{file}:{}", start + n));
+            }
+            (Ok(n), None) if after[digits..].starts_with(':') => {
+                out.push_str(&format!("<FILE>:{n}"));
+            }
+            _ => out.push_str("<stdin>:"),
+        }
+        rest = if digits > 0 && after[digits..].starts_with(':') {
+            &after[digits..]
+        } else {
+            after
+        };
+    }
+    out.push_str(rest);
+    out
 }
 
 /// SPIR-V target environments as Amber names them.
@@ -1475,6 +1532,23 @@ mod tests {
             "element 1 component 1 (byte 12, float): vulkan 4, metal-on-cpu 5"
         );
         assert_eq!(first_difference(ty, Layout::Std430, &a, &a, ulp(0)), None);
+    }
+
+    #[test]
+    fn glslc_lines_become_the_scripts() {
+        let e = "glslc rejected the shader:\n<stdin>:16: error: x\n<stdin>:3: warning: y\n";
+        assert_eq!(
+            script_lines(e, "t.amber", Some(40)),
+            "glslc rejected the shader:\nt.amber:56: error: x\nt.amber:43: warning: y\n"
+        );
+        assert_eq!(
+            script_lines(e, "t.amber", None).lines().nth(1),
+            Some("<FILE>:16: error: x")
+        );
+        assert_eq!(
+            script_lines("<stdin>: no line", "t", Some(1)),
+            "<stdin>: no line"
+        );
     }
 
     #[test]

@@ -184,6 +184,14 @@ fn negative_controls_fail_for_their_reason() {
         ("divergent_barrier.amber", "threadgroup_barrier"),
         ("endless_loop.amber", "time limit"),
         ("malformed.amber", "malformed.amber:3: unknown data type `unit32`"),
+        (
+            "push_constant_size.amber",
+            "the buffer `push` bound as push constants holds 4 bytes; the kernel's push-constant block is 8 bytes",
+        ),
+        (
+            "glsl_error.amber",
+            "tests/amber/negative/glsl_error.amber:9: error:",
+        ),
     ];
     let listed = files("tests/amber/negative");
     assert_eq!(listed.len(), cases.len(), "{listed:?}");
