@@ -221,6 +221,9 @@ fn forked(options: &Options) -> bool {
 struct Outcome {
     /// SpecIds the module carries (for the unused `--spec` check).
     spec_ids: Vec<u32>,
+    /// The kernel names of its GLCompute entry points, selected or not (for
+    /// the unknown `--entry` message).
+    available: Vec<String>,
     /// Its selected kernels in entry-point order, up to and including the
     /// first that failed.
     kernels: Vec<KernelOutcome>,
@@ -459,6 +462,7 @@ fn merge(
 ) -> Result<Compiled, Error> {
     let mut spec_used: BTreeSet<u32> = BTreeSet::new();
     let mut entries_found: BTreeSet<String> = BTreeSet::new();
+    let mut available: BTreeSet<String> = BTreeSet::new();
     let mut kernels: BTreeMap<String, Kernel> = BTreeMap::new();
     let mut hasher = Sha256::new();
     let mut timings = Vec::with_capacity(inputs.len());
@@ -473,6 +477,7 @@ fn merge(
         hasher.update((input.bytes.len() as u64).to_le_bytes());
         hasher.update(&input.bytes);
         spec_used.extend(outcome.spec_ids);
+        available.extend(outcome.available);
         if let Some(e) = outcome.error {
             return Err(e);
         }
@@ -498,7 +503,8 @@ fn merge(
                 None,
                 None,
                 ErrorKind::Options(format!(
-                    "--entry {name}: no input has a GLCompute entry point or kernel named `{name}`"
+                    "--entry {name}: no input has a GLCompute entry point or kernel named `{name}`; the kernels are: {}",
+                    available.iter().map(String::as_str).collect::<Vec<_>>().join(", ")
                 )),
             ));
         }
@@ -563,6 +569,7 @@ enum Begun {
 fn new_outcome(input: &Input) -> Outcome {
     Outcome {
         spec_ids: Vec::new(),
+        available: Vec::new(),
         kernels: Vec::new(),
         error: None,
         timings: ModuleTimings {
@@ -668,6 +675,7 @@ fn compile_input(
             Some(n) => n.clone(),
             None => input.kernel_name(&e.name),
         };
+        out.available.push(name.clone());
         // --entry selects by entry-point name or by kernel name.
         let selected_by: Vec<String> = options
             .entries
@@ -948,15 +956,17 @@ fn reflect_module(
     for entry in &input.entries {
         if !computes.iter().any(|e| e.name == *entry) {
             return Err(fail(ErrorKind::Options(format!(
-                "entry {entry}: the module has no GLCompute entry point `{entry}`"
+                "entry {entry}: the module has no GLCompute entry point `{entry}`; its GLCompute entry points are: {}",
+                computes.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", ")
             ))));
         }
     }
     for r in &input.renames {
         if !computes.iter().any(|e| e.name == r.entry) {
             return Err(fail(ErrorKind::Options(format!(
-                "rename {}={}: the module has no GLCompute entry point `{}`",
-                r.entry, r.name, r.entry
+                "rename {}={}: the module has no GLCompute entry point `{}`; its GLCompute entry points are: {}",
+                r.entry, r.name, r.entry,
+                computes.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", ")
             ))));
         }
         if r.name.is_empty() || r.name.chars().any(char::is_control) {

@@ -131,7 +131,7 @@ fn glsl_kernels_share_an_executable_named_by_file() {
     fails(
         &["compile", &format!("{a}:nope=x")],
         1,
-        "add_one.spv: rename nope=x: the module has no GLCompute entry point `nope`",
+        "add_one.spv: rename nope=x: the module has no GLCompute entry point `nope`; its GLCompute entry points are: main",
     );
     fails(
         &["compile", &format!("{a}:main=")],
@@ -220,7 +220,7 @@ fn bad_inputs_exit_1_with_one_line() {
     fails(
         &["compile", &saxpy, "--entry", "nope"],
         1,
-        "--entry nope: no input has a GLCompute entry point or kernel named `nope`",
+        "--entry nope: no input has a GLCompute entry point or kernel named `nope`; the kernels are: saxpy",
     );
     fails(
         &["compile", &saxpy, "--spec", "9=1"],

@@ -672,3 +672,32 @@ fn a_plan_error_is_returned_when_recording() {
     pass.end();
     assert!(cb.is_empty());
 }
+
+/// A misspelt kernel name lists the kernels there are: at run time
+/// (`Program::pipeline`) and in `halc diff --entry`.
+#[test]
+fn misspelt_kernel_names_list_the_kernels() {
+    let Some(dev) = device() else { return };
+    let bytes = build("saxpy", BindingModel::ArgumentBuffers);
+    let exe = Executable::load(&bytes).unwrap();
+    let Err(e) = dev.load(exe).unwrap().pipeline("saxpi", &[]) else {
+        panic!("a pipeline for kernel saxpi");
+    };
+    let e = e.to_string();
+    assert_eq!(e, "no kernel named `saxpi`; the kernels are: saxpy");
+    let o = crate::cli::halc(
+        &[
+            "diff",
+            "--entry",
+            "saxpi",
+            &kernel("saxpy.spv").to_string_lossy(),
+        ],
+        std::path::Path::new("."),
+    );
+    let err = crate::cli::stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("--entry saxpi: no input has a GLCompute entry point or kernel named `saxpi`; the kernels are: saxpy"),
+        "{err}"
+    );
+}

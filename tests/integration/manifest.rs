@@ -123,7 +123,7 @@ fn manifest_errors_name_line_and_column_and_write_nothing() {
         ("spec = { 0 = 64, 1 = 0.5 }", "spec = { 0 = [128], 1 = 0.5 }", "halc.toml:{line}:14: spec 0: expected a number, a boolean or a string, found array"),
         ("spec = { 0 = 64, 1 = 0.5 }", "spec = { x = 128 }", "halc.toml:{line}:10: spec `x=128`: spec constant id `x` is not a non-negative integer"),
         ("source = \"shaders/scale.spv\"", "source = \"shaders/nope.spv\"", "halc.toml:{line}:10: shaders/nope.spv: cannot read: no such file"),
-        ("entry = \"main_b\"", "entry = \"main_c\"", "shaders/two_entry_points.spv: entry main_c: the module has no GLCompute entry point `main_c`"),
+        ("entry = \"main_b\"", "entry = \"main_c\"", "shaders/two_entry_points.spv: entry main_c: the module has no GLCompute entry point `main_c`; its GLCompute entry points are: main_a, main_b"),
         ("entry = \"main_b\"\n", "", "shaders/two_entry_points.spv: name second: the module has 2 GLCompute entry points (main_a, main_b); say which one is `second`"),
         ("spec = { 0 = 64, 1 = 0.5 }", "spec = { 0 = 64, 9 = 1 }", "shaders/spec_constants.spv: spec 9=1: the module has no spec constant with SpecId 9"),
         ("output = \"build/discrete.halc\"", "output = \"build/kernels.halc\"", "halc.toml:{line}:10: output `build/kernels.halc` is also the output of the executable at line 6"),

@@ -206,7 +206,7 @@ fn a_kernel_name_taken_twice_names_both_inputs() {
         .to_string();
     assert_eq!(
         e,
-        "fixtures/kernels/saxpy.spv: rename nope=x: the module has no GLCompute entry point `nope`"
+        "fixtures/kernels/saxpy.spv: rename nope=x: the module has no GLCompute entry point `nope`; its GLCompute entry points are: main"
     );
 }
 

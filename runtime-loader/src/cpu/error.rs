@@ -71,10 +71,12 @@ pub enum CpuError {
         error: std::str::Utf8Error,
     },
     /// No kernel of that name.
-    #[error("no kernel named `{name}`")]
+    #[error("no kernel named `{name}`; the kernels are: {}", available.join(", "))]
     KernelNotFound {
         /// The name.
         name: String,
+        /// The kernels the executable has, in its order.
+        available: Vec<String>,
     },
     /// A file-system or OS call failed.
     #[error("{what}: {message}")]

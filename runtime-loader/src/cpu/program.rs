@@ -44,7 +44,14 @@ impl<'a> Program<'a> {
         let kernel = self
             .exe
             .entry_point(name)
-            .ok_or_else(|| CpuError::KernelNotFound { name: name.into() })?;
+            .ok_or_else(|| CpuError::KernelNotFound {
+                name: name.into(),
+                available: self
+                    .exe
+                    .entry_points()
+                    .map(|k| k.name().to_string())
+                    .collect(),
+            })?;
         let spec = Specialization::new(&kernel, values)?;
         let msl = kernel
             .library()

@@ -27,10 +27,12 @@ pub enum MetalError {
         what: String,
     },
     /// The executable has no kernel of that name.
-    #[error("the executable has no kernel named `{name}`")]
+    #[error("the executable has no kernel named `{name}`; the kernels are: {}", available.join(", "))]
     KernelNotFound {
         /// Name.
         name: String,
+        /// The kernels the executable has, in its order.
+        available: Vec<String>,
     },
     /// A library could not be created from its metallib or its MSL source.
     #[error("library {library}: {message}")]

@@ -105,7 +105,14 @@ impl<'a> Program<'a> {
         let kernel = self
             .exe
             .entry_point(name)
-            .ok_or_else(|| MetalError::KernelNotFound { name: name.into() })?;
+            .ok_or_else(|| MetalError::KernelNotFound {
+                name: name.into(),
+                available: self
+                    .exe
+                    .entry_points()
+                    .map(|k| k.name().to_string())
+                    .collect(),
+            })?;
         let spec = Specialization::new(&kernel, values)?;
         let library = &self.libraries[kernel.library_index()].0;
         let function = create_function(&kernel, library, &spec)?;
