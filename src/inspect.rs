@@ -42,6 +42,10 @@ pub struct KernelView {
     pub bindings: Vec<BindingView>,
     /// Push constants: (buffer index, size).
     pub push_constants: Option<(u32, u32)>,
+    /// The push-constant block's top-level members in offset order: (name,
+    /// byte offset, bytes, canonical type), as `inspect --json` gives them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub push_constant_members: Vec<(String, u32, u32, String)>,
     /// Kernel-level sizes buffer index.
     pub sizes_buffer_index: Option<u32>,
     /// Entries of the kernel-level sizes table.
@@ -188,6 +192,17 @@ pub fn view(exe: &Executable<'_>) -> ExecutableView {
                 .collect(),
             bindings: kv.bindings().map(binding).collect(),
             push_constants: kv.push_constants().map(|p| (p.buffer_index, p.size)),
+            push_constant_members: kv
+                .push_constant_members()
+                .map(|m| {
+                    (
+                        m.name.unwrap_or_default().to_string(),
+                        m.offset,
+                        m.size,
+                        m.ty.to_string(),
+                    )
+                })
+                .collect(),
             sizes_buffer_index: k.sizes_buffer_index(),
             sizes_buffer_entries: k.sizes_buffer_entries(),
             threadgroup_memory_bytes: k.threadgroup_memory_bytes(),
@@ -367,6 +382,10 @@ pub fn render(v: &ExecutableView) -> String {
         }
         if let Some((i, size)) = k.push_constants {
             let _ = writeln!(s, "  push constants {size} B at [[buffer({i})]]");
+            for (n, offset, size, ty) in &k.push_constant_members {
+                let n = if n.is_empty() { "(unnamed)" } else { n };
+                let _ = writeln!(s, "    `{n}` @ byte {offset}, {size} B: {ty}");
+            }
         }
         if let Some(i) = k.sizes_buffer_index {
             let _ = writeln!(

@@ -852,3 +852,32 @@ fn a_slow_module_hits_the_time_limit_with(validator: &str) {
     assert_eq!(std::fs::read(&out).unwrap(), b"previous");
     assert_eq!(listing(d.path()), vec![out]);
 }
+
+/// `inspect` shows the push-constant block's members, as `inspect --json`
+/// does.
+#[test]
+fn inspect_text_shows_push_constant_members() {
+    let d = tmp();
+    let out = d.path().join("p.halc");
+    let out_s = out.to_str().unwrap();
+    let o = halc(
+        &["compile", &fixture("push_constants.spv"), "-o", out_s],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = halc(&["inspect", out_s], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.contains(
+            "  push constants 16 B at [[buffer(1)]]\n    `count` @ byte 0, 4 B: uint32\n    `scale` @ byte 4, 4 B: float32\n"
+        ),
+        "{text}"
+    );
+    // The same members as the JSON.
+    let o = halc(&["inspect", "--json", out_s], d.path());
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let members = &json["kernels"][0]["push_constants"]["members"];
+    assert_eq!(members[0]["name"], "count", "{json}");
+    assert_eq!(members[1]["type"], "float32", "{json}");
+}
