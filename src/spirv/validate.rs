@@ -141,7 +141,11 @@ const UNSUPPORTED: &[(u32, &str, &str)] = &[
         "Kernel",
         "OpenCL `Kernel` modules are not supported: halc compiles Vulkan GLCompute shaders",
     ),
-    (10, "Float64", "Metal has no 64-bit floating point"),
+    (
+        10,
+        "Float64",
+        "Metal has no 64-bit floating point (MSL has no `double`) and halc does not emulate it: compute in 32-bit `float` instead (in GLSL: no `double`, `dvec`, `dmat` or `lf` literal)",
+    ),
     (12, "Int64Atomics", "Metal has no general 64-bit atomics"),
     (
         4479,
@@ -658,7 +662,7 @@ mod tests {
         let e = validate(&w, &Limits::default()).unwrap_err().to_string();
         assert_eq!(
             e,
-            "OpCapability Float64 (word 7): Metal has no 64-bit floating point"
+            "OpCapability Float64 (word 7): Metal has no 64-bit floating point (MSL has no `double`) and halc does not emulate it: compute in 32-bit `float` instead (in GLSL: no `double`, `dvec`, `dmat` or `lf` literal)"
         );
     }
 
