@@ -514,30 +514,32 @@ impl<'a> AmberParser<'a> {
                     return Err(err(line, "buffer larger than 1 GiB"));
                 }
                 let init = t.get(i + 2).copied();
-                let values: Vec<String> = match init {
-                    Some("FILL") => {
-                        let v = t
-                            .get(i + 3)
-                            .ok_or_else(|| err(line, "FILL needs a value"))?;
-                        vec![fill_value(line, ty.scalar, v)?; n * ty.components()]
-                    }
-                    Some("SERIES_FROM") => {
-                        let (Some(start), Some(&"INC_BY"), Some(inc)) =
-                            (t.get(i + 3), t.get(i + 4), t.get(i + 5))
-                        else {
-                            return Err(err(line, "expected `SERIES_FROM start INC_BY inc`"));
-                        };
-                        series(line, ty.scalar, start, inc, n * ty.components())?
-                    }
-                    // The file's data sizes the buffer, as in amber.
-                    Some("FILE") => return self.buffer_file(line, name, ty, layout, &t[i + 3..]),
-                    _ => {
-                        return Err(err(
+                let values: Vec<String> =
+                    match init {
+                        Some("FILL") => {
+                            let v = t
+                                .get(i + 3)
+                                .ok_or_else(|| err(line, "FILL needs a value"))?;
+                            vec![fill_value(line, ty.scalar, v)?; n * ty.components()]
+                        }
+                        Some("SERIES_FROM") => {
+                            let (Some(start), Some(&"INC_BY"), Some(inc)) =
+                                (t.get(i + 3), t.get(i + 4), t.get(i + 5))
+                            else {
+                                return Err(err(line, "expected `SERIES_FROM start INC_BY inc`"));
+                            };
+                            series(line, ty.scalar, start, inc, n * ty.components())?
+                        }
+                        // The file's data sizes the buffer, as in amber.
+                        Some("FILE") => {
+                            let bytes = self.buffer_file(line, ty, layout, &t[i + 3..])?;
+                            return self.push_buffer(name, ty, layout, bytes, line);
+                        }
+                        _ => return Err(err(
                             line,
                             "expected `FILL value` or `SERIES_FROM start INC_BY inc` after SIZE",
-                        ))
-                    }
-                };
+                        )),
+                    };
                 if n == 0 {
                     Vec::new()
                 } else {
@@ -545,12 +547,24 @@ impl<'a> AmberParser<'a> {
                     encode_values(line, ty, layout, &refs)?
                 }
             }
-            Some(&"FILE") => return self.buffer_file(line, name, ty, layout, &t[i + 1..]),
+            Some(&"FILE") => self.buffer_file(line, ty, layout, &t[i + 1..])?,
             Some(&"WIDTH") => {
                 return Err(unsupported(line, "WIDTH/HEIGHT buffers are not supported"))
             }
             _ => return Err(err(line, "expected DATA or SIZE")),
         };
+        self.push_buffer(name, ty, layout, bytes, line)
+    }
+
+    /// Declares a buffer of the script (sized by its declaration).
+    fn push_buffer(
+        &mut self,
+        name: String,
+        ty: DataType,
+        layout: Layout,
+        bytes: Vec<u8>,
+        line: usize,
+    ) -> Result<(), ParseError> {
         self.script.buffers.push(Buffer {
             name,
             ty,
@@ -565,13 +579,12 @@ impl<'a> AmberParser<'a> {
     /// `FILE [TEXT | BINARY] name` after a buffer's type: a binary file's
     /// bytes, or a text file's values as `DATA` would give them.
     fn buffer_file(
-        &mut self,
+        &self,
         line: usize,
-        name: String,
         ty: DataType,
         layout: Layout,
         t: &[&str],
-    ) -> Result<(), ParseError> {
+    ) -> Result<Vec<u8>, ParseError> {
         let (kind, file) = match t {
             [kind @ ("TEXT" | "BINARY"), file] => (*kind, *file),
             [kind @ "PNG", _] => {
@@ -583,24 +596,14 @@ impl<'a> AmberParser<'a> {
             _ => return Err(err(line, "expected `FILE TEXT name` or `FILE BINARY name`")),
         };
         let data = self.file(line, file)?;
-        let bytes = if kind == "BINARY" {
-            data
-        } else {
-            let text = String::from_utf8(data)
-                .map_err(|_| err(line, format!("FILE TEXT `{file}` is not UTF-8 text")))?;
-            // Values as in `DATA`, with `#` comments.
-            let values: Vec<&str> = text.lines().flat_map(tokens).collect();
-            encode_values(line, ty, layout, &values)?
-        };
-        self.script.buffers.push(Buffer {
-            name,
-            ty,
-            layout,
-            bytes,
-            line,
-            implicit_size: false,
-        });
-        Ok(())
+        if kind == "BINARY" {
+            return Ok(data);
+        }
+        let text = String::from_utf8(data)
+            .map_err(|_| err(line, format!("FILE TEXT `{file}` is not UTF-8 text")))?;
+        // Values as in `DATA`, with `#` comments.
+        let values: Vec<&str> = text.lines().flat_map(tokens).collect();
+        encode_values(line, ty, layout, &values)
     }
 
     fn pipeline(&mut self, line: usize, t: &[&str]) -> Result<(), ParseError> {
