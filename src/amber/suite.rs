@@ -21,14 +21,14 @@ use crate::forked::{tagged, untag};
 /// How one test file ended, and how long it took.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FileResult {
-    /// The outcome, as [`run`] gives it (a file that cannot be read, or
+    /// The outcome, as [`run_in`] gives it (a file that cannot be read, or
     /// whose process died, is a failure naming the file).
     pub outcome: Outcome,
     /// Wall time from the start of the file's process to its outcome.
     pub seconds: f64,
 }
 
-/// Runs every file in `files` as [`run`] would (each named by its path as
+/// Runs every file in `files` as [`run_in`] would (each named by its path as
 /// given), `jobs` at once (0: one per core, or under a make or cargo
 /// jobserver as many as it grants tokens for), each in a forked process
 /// unless the caller runs other threads, and calls `done` with each file's
