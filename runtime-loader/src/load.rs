@@ -166,6 +166,12 @@ impl<'a> Executable<'a> {
             .map(move |k| Kernel::new(root, strings, k))
     }
 
+    /// The kernels' names, sorted: what an error about a name that is not
+    /// there lists.
+    pub fn kernel_names(&self) -> Vec<String> {
+        self.entry_points().map(|k| k.name().to_string()).collect()
+    }
+
     /// The kernel named `name` in the executable, as a verified typed
     /// view: the input of [`crate::plan`] and of the Metal runtime.
     pub fn entry_point(&self, name: &str) -> Option<Kernel<'a>> {

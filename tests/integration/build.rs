@@ -62,6 +62,14 @@ void main() {
 }
 "#;
 
+/// An empty project of `shaders/` and `out/` in a temporary directory.
+fn shader_project() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("shaders")).unwrap();
+    std::fs::create_dir_all(tmp.path().join("out")).unwrap();
+    tmp
+}
+
 /// A project: `shaders/k.comp` including `inc dir/common.glsl`.
 fn project(dir: &Path) {
     std::fs::create_dir_all(dir.join("shaders")).unwrap();
@@ -792,10 +800,8 @@ fn one_thread_threadgroup_from_a_spec_default_is_an_error_naming_the_fix() {
     if !has_glslc() {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = shader_project();
     let dir = tmp.path();
-    std::fs::create_dir_all(dir.join("shaders")).unwrap();
-    std::fs::create_dir_all(dir.join("out")).unwrap();
     std::fs::write(dir.join("shaders/softmax.comp"), ONE_THREAD).unwrap();
     let err = kernels(dir)
         .file("shaders/softmax.comp")
@@ -830,10 +836,8 @@ fn build_script_warnings_reach_cargo() {
     if !has_glslc() {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = shader_project();
     let dir = tmp.path();
-    std::fs::create_dir_all(dir.join("shaders")).unwrap();
-    std::fs::create_dir_all(dir.join("out")).unwrap();
     // debugPrintfEXT is removed; SpecId 0 sizes an array and is read as a
     // value (both declarations default to 64): fixed at its defaults.
     std::fs::write(

@@ -14,6 +14,24 @@ use crate::features::{
     float_controls, parse_property, promoted_in, Ext, Feature, Structs, CORE_FIELDS, EXT_STRUCTS,
 };
 
+/// What [`Reference::open`] made: the logical device and what it was made
+/// from.
+struct Opened {
+    device: ash::Device,
+    queue: vk::Queue,
+    queue_family: u32,
+    memory_props: vk::PhysicalDeviceMemoryProperties,
+    /// Features enabled.
+    enabled: BTreeSet<String>,
+    /// Extensions enabled (device and instance).
+    extensions: BTreeSet<String>,
+    support: Support,
+    /// The physical device chosen.
+    cand: Candidate,
+    /// The Vulkan version used.
+    used: u32,
+}
+
 /// The default wait for one dispatch.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -458,18 +476,17 @@ impl Reference {
             &properties,
             &enabled_instance,
         ) {
-            Ok(parts) => {
-                let (
-                    device,
-                    queue,
-                    queue_family,
-                    memory_props,
-                    enabled,
-                    extensions,
-                    support,
-                    cand,
-                    used,
-                ) = parts;
+            Ok(Opened {
+                device,
+                queue,
+                queue_family,
+                memory_props,
+                enabled,
+                extensions,
+                support,
+                cand,
+                used,
+            }) => {
                 let driver = DriverInfo {
                     name: cand.driver_name.clone(),
                     version: cand.driver_version.clone(),
@@ -510,7 +527,6 @@ impl Reference {
     }
 
     /// Picks the physical device and creates the logical one.
-    #[allow(clippy::type_complexity)]
     fn open(
         instance: &ash::Instance,
         instance_version: u32,
@@ -518,17 +534,7 @@ impl Reference {
         requested: &[(Feature, bool)],
         properties: &[(usize, &str)],
         enabled_instance: &BTreeSet<String>,
-    ) -> Result<(
-        ash::Device,
-        vk::Queue,
-        u32,
-        vk::PhysicalDeviceMemoryProperties,
-        BTreeSet<String>,
-        BTreeSet<String>,
-        Support,
-        Candidate,
-        u32,
-    )> {
+    ) -> Result<Opened> {
         // SAFETY: plain queries on a live instance.
         let handles =
             unsafe { instance.enumerate_physical_devices() }.map_err(|e| Error::NoDevice {
@@ -712,7 +718,7 @@ impl Reference {
             features: supported_features,
             extensions: device_exts,
         };
-        Ok((
+        Ok(Opened {
             device,
             queue,
             queue_family,
@@ -722,7 +728,7 @@ impl Reference {
             support,
             cand,
             used,
-        ))
+        })
     }
 
     /// The device's name (`llvmpipe (LLVM 19.1.7, 256 bits)`).

@@ -46,11 +46,7 @@ impl<'a> Program<'a> {
             .entry_point(name)
             .ok_or_else(|| CpuError::KernelNotFound {
                 name: name.into(),
-                available: self
-                    .exe
-                    .entry_points()
-                    .map(|k| k.name().to_string())
-                    .collect(),
+                available: self.exe.kernel_names(),
             })?;
         let spec = Specialization::new(&kernel, values)?;
         let msl = kernel
