@@ -7,6 +7,13 @@
 //!
 //! An out-of-bounds access on the CPU side (random data used as indices)
 //! makes the run *inconclusive*, not a failure of the compiler.
+//!
+//! Data can be given instead: a buffer's or the push constants' bytes
+//! whole ([`DiffOptions::given`], [`DiffOptions::push`]), or block members
+//! by name ([`DiffOptions::values`]: `n=64`, `v=1,2,3,4`), written at the
+//! reflected offsets over the bytes there would otherwise be (the given
+//! bytes, else the seed's random data: a member not named keeps its random
+//! value).
 
 use std::time::Duration;
 
@@ -14,7 +21,7 @@ use runtime_loader::cpu::{self, CpuError, FaultKind, ResourceBindings};
 use runtime_loader::plan::Grid;
 use runtime_loader::Executable;
 
-use crate::spirv::{self, BindingKind, BlockLayout, ScalarType};
+use crate::spirv::{self, BindingKind, BlockLayout, BlockType, ScalarType, StructType};
 use crate::{Input, Options};
 
 /// What a differential run does.
@@ -33,6 +40,9 @@ pub struct DiffOptions {
     /// kernel's push-constant block (real kernels take sizes and strides
     /// there, which random values turn into out-of-bounds indexing).
     pub push: Option<Vec<u8>>,
+    /// Block members given by name, written in order over the push
+    /// constants or uniform block's bytes (given or random).
+    pub values: Vec<NamedValue>,
     /// Vulkan device (substring of its name; default lavapipe).
     pub vulkan_device: Option<String>,
     /// Runs the Vulkan side in a child process, `PROGRAM __vulkan-reference`
@@ -60,12 +70,323 @@ impl Default for DiffOptions {
             seed: 1,
             given: Vec::new(),
             push: None,
+            values: Vec::new(),
             vulkan_device: None,
             vulkan_program: None,
             ulp: 4,
             atol: 1e-6,
             time_limit: Duration::from_secs(60),
             tamper: None,
+        }
+    }
+}
+
+/// A block member given a value by name (`halc diff --push n=64`,
+/// `--uniform 0.2:rows=16`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedValue {
+    /// The block: `None` for the push constants, else the uniform block at
+    /// (set, binding).
+    pub block: Option<(u32, u32)>,
+    /// The member: `n`, a nested one `s.x`, an array element `a[2]`.
+    pub name: String,
+    /// The value: a scalar (`64`, `-3`, `0x40`, `1.5`, `true`), or every
+    /// scalar of a vector, matrix (column by column) or array, separated by
+    /// commas (`1,2,3,4`).
+    pub value: String,
+}
+
+impl NamedValue {
+    /// Whether `s` reads as `NAME=VALUE` rather than a file name: the part
+    /// before the first `=` is a member path (`n`, `s.x`, `a[2]`).
+    pub fn is_assignment(s: &str) -> bool {
+        s.split_once('=').is_some_and(|(name, _)| {
+            name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '[' | ']'))
+        })
+    }
+}
+
+/// What a block is called in messages.
+fn block_subject(block: Option<(u32, u32)>) -> String {
+    match block {
+        None => "push constant".into(),
+        Some((set, binding)) => format!("(set {set}, binding {binding}) uniform"),
+    }
+}
+
+/// The members of `st`, as messages list them: `n: uint32, v: vec4<float32>`.
+fn member_list(st: &StructType) -> String {
+    let v: Vec<String> = st
+        .members
+        .iter()
+        .map(|m| {
+            format!(
+                "{}: {}",
+                m.name.as_deref().unwrap_or("(unnamed)"),
+                m.ty.canonical()
+            )
+        })
+        .collect();
+    if v.is_empty() {
+        "no members".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+/// Writes `v` into `bytes`, a block of type `st` (`variable` is its
+/// instance name, also accepted as a prefix: `p.n`). Errors are one line
+/// naming the member and the members there are.
+fn write_named(
+    bytes: &mut [u8],
+    st: &StructType,
+    variable: Option<&str>,
+    v: &NamedValue,
+) -> Result<(), String> {
+    let subject = block_subject(v.block);
+    let name = &v.name;
+    let listed = || format!("the block has {}", member_list(st));
+    let mut path = name.as_str();
+    if let Some(rest) = variable.and_then(|var| path.strip_prefix(var)?.strip_prefix('.')) {
+        let first = rest.split(['.', '[']).next().unwrap_or("");
+        if st.members.iter().any(|m| m.name.as_deref() == Some(first)) {
+            path = rest;
+        }
+    }
+    // Walk the path: `ident`, `.ident`, `[index]`.
+    let mut offset = 0u64;
+    let mut ty_owned = BlockType::Struct(st.clone());
+    let mut rest = path;
+    let mut first = true;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('[') {
+            let (idx, r) = r
+                .split_once(']')
+                .ok_or_else(|| format!("{subject} `{name}`: `[` without `]`"))?;
+            let idx: u64 = idx
+                .trim()
+                .parse()
+                .map_err(|_| format!("{subject} `{name}`: `[{idx}]` is not an index"))?;
+            let BlockType::Array {
+                element,
+                length,
+                stride,
+            } = ty_owned
+            else {
+                return Err(format!(
+                    "{subject} `{name}`: `{}` is not an array; {}",
+                    &path[..path.len() - rest.len()],
+                    listed()
+                ));
+            };
+            if let Some(n) = length {
+                if idx >= n {
+                    return Err(format!(
+                        "{subject} `{name}`: index {idx} is out of bounds: the array has {n} elements"
+                    ));
+                }
+            }
+            offset += idx * u64::from(stride);
+            ty_owned = *element;
+            rest = r;
+            continue;
+        }
+        let r = if first {
+            rest
+        } else {
+            rest.strip_prefix('.').ok_or_else(|| {
+                format!("{subject} `{name}`: expected `.member` or `[index]` at `{rest}`")
+            })?
+        };
+        let at_top = first;
+        first = false;
+        let end = r.find(['.', '[']).unwrap_or(r.len());
+        let (ident, r) = r.split_at(end);
+        let BlockType::Struct(inner) = &ty_owned else {
+            return Err(format!(
+                "{subject} `{name}`: `{}` has no members; {}",
+                &path[..path.len() - rest.len()],
+                listed()
+            ));
+        };
+        let Some(m) = inner
+            .members
+            .iter()
+            .find(|m| m.name.as_deref() == Some(ident))
+        else {
+            let whose = if at_top {
+                listed()
+            } else {
+                format!(
+                    "`{}` has {}",
+                    &path[..path.len() - rest.len()],
+                    member_list(inner)
+                )
+            };
+            return Err(format!("{subject} `{name}`: no member `{ident}`; {whose}"));
+        };
+        offset += m.offset;
+        let next = m.ty.clone();
+        ty_owned = next;
+        rest = r;
+    }
+    let values: Vec<&str> = v.value.split(',').map(str::trim).collect();
+    let mut scalars = Vec::new();
+    flat_scalars(&ty_owned, 0, &mut scalars).map_err(|what| {
+        format!(
+            "{subject} `{name}` is {what}; give its members one by one ({})",
+            listed()
+        )
+    })?;
+    if values.len() != scalars.len() {
+        return Err(format!(
+            "{subject} `{name}` is {} ({} scalar{}); `{}` gives {} ({})",
+            ty_owned.canonical(),
+            scalars.len(),
+            if scalars.len() == 1 { "" } else { "s" },
+            v.value,
+            values.len(),
+            listed()
+        ));
+    }
+    for ((at, ty), text) in scalars.into_iter().zip(values) {
+        let encoded = encode_scalar(ty, text).ok_or_else(|| {
+            format!(
+                "{subject} `{name}` is {}; `{text}` is not a{} {} ({})",
+                ty_owned.canonical(),
+                if matches!(ty, ScalarType::Int(_) | ScalarType::UInt(_)) {
+                    "n"
+                } else {
+                    ""
+                },
+                scalar_kind(ty),
+                listed()
+            )
+        })?;
+        let at = (offset + at) as usize;
+        let Some(dst) = bytes.get_mut(at..at + encoded.len()) else {
+            return Err(format!(
+                "{subject} `{name}`: byte {at} is past the {} bytes of the block's data",
+                bytes.len()
+            ));
+        };
+        dst.copy_from_slice(&encoded);
+    }
+    Ok(())
+}
+
+/// What a scalar of `ty` is, for messages.
+fn scalar_kind(ty: ScalarType) -> String {
+    match ty {
+        ScalarType::Bool => "bool (true, false, 1 or 0)".into(),
+        ScalarType::Int(w) => format!("integer in the range of int{w}"),
+        ScalarType::UInt(w) => format!("unsigned integer in the range of uint{w}"),
+        ScalarType::Float(_) => "number".into(),
+    }
+}
+
+/// Every scalar of `ty` (offset from its start, type), in the order values
+/// are given: vector components, matrix columns, array elements; `Err`
+/// names what cannot be given as one list (a struct, a runtime array).
+fn flat_scalars(ty: &BlockType, base: u64, out: &mut Vec<(u64, ScalarType)>) -> Result<(), String> {
+    match ty {
+        BlockType::Scalar(t) => out.push((base, *t)),
+        BlockType::Vector { component, count } => {
+            let size = BlockType::scalar_size(*component);
+            out.extend((0..u64::from(*count)).map(|i| (base + i * size, *component)));
+        }
+        BlockType::Matrix {
+            component,
+            columns,
+            rows,
+            stride,
+            row_major,
+        } => {
+            let size = BlockType::scalar_size(*component);
+            for c in 0..u64::from(*columns) {
+                for r in 0..u64::from(*rows) {
+                    let at = if *row_major {
+                        r * u64::from(*stride) + c * size
+                    } else {
+                        c * u64::from(*stride) + r * size
+                    };
+                    out.push((base + at, *component));
+                }
+            }
+        }
+        BlockType::Array {
+            element,
+            length: Some(n),
+            stride,
+        } => {
+            for i in 0..*n {
+                flat_scalars(element, base + i * u64::from(*stride), out)?;
+            }
+        }
+        BlockType::Array { length: None, .. } => {
+            return Err(format!("{}, a runtime-sized array", ty.canonical()))
+        }
+        BlockType::Struct(_) => return Err(format!("a struct, {}", ty.canonical())),
+    }
+    Ok(())
+}
+
+/// `text` as a little-endian scalar of `ty`, or `None` when it is not one
+/// (a fraction for an integer, out of range, not a number).
+fn encode_scalar(ty: ScalarType, text: &str) -> Option<Vec<u8>> {
+    let int = |t: &str| -> Option<i128> {
+        let (neg, digits) = match t.strip_prefix('-') {
+            Some(d) => (true, d),
+            None => (false, t.strip_prefix('+').unwrap_or(t)),
+        };
+        let v = match digits
+            .strip_prefix("0x")
+            .or_else(|| digits.strip_prefix("0X"))
+        {
+            Some(hex) => i128::from_str_radix(hex, 16).ok()?,
+            None => digits.parse::<i128>().ok()?,
+        };
+        Some(if neg { -v } else { v })
+    };
+    match ty {
+        ScalarType::Bool => {
+            let b: u32 = match text {
+                "true" | "1" => 1,
+                "false" | "0" => 0,
+                _ => return None,
+            };
+            Some(b.to_le_bytes().to_vec())
+        }
+        ScalarType::UInt(w) => {
+            let v = int(text)?;
+            let max = if w >= 64 {
+                u64::MAX as i128
+            } else {
+                (1i128 << w) - 1
+            };
+            (0..=max)
+                .contains(&v)
+                .then(|| (v as u64).to_le_bytes()[..(w / 8) as usize].to_vec())
+        }
+        ScalarType::Int(w) => {
+            let v = int(text)?;
+            let half = 1i128 << (w.clamp(1, 64) - 1);
+            (-half..half)
+                .contains(&v)
+                .then(|| (v as i64).to_le_bytes()[..(w / 8) as usize].to_vec())
+        }
+        ScalarType::Float(w) => {
+            let v: f64 = text.parse().ok()?;
+            Some(match w {
+                16 => crate::spirv::specialize::f32_to_f16_bits(v as f32)
+                    .to_le_bytes()
+                    .to_vec(),
+                32 => (v as f32).to_le_bytes().to_vec(),
+                _ => v.to_le_bytes().to_vec(),
+            })
         }
     }
 }
@@ -349,7 +670,7 @@ pub fn diff(
         };
         buffers.push((b.set, b.binding, b.kind, layout, bytes));
     }
-    let push = match (k.entry.push_constant_size, &opts.push) {
+    let mut push = match (k.entry.push_constant_size, &opts.push) {
         (Some(size), Some(given)) if given.len() == size as usize => given.clone(),
         (Some(size), Some(given)) => {
             return Err(format!(
@@ -372,6 +693,55 @@ pub fn diff(
         }
         (None, None) => Vec::new(),
     };
+    // Members given by name, over those bytes.
+    for v in &opts.values {
+        let subject = block_subject(v.block);
+        let (bytes, block) = match v.block {
+            None => match &k.blocks.push_constants {
+                Some(block) => (&mut push, block),
+                None => {
+                    return Err(format!(
+                        "{}: {subject} `{}` was given, but kernel `{}` has no push-constant block",
+                        input.name, v.name, k.name
+                    ))
+                }
+            },
+            Some((set, binding)) => {
+                let uniforms: Vec<String> = (buffers.iter())
+                    .filter(|b| b.2 == BindingKind::UniformBuffer)
+                    .map(|b| format!("{}.{}", b.0, b.1))
+                    .collect();
+                let theirs = if uniforms.is_empty() {
+                    "it has no uniform block".to_string()
+                } else {
+                    format!("its uniform blocks are {}", uniforms.join(", "))
+                };
+                let Some(i) = (buffers.iter()).position(|b| (b.0, b.1) == (set, binding)) else {
+                    return Err(format!(
+                        "{}: `{set}.{binding}:{}`: kernel `{}` binds nothing at (set {set}, binding {binding}); {theirs}",
+                        input.name, v.name, k.name
+                    ));
+                };
+                let block = k.blocks.buffer(set, binding);
+                match block {
+                    Some(block) if buffers[i].2 == BindingKind::UniformBuffer => {
+                        (&mut buffers[i].4, block)
+                    }
+                    _ => {
+                        return Err(format!(
+                            "{}: `{set}.{binding}:{}`: (set {set}, binding {binding}) of kernel `{}` is a {}, not a uniform block (give its contents with --buffer {set}.{binding}=FILE); {theirs}",
+                            input.name,
+                            v.name,
+                            k.name,
+                            buffers[i].2.describe()
+                        ))
+                    }
+                }
+            }
+        };
+        write_named(bytes, &block.ty, block.variable.as_deref(), v)
+            .map_err(|e| format!("{}: {e}", input.name))?;
+    }
 
     // The SPIR-V on Vulkan: a driver session, opened before the CPU run
     // only when that run needs the device's subgroup size, else after it,

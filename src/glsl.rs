@@ -215,6 +215,50 @@ pub fn is_spirv(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("spv"))
 }
 
+/// What a kernel source given to the command line is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceKind {
+    /// A SPIR-V module.
+    Spirv,
+    /// GLSL, for glslc.
+    Glsl,
+}
+
+/// Decides what the kernel source at `path`, whose contents start with
+/// `head`, is (`halc compile`, `halc diff`): SPIR-V when it starts with the
+/// SPIR-V magic number in either byte order, or is named `.spv`; GLSL when
+/// it is named `.comp` or `.glsl` (or after another stage, which glslc's
+/// wrapper then refuses by name), or its text has a `#version` line;
+/// `None` when it is neither.
+pub fn source_kind(path: &Path, head: &[u8]) -> Option<SourceKind> {
+    let magic = crate::spirv::binary::MAGIC;
+    if let Some(first) = head.get(..4) {
+        let first = u32::from_le_bytes([first[0], first[1], first[2], first[3]]);
+        if first == magic || first.swap_bytes() == magic {
+            return Some(SourceKind::Spirv);
+        }
+    }
+    if is_spirv(path) {
+        return Some(SourceKind::Spirv);
+    }
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if ext == "comp" || ext == "glsl" || OTHER_STAGES.iter().any(|(e, _)| *e == ext) {
+        return Some(SourceKind::Glsl);
+    }
+    let text = std::str::from_utf8(head).ok()?;
+    text.lines()
+        .any(|l| {
+            l.trim_start()
+                .strip_prefix('#')
+                .is_some_and(|r| r.trim_start().starts_with("version"))
+        })
+        .then_some(SourceKind::Glsl)
+}
+
 /// glslc, located on first use: a build whose sources are all SPIR-V never
 /// looks for it (`halc::build`, `halc build`).
 #[derive(Debug, Clone, Default)]
@@ -765,6 +809,25 @@ mod tests {
         std::fs::write(&a, "").unwrap();
         let text = format!("out.spv: {} {}/x.glsl\n", a.display(), spaced.display());
         assert_eq!(parse_depfile(&text, None), [a, spaced.join("x.glsl")]);
+    }
+
+    #[test]
+    fn sources_are_told_apart_by_contents_then_name() {
+        let le = crate::spirv::binary::MAGIC.to_le_bytes();
+        let be = crate::spirv::binary::MAGIC.to_be_bytes();
+        let kind = |p: &str, b: &[u8]| source_kind(Path::new(p), b);
+        assert_eq!(kind("k.comp", &le), Some(SourceKind::Spirv));
+        assert_eq!(kind("k", &be), Some(SourceKind::Spirv));
+        assert_eq!(kind("k.SPV", b"junk"), Some(SourceKind::Spirv));
+        assert_eq!(kind("k.comp", b"junk"), Some(SourceKind::Glsl));
+        assert_eq!(kind("k.glsl", b""), Some(SourceKind::Glsl));
+        assert_eq!(kind("k.frag", b""), Some(SourceKind::Glsl));
+        assert_eq!(
+            kind("k.txt", b"// x\n #  version 450\nvoid main(){}"),
+            Some(SourceKind::Glsl)
+        );
+        assert_eq!(kind("k.txt", b"hello"), None);
+        assert_eq!(kind("k.bin", &[0xff, 0xfe, 0, 1]), None);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! `halc compile`: SPIR-V files to one executable.
+//! `halc compile`: SPIR-V modules and GLSL sources to one executable.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -13,15 +13,16 @@ use halc::timings::Stage;
 use halc::{Input, Options};
 
 use super::batch::{timings_table, Bar, CliTimes};
-use super::{check_output_in, io_reason, read_input, write_atomic, TargetArgs};
+use super::{check_output_in, io_reason, write_atomic, TargetArgs};
 
 #[derive(clap::Args)]
 pub struct CompileArgs {
-    /// SPIR-V modules (either byte order). A kernel is named after its entry
-    /// point, or after the file's stem when the entry point is `main` (as
-    /// glslc names them); `IN.spv:ENTRY=NAME[,ENTRY=NAME…]` names kernels
-    /// explicitly.
-    #[arg(required_unless_present = "manifest", value_name = "IN.spv[:ENTRY=NAME]", value_parser = parse_input_arg)]
+    /// SPIR-V modules (either byte order) or GLSL compute shaders (`.comp`,
+    /// `.glsl`, compiled with glslc as `halc build` does). A kernel is named
+    /// after its entry point, or after the file's stem when the entry point
+    /// is `main` (as glslc names them); `IN:ENTRY=NAME[,ENTRY=NAME…]` names
+    /// kernels explicitly.
+    #[arg(required_unless_present = "manifest", value_name = "IN[:ENTRY=NAME]", value_parser = parse_input_arg)]
     inputs: Vec<InputArg>,
     /// Output executable.
     #[arg(short, long, value_name = "OUT", required_unless_present = "manifest")]
@@ -31,6 +32,7 @@ pub struct CompileArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "inputs", "output", "entries", "specs", "binding_map", "emit_msl", "reflection", "lock",
         "depfile", "metallib", "timings", "bindings", "msl_version", "platform", "argument_buffer_tier", "fast_math",
+        "target_env", "include_dirs", "defines",
     ])]
     manifest: Option<PathBuf>,
     /// Compile only this entry point (repeatable; default: every GLCompute one).
@@ -41,6 +43,8 @@ pub struct CompileArgs {
     specs: Vec<SpecValue>,
     #[command(flatten)]
     target: TargetArgs,
+    #[command(flatten)]
+    glsl: super::GlslArgs,
     /// TOML file pinning (set, binding) to slots or ids (see README).
     #[arg(long, value_name = "FILE")]
     binding_map: Option<PathBuf>,
@@ -198,8 +202,8 @@ pub fn run(a: CompileArgs) -> Result<()> {
                 start: a.worker_start,
                 jobs: a.jobs,
                 quiet: a.quiet,
-                glslc: None,
-                glslc_cache: None,
+                glslc: a.glsl.glslc.clone(),
+                glslc_cache: a.glsl.glslc_cache.clone(),
             },
         );
     }
@@ -210,32 +214,38 @@ pub fn run(a: CompileArgs) -> Result<()> {
     let Some(output) = &a.output else {
         bail!("no output: give -o OUT (or --manifest FILE)");
     };
-    let extras = Extras {
+    let mut extras = Extras {
         reflection: a.reflection.as_deref(),
         lock: a.lock.as_deref(),
         update_lock: a.update_lock,
         depfile: a.depfile.as_deref(),
-        deps: paths
-            .iter()
-            .chain(&a.binding_map)
-            .map(|p| p.display().to_string())
-            .collect(),
+        deps: Vec::new(),
         create_dirs: false,
     };
     extras.check(output, &paths)?;
     let limits = halc::spirv::validate::Limits::default();
     let mut inputs = Vec::with_capacity(a.inputs.len());
-    let mut read_times = Vec::with_capacity(a.inputs.len());
-    for i in &a.inputs {
-        let start = Instant::now();
-        let bytes = read_input(&i.path, "a SPIR-V file", limits.max_bytes)?;
-        read_times.push(start.elapsed());
-        let mut input = Input::new(i.path.display().to_string(), bytes);
+    // Reading a module (and running glslc on a GLSL source) is its Read
+    // stage.
+    let path_refs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+    let sources = a
+        .glsl
+        .read_kernels(&path_refs, limits.max_bytes, super::jobs(a.jobs))?;
+    let mut read_times = Vec::with_capacity(sources.len());
+    for (i, source) in a.inputs.iter().zip(sources) {
+        read_times.push(source.read);
+        extras
+            .deps
+            .extend(source.dependencies.iter().map(|d| d.display().to_string()));
+        let mut input = Input::new(i.path.display().to_string(), source.spirv);
         for (entry, name) in &i.renames {
             input = input.rename(entry, name);
         }
         inputs.push(input);
     }
+    extras
+        .deps
+        .extend(a.binding_map.iter().map(|p| p.display().to_string()));
     let (map, map_text) = read_binding_map(a.binding_map.as_deref())?;
     let isolation = isolation(a.in_process, a.time_limit, a.worker_start, inputs.len())?;
     let options = Options {

@@ -1,4 +1,4 @@
-//! `halc diff kernel.spv`: one line per seed, `AGREE`, `DIFFER` (exit 1)
+//! `halc diff kernel.spv` (or `kernel.comp`): one line per seed, `AGREE`, `DIFFER` (exit 1)
 //! or `INCONCLUSIVE`, each naming the seed so a failure reproduces.
 
 use std::io::Write;
@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Result};
-use halc::diff::{diff_seeds, DiffOptions, DiffOutcome};
+use halc::diff::{diff_seeds, DiffOptions, DiffOutcome, NamedValue};
 use halc::msl::BindingMap;
 use halc::runtime_loader::cpu::{self, DeviceOptions};
 
@@ -14,8 +14,9 @@ use super::TargetArgs;
 
 #[derive(clap::Args)]
 pub struct DiffArgs {
-    /// The SPIR-V module.
-    #[arg(value_name = "IN.spv")]
+    /// The SPIR-V module, or a GLSL compute shader (`.comp`, `.glsl`,
+    /// compiled with glslc as `halc compile` does).
+    #[arg(value_name = "IN")]
     input: PathBuf,
     /// The entry point, when the module has several.
     #[arg(long, value_name = "NAME")]
@@ -35,12 +36,23 @@ pub struct DiffArgs {
     /// A buffer's contents from a file instead of random data: SET.BINDING=FILE.
     #[arg(long = "buffer", value_name = "SET.BINDING=FILE", value_parser = parse_buffer)]
     buffers: Vec<(u32, u32, PathBuf)>,
-    /// The push constants from a file instead of random data: exactly the
-    /// kernel's push-constant block, as the application would push it.
-    #[arg(long = "push", value_name = "FILE")]
-    push: Option<PathBuf>,
+    /// The push constants instead of random data: `NAME=VALUE` sets one
+    /// member of the block by name, at its reflected offset (`n=64`,
+    /// `v=1,2,3,4`, `s.x=1.5`, `a[2]=7`; repeatable); `FILE` gives the
+    /// whole block's bytes, as the application would push them (at most
+    /// one; named members are then written over it). Members not named
+    /// keep the seed's random value, or the file's bytes.
+    #[arg(long = "push", value_name = "NAME=VALUE|FILE")]
+    push: Vec<String>,
+    /// One member of the uniform block at SET.BINDING by name, as --push
+    /// NAME=VALUE does (repeatable; over the random data, or the --buffer
+    /// file of that binding).
+    #[arg(long = "uniform", value_name = "SET.BINDING:NAME=VALUE", value_parser = parse_uniform)]
+    uniforms: Vec<halc::diff::NamedValue>,
     #[command(flatten)]
     target: TargetArgs,
+    #[command(flatten)]
+    glsl: super::GlslArgs,
     /// Vulkan device: a substring of its name (default: lavapipe).
     #[arg(long, value_name = "NAME")]
     device: Option<String>,
@@ -88,19 +100,57 @@ fn parse_buffer(s: &str) -> Result<(u32, u32, PathBuf), String> {
     ))
 }
 
+fn parse_uniform(s: &str) -> Result<NamedValue, String> {
+    let bad = || format!("`{s}`: expected SET.BINDING:NAME=VALUE (e.g. 0.2:rows=16)");
+    let (at, assignment) = s.split_once(':').ok_or_else(bad)?;
+    let (set, binding) = at.split_once('.').ok_or_else(bad)?;
+    if !NamedValue::is_assignment(assignment) {
+        return Err(bad());
+    }
+    let (name, value) = assignment.split_once('=').ok_or_else(bad)?;
+    Ok(NamedValue {
+        block: Some((
+            set.trim().parse().map_err(|_| bad())?,
+            binding.trim().parse().map_err(|_| bad())?,
+        )),
+        name: name.to_string(),
+        value: value.to_string(),
+    })
+}
+
 pub fn run(a: DiffArgs) -> Result<()> {
-    let bytes = super::read_input(&a.input, "a SPIR-V file", 64 << 20)?;
-    let input = halc::Input::new(a.input.display().to_string(), bytes);
+    let [source] = a
+        .glsl
+        .read_kernels(&[a.input.as_path()], 64 << 20, 1)?
+        .try_into()
+        .map_err(|_| anyhow!("{}: not read", a.input.display()))?;
+    let input = halc::Input::new(a.input.display().to_string(), source.spirv);
     let mut given = Vec::new();
     for (set, binding, file) in &a.buffers {
         let data =
             std::fs::read(file).map_err(|e| anyhow!("{}: cannot read: {e}", file.display()))?;
         given.push((*set, *binding, data));
     }
-    let push = match &a.push {
-        Some(file) => {
-            Some(std::fs::read(file).map_err(|e| anyhow!("{}: cannot read: {e}", file.display()))?)
+    // `--push`: `NAME=VALUE` by name, anything else a file.
+    let mut values = Vec::new();
+    let mut push_file: Option<&str> = None;
+    for p in &a.push {
+        if NamedValue::is_assignment(p) {
+            let (name, value) = p.split_once('=').unwrap_or((p, ""));
+            values.push(NamedValue {
+                block: None,
+                name: name.to_string(),
+                value: value.to_string(),
+            });
+        } else if let Some(first) = push_file {
+            bail!("--push: two files, {first} and {p}: give the block's bytes in one, and members by NAME=VALUE");
+        } else {
+            push_file = Some(p);
         }
+    }
+    values.extend(a.uniforms.iter().cloned());
+    let push = match push_file {
+        Some(file) => Some(std::fs::read(file).map_err(|e| anyhow!("{file}: cannot read: {e}"))?),
         None => None,
     };
     let device = cpu::Device::with_options(DeviceOptions {
@@ -117,6 +167,7 @@ pub fn run(a: DiffArgs) -> Result<()> {
         seed: a.seed,
         given,
         push,
+        values,
         vulkan_device: a.device.clone(),
         vulkan_program: std::env::current_exe().ok(),
         ulp: a.ulp,

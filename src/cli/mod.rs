@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
 
+use halc::glsl::{
+    source_kind, GlslCache, GlslError, GlslOptions, LazyGlslc, SourceKind, TargetEnv,
+};
 use halc::msl::{BindingMap, BindingModel, LayoutOptions, MslVersion, Platform, Tier};
 use halc::{MathMode, Options};
 
@@ -81,6 +84,133 @@ impl TargetArgs {
             binding_map_text: map_text,
             ..Options::default()
         }
+    }
+}
+
+/// How `compile` and `diff` compile their GLSL inputs: glslc found and
+/// run as `halc build` runs it ([`halc::glsl`]), with the same options.
+#[derive(clap::Args)]
+pub struct GlslArgs {
+    /// The glslc for GLSL inputs (default: $HALC_GLSLC, else glslc on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub glslc: Option<PathBuf>,
+    /// Keep glslc's outputs in DIR, and on later runs run glslc only on the
+    /// GLSL inputs whose files changed (as `halc build --glslc-cache`).
+    #[arg(long, value_name = "DIR")]
+    pub glslc_cache: Option<PathBuf>,
+    /// glslc's target for GLSL inputs: vulkan1.0 … vulkan1.3 or spv1.0 …
+    /// spv1.6 [default: vulkan1.0].
+    #[arg(long, value_name = "ENV")]
+    target_env: Option<TargetEnv>,
+    /// Search DIR for a GLSL input's `#include`s (repeatable, in order).
+    #[arg(short = 'I', value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
+    /// Define a GLSL macro for every GLSL input (repeatable).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
+}
+
+/// A kernel source read by [`GlslArgs::read_kernels`].
+pub struct KernelSource {
+    /// The SPIR-V (glslc's, for a GLSL source).
+    pub spirv: Vec<u8>,
+    /// Every file it was made from: the source, and a GLSL source's
+    /// `#include`s.
+    pub dependencies: Vec<PathBuf>,
+    /// The time reading it took (for a GLSL source, with its share of
+    /// glslc's).
+    pub read: std::time::Duration,
+}
+
+impl GlslArgs {
+    /// Whether any GLSL-only option was given.
+    fn any_given(&self) -> bool {
+        self.target_env.is_some() || !self.include_dirs.is_empty() || !self.defines.is_empty()
+    }
+
+    fn options(&self) -> GlslOptions {
+        GlslOptions {
+            target_env: self.target_env.unwrap_or_default(),
+            defines: (self.defines.iter())
+                .map(|d| match d.split_once('=') {
+                    Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                    None => (d.clone(), None),
+                })
+                .collect(),
+            include_dirs: self.include_dirs.clone(),
+            ..GlslOptions::default()
+        }
+    }
+
+    /// Reads every kernel source, in order: SPIR-V as it is, GLSL through
+    /// glslc (several at once, up to `jobs`, 0 meaning one per core); what
+    /// each is comes from [`halc::glsl::source_kind`], and a file that is
+    /// neither is an error naming both. `limit` bounds a file's size.
+    pub fn read_kernels(
+        &self,
+        paths: &[&Path],
+        limit: usize,
+        jobs: usize,
+    ) -> Result<Vec<KernelSource>> {
+        let mut read = Vec::with_capacity(paths.len());
+        let mut times = Vec::with_capacity(paths.len());
+        for path in paths {
+            let start = std::time::Instant::now();
+            let bytes = read_input(path, "a SPIR-V module or GLSL source", limit)?;
+            let kind = source_kind(path, &bytes).ok_or_else(|| {
+                anyhow!(
+                    "{}: neither a SPIR-V module (it does not start with the magic number 0x07230203) nor GLSL (name it .comp or .glsl, for glslc)",
+                    path.display()
+                )
+            })?;
+            read.push((bytes, kind));
+            times.push(start.elapsed());
+        }
+        let opts = self.options();
+        let glsl: Vec<Option<(&Path, &GlslOptions)>> = (paths.iter().zip(&read))
+            .map(|(p, (_, kind))| (*kind == SourceKind::Glsl).then_some((*p, &opts)))
+            .collect();
+        if glsl.iter().all(Option::is_none) && self.any_given() {
+            eprintln!(
+                "warning: --target-env, -I and -D apply to GLSL inputs, and every input is SPIR-V"
+            );
+        }
+        let mut glslc = LazyGlslc::new(self.glslc.clone());
+        let start = std::time::Instant::now();
+        let compiled = match &self.glslc_cache {
+            Some(dir) => glslc.compile_all_cached(&glsl, jobs, &GlslCache::new(dir.clone())),
+            None => glslc.compile_all(&glsl, jobs),
+        };
+        let n_glsl = glsl.iter().flatten().count();
+        let glslc_share = start.elapsed() / u32::try_from(n_glsl.max(1)).unwrap_or(u32::MAX);
+        let mut out = Vec::with_capacity(paths.len());
+        for (i, ((bytes, _), compiled)) in read.into_iter().zip(compiled).enumerate() {
+            let shown = paths[i].display();
+            out.push(match (compiled, glsl[i]) {
+                (None, None) => KernelSource {
+                    spirv: bytes,
+                    dependencies: vec![paths[i].to_path_buf()],
+                    read: times[i],
+                },
+                // A GLSL source after one glslc rejected.
+                (None, Some(_)) => bail!("{shown}: not compiled"),
+                (Some(Ok(o)), _) => KernelSource {
+                    spirv: o.spirv,
+                    dependencies: o.dependencies,
+                    read: times[i] + glslc_share,
+                },
+                (Some(Err(e)), _) => match e {
+                    // These name the file (glslc's own message: `file:line`).
+                    GlslError::Compile { .. }
+                    | GlslError::NotCompute { .. }
+                    | GlslError::Io { .. } => {
+                        bail!("{e}")
+                    }
+                    e => bail!("{shown}: {e}"),
+                },
+            });
+        }
+        Ok(out)
     }
 }
 
