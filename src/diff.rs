@@ -189,7 +189,7 @@ fn write_named(
                     ));
                 }
             }
-            offset += idx * u64::from(stride);
+            offset = offset.saturating_add(idx.saturating_mul(u64::from(stride)));
             ty_owned = *element;
             rest = r;
             continue;
@@ -228,7 +228,7 @@ fn write_named(
             };
             return Err(format!("{subject} `{name}`: no member `{ident}`; {whose}"));
         };
-        offset += m.offset;
+        offset = offset.saturating_add(m.offset);
         let next = m.ty.clone();
         ty_owned = next;
         rest = r;
@@ -252,6 +252,9 @@ fn write_named(
             listed()
         ));
     }
+    // Every scalar checked before any is written: a refused value leaves
+    // the bytes as they were.
+    let mut writes = Vec::with_capacity(scalars.len());
     for ((at, ty), text) in scalars.into_iter().zip(values) {
         let encoded = encode_scalar(ty, text).ok_or_else(|| {
             format!(
@@ -266,17 +269,23 @@ fn write_named(
                 listed()
             )
         })?;
-        let at = (offset + at) as usize;
-        let Some(dst) = bytes.get_mut(at..at + encoded.len()) else {
+        let at = usize::try_from(offset.saturating_add(at)).unwrap_or(usize::MAX);
+        if at.saturating_add(encoded.len()) > bytes.len() {
             return Err(format!(
                 "{subject} `{name}`: byte {at} is past the {} bytes of the block's data",
                 bytes.len()
             ));
-        };
-        dst.copy_from_slice(&encoded);
+        }
+        writes.push((at, encoded));
+    }
+    for (at, encoded) in writes {
+        bytes[at..at + encoded.len()].copy_from_slice(&encoded);
     }
     Ok(())
 }
+
+/// Most scalars one named value may give (an array given whole).
+const MAX_NAMED_SCALARS: usize = 1 << 16;
 
 /// What a scalar of `ty` is, for messages.
 fn scalar_kind(ty: ScalarType) -> String {
@@ -296,7 +305,7 @@ fn flat_scalars(ty: &BlockType, base: u64, out: &mut Vec<(u64, ScalarType)>) -> 
         BlockType::Scalar(t) => out.push((base, *t)),
         BlockType::Vector { component, count } => {
             let size = BlockType::scalar_size(*component);
-            out.extend((0..u64::from(*count)).map(|i| (base + i * size, *component)));
+            out.extend((0..u64::from(*count)).map(|i| (base.saturating_add(i * size), *component)));
         }
         BlockType::Matrix {
             component,
@@ -313,7 +322,7 @@ fn flat_scalars(ty: &BlockType, base: u64, out: &mut Vec<(u64, ScalarType)>) -> 
                     } else {
                         c * u64::from(*stride) + r * size
                     };
-                    out.push((base + at, *component));
+                    out.push((base.saturating_add(at), *component));
                 }
             }
         }
@@ -323,7 +332,11 @@ fn flat_scalars(ty: &BlockType, base: u64, out: &mut Vec<(u64, ScalarType)>) -> 
             stride,
         } => {
             for i in 0..*n {
-                flat_scalars(element, base + i * u64::from(*stride), out)?;
+                if out.len() > MAX_NAMED_SCALARS {
+                    return Err(format!("{}, too large to give whole", ty.canonical()));
+                }
+                let at = base.saturating_add(i.saturating_mul(u64::from(*stride)));
+                flat_scalars(element, at, out)?;
             }
         }
         BlockType::Array { length: None, .. } => {
@@ -974,6 +987,136 @@ mod tests {
             assert_eq!(&a[10 + 8 * e..12 + 8 * e], &[0, 0], "padding stays zero");
         }
         assert_eq!(slots(&layout, 4 + 8 * 10).len(), 1 + 2 * 10);
+    }
+
+    /// A push-constant block of every kind of member, as glslc lays it out.
+    fn block() -> StructType {
+        let member = |name: &str, offset: u64, ty: BlockType, size: u64| crate::spirv::Member {
+            name: Some(name.into()),
+            offset,
+            ty,
+            size,
+        };
+        let inner = StructType {
+            name: Some("S".into()),
+            members: vec![
+                member("a", 0, BlockType::Scalar(ScalarType::Float(16)), 2),
+                member("b", 4, BlockType::Scalar(ScalarType::Bool), 4),
+            ],
+            size: 8,
+        };
+        StructType {
+            name: Some("P".into()),
+            members: vec![
+                member("n", 0, BlockType::Scalar(ScalarType::UInt(32)), 4),
+                member("k", 4, BlockType::Scalar(ScalarType::Int(16)), 2),
+                member(
+                    "v",
+                    16,
+                    BlockType::Vector {
+                        component: ScalarType::Float(32),
+                        count: 3,
+                    },
+                    12,
+                ),
+                member(
+                    "m",
+                    32,
+                    BlockType::Matrix {
+                        component: ScalarType::Float(32),
+                        columns: 2,
+                        rows: 2,
+                        stride: 16,
+                        row_major: true,
+                    },
+                    32,
+                ),
+                member(
+                    "a",
+                    64,
+                    BlockType::Array {
+                        element: Box::new(BlockType::Scalar(ScalarType::Int(64))),
+                        length: Some(2),
+                        stride: 8,
+                    },
+                    16,
+                ),
+                member("s", 80, BlockType::Struct(inner), 8),
+            ],
+            size: 88,
+        }
+    }
+
+    fn set(bytes: &mut [u8], name: &str, value: &str) -> Result<(), String> {
+        let v = NamedValue {
+            block: None,
+            name: name.into(),
+            value: value.into(),
+        };
+        write_named(bytes, &block(), Some("p"), &v)
+    }
+
+    /// Each member lands at its reflected offset in its own encoding, and
+    /// nothing else changes.
+    #[test]
+    fn named_values_are_written_at_their_offsets() {
+        let mut b = vec![0xAAu8; 88];
+        set(&mut b, "n", "0x40").unwrap();
+        set(&mut b, "k", "-2").unwrap();
+        set(&mut b, "v", "1, 2.5, -3").unwrap();
+        // Row-major: column 0 is (1, 2), column 1 (3, 4); rows 16 bytes apart.
+        set(&mut b, "m", "1,2,3,4").unwrap();
+        set(&mut b, "a[1]", "-5").unwrap();
+        set(&mut b, "p.s.a", "0.5").unwrap();
+        set(&mut b, "s.b", "true").unwrap();
+        let f = |at: usize| f32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+        assert_eq!(u32::from_le_bytes(b[0..4].try_into().unwrap()), 64);
+        assert_eq!(i16::from_le_bytes(b[4..6].try_into().unwrap()), -2);
+        assert_eq!(b[6..16], [0xAA; 10], "padding untouched");
+        assert_eq!([f(16), f(20), f(24)], [1.0, 2.5, -3.0]);
+        assert_eq!([f(32), f(48), f(36), f(52)], [1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(b[64..72], [0xAA; 8], "a[0] untouched");
+        assert_eq!(i64::from_le_bytes(b[72..80].try_into().unwrap()), -5);
+        assert_eq!(u16::from_le_bytes(b[80..82].try_into().unwrap()), 0x3800);
+        assert_eq!(u32::from_le_bytes(b[84..88].try_into().unwrap()), 1);
+        set(&mut b, "a", "7,8").unwrap();
+        assert_eq!(i64::from_le_bytes(b[64..72].try_into().unwrap()), 7);
+    }
+
+    #[test]
+    fn named_values_out_of_type_or_range_are_refused() {
+        let mut b = vec![0u8; 88];
+        for (name, value, want) in [
+            ("n", "-1", "push constant `n` is uint32; `-1` is not an unsigned integer"),
+            ("n", "4294967296", "is not an unsigned integer in the range of uint32"),
+            ("k", "32768", "push constant `k` is int16; `32768` is not an integer in the range of int16"),
+            ("k", "1.0", "`1.0` is not an integer"),
+            ("v", "1,x,3", "push constant `v` is vec3<float32>; `x` is not a number"),
+            ("s.b", "2", "`2` is not a bool (true, false, 1 or 0)"),
+            ("s", "1", "push constant `s` is a struct, struct{a: float16 @0, b: bool @4}; give its members one by one"),
+            ("s.c", "1", "push constant `s.c`: no member `c`; `s` has a: float16, b: bool"),
+            ("n[0]", "1", "push constant `n[0]`: `n` is not an array"),
+            ("n.x", "1", "push constant `n.x`: `n` has no members"),
+            ("a[x]", "1", "push constant `a[x]`: `[x]` is not an index"),
+        ] {
+            let e = set(&mut b, name, value).unwrap_err();
+            assert!(e.contains(want), "{name}={value}: {e}");
+            assert!(!e.contains('\n'), "{e}");
+        }
+        assert_eq!(b, vec![0u8; 88], "nothing written by a refused value");
+        // Past the data there is (a short file).
+        let e = set(&mut b[..8], "v", "1,2,3").unwrap_err();
+        assert!(e.contains("byte 16 is past the 8 bytes"), "{e}");
+    }
+
+    #[test]
+    fn assignments_are_told_from_file_names() {
+        for yes in ["n=64", "s.x=1", "a[2]=3", "_k=-1", "v=1,2"] {
+            assert!(NamedValue::is_assignment(yes), "{yes}");
+        }
+        for no in ["push.bin", "dir/n=64", "./n=1", "=1", "1n=2", "a b=1"] {
+            assert!(!NamedValue::is_assignment(no), "{no}");
+        }
     }
 
     #[test]

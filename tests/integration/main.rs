@@ -9,6 +9,7 @@ mod corpus;
 #[cfg(unix)]
 mod cpu;
 mod fixtures;
+mod glsl_cli;
 mod invalid;
 mod jobserver;
 mod manifest;
