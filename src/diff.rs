@@ -18,6 +18,7 @@
 use std::time::Duration;
 
 use runtime_loader::cpu::{self, CpuError, FaultKind, ResourceBindings};
+use runtime_loader::memory::MemoryType;
 use runtime_loader::plan::Grid;
 use runtime_loader::Executable;
 
@@ -814,14 +815,14 @@ pub fn diff(
     let pipeline = program.pipeline(&k.name, &[]).map_err(|e| e.to_string())?;
     let cpu_bufs: Vec<cpu::Buffer> = buffers
         .iter()
-        .map(|(_, _, _, _, bytes)| device.buffer_with_data(bytes))
+        .map(|(_, _, _, _, bytes)| device.buffer_with_data(bytes, MemoryType::HostVisible))
         .collect::<Result<_, _>>()
         .map_err(|e| e.to_string())?;
     let mut bindings = ResourceBindings::new();
     for ((set, binding, ..), buf) in buffers.iter().zip(&cpu_bufs) {
         bindings.buffer(*set, *binding, buf);
     }
-    let grid = Grid::Threadgroups(opts.groups.map(u64::from));
+    let grid = Grid::Threadgroups(opts.groups);
     let divisions = device.undefined_divisions();
     match device.dispatch(&pipeline, &bindings, &push, grid) {
         // A division by zero completes on the CPU with halc's value (a GPU
@@ -909,7 +910,7 @@ pub fn diff(
         let want = reference
             .read(vk_bufs[i])
             .map_err(|e| format!("vulkan: {e}"))?;
-        let got = cpu_bufs[i].to_vec();
+        let got = cpu_bufs[i].to_vec().map_err(|e| e.to_string())?;
         for (at, ty) in slots(layout, bytes.len()) {
             let at = at as usize;
             let (Some((w, wt)), Some((g, gt))) =

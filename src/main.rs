@@ -22,7 +22,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Compile SPIR-V kernels into one executable.
+    /// Compile SPIR-V (or GLSL, through glslc) kernels into one executable.
     Compile(cli::compile::CompileArgs),
     /// Build the executables a manifest (halc.toml) describes.
     Build(cli::build::BuildArgs),

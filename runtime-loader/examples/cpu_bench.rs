@@ -11,6 +11,7 @@
 use std::time::{Duration, Instant};
 
 use runtime_loader::cpu::{Device, DeviceOptions, ResourceBindings};
+use runtime_loader::memory::MemoryType;
 use runtime_loader::plan::Grid;
 use runtime_loader::OwnedExecutable;
 
@@ -55,19 +56,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("saxpy: warm pipeline (cache hit, dlopen) {:?}", t.elapsed());
     let n = 1usize << 20;
     let x: Vec<u8> = (0..n).flat_map(|i| (i as f32).to_le_bytes()).collect();
-    let xb = dev.buffer_with_data(&x)?;
-    let yb = dev.buffer(4 * n)?;
+    let xb = dev.buffer_with_data(&x, MemoryType::HostVisible)?;
+    let yb = dev.buffer(4 * n as u64, MemoryType::HostVisible)?;
     let mut params = 2.0f32.to_le_bytes().to_vec();
     params.extend((n as u32).to_le_bytes());
-    let pb = dev.buffer_with_data(&params)?;
+    let pb = dev.buffer_with_data(&params, MemoryType::HostVisible)?;
     let mut b = ResourceBindings::new();
     b.buffer(0, 0, &xb).buffer(0, 1, &yb).buffer(0, 2, &pb);
     let d = best_of(5, || {
         yb.write(0, &vec![0; 4 * n]).unwrap();
-        dev.dispatch(&p, &b, &[], Grid::Threads([n as u64, 1, 1]))
+        dev.dispatch(&p, &b, &[], Grid::Threads([n as u32, 1, 1]))
             .unwrap();
     });
-    let y = yb.to_vec();
+    let y = yb.to_vec()?;
     assert_eq!(
         f32::from_le_bytes(y[4 * 777..4 * 778].try_into()?),
         2.0 * 777.0
@@ -89,15 +90,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let inp: Vec<u8> = (0..128 * groups)
         .flat_map(|i| ((i % 5) as f32).to_le_bytes())
         .collect();
-    let ib = dev.buffer_with_data(&inp)?;
-    let ob = dev.buffer(4 * groups)?;
+    let ib = dev.buffer_with_data(&inp, MemoryType::HostVisible)?;
+    let ob = dev.buffer(4 * groups as u64, MemoryType::HostVisible)?;
     let mut b = ResourceBindings::new();
     b.buffer(0, 0, &ib).buffer(0, 1, &ob);
     let d = best_of(5, || {
-        dev.dispatch(&p, &b, &[], Grid::Threadgroups([groups as u64, 1, 1]))
+        dev.dispatch(&p, &b, &[], Grid::Threadgroups([groups as u32, 1, 1]))
             .unwrap();
     });
-    let o = ob.to_vec();
+    let o = ob.to_vec()?;
     let expected: f32 = (0..128).map(|i| (i % 5) as f32).sum();
     assert_eq!(f32::from_le_bytes(o[0..4].try_into()?), expected);
     let threads = 128 * groups;

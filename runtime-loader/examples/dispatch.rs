@@ -102,7 +102,7 @@ fn run(path: &str, name: &str) -> Result<ExitCode, Box<dyn Error>> {
         &Specialization::defaults(&kernel),
         &bindings,
         &[],
-        Grid::Threads([u64::from(N), 1, 1]),
+        Grid::Threads([N, 1, 1]),
     )?;
     print!("{plan}");
 
@@ -113,7 +113,7 @@ fn run(path: &str, name: &str) -> Result<ExitCode, Box<dyn Error>> {
     }
     #[cfg(not(target_vendor = "apple"))]
     {
-        let err = runtime_loader::metal::Device::system_default().unwrap_err();
+        let err = runtime_loader::metal::Device::new().unwrap_err();
         eprintln!("{err}: the executable was verified and planned, nothing was run");
         Ok(ExitCode::from(2))
     }
@@ -126,7 +126,7 @@ fn metal_run(exe: runtime_loader::Executable<'_>, name: &str) -> Result<(), Box<
     use runtime_loader::memory::MemoryType;
     use runtime_loader::metal::{Device, ResourceBindings};
 
-    let device = Device::system_default()?;
+    let device = Device::new()?;
     println!(
         "device: {} (Metal 3: {}, unified memory: {})",
         device.name(),
@@ -159,16 +159,11 @@ fn metal_run(exe: runtime_loader::Executable<'_>, name: &str) -> Result<(), Box<
     let mut cb = device.command_buffer()?;
     cb.wait(&semaphore, 1);
     let mut pass = cb.compute()?;
-    pass.dispatch(
-        &pipeline,
-        &bindings,
-        &[],
-        Grid::Threads([u64::from(N), 1, 1]),
-    )?;
+    pass.dispatch(&pipeline, &bindings, &[], Grid::Threads([N, 1, 1]))?;
     pass.end();
     cb.signal(&semaphore, 2);
     let submission = cb.commit();
-    semaphore.signal(1);
+    semaphore.signal(1)?;
     semaphore.wait(2, Duration::from_secs(30))?;
     submission.wait()?;
 

@@ -205,8 +205,8 @@ impl From<BufferBinding> for Resource {
 }
 
 /// Something resources can be bound into by (set, binding): the portable
-/// [`Bindings`] (any `R` that converts into a [`Resource`]) and the CPU
-/// backend's `ResourceBindings` (its buffers). The Rust bindings `halc::build`
+/// [`Bindings`] (any `R` that converts into a [`Resource`]) and both
+/// backends' `ResourceBindings` (`&Buffer` and `Bound`). The Rust bindings `halc::build`
 /// generates bind a kernel's typed argument struct through this trait, each
 /// field to its own (set, binding).
 pub trait BindResources<R> {
@@ -404,13 +404,17 @@ fn sign_extend(ty: ScalarType, bits: u64) -> Option<i64> {
 }
 
 /// How large the dispatch is.
+///
+/// Counts are `u32`, the type of everything a kernel sees of its grid
+/// (`gl_GlobalInvocationID`, `gl_NumWorkGroups`, the generated
+/// `THREADS_PER_THREADGROUP`), as of a Vulkan `vkCmdDispatch`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Grid {
     /// Total threads per dimension; the threadgroup count is the ceiling of
     /// this over the threadgroup size (the kernel must bounds-check).
-    Threads([u64; 3]),
+    Threads([u32; 3]),
     /// Threadgroups per dimension.
-    Threadgroups([u64; 3]),
+    Threadgroups([u32; 3]),
 }
 
 /// `useResource:usage:`.
@@ -867,8 +871,10 @@ impl DispatchPlan {
         }
         let threads = spec.threads;
         let threadgroups = match grid {
-            Grid::Threads(t) => std::array::from_fn(|i| ceil_div(t[i], u64::from(threads[i]))),
-            Grid::Threadgroups(g) => g,
+            Grid::Threads(t) => {
+                std::array::from_fn(|i| ceil_div(u64::from(t[i]), u64::from(threads[i])))
+            }
+            Grid::Threadgroups(g) => g.map(u64::from),
         };
         if threadgroups.contains(&0) {
             return Err(PlanError::EmptyGrid {

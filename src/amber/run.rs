@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use runtime_loader::cpu::{self, ResourceBindings};
+use runtime_loader::memory::MemoryType;
 use runtime_loader::plan::{Grid, SpecValue};
 use runtime_loader::Executable;
 use spirv_tools::assembler::Assembler;
@@ -380,14 +381,16 @@ impl Side for CpuSide<'_> {
     fn create(&mut self, name: &str, bytes: &[u8]) -> Result<(), String> {
         let b = self
             .device
-            .buffer_with_data(bytes)
+            .buffer_with_data(bytes, MemoryType::HostVisible)
             .map_err(|e| e.to_string())?;
         self.buffers.insert(name.to_string(), b);
         Ok(())
     }
 
     fn read(&self, name: &str) -> Result<Vec<u8>, String> {
-        Ok(buffer(&self.buffers, name)?.to_vec())
+        buffer(&self.buffers, name)?
+            .to_vec()
+            .map_err(|e| e.to_string())
     }
 
     fn write(&mut self, name: &str, offset: usize, bytes: &[u8]) -> Result<(), String> {
@@ -442,7 +445,7 @@ impl Side for CpuSide<'_> {
                     for e in &b.elements {
                         let buf = buffer(&self.buffers, &e.buffer)?;
                         let range = e.range.unwrap_or(buf.len().saturating_sub(e.offset));
-                        elements.push(cpu::Bound {
+                        elements.push(cpu::Bound::Buffer {
                             buffer: buf,
                             offset: e.offset,
                             length: range,
@@ -453,12 +456,7 @@ impl Side for CpuSide<'_> {
             }
         }
         device
-            .dispatch(
-                &pipeline,
-                &bindings,
-                push,
-                Grid::Threadgroups(groups.map(u64::from)),
-            )
+            .dispatch(&pipeline, &bindings, push, Grid::Threadgroups(groups))
             .map(|_| ())
             .map_err(|e| e.to_string())
     }

@@ -9,7 +9,8 @@
 //!   it (`ID` and `BYTE_OFFSET` in argument buffers, `BUFFER_INDEX` /
 //!   `TEXTURE_INDEX` / `SAMPLER_INDEX` when discrete), its block type
 //!   (`Block`) and, for a trailing runtime array, `Element`,
-//!   `ARRAY_OFFSET`, `ARRAY_STRIDE` and `size_for(n)`;
+//!   `ARRAY_OFFSET`, `ARRAY_STRIDE` and `size_for(n)` (bytes for `n: u32`
+//!   elements, a `u64` as every buffer length of the runtime);
 //! - `#[repr(C)]` structs for push-constant and buffer blocks, every byte a
 //!   field (explicit `_padN` fields where the SPIR-V leaves gaps, padded
 //!   element wrappers where an `ArrayStride` exceeds the element), each field
@@ -778,11 +779,11 @@ fn kernel_module(k: &Kernel, module: &str) -> Result<String, String> {
                 );
                 let _ = writeln!(
                     out,
-                    "{i3}/// Bytes of a buffer holding `elements` array elements."
+                    "{i3}/// Bytes of a buffer holding `elements` array elements: the length to pass to\n{i3}/// `Device::buffer`. A `u32`, as the kernel counts them (`.length()`, `OpArrayLength`)\n{i3}/// and as `Grid` and the push constants count threads."
                 );
                 let _ = writeln!(
                     out,
-                    "{i3}pub const fn size_for(elements: u64) -> u64 {{\n{i3}    ARRAY_OFFSET + elements * ARRAY_STRIDE\n{i3}}}"
+                    "{i3}pub const fn size_for(elements: u32) -> u64 {{\n{i3}    ARRAY_OFFSET + elements as u64 * ARRAY_STRIDE\n{i3}}}"
                 );
             }
         }
@@ -891,7 +892,7 @@ fn kernel_module(k: &Kernel, module: &str) -> Result<String, String> {
     let _ = writeln!(out, "{i1}impl<B> Args<B> {{");
     let _ = writeln!(
         out,
-        "{i2}/// Binds every field to its (set, binding) in `target` (`runtime_loader::plan::Bindings`,\n{i2}/// the CPU backend's `ResourceBindings`, …)."
+        "{i2}/// Binds every field to its (set, binding) in `target` (`runtime_loader::plan::Bindings`,\n{i2}/// the `ResourceBindings` of either backend, `cpu` or `metal`)."
     );
     let _ = writeln!(
         out,

@@ -41,7 +41,8 @@ pub struct DiffArgs {
     /// `v=1,2,3,4`, `s.x=1.5`, `a[2]=7`; repeatable); `FILE` gives the
     /// whole block's bytes, as the application would push them (at most
     /// one; named members are then written over it). Members not named
-    /// keep the seed's random value, or the file's bytes.
+    /// keep the seed's random value, or the file's bytes. (A file named
+    /// like NAME=VALUE is given as ./NAME=VALUE.)
     #[arg(long = "push", value_name = "NAME=VALUE|FILE")]
     push: Vec<String>,
     /// One member of the uniform block at SET.BINDING by name, as --push

@@ -156,7 +156,7 @@ impl GlslArgs {
         let mut times = Vec::with_capacity(paths.len());
         for path in paths {
             let start = std::time::Instant::now();
-            let bytes = read_input(path, "a SPIR-V module or GLSL source", limit)?;
+            let bytes = read_input(path, "a SPIR-V file or a GLSL source", limit)?;
             let kind = source_kind(path, &bytes).ok_or_else(|| {
                 anyhow!(
                     "{}: neither a SPIR-V module (it does not start with the magic number 0x07230203) nor GLSL (name it .comp or .glsl, for glslc)",

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use halc::msl::BindingModel;
 use halc::runtime_loader::cpu::{CpuError, Device, DeviceOptions, Pipeline, ResourceBindings};
+use halc::runtime_loader::memory::MemoryType;
 use halc::runtime_loader::plan::{Command, DispatchPlan, Grid, SpecValue};
 use halc::runtime_loader::Executable;
 
@@ -113,11 +114,17 @@ fn run_saxpy(
     let bytes = build("saxpy", model);
     let exe = Executable::load(&bytes).unwrap();
     let p = pipeline(dev, exe, &[]);
-    let x = dev.buffer_with_data(&bytes_f32(&s.x)).unwrap();
-    let y = dev.buffer_with_data(&bytes_f32(&s.y)).unwrap();
+    let x = dev
+        .buffer_with_data(&bytes_f32(&s.x), MemoryType::HostVisible)
+        .unwrap();
+    let y = dev
+        .buffer_with_data(&bytes_f32(&s.y), MemoryType::HostVisible)
+        .unwrap();
     let mut params = s.a.to_le_bytes().to_vec();
     params.extend(n.to_le_bytes());
-    let params = dev.buffer_with_data(&params).unwrap();
+    let params = dev
+        .buffer_with_data(&params, MemoryType::HostVisible)
+        .unwrap();
     let mut b = ResourceBindings::new();
     b.buffer(0, 0, &x).buffer(0, 1, &y).buffer(0, 2, &params);
     let mut plan = DispatchPlan::new(
@@ -125,11 +132,11 @@ fn run_saxpy(
         p.specialization(),
         &b.to_plan()?,
         &[],
-        Grid::Threads([u64::from(n), 1, 1]),
+        Grid::Threads([n, 1, 1]),
     )?;
     tamper(&mut plan);
     dev.execute(&p, &plan, &b)?;
-    Ok(f32s(&y.to_vec()))
+    Ok(f32s(&y.to_vec().unwrap()))
 }
 
 #[test]
@@ -151,17 +158,21 @@ fn push_constants_arrive_at_their_slot() {
         let bytes = build("push_constants", model);
         let exe = Executable::load(&bytes).unwrap();
         let p = pipeline(&dev, exe, &[]);
-        let a = dev.buffer_with_data(&bytes_f32(&src)).unwrap();
-        let d = dev.buffer(8 * (n + 28)).unwrap();
+        let a = dev
+            .buffer_with_data(&bytes_f32(&src), MemoryType::HostVisible)
+            .unwrap();
+        let d = dev
+            .buffer(8 * (n as u64 + 28), MemoryType::HostVisible)
+            .unwrap();
         let count = n as u32 - 3; // the last 3 pairs stay untouched
         let mut pc = count.to_le_bytes().to_vec();
         pc.extend(2.0f32.to_le_bytes());
         pc.extend(bytes_f32(&[10.0, -1.0]));
         let mut b = ResourceBindings::new();
         b.buffer(0, 0, &a).buffer(0, 1, &d);
-        dev.dispatch(&p, &b, &pc, Grid::Threads([n as u64 + 28, 1, 1]))
+        dev.dispatch(&p, &b, &pc, Grid::Threads([n as u32 + 28, 1, 1]))
             .unwrap();
-        let got = f32s(&d.to_vec());
+        let got = f32s(&d.to_vec().unwrap());
         for i in 0..n + 28 {
             let expected = if i < count as usize {
                 [src[2 * i] * 2.0 + 10.0, src[2 * i + 1] * 2.0 - 1.0]
@@ -182,13 +193,17 @@ fn shared_memory_reduction_with_barriers() {
         let bytes = build("shared_memory", model);
         let exe = Executable::load(&bytes).unwrap();
         let p = pipeline(&dev, exe, &[]);
-        let inp = dev.buffer_with_data(&bytes_f32(&data)).unwrap();
-        let out = dev.buffer(4 * groups).unwrap();
+        let inp = dev
+            .buffer_with_data(&bytes_f32(&data), MemoryType::HostVisible)
+            .unwrap();
+        let out = dev
+            .buffer(4 * groups as u64, MemoryType::HostVisible)
+            .unwrap();
         let mut b = ResourceBindings::new();
         b.buffer(0, 0, &inp).buffer(0, 1, &out);
-        dev.dispatch(&p, &b, &[], Grid::Threadgroups([groups as u64, 1, 1]))
+        dev.dispatch(&p, &b, &[], Grid::Threadgroups([groups as u32, 1, 1]))
             .unwrap();
-        let got = f32s(&out.to_vec());
+        let got = f32s(&out.to_vec().unwrap());
         for g in 0..groups {
             let expected: f32 = data[256 * g..256 * (g + 1)].iter().sum();
             assert_eq!(got[g], expected, "{model:?} group {g}");
@@ -207,16 +222,25 @@ fn subgroup_sum_and_ballot_per_simd_group() {
         let bytes = build("subgroup", model);
         let exe = Executable::load(&bytes).unwrap();
         let p = pipeline(&dev, exe, &[]);
-        let inp = dev.buffer_with_data(&bytes_f32(&x)).unwrap();
-        let sums = dev.buffer(4 * 2 * groups).unwrap();
-        let counts = dev.buffer(4 * 2 * groups).unwrap();
+        let inp = dev
+            .buffer_with_data(&bytes_f32(&x), MemoryType::HostVisible)
+            .unwrap();
+        let sums = dev
+            .buffer(4 * 2 * groups as u64, MemoryType::HostVisible)
+            .unwrap();
+        let counts = dev
+            .buffer(4 * 2 * groups as u64, MemoryType::HostVisible)
+            .unwrap();
         let mut b = ResourceBindings::new();
         b.buffer(0, 0, &inp)
             .buffer(0, 1, &sums)
             .buffer(0, 2, &counts);
-        dev.dispatch(&p, &b, &[], Grid::Threadgroups([groups as u64, 1, 1]))
+        dev.dispatch(&p, &b, &[], Grid::Threadgroups([groups as u32, 1, 1]))
             .unwrap();
-        let (s, c) = (f32s(&sums.to_vec()), u32s(&counts.to_vec()));
+        let (s, c) = (
+            f32s(&sums.to_vec().unwrap()),
+            u32s(&counts.to_vec().unwrap()),
+        );
         // 64 threads = two 32-lane SIMD groups per threadgroup.
         for slot in 0..2 * groups {
             let lanes = &x[32 * slot..32 * (slot + 1)];
@@ -244,17 +268,23 @@ fn atomics_count_across_threadgroups() {
         let bytes = build("atomics", model);
         let exe = Executable::load(&bytes).unwrap();
         let p = pipeline(&dev, exe, &[]);
-        let vals = dev.buffer_with_data(&bytes_u32(&values)).unwrap();
-        let counter = dev.buffer(8).unwrap();
-        let hist = dev.buffer(64).unwrap();
+        let vals = dev
+            .buffer_with_data(&bytes_u32(&values), MemoryType::HostVisible)
+            .unwrap();
+        let counter = dev.buffer(8, MemoryType::HostVisible).unwrap();
+        let hist = dev.buffer(64, MemoryType::HostVisible).unwrap();
         let mut b = ResourceBindings::new();
         b.buffer(0, 0, &vals)
             .buffer(0, 1, &counter)
             .buffer(0, 2, &hist);
-        dev.dispatch(&p, &b, &[], Grid::Threads([n as u64, 1, 1]))
+        dev.dispatch(&p, &b, &[], Grid::Threads([n as u32, 1, 1]))
             .unwrap();
-        assert_eq!(u32s(&counter.to_vec()), [total, nonzero], "{model:?}");
-        assert_eq!(u32s(&hist.to_vec()), bins, "{model:?}");
+        assert_eq!(
+            u32s(&counter.to_vec().unwrap()),
+            [total, nonzero],
+            "{model:?}"
+        );
+        assert_eq!(u32s(&hist.to_vec().unwrap()), bins, "{model:?}");
     }
 }
 
@@ -268,15 +298,17 @@ fn array_length_reads_the_sizes_table() {
         // header + 7 floats; 11 indices.
         let mut data = 0u32.to_le_bytes().to_vec();
         data.extend(bytes_f32(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.5]));
-        let data = dev.buffer_with_data(&data).unwrap();
-        let idx = dev.buffer(4 * 11).unwrap();
+        let data = dev
+            .buffer_with_data(&data, MemoryType::HostVisible)
+            .unwrap();
+        let idx = dev.buffer(4 * 11, MemoryType::HostVisible).unwrap();
         let mut b = ResourceBindings::new();
         b.buffer(0, 0, &data).buffer(0, 1, &idx);
         dev.dispatch(&p, &b, &[], Grid::Threads([1, 1, 1])).unwrap();
-        let header = u32s(&data.to_vec())[0];
+        let header = u32s(&data.to_vec().unwrap())[0];
         assert_eq!(header, 28 + 11, "{model:?}: uint(sum) + n");
         assert_eq!(
-            u32s(&idx.to_vec()),
+            u32s(&idx.to_vec().unwrap()),
             (0..11).rev().collect::<Vec<u32>>(),
             "{model:?}"
         );
@@ -316,13 +348,16 @@ fn small_types_compute_in_8_and_16_bits() {
         let exe_bytes = build("small_types", model);
         let exe = Executable::load(&exe_bytes).unwrap();
         let p = pipeline(&dev, exe, &[]);
-        let b8 = dev.buffer_with_data(&bytes_in).unwrap();
+        let b8 = dev
+            .buffer_with_data(&bytes_in, MemoryType::HostVisible)
+            .unwrap();
         let h16 = dev
             .buffer_with_data(
                 &halves
                     .iter()
                     .flat_map(|&h| half_bits(h).to_le_bytes())
                     .collect::<Vec<_>>(),
+                MemoryType::HostVisible,
             )
             .unwrap();
         let s16 = dev
@@ -331,17 +366,18 @@ fn small_types_compute_in_8_and_16_bits() {
                     .iter()
                     .flat_map(|s| s.to_le_bytes())
                     .collect::<Vec<_>>(),
+                MemoryType::HostVisible,
             )
             .unwrap();
-        let out = dev.buffer(4 * n).unwrap();
+        let out = dev.buffer(4 * n as u64, MemoryType::HostVisible).unwrap();
         let mut b = ResourceBindings::new();
         b.buffer(0, 0, &b8)
             .buffer(0, 1, &h16)
             .buffer(0, 2, &s16)
             .buffer(0, 3, &out);
-        dev.dispatch(&p, &b, &[], Grid::Threads([n as u64, 1, 1]))
+        dev.dispatch(&p, &b, &[], Grid::Threads([n as u32, 1, 1]))
             .unwrap();
-        assert_eq!(f32s(&out.to_vec()), expected, "{model:?}");
+        assert_eq!(f32s(&out.to_vec().unwrap()), expected, "{model:?}");
     }
 }
 
@@ -376,11 +412,15 @@ fn spec_constants_are_specialised() {
                 p.specialization().threads_per_threadgroup()[0],
                 *width as u32
             );
-            let data = dev.buffer_with_data(&bytes_f32(&v)).unwrap();
-            let bias_buf = dev.buffer_with_data(&bytes_f32(&bias)).unwrap();
+            let data = dev
+                .buffer_with_data(&bytes_f32(&v), MemoryType::HostVisible)
+                .unwrap();
+            let bias_buf = dev
+                .buffer_with_data(&bytes_f32(&bias), MemoryType::HostVisible)
+                .unwrap();
             let mut b = ResourceBindings::new();
             b.buffer(0, 0, &data).buffer(0, 1, &bias_buf);
-            dev.dispatch(&p, &b, &[], Grid::Threads([n as u64, 1, 1]))
+            dev.dispatch(&p, &b, &[], Grid::Threads([n as u32, 1, 1]))
                 .unwrap();
             let expected: Vec<f32> = (0..n)
                 .map(|i| {
@@ -392,7 +432,11 @@ fn spec_constants_are_specialised() {
                     }
                 })
                 .collect();
-            assert_eq!(f32s(&data.to_vec()), expected, "{model:?} {values:?}");
+            assert_eq!(
+                f32s(&data.to_vec().unwrap()),
+                expected,
+                "{model:?} {values:?}"
+            );
         }
     }
 }
@@ -413,18 +457,24 @@ fn sparse_sets_bind_by_set_and_binding() {
             "the unused set 1 is not a binding"
         );
         let p = pipeline(&dev, exe, &[]);
-        let ab = dev.buffer_with_data(&bytes_f32(&a)).unwrap();
-        let out = dev.buffer(4 * n).unwrap();
-        let scale = dev.buffer_with_data(&bytes_f32(&[3.0, 0.5])).unwrap();
-        let bbuf = dev.buffer_with_data(&bytes_f32(&bb)).unwrap();
+        let ab = dev
+            .buffer_with_data(&bytes_f32(&a), MemoryType::HostVisible)
+            .unwrap();
+        let out = dev.buffer(4 * n as u64, MemoryType::HostVisible).unwrap();
+        let scale = dev
+            .buffer_with_data(&bytes_f32(&[3.0, 0.5]), MemoryType::HostVisible)
+            .unwrap();
+        let bbuf = dev
+            .buffer_with_data(&bytes_f32(&bb), MemoryType::HostVisible)
+            .unwrap();
         let mut b = ResourceBindings::new();
         b.buffer(0, 3, &ab)
             .buffer(0, 7, &out)
             .buffer(2, 1, &scale)
             .buffer(2, 5, &bbuf);
-        dev.dispatch(&p, &b, &[], Grid::Threads([n as u64, 1, 1]))
+        dev.dispatch(&p, &b, &[], Grid::Threads([n as u32, 1, 1]))
             .unwrap();
-        assert_eq!(f32s(&out.to_vec()), expected, "{model:?}");
+        assert_eq!(f32s(&out.to_vec().unwrap()), expected, "{model:?}");
     }
 }
 
@@ -503,8 +553,8 @@ fn a_slot_the_plan_never_sets_fails() {
     let bytes = build("push_constants", BindingModel::ArgumentBuffers);
     let exe = Executable::load(&bytes).unwrap();
     let p = pipeline(&dev, exe, &[]);
-    let a = dev.buffer(8 * 64).unwrap();
-    let d = dev.buffer(8 * 64).unwrap();
+    let a = dev.buffer(8 * 64, MemoryType::HostVisible).unwrap();
+    let d = dev.buffer(8 * 64, MemoryType::HostVisible).unwrap();
     let mut b = ResourceBindings::new();
     b.buffer(0, 0, &a).buffer(0, 1, &d);
     let mut plan = DispatchPlan::new(
@@ -558,21 +608,21 @@ fn a_replayed_command_buffer_applies_twice() {
         let n = 100u32;
         let k = 10u64;
         let data = dev
-            .buffer_with_data(&bytes_u32(&(0..n).map(|i| 1000 + i).collect::<Vec<_>>()))
+            .buffer_with_data(
+                &bytes_u32(&(0..n).map(|i| 1000 + i).collect::<Vec<_>>()),
+                MemoryType::HostVisible,
+            )
             .unwrap();
-        let out = dev.buffer(4 * n as usize + 3).unwrap();
+        let out = dev
+            .buffer(4 * u64::from(n) + 3, MemoryType::HostVisible)
+            .unwrap();
         let mut b = ResourceBindings::new();
         b.buffer(0, 0, &data);
-        let mut cb = dev.command_buffer();
+        let mut cb = dev.command_buffer().unwrap();
         cb.fill(&data, 0, 4 * k, &[7, 0, 0, 0]).unwrap();
-        let mut pass = cb.compute();
-        pass.dispatch(
-            &p,
-            &b,
-            &n.to_le_bytes(),
-            Grid::Threads([u64::from(n), 1, 1]),
-        )
-        .unwrap();
+        let mut pass = cb.compute().unwrap();
+        pass.dispatch(&p, &b, &n.to_le_bytes(), Grid::Threads([n, 1, 1]))
+            .unwrap();
         pass.end();
         cb.copy(&data, 0, &out, 3, 4 * u64::from(n)).unwrap();
 
@@ -586,17 +636,24 @@ fn a_replayed_command_buffer_applies_twice() {
                 .collect()
         };
         dev.submit(&cb).wait().unwrap();
-        assert_eq!(u32s(&out.to_vec()[3..]), expect(1, None), "{model:?}: once");
+        assert_eq!(
+            u32s(&out.to_vec().unwrap()[3..]),
+            expect(1, None),
+            "{model:?}: once"
+        );
         // The host changes a word between the submissions: the replay
         // reads the current contents.
         data.write(4 * 50, &500u32.to_le_bytes()).unwrap();
         dev.submit(&cb).wait().unwrap();
         assert_eq!(
-            u32s(&data.to_vec()),
+            u32s(&data.to_vec().unwrap()),
             expect(2, Some((50, 500))),
             "{model:?}: twice"
         );
-        assert_eq!(u32s(&out.to_vec()[3..]), expect(2, Some((50, 500))));
+        assert_eq!(
+            u32s(&out.to_vec().unwrap()[3..]),
+            expect(2, Some((50, 500)))
+        );
     }
 }
 
@@ -610,24 +667,30 @@ fn a_failing_dispatch_fails_its_submission_and_the_queue_goes_on() {
     let exe = Executable::load(&bytes).unwrap();
     let p = pipeline(&dev, exe, &[]);
     let s = Saxpy::new(1000);
-    let x = dev.buffer_with_data(&bytes_f32(&s.x)).unwrap();
-    let y = dev.buffer_with_data(&bytes_f32(&s.y)).unwrap();
+    let x = dev
+        .buffer_with_data(&bytes_f32(&s.x), MemoryType::HostVisible)
+        .unwrap();
+    let y = dev
+        .buffer_with_data(&bytes_f32(&s.y), MemoryType::HostVisible)
+        .unwrap();
     // params.n = 1024 with 1000-element buffers: reads past the ends.
     let mut params = s.a.to_le_bytes().to_vec();
     params.extend(1024u32.to_le_bytes());
-    let params = dev.buffer_with_data(&params).unwrap();
-    let marker = dev.buffer(4).unwrap();
-    let sem = dev.semaphore(0);
+    let params = dev
+        .buffer_with_data(&params, MemoryType::HostVisible)
+        .unwrap();
+    let marker = dev.buffer(4, MemoryType::HostVisible).unwrap();
+    let sem = dev.semaphore(0).unwrap();
     let mut b = ResourceBindings::new();
     b.buffer(0, 0, &x).buffer(0, 1, &y).buffer(0, 2, &params);
-    let mut failing = dev.command_buffer();
-    let mut pass = failing.compute();
+    let mut failing = dev.command_buffer().unwrap();
+    let mut pass = failing.compute().unwrap();
     pass.dispatch(&p, &b, &[], Grid::Threads([1024, 1, 1]))
         .unwrap();
     pass.end();
     failing.fill(&marker, 0, 4, &[1]).unwrap();
     failing.signal(&sem, 1);
-    let mut next = dev.command_buffer();
+    let mut next = dev.command_buffer().unwrap();
     next.fill(&marker, 0, 2, &[2, 2]).unwrap();
 
     let first = dev.submit(&failing);
@@ -645,7 +708,7 @@ fn a_failing_dispatch_fails_its_submission_and_the_queue_goes_on() {
     );
     second.wait().unwrap();
     assert_eq!(
-        marker.to_vec(),
+        marker.to_vec().unwrap(),
         [2, 2, 0, 0],
         "the fill after the fault ran"
     );
@@ -658,8 +721,8 @@ fn a_plan_error_is_returned_when_recording() {
     let bytes = build("add_one", BindingModel::ArgumentBuffers);
     let exe = Executable::load(&bytes).unwrap();
     let p = pipeline(&dev, exe, &[]);
-    let mut cb = dev.command_buffer();
-    let mut pass = cb.compute();
+    let mut cb = dev.command_buffer().unwrap();
+    let mut pass = cb.compute().unwrap();
     let e = pass
         .dispatch(
             &p,

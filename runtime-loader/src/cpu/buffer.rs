@@ -16,6 +16,7 @@
 use std::sync::Arc;
 
 use super::CpuError;
+use crate::memory::{self, MemoryType, Os, StorageMode};
 
 pub(super) fn page_size() -> usize {
     // SAFETY: sysconf has no preconditions.
@@ -151,21 +152,40 @@ impl Drop for Mapping {
 /// A buffer of the CPU device: exact size, zero-initialised, guarded.
 ///
 /// Cloning shares the buffer. Host access ([`Buffer::write`],
-/// [`Buffer::read`]) copies bytes; dispatches are synchronous, so there is
-/// nothing to wait for.
+/// [`Buffer::read`]) copies bytes. Every CPU buffer lives in host memory,
+/// but its storage mode is the one Metal would give it
+/// ([`crate::memory::storage_mode`] on a unified-memory device): a
+/// [`MemoryType::DeviceLocal`] buffer is private, and host access to it fails
+/// ([`CpuError::NotHostVisible`]) as it does on a Mac.
 #[derive(Debug, Clone)]
 pub struct Buffer {
     m: Arc<Mapping>,
+    mode: StorageMode,
 }
 
 impl Buffer {
-    pub(super) fn new(len: usize) -> Result<Buffer, CpuError> {
+    pub(super) fn new(len: u64, memory: MemoryType) -> Result<Buffer, CpuError> {
         if len == 0 {
             return Err(CpuError::ZeroLength);
         }
+        let len = usize::try_from(len).map_err(|_| CpuError::Os {
+            what: format!("a {len}-byte buffer"),
+            message: "larger than the address space".into(),
+        })?;
         Ok(Buffer {
             m: Arc::new(Mapping::new(len)?),
+            mode: memory::storage_mode(memory, Os::current(), true),
         })
+    }
+
+    /// A buffer holding `data` (written directly, whatever its storage
+    /// mode: Metal's device fills a private buffer through a blit).
+    pub(super) fn with_data(data: &[u8], memory: MemoryType) -> Result<Buffer, CpuError> {
+        let b = Buffer::new(data.len() as u64, memory)?;
+        // SAFETY: the fresh mapping holds `data.len()` writable bytes and
+        // cannot overlap `data`.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), b.m.ptr(), data.len()) };
+        Ok(b)
     }
 
     /// Length in bytes.
@@ -173,9 +193,22 @@ impl Buffer {
         self.m.len() as u64
     }
 
-    /// Whether the buffer is empty (never).
+    /// Whether the buffer is empty (never: buffers cannot be empty).
     pub fn is_empty(&self) -> bool {
         self.m.len() == 0
+    }
+
+    /// Its storage mode: [`StorageMode::Private`] for
+    /// [`MemoryType::DeviceLocal`], else [`StorageMode::Shared`] (a CPU
+    /// device has unified memory: never managed).
+    pub fn storage_mode(&self) -> StorageMode {
+        self.mode
+    }
+
+    /// Whether the host can read and write it (every storage mode but
+    /// private).
+    pub fn is_host_visible(&self) -> bool {
+        self.mode != StorageMode::Private
     }
 
     /// The "GPU address" the plan writes into argument buffers: the host
@@ -194,6 +227,9 @@ impl Buffer {
     }
 
     fn range(&self, offset: u64, len: usize) -> Result<*mut u8, CpuError> {
+        if !self.is_host_visible() {
+            return Err(CpuError::NotHostVisible);
+        }
         let end = offset.checked_add(len as u64);
         match end {
             // SAFETY: `offset + len <= self.len()`, so the result is inside
@@ -207,7 +243,7 @@ impl Buffer {
         }
     }
 
-    /// Copies `data` into the buffer at `offset`.
+    /// Copies `data` into the buffer at `offset` (not a private buffer).
     pub fn write(&self, offset: u64, data: &[u8]) -> Result<(), CpuError> {
         let dst = self.range(offset, data.len())?;
         // SAFETY: `dst` is valid for `data.len()` bytes (checked by `range`);
@@ -217,7 +253,8 @@ impl Buffer {
         Ok(())
     }
 
-    /// Copies `out.len()` bytes at `offset` out of the buffer.
+    /// Copies `out.len()` bytes at `offset` out of the buffer (not a private
+    /// buffer).
     pub fn read(&self, offset: u64, out: &mut [u8]) -> Result<(), CpuError> {
         let src = self.range(offset, out.len())?;
         // SAFETY: `src` is valid for `out.len()` bytes (checked by `range`).
@@ -225,12 +262,11 @@ impl Buffer {
         Ok(())
     }
 
-    /// The whole buffer as a `Vec`.
-    pub fn to_vec(&self) -> Vec<u8> {
+    /// The whole buffer as a `Vec` (not a private buffer).
+    pub fn to_vec(&self) -> Result<Vec<u8>, CpuError> {
         let mut v = vec![0; self.m.len()];
-        // Cannot fail: the range is the buffer.
-        let _ = self.read(0, &mut v);
-        v
+        self.read(0, &mut v)?;
+        Ok(v)
     }
 }
 

@@ -139,7 +139,7 @@ fn prepare(
         encoded,
         _buffers: bindings.buffers().map(|(_, b)| b.buffer.clone()).collect(),
         _params: None,
-        simd_width: pipeline.simd_width(),
+        simd_width: pipeline.thread_execution_width(),
     })
 }
 
@@ -339,9 +339,9 @@ impl CommandBuffer {
         self.push(Cmd::Signal(semaphore.clone(), value));
     }
 
-    /// Starts a compute pass.
-    pub fn compute(&mut self) -> ComputePass<'_> {
-        ComputePass { cb: self }
+    /// Starts a compute pass (never fails here; a `Result` as Metal's).
+    pub fn compute(&mut self) -> Result<ComputePass<'_>, CpuError> {
+        Ok(ComputePass { cb: self })
     }
 
     fn rule(&self) -> TransferRule {
@@ -447,6 +447,14 @@ impl CommandBuffer {
             }
         }
         Ok(route)
+    }
+
+    /// Makes the device's writes to a managed buffer visible to the host
+    /// (Metal's `synchronizeResource:`): nothing to do on the CPU, where no
+    /// buffer is managed.
+    pub fn synchronize(&mut self, buffer: &Buffer) -> Result<(), CpuError> {
+        let _ = buffer;
+        Ok(())
     }
 
     /// Submits the command buffer once on the device's queue (Metal's

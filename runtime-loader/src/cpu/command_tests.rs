@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::device::{Device, DeviceOptions, ThreadgroupFill, TransferRule};
 use super::CpuError;
+use crate::memory::MemoryType;
 use crate::transfer::{self, BlitAlignment, Route, TransferError};
 
 fn device_with(rule: TransferRule, queue_wait_limit: Duration) -> Option<Device> {
@@ -48,10 +49,12 @@ fn fill_matches_the_reference_for_every_small_case() {
         let Some(dev) = device_with(rule, Duration::from_secs(60)) else {
             return;
         };
-        let mut cb = dev.command_buffer();
+        let mut cb = dev.command_buffer().unwrap();
         let cases = 3 * 8 * 21;
         let init = background(cases * SLOT as usize, 1);
-        let big = dev.buffer_with_data(&init).unwrap();
+        let big = dev
+            .buffer_with_data(&init, MemoryType::HostVisible)
+            .unwrap();
         let mut want = init.clone();
         let (mut blits, mut polyfills, mut rejected) = (0, 0, 0);
         let mut k = 0;
@@ -104,14 +107,16 @@ fn fill_matches_the_reference_for_every_small_case() {
             let pattern = [0x5Au8, 0x6B];
             let (offset, length) = (offset & !1, 10);
             let init = background((offset + length) as usize, offset as usize);
-            let buf = dev.buffer_with_data(&init).unwrap();
+            let buf = dev
+                .buffer_with_data(&init, MemoryType::HostVisible)
+                .unwrap();
             cb.fill(&buf, offset, length, &pattern).unwrap();
             let mut w = init;
             transfer::fill_reference(&mut w, offset, length, &pattern);
             exact.push((buf, w));
         }
         dev.submit(&cb).wait().unwrap();
-        let got = big.to_vec();
+        let got = big.to_vec().unwrap();
         for slot in 0..cases {
             let r = slot * SLOT as usize..(slot + 1) * SLOT as usize;
             assert_eq!(
@@ -124,7 +129,7 @@ fn fill_matches_the_reference_for_every_small_case() {
             );
         }
         for (buf, w) in exact {
-            assert_eq!(buf.to_vec(), w, "{rule:?}");
+            assert_eq!(buf.to_vec().unwrap(), w, "{rule:?}");
         }
     }
 }
@@ -135,12 +140,16 @@ fn copy_matches_the_reference_for_every_small_case() {
         let Some(dev) = device_with(rule, Duration::from_secs(60)) else {
             return;
         };
-        let mut cb = dev.command_buffer();
+        let mut cb = dev.command_buffer().unwrap();
         let cases = 8 * 8 * 21;
         let src_init = background(cases * SLOT as usize, 2);
         let dst_init = background(cases * SLOT as usize, 3);
-        let src = dev.buffer_with_data(&src_init).unwrap();
-        let dst = dev.buffer_with_data(&dst_init).unwrap();
+        let src = dev
+            .buffer_with_data(&src_init, MemoryType::HostVisible)
+            .unwrap();
+        let dst = dev
+            .buffer_with_data(&dst_init, MemoryType::HostVisible)
+            .unwrap();
         let mut want = dst_init.clone();
         let mut polyfills = 0;
         let mut k = 0;
@@ -160,7 +169,9 @@ fn copy_matches_the_reference_for_every_small_case() {
         }
         // Within one buffer, ranges that do not overlap.
         let init = background(40, 9);
-        let one = dev.buffer_with_data(&init).unwrap();
+        let one = dev
+            .buffer_with_data(&init, MemoryType::HostVisible)
+            .unwrap();
         cb.copy(&one, 1, &one, 21, 19).unwrap();
         let mut want_one = init.clone();
         want_one.copy_within(1..20, 21);
@@ -170,8 +181,8 @@ fn copy_matches_the_reference_for_every_small_case() {
             let a = background(offset as usize + 9, 4);
             let b = background(16 - offset as usize, 5);
             let (ab, bb) = (
-                dev.buffer_with_data(&a).unwrap(),
-                dev.buffer_with_data(&b).unwrap(),
+                dev.buffer_with_data(&a, MemoryType::HostVisible).unwrap(),
+                dev.buffer_with_data(&b, MemoryType::HostVisible).unwrap(),
             );
             cb.copy(&ab, offset, &bb, 7 - offset, 9).unwrap();
             let mut w = b;
@@ -183,7 +194,7 @@ fn copy_matches_the_reference_for_every_small_case() {
         }
 
         dev.submit(&cb).wait().unwrap();
-        let got = dst.to_vec();
+        let got = dst.to_vec().unwrap();
         for slot in 0..cases {
             let r = slot * SLOT as usize..(slot + 1) * SLOT as usize;
             assert_eq!(
@@ -195,10 +206,18 @@ fn copy_matches_the_reference_for_every_small_case() {
                 slot % 21
             );
         }
-        assert_eq!(src.to_vec(), src_init, "{rule:?}: the source changed");
-        assert_eq!(one.to_vec(), want_one, "{rule:?}: copy within one buffer");
+        assert_eq!(
+            src.to_vec().unwrap(),
+            src_init,
+            "{rule:?}: the source changed"
+        );
+        assert_eq!(
+            one.to_vec().unwrap(),
+            want_one,
+            "{rule:?}: copy within one buffer"
+        );
         for (buf, w) in exact {
-            assert_eq!(buf.to_vec(), w, "{rule:?}");
+            assert_eq!(buf.to_vec().unwrap(), w, "{rule:?}");
         }
     }
 }
@@ -206,9 +225,9 @@ fn copy_matches_the_reference_for_every_small_case() {
 #[test]
 fn invalid_fills_and_copies_are_errors_naming_the_values() {
     let Some(dev) = dev() else { return };
-    let a = dev.buffer(16).unwrap();
-    let b = dev.buffer(8).unwrap();
-    let mut cb = dev.command_buffer();
+    let a = dev.buffer(16, MemoryType::HostVisible).unwrap();
+    let b = dev.buffer(8, MemoryType::HostVisible).unwrap();
+    let mut cb = dev.command_buffer().unwrap();
     let text = |e: CpuError| e.to_string();
     assert_eq!(
         text(cb.fill(&a, 12, 8, &[1]).unwrap_err()),
@@ -244,42 +263,46 @@ fn invalid_fills_and_copies_are_errors_naming_the_values() {
 #[test]
 fn a_queue_wait_blocks_until_the_host_signals_after_it() {
     let Some(dev) = dev() else { return };
-    let sem = dev.semaphore(0);
-    let buf = dev.buffer(8).unwrap();
-    let mut cb = dev.command_buffer();
+    let sem = dev.semaphore(0).unwrap();
+    let buf = dev.buffer(8, MemoryType::HostVisible).unwrap();
+    let mut cb = dev.command_buffer().unwrap();
     cb.wait(&sem, 1);
     cb.fill(&buf, 0, 8, &[7]).unwrap();
     cb.signal(&sem, 2);
     let sub = dev.submit(&cb);
     std::thread::sleep(Duration::from_millis(150));
     assert!(!sub.is_done(), "ran before the semaphore reached 1");
-    assert_eq!(buf.to_vec(), [0; 8], "the fill ran before the wait");
+    assert_eq!(
+        buf.to_vec().unwrap(),
+        [0; 8],
+        "the fill ran before the wait"
+    );
     assert_eq!(sem.value(), 0);
     sem.signal(1).unwrap();
     // The command buffer's signal, observed by a host wait.
     sem.wait(2, Duration::from_secs(10)).unwrap();
     assert_eq!(sub.wait_timeout(Duration::from_secs(10)), Some(Ok(())));
-    assert_eq!(buf.to_vec(), [7; 8]);
+    assert_eq!(buf.to_vec().unwrap(), [7; 8]);
     assert_eq!(sem.value(), 2);
 }
 
 #[test]
 fn a_later_submission_on_another_queue_can_satisfy_an_earlier_wait() {
     let Some(dev) = dev() else { return };
-    let sem = dev.semaphore(0);
-    let buf = dev.buffer(4).unwrap();
-    let mut waiter = dev.command_buffer();
+    let sem = dev.semaphore(0).unwrap();
+    let buf = dev.buffer(4, MemoryType::HostVisible).unwrap();
+    let mut waiter = dev.command_buffer().unwrap();
     waiter.wait(&sem, 1);
     waiter.fill(&buf, 0, 4, &[1, 2, 3, 4]).unwrap();
     let first = dev.submit(&waiter);
-    let mut signaller = dev.command_buffer();
+    let mut signaller = dev.command_buffer().unwrap();
     signaller.signal(&sem, 1);
     let other = dev.new_queue();
     std::thread::sleep(Duration::from_millis(50));
     assert!(!first.is_done());
     other.submit(&signaller).wait().unwrap();
     first.wait().unwrap();
-    assert_eq!(buf.to_vec(), [1, 2, 3, 4]);
+    assert_eq!(buf.to_vec().unwrap(), [1, 2, 3, 4]);
 }
 
 #[test]
@@ -287,10 +310,10 @@ fn a_wait_never_signalled_fails_its_submission_after_the_limit() {
     let Some(dev) = device_with(TransferRule::default(), Duration::from_millis(200)) else {
         return;
     };
-    let sem = dev.semaphore(3);
-    let done = dev.semaphore(0);
-    let buf = dev.buffer(4).unwrap();
-    let mut cb = dev.command_buffer();
+    let sem = dev.semaphore(3).unwrap();
+    let done = dev.semaphore(0).unwrap();
+    let buf = dev.buffer(4, MemoryType::HostVisible).unwrap();
+    let mut cb = dev.command_buffer().unwrap();
     cb.wait(&sem, 5);
     cb.fill(&buf, 0, 4, &[9]).unwrap();
     cb.signal(&done, 1);
@@ -309,7 +332,11 @@ fn a_wait_never_signalled_fails_its_submission_after_the_limit() {
         "{e}"
     );
     assert!(e.to_string().contains("to reach 5 (it is at 3)"), "{e}");
-    assert_eq!(buf.to_vec(), [0; 4], "a command after the failed wait ran");
+    assert_eq!(
+        buf.to_vec().unwrap(),
+        [0; 4],
+        "a command after the failed wait ran"
+    );
     // Its signal will never come: a host wait on it fails at once, with
     // the reason.
     let start = Instant::now();
@@ -320,21 +347,21 @@ fn a_wait_never_signalled_fails_its_submission_after_the_limit() {
         "{e}"
     );
     // The queue still serves later submissions.
-    let mut next = dev.command_buffer();
+    let mut next = dev.command_buffer().unwrap();
     next.fill(&buf, 0, 4, &[1]).unwrap();
     dev.submit(&next).wait().unwrap();
-    assert_eq!(buf.to_vec(), [1; 4]);
+    assert_eq!(buf.to_vec().unwrap(), [1; 4]);
 }
 
 #[test]
 fn submissions_on_one_queue_run_in_order() {
     let Some(dev) = dev() else { return };
-    let sem = dev.semaphore(0);
-    let buf = dev.buffer(4).unwrap();
-    let mut first = dev.command_buffer();
+    let sem = dev.semaphore(0).unwrap();
+    let buf = dev.buffer(4, MemoryType::HostVisible).unwrap();
+    let mut first = dev.command_buffer().unwrap();
     first.wait(&sem, 1);
     first.fill(&buf, 0, 4, &[1]).unwrap();
-    let mut second = dev.command_buffer();
+    let mut second = dev.command_buffer().unwrap();
     second.fill(&buf, 0, 4, &[2]).unwrap();
     let queue = dev.new_queue();
     let s1 = queue.submit(&first);
@@ -344,18 +371,22 @@ fn submissions_on_one_queue_run_in_order() {
         !s2.is_done(),
         "the second submission overtook the first, blocked one"
     );
-    assert_eq!(buf.to_vec(), [0; 4]);
+    assert_eq!(buf.to_vec().unwrap(), [0; 4]);
     sem.signal(1).unwrap();
     s2.wait().unwrap();
     assert!(s1.is_done());
-    assert_eq!(buf.to_vec(), [2; 4], "the second submission ran first");
+    assert_eq!(
+        buf.to_vec().unwrap(),
+        [2; 4],
+        "the second submission ran first"
+    );
 }
 
 #[test]
 fn a_command_buffer_signalling_backwards_fails() {
     let Some(dev) = dev() else { return };
-    let sem = dev.semaphore(5);
-    let mut cb = dev.command_buffer();
+    let sem = dev.semaphore(5).unwrap();
+    let mut cb = dev.command_buffer().unwrap();
     cb.signal(&sem, 4);
     let e = dev.submit(&cb).wait().unwrap_err();
     assert_eq!(
@@ -377,15 +408,73 @@ fn a_command_buffer_signalling_backwards_fails() {
 fn replay_reruns_copies_on_current_contents() {
     let Some(dev) = dev() else { return };
     // Unaligned (polyfill) and aligned (direct) copies: a ring of three.
-    let a = dev.buffer_with_data(&[1, 2, 3, 4, 5, 6, 7]).unwrap();
-    let b = dev.buffer(7).unwrap();
-    let mut cb = dev.command_buffer();
+    let a = dev
+        .buffer_with_data(&[1, 2, 3, 4, 5, 6, 7], MemoryType::HostVisible)
+        .unwrap();
+    let b = dev.buffer(7, MemoryType::HostVisible).unwrap();
+    let mut cb = dev.command_buffer().unwrap();
     assert_eq!(cb.copy(&a, 1, &b, 0, 6).unwrap(), Route::Polyfill);
     assert_eq!(cb.copy(&b, 0, &a, 0, 4).unwrap(), Route::Blit { byte: 0 });
     dev.submit(&cb).wait().unwrap();
-    assert_eq!(a.to_vec(), [2, 3, 4, 5, 5, 6, 7]);
+    assert_eq!(a.to_vec().unwrap(), [2, 3, 4, 5, 5, 6, 7]);
     a.write(6, &[9]).unwrap();
     dev.submit(&cb).wait().unwrap();
-    assert_eq!(b.to_vec(), [3, 4, 5, 5, 6, 9, 0]);
-    assert_eq!(a.to_vec(), [3, 4, 5, 5, 5, 6, 9]);
+    assert_eq!(b.to_vec().unwrap(), [3, 4, 5, 5, 6, 9, 0]);
+    assert_eq!(a.to_vec().unwrap(), [3, 4, 5, 5, 5, 6, 9]);
+}
+
+/// Metal's rule on the CPU: a `DeviceLocal` buffer is private, so host code
+/// that reads or writes it fails here as it would on a Mac, while
+/// `buffer_with_data` fills it and a copy reads it back (what the host does
+/// on Metal).
+#[test]
+fn a_device_local_buffer_refuses_host_access_as_a_private_metal_buffer_does() {
+    use crate::memory::StorageMode;
+    let Some(dev) = dev() else {
+        return;
+    };
+    let private = dev
+        .buffer_with_data(&[1, 2, 3, 4, 5, 6, 7, 8], MemoryType::DeviceLocal)
+        .unwrap();
+    assert_eq!(private.storage_mode(), StorageMode::Private);
+    assert!(!private.is_host_visible());
+    assert_eq!(private.to_vec(), Err(CpuError::NotHostVisible));
+    assert_eq!(private.write(0, &[0]), Err(CpuError::NotHostVisible));
+    let mut one = [0u8; 1];
+    assert_eq!(private.read(0, &mut one), Err(CpuError::NotHostVisible));
+    assert!(CpuError::NotHostVisible
+        .to_string()
+        .contains("copy it to a host-visible buffer"));
+
+    for memory in [MemoryType::HostVisible, MemoryType::DeviceLocalHostVisible] {
+        let b = dev.buffer(8, memory).unwrap();
+        assert_eq!(b.storage_mode(), StorageMode::Shared, "{memory:?}");
+        assert!(b.is_host_visible());
+        assert_eq!(b.to_vec().unwrap(), [0; 8], "{memory:?} starts zeroed");
+    }
+
+    let readback = dev.buffer(8, MemoryType::HostVisible).unwrap();
+    let mut cb = dev.command_buffer().unwrap();
+    cb.copy(&private, 0, &readback, 0, 8).unwrap();
+    cb.synchronize(&readback).unwrap();
+    cb.commit().wait().unwrap();
+    assert_eq!(readback.to_vec().unwrap(), [1, 2, 3, 4, 5, 6, 7, 8]);
+}
+
+/// Lengths are `u64` (as `size_for`, `Buffer::len` and every offset), and
+/// an empty buffer is refused, as on Metal.
+#[test]
+fn buffer_lengths_are_u64_and_never_zero() {
+    let Some(dev) = dev() else {
+        return;
+    };
+    let len: u64 = 3 * 4096 + 5;
+    let b = dev.buffer(len, MemoryType::HostVisible).unwrap();
+    assert_eq!(b.len(), len);
+    assert_eq!(
+        dev.buffer(0, MemoryType::HostVisible).unwrap_err(),
+        CpuError::ZeroLength
+    );
+    assert!(dev.name().starts_with("CPU (clang++ "), "{}", dev.name());
+    assert!(dev.has_unified_memory());
 }

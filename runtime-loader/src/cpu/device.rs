@@ -12,6 +12,7 @@ use super::exec;
 use super::program::{Builtins, Program};
 use super::sync::Semaphore;
 use super::CpuError;
+use crate::memory::MemoryType;
 use crate::transfer::BlitAlignment;
 use crate::Executable;
 
@@ -201,16 +202,32 @@ impl Device {
         &self.inner.compiler.cache_dir
     }
 
-    /// A zeroed buffer of `len` bytes (exact size, guarded).
-    pub fn buffer(&self, len: usize) -> Result<Buffer, CpuError> {
-        Buffer::new(len)
+    /// What the device is: `"CPU (clang++ 19, 32-lane SIMD groups)"` (as
+    /// Metal's device has `MTLDevice.name`).
+    pub fn name(&self) -> String {
+        format!(
+            "CPU (clang++ {}, {}-lane SIMD groups)",
+            self.clang().major,
+            self.simd_width()
+        )
     }
 
-    /// A buffer holding `data`.
-    pub fn buffer_with_data(&self, data: &[u8]) -> Result<Buffer, CpuError> {
-        let b = Buffer::new(data.len())?;
-        b.write(0, data)?;
-        Ok(b)
+    /// Whether host and device share memory: always (Metal's device says
+    /// so of Apple silicon).
+    pub fn has_unified_memory(&self) -> bool {
+        true
+    }
+
+    /// A zeroed buffer of `len` bytes (exact size, guarded) with the storage
+    /// mode Metal gives `memory` on a unified-memory device (see [`Buffer`]:
+    /// a [`MemoryType::DeviceLocal`] buffer refuses host access).
+    pub fn buffer(&self, len: u64, memory: MemoryType) -> Result<Buffer, CpuError> {
+        Buffer::new(len, memory)
+    }
+
+    /// A buffer holding `data` (of any storage mode, as on Metal).
+    pub fn buffer_with_data(&self, data: &[u8], memory: MemoryType) -> Result<Buffer, CpuError> {
+        Buffer::with_data(data, memory)
     }
 
     /// The executable's libraries on this device; pipelines come from the
@@ -219,14 +236,16 @@ impl Device {
         Program::new(self, exe)
     }
 
-    /// A timeline semaphore starting at `initial`.
-    pub fn semaphore(&self, initial: u64) -> Semaphore {
-        Semaphore::new(initial)
+    /// A timeline semaphore starting at `initial` (never fails here; a
+    /// `Result` as Metal's).
+    pub fn semaphore(&self, initial: u64) -> Result<Semaphore, CpuError> {
+        Ok(Semaphore::new(initial))
     }
 
-    /// A new, empty command buffer.
-    pub fn command_buffer(&self) -> CommandBuffer {
-        CommandBuffer::new(self)
+    /// A new, empty command buffer (never fails here; a `Result` as
+    /// Metal's).
+    pub fn command_buffer(&self) -> Result<CommandBuffer, CpuError> {
+        Ok(CommandBuffer::new(self))
     }
 
     /// The device's queue (started on first use; Metal's device also has

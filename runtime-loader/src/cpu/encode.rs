@@ -17,15 +17,43 @@ use crate::plan::{
 };
 use crate::schema::MetalLimits;
 
-/// A buffer range bound to one array element of a binding.
-#[derive(Debug, Clone)]
-pub struct Bound<'r> {
-    /// The buffer.
-    pub buffer: &'r Buffer,
-    /// Byte offset.
-    pub offset: u64,
-    /// Byte length (what a buffer-sizes table records).
-    pub length: u64,
+/// What is bound to one array element of a binding: a buffer range (the
+/// CPU backend has no textures or samplers yet; Metal's `Bound` also has
+/// those variants).
+#[derive(Debug, Clone, Copy)]
+pub enum Bound<'r> {
+    /// A buffer range.
+    Buffer {
+        /// The buffer.
+        buffer: &'r Buffer,
+        /// Byte offset.
+        offset: u64,
+        /// Byte length (what a buffer-sizes table records).
+        length: u64,
+    },
+}
+
+/// A bound buffer range, as stored.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct BoundRange<'r> {
+    pub(super) buffer: &'r Buffer,
+    pub(super) offset: u64,
+    pub(super) length: u64,
+}
+
+impl<'r> From<Bound<'r>> for BoundRange<'r> {
+    fn from(b: Bound<'r>) -> Self {
+        let Bound::Buffer {
+            buffer,
+            offset,
+            length,
+        } = b;
+        BoundRange {
+            buffer,
+            offset,
+            length,
+        }
+    }
 }
 
 impl<'r> crate::plan::BindResources<&'r Buffer> for ResourceBindings<'r> {
@@ -34,7 +62,7 @@ impl<'r> crate::plan::BindResources<&'r Buffer> for ResourceBindings<'r> {
         self.bind_array(
             set,
             binding,
-            elements.iter().map(|b| Bound {
+            elements.iter().map(|b| Bound::Buffer {
                 buffer: b,
                 offset: 0,
                 length: b.len(),
@@ -46,14 +74,14 @@ impl<'r> crate::plan::BindResources<&'r Buffer> for ResourceBindings<'r> {
 impl<'r> crate::plan::BindResources<Bound<'r>> for ResourceBindings<'r> {
     /// Binds buffer ranges.
     fn bind_resources(&mut self, set: u32, binding: u32, elements: &[Bound<'r>]) {
-        self.bind_array(set, binding, elements.iter().cloned());
+        self.bind_array(set, binding, elements.iter().copied());
     }
 }
 
 /// CPU buffers bound to a dispatch, keyed by (set, binding).
 #[derive(Debug, Clone, Default)]
 pub struct ResourceBindings<'r> {
-    map: BTreeMap<(u32, u32), Vec<Bound<'r>>>,
+    map: BTreeMap<(u32, u32), Vec<BoundRange<'r>>>,
 }
 
 impl<'r> ResourceBindings<'r> {
@@ -62,7 +90,26 @@ impl<'r> ResourceBindings<'r> {
         Self::default()
     }
 
-    /// Binds a whole buffer to (set, binding).
+    /// Binds one object to (set, binding).
+    pub fn bind(&mut self, set: u32, binding: u32, bound: Bound<'r>) -> &mut Self {
+        self.bind_array(set, binding, [bound])
+    }
+
+    /// Binds an array binding, one object per element.
+    pub fn bind_array(
+        &mut self,
+        set: u32,
+        binding: u32,
+        elements: impl IntoIterator<Item = Bound<'r>>,
+    ) -> &mut Self {
+        self.map.insert(
+            (set, binding),
+            elements.into_iter().map(BoundRange::from).collect(),
+        );
+        self
+    }
+
+    /// Binds a whole buffer.
     pub fn buffer(&mut self, set: u32, binding: u32, buffer: &'r Buffer) -> &mut Self {
         let length = buffer.len();
         self.buffer_range(set, binding, buffer, 0, length)
@@ -77,30 +124,18 @@ impl<'r> ResourceBindings<'r> {
         offset: u64,
         length: u64,
     ) -> &mut Self {
-        self.map.insert(
-            (set, binding),
-            vec![Bound {
+        self.bind(
+            set,
+            binding,
+            Bound::Buffer {
                 buffer,
                 offset,
                 length,
-            }],
-        );
-        self
+            },
+        )
     }
 
-    /// Binds an array binding, one range per element.
-    pub fn bind_array(
-        &mut self,
-        set: u32,
-        binding: u32,
-        elements: impl IntoIterator<Item = Bound<'r>>,
-    ) -> &mut Self {
-        self.map
-            .insert((set, binding), elements.into_iter().collect());
-        self
-    }
-
-    fn get(&self, key: ResourceKey) -> Result<&Bound<'r>, CpuError> {
+    fn get(&self, key: ResourceKey) -> Result<&BoundRange<'r>, CpuError> {
         self.map
             .get(&(key.set, key.binding))
             .and_then(|v| v.get(key.element as usize))
@@ -142,7 +177,7 @@ impl<'r> ResourceBindings<'r> {
         Ok(out)
     }
 
-    pub(super) fn buffers(&self) -> impl Iterator<Item = (ResourceKey, &Bound<'r>)> {
+    pub(super) fn buffers(&self) -> impl Iterator<Item = (ResourceKey, &BoundRange<'r>)> {
         self.map.iter().flat_map(|(&(set, binding), v)| {
             (0u32..).zip(v).map(move |(element, b)| {
                 (

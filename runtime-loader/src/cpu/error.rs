@@ -165,6 +165,10 @@ pub enum CpuError {
         /// Length.
         len: u64,
     },
+    /// Host access to a private buffer ([`crate::memory::MemoryType::DeviceLocal`]),
+    /// which Metal refuses.
+    #[error("the buffer is private to the device (MemoryType::DeviceLocal); copy it to a host-visible buffer first")]
+    NotHostVisible,
     /// Buffers cannot be empty (as in Metal).
     #[error("a buffer cannot be empty")]
     ZeroLength,

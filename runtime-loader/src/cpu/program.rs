@@ -186,8 +186,14 @@ impl<'a> Pipeline<'a> {
 
     /// Lanes per SIMD group (Metal's `threadExecutionWidth`): the device's
     /// [`Device::simd_width`] when the pipeline was made.
-    pub fn simd_width(&self) -> u32 {
+    pub fn thread_execution_width(&self) -> u32 {
         self.simd_width
+    }
+
+    /// The most threads a threadgroup of this pipeline may have (Metal's
+    /// `maxTotalThreadsPerThreadgroup`): the kernel's limit.
+    pub fn max_total_threads_per_threadgroup(&self) -> u32 {
+        self.kernel.max_threads_per_threadgroup()
     }
 
     pub(super) fn params(&self) -> &[Param] {

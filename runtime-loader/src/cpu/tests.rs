@@ -14,6 +14,7 @@ use super::encode::{Encoded, Region};
 use super::exec::{self, EntryFn, Launch};
 use super::source;
 use super::{CpuError, FaultKind};
+use crate::memory::MemoryType;
 
 /// The test device, or `None` (with a printed reason) without clang.
 pub(crate) fn device(fill: ThreadgroupFill, time_limit: Duration) -> Option<Device> {
@@ -86,6 +87,7 @@ fn dev() -> Option<Device> {
 
 fn u32s(b: &Buffer) -> Vec<u32> {
     b.to_vec()
+        .unwrap()
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
         .collect()
@@ -100,7 +102,7 @@ const HEADER: &str = "#include <metal_stdlib>\nusing namespace metal;\n";
 #[test]
 fn integer_functions_have_msl_semantics() {
     let Some(dev) = dev() else { return };
-    let out = dev.buffer(4 * 8).unwrap();
+    let out = dev.buffer(4 * 8, MemoryType::HostVisible).unwrap();
     let msl = format!(
         "{HEADER}kernel void main0(device uint* out [[buffer(0)]], uint i [[thread_position_in_grid]])\n{{\n    if (i != 0) return;\n    uint zero = out[7];\n    out[0] = clz(zero);\n    out[1] = uint(extract_bits(int(0xF0), 4, 4));\n    out[2] = extract_bits(0xF0u, 4, 4);\n    out[3] = ctz(zero);\n    out[4] = uint(clz(ushort(zero)));\n    out[5] = popcount(0xF0F0u);\n    out[6] = reverse_bits(1u);\n}}\n"
     );
@@ -118,7 +120,7 @@ fn integer_functions_have_msl_semantics() {
 #[test]
 fn float_functions_have_msl_semantics() {
     let Some(dev) = dev() else { return };
-    let out = dev.buffer(4 * 8).unwrap();
+    let out = dev.buffer(4 * 8, MemoryType::HostVisible).unwrap();
     // out[7] holds a NaN put there by the host.
     out.write(28, &f32::NAN.to_le_bytes()).unwrap();
     let msl = format!(
@@ -138,7 +140,7 @@ fn float_functions_have_msl_semantics() {
 #[test]
 fn simd_sum_in_a_divergent_branch_then_a_barrier() {
     let Some(dev) = dev() else { return };
-    let out = dev.buffer(4 * 64).unwrap();
+    let out = dev.buffer(4 * 64, MemoryType::HostVisible).unwrap();
     // Lanes < 10 of each SIMD group sum their indices; the others skip the
     // branch; then everyone meets at a barrier.
     let msl = format!(
@@ -161,7 +163,7 @@ fn simd_sum_in_a_divergent_branch_then_a_barrier() {
 #[test]
 fn simd_scans_ballot_and_shuffles_use_the_active_lanes() {
     let Some(dev) = dev() else { return };
-    let out = dev.buffer(4 * 40 * 4).unwrap();
+    let out = dev.buffer(4 * 40 * 4, MemoryType::HostVisible).unwrap();
     // 40 threads: the second SIMD group has 8 lanes; lanes that returned
     // are inactive.
     let msl = format!(
@@ -202,7 +204,7 @@ fn simd_groups_have_the_devices_width() {
     for width in [4u32, 8, 16, 32] {
         let dev = dev32.with_simd_width(width).unwrap();
         assert_eq!(dev.simd_width(), width);
-        let out = dev.buffer(4 * 9 * 40).unwrap();
+        let out = dev.buffer(4 * 9 * 40, MemoryType::HostVisible).unwrap();
         run(&dev, &msl, &[&out], [1, 1, 1], [40, 1, 1]).unwrap();
         let v = u32s(&out);
         for i in 0..40u32 {
@@ -254,9 +256,10 @@ fn a_tree_reduction_with_barriers_in_threadgroup_memory() {
                 .iter()
                 .flat_map(|f| f.to_le_bytes())
                 .collect::<Vec<_>>(),
+            MemoryType::HostVisible,
         )
         .unwrap();
-    let out = dev.buffer(4 * groups as usize).unwrap();
+    let out = dev.buffer(4 * groups, MemoryType::HostVisible).unwrap();
     run(
         &dev,
         &format!("{HEADER}{REDUCE}"),
@@ -278,7 +281,7 @@ const READS_UNINITIALISED: &str = "kernel void main0(device float* out [[buffer(
 #[test]
 fn threadgroup_memory_is_poisoned_not_zeroed() {
     let Some(dev) = dev() else { return };
-    let out = dev.buffer(4 * 64).unwrap();
+    let out = dev.buffer(4 * 64, MemoryType::HostVisible).unwrap();
     run(
         &dev,
         &format!("{HEADER}{READS_UNINITIALISED}"),
@@ -310,7 +313,7 @@ fn threadgroup_memory_is_poisoned_not_zeroed() {
 #[test]
 fn a_barrier_some_threads_return_before_is_an_error() {
     let Some(dev) = dev() else { return };
-    let out = dev.buffer(4 * 64).unwrap();
+    let out = dev.buffer(4 * 64, MemoryType::HostVisible).unwrap();
     let msl = format!(
         "{HEADER}kernel void main0(device uint* out [[buffer(0)]], uint lid [[thread_index_in_threadgroup]])\n{{\n    if (lid >= 60u) return;\n    threadgroup_barrier(mem_flags::mem_threadgroup);\n    out[lid] = 1u;\n}}\n"
     );
@@ -326,8 +329,8 @@ fn a_barrier_some_threads_return_before_is_an_error() {
 #[test]
 fn an_out_of_bounds_read_fails_the_dispatch_and_the_caller_survives() {
     let Some(dev) = dev() else { return };
-    let inp = dev.buffer(4 * 64).unwrap();
-    let out = dev.buffer(4 * 64).unwrap();
+    let inp = dev.buffer(4 * 64, MemoryType::HostVisible).unwrap();
+    let out = dev.buffer(4 * 64, MemoryType::HostVisible).unwrap();
     // Thread 63 reads inp[64], one element past the end.
     let msl = format!(
         "{HEADER}kernel void main0(device float* inp [[buffer(0)]], device float* out [[buffer(1)]], uint i [[thread_position_in_grid]])\n{{\n    out[i] = inp[i + 1u];\n}}\n"
@@ -354,8 +357,8 @@ fn an_out_of_bounds_read_fails_the_dispatch_and_the_caller_survives() {
 #[test]
 fn a_general_protection_fault_is_not_called_a_null_pointer() {
     let Some(dev) = dev() else { return };
-    let inp = dev.buffer(4 * 64).unwrap();
-    let out = dev.buffer(4 * 64).unwrap();
+    let inp = dev.buffer(4 * 64, MemoryType::HostVisible).unwrap();
+    let out = dev.buffer(4 * 64, MemoryType::HostVisible).unwrap();
     // An index so far out of range that the address leaves x86-64's
     // canonical range: a general-protection fault, which Linux reports with
     // address 0.
@@ -390,10 +393,12 @@ fn i32s(b: &Buffer) -> Vec<i32> {
 /// [[buffer(1)]]` (64 elements of 4 bytes), after `helpers` (MSL at file
 /// scope); returns `out`'s bytes.
 fn run_body(dev: &Device, helpers: &str, out_ty: &str, input: &[u32], body: &str) -> Buffer {
-    let a = dev.buffer(4 * input.len().max(1)).unwrap();
+    let a = dev
+        .buffer(4 * input.len().max(1) as u64, MemoryType::HostVisible)
+        .unwrap();
     let bytes: Vec<u8> = input.iter().flat_map(|x| x.to_le_bytes()).collect();
     a.write(0, &bytes).unwrap();
-    let out = dev.buffer(4 * 64).unwrap();
+    let out = dev.buffer(4 * 64, MemoryType::HostVisible).unwrap();
     let msl = format!(
         "{HEADER}{helpers}\nkernel void main0(device uint* a [[buffer(0)]], device {out_ty}* out [[buffer(1)]], uint gid [[thread_position_in_grid]])\n{{\n{body}\n}}\n"
     );
@@ -614,9 +619,9 @@ fn math_integer_and_packing_functions() {
 fn integer_division_by_zero_gives_a_value_as_a_gpu_does() {
     let Some(dev) = dev() else { return };
     // d: divisors, n: dividends (from buffers: nothing folds).
-    let d = dev.buffer(4 * 4).unwrap();
-    let n = dev.buffer(4 * 4).unwrap();
-    let out = dev.buffer(8 * 32).unwrap();
+    let d = dev.buffer(4 * 4, MemoryType::HostVisible).unwrap();
+    let n = dev.buffer(4 * 4, MemoryType::HostVisible).unwrap();
+    let out = dev.buffer(8 * 32, MemoryType::HostVisible).unwrap();
     let msl = format!(
         "{HEADER}kernel void main0(device int* d [[buffer(0)]], device int* n [[buffer(1)]], device ulong* out [[buffer(2)]], uint i [[thread_position_in_grid]])\n{{\n    int zero = d[0]; int minus1 = d[1];\n    int a = n[0]; int imin = n[1];\n    out[0] = ulong(uint(a / zero));\n    out[1] = ulong(uint(a % zero));\n    out[2] = ulong(uint(uint(a) / uint(zero)));\n    out[3] = ulong(uint(uint(a) % uint(zero)));\n    out[4] = ulong(uint(imin / minus1));\n    out[5] = ulong(uint(imin % minus1));\n    out[6] = ulong(long(a) / long(zero));\n    out[7] = ulong(long(a) % long(zero));\n    out[8] = ulong(a) / ulong(zero);\n    out[9] = ulong(a) % ulong(zero);\n    out[10] = ulong(long(-9223372036854775807l - 1l) * long(d[2] + 1) / long(minus1));\n    int4 q = int4(a, -a, 9, imin) / int4(zero, zero, 2, minus1);\n    int4 r = int4(a, -a, 9, imin) % int4(zero, zero, 2, minus1);\n    uint2 uq = uint2(uint(a), 9u) / uint2(uint(zero), 2u);\n    for (int k = 0; k < 4; ++k) {{ out[11 + k] = ulong(uint(q[k])); out[15 + k] = ulong(uint(r[k])); }}\n    out[19] = ulong(uq.x); out[20] = ulong(uq.y);\n}}\n"
     );
@@ -626,6 +631,7 @@ fn integer_division_by_zero_gives_a_value_as_a_gpu_does() {
     };
     let results = |out: &Buffer| -> Vec<u64> {
         out.to_vec()
+            .unwrap()
             .chunks_exact(8)
             .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
             .collect()
@@ -683,8 +689,8 @@ fn integer_division_by_zero_gives_a_value_as_a_gpu_does() {
 #[test]
 fn faults_say_their_kind_and_whether_data_alone_can_cause_them() {
     let Some(dev) = dev() else { return };
-    let inp = dev.buffer(4 * 64).unwrap();
-    let out = dev.buffer(4 * 64).unwrap();
+    let inp = dev.buffer(4 * 64, MemoryType::HostVisible).unwrap();
+    let out = dev.buffer(4 * 64, MemoryType::HostVisible).unwrap();
     let kernel = |body: &str| {
         format!(
             "{HEADER}kernel void main0(device uint* inp [[buffer(0)]], device uint* out [[buffer(1)]], uint i [[thread_position_in_grid]])\n{{\n    {body}\n}}\n"
@@ -734,7 +740,7 @@ fn an_endless_loop_hits_the_time_limit() {
     let Some(dev) = device(ThreadgroupFill::Poison, Duration::from_millis(300)) else {
         return;
     };
-    let out = dev.buffer(4).unwrap();
+    let out = dev.buffer(4, MemoryType::HostVisible).unwrap();
     let msl = format!(
         "{HEADER}kernel void main0(device atomic_uint* out [[buffer(0)]], uint i [[thread_position_in_grid]])\n{{\n    while (atomic_load_explicit(out, memory_order_relaxed) == 0u)\n    {{\n    }}\n}}\n"
     );
@@ -747,7 +753,7 @@ fn an_endless_loop_hits_the_time_limit() {
 #[test]
 fn atomics_are_atomic_across_worker_threads() {
     let Some(dev) = dev() else { return };
-    let out = dev.buffer(4).unwrap();
+    let out = dev.buffer(4, MemoryType::HostVisible).unwrap();
     let msl = format!(
         "{HEADER}kernel void main0(device uint* out [[buffer(0)]], uint i [[thread_position_in_grid]])\n{{\n    atomic_fetch_add_explicit((device atomic_uint*)&out[0], 1u, memory_order_relaxed);\n}}\n"
     );

@@ -26,20 +26,18 @@ pub struct Buffer {
 }
 
 impl Buffer {
-    pub(super) fn new(
-        device: &Device,
-        len: usize,
-        mode: StorageMode,
-    ) -> Result<Buffer, MetalError> {
+    pub(super) fn new(device: &Device, len: u64, mode: StorageMode) -> Result<Buffer, MetalError> {
         if len == 0 {
             return Err(MetalError::ZeroLength);
         }
+        let creation = || MetalError::Creation {
+            what: format!("a {len}-byte buffer"),
+        };
+        let len = usize::try_from(len).map_err(|_| creation())?;
         let raw = device
             .raw()
             .newBufferWithLength_options(len, conv::map_storage_mode(mode))
-            .ok_or_else(|| MetalError::Creation {
-                what: format!("a {len}-byte buffer"),
-            })?;
+            .ok_or_else(creation)?;
         Ok(Buffer { raw, mode })
     }
 
@@ -65,6 +63,11 @@ impl Buffer {
     /// Whether the buffer is empty (never: Metal has no empty buffers).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Whether `self` and `other` are the same buffer.
+    pub fn same(&self, other: &Buffer) -> bool {
+        std::ptr::eq(self.raw(), other.raw())
     }
 
     /// Its storage mode.

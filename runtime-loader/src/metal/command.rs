@@ -2,6 +2,8 @@
 //! sequence) and submissions.
 
 use std::ptr::NonNull;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use block2::RcBlock;
 use objc2::rc::Retained;
@@ -40,9 +42,12 @@ pub struct CommandBuffer {
 
 impl CommandBuffer {
     pub(super) fn new(device: &Device) -> Result<CommandBuffer, MetalError> {
-        let raw = device.queue().commandBuffer().ok_or(MetalError::Creation {
-            what: "a command buffer".into(),
-        })?;
+        let raw = device
+            .raw_queue()
+            .commandBuffer()
+            .ok_or(MetalError::Creation {
+                what: "a command buffer".into(),
+            })?;
         Ok(CommandBuffer {
             raw,
             keep: Vec::new(),
@@ -100,8 +105,14 @@ impl CommandBuffer {
         dst_offset: u64,
         length: u64,
     ) -> Result<Route, MetalError> {
-        let same = std::ptr::eq(src.raw(), dst.raw());
-        transfer::check_copy(src.len(), src_offset, dst.len(), dst_offset, length, same)?;
+        transfer::check_copy(
+            src.len(),
+            src_offset,
+            dst.len(),
+            dst_offset,
+            length,
+            src.same(dst),
+        )?;
         let route = transfer::copy_route(src_offset, dst_offset, length, BlitAlignment::current());
         match route {
             Route::Nothing => return Ok(route),
@@ -240,17 +251,47 @@ impl CommandBuffer {
     /// GPU completes it.
     pub fn commit(self) -> Submission {
         let CommandBuffer { raw, keep, .. } = self;
+        let completed = Arc::new(Completed::default());
+        let notify = completed.clone();
         let handler = RcBlock::new(move |_cb: NonNull<ProtocolObject<dyn MTLCommandBuffer>>| {
             // Owning `keep` is the point: it is dropped with the block,
             // which Metal releases after calling it on completion.
             let _ = &keep;
+            *notify.done.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            notify.cv.notify_all();
         });
         // SAFETY: a valid block with the signature Metal expects; Metal
         // copies it and calls it once on completion, from any thread. It
-        // only holds retained Metal objects, whose release is thread-safe.
+        // only holds retained Metal objects, whose release is thread-safe,
+        // and an `Arc` of thread-safe state.
         unsafe { raw.addCompletedHandler(RcBlock::as_ptr(&handler)) };
         raw.commit();
-        Submission { raw }
+        Submission { raw, completed }
+    }
+}
+
+impl Device {
+    /// Plans one dispatch of `pipeline`'s kernel with `bindings` (see
+    /// [`crate::plan`]), runs it and waits for it: a command buffer with one
+    /// compute pass and, for every managed buffer bound, a
+    /// `synchronizeResource:`, so that the host reads what the kernel wrote.
+    /// Returns the plan that ran.
+    pub fn dispatch(
+        &self,
+        pipeline: &Pipeline<'_>,
+        bindings: &ResourceBindings<'_>,
+        push_constants: &[u8],
+        grid: Grid,
+    ) -> Result<DispatchPlan, MetalError> {
+        let mut cb = self.command_buffer()?;
+        let mut pass = cb.compute()?;
+        let plan = pass.dispatch(pipeline, bindings, push_constants, grid)?;
+        pass.end();
+        for buffer in bindings.buffers() {
+            cb.synchronize(buffer)?;
+        }
+        cb.commit().wait()?;
+        Ok(plan)
     }
 }
 
@@ -306,10 +347,18 @@ impl Drop for ComputePass<'_> {
     }
 }
 
+/// Set by a command buffer's completion handler.
+#[derive(Debug, Default)]
+struct Completed {
+    done: Mutex<bool>,
+    cv: Condvar,
+}
+
 /// A committed command buffer.
 #[derive(Debug, Clone)]
 pub struct Submission {
     raw: Retained<ProtocolObject<dyn MTLCommandBuffer>>,
+    completed: Arc<Completed>,
 }
 
 impl Submission {
@@ -323,6 +372,22 @@ impl Submission {
     pub fn wait(&self) -> Result<(), MetalError> {
         self.raw.waitUntilCompleted();
         self.result()
+    }
+
+    /// As [`Submission::wait`], giving up after `timeout`: `None` if the
+    /// command buffer has not completed by then.
+    pub fn wait_timeout(&self, timeout: Duration) -> Option<Result<(), MetalError>> {
+        let done = self
+            .completed
+            .done
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let (done, _) = self
+            .completed
+            .cv
+            .wait_timeout_while(done, timeout, |done| !*done && !self.is_done())
+            .unwrap_or_else(|e| e.into_inner());
+        (*done || self.is_done()).then(|| self.result())
     }
 
     /// Whether the command buffer has completed (or failed).

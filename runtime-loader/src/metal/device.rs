@@ -34,8 +34,8 @@ pub struct Device {
 }
 
 impl Device {
-    /// The system default device.
-    pub fn system_default() -> Result<Device, MetalError> {
+    /// The system default device (`MTLCreateSystemDefaultDevice`).
+    pub fn new() -> Result<Device, MetalError> {
         let raw = MTLCreateSystemDefaultDevice().ok_or(MetalError::NoDevice)?;
         Self::from_raw(raw)
     }
@@ -80,8 +80,8 @@ impl Device {
         &self.raw
     }
 
-    /// The command queue.
-    pub fn queue(&self) -> &ProtocolObject<dyn MTLCommandQueue> {
+    /// The `MTLCommandQueue`.
+    pub fn raw_queue(&self) -> &ProtocolObject<dyn MTLCommandQueue> {
         &self.queue
     }
 
@@ -109,7 +109,7 @@ impl Device {
 
     /// A buffer of `len` bytes whose storage mode follows `memory`
     /// ([`memory::storage_mode`]). Shared and managed buffers start zeroed.
-    pub fn buffer(&self, len: usize, memory: MemoryType) -> Result<Buffer, MetalError> {
+    pub fn buffer(&self, len: u64, memory: MemoryType) -> Result<Buffer, MetalError> {
         let mode = memory::storage_mode(memory, Os::current(), self.has_unified_memory());
         Buffer::new(self, len, mode)
     }
@@ -117,11 +117,12 @@ impl Device {
     /// A buffer holding `data`. Private buffers are filled through a staging
     /// buffer and a blit copy, waited for before returning.
     pub fn buffer_with_data(&self, data: &[u8], memory: MemoryType) -> Result<Buffer, MetalError> {
-        let buffer = self.buffer(data.len(), memory)?;
+        let len = data.len() as u64;
+        let buffer = self.buffer(len, memory)?;
         if buffer.is_host_visible() {
             buffer.write(0, data)?;
         } else {
-            let staging = self.buffer(data.len(), MemoryType::HostVisible)?;
+            let staging = self.buffer(len, MemoryType::HostVisible)?;
             staging.write(0, data)?;
             let mut cb = self.command_buffer()?;
             cb.copy(&staging, 0, &buffer, 0, data.len() as u64)?;

@@ -47,6 +47,28 @@ pub enum Bound<'r> {
     ),
 }
 
+impl<'r> crate::plan::BindResources<&'r Buffer> for ResourceBindings<'r> {
+    /// Binds whole buffers.
+    fn bind_resources(&mut self, set: u32, binding: u32, elements: &[&'r Buffer]) {
+        self.bind_array(
+            set,
+            binding,
+            elements.iter().map(|b| Bound::Buffer {
+                buffer: b,
+                offset: 0,
+                length: b.len(),
+            }),
+        );
+    }
+}
+
+impl<'r> crate::plan::BindResources<Bound<'r>> for ResourceBindings<'r> {
+    /// Binds objects.
+    fn bind_resources(&mut self, set: u32, binding: u32, elements: &[Bound<'r>]) {
+        self.bind_array(set, binding, elements.iter().copied());
+    }
+}
+
 /// Metal objects bound to a dispatch, keyed by (set, binding).
 #[derive(Debug, Clone, Default)]
 pub struct ResourceBindings<'r> {
@@ -184,6 +206,14 @@ impl<'r> ResourceBindings<'r> {
         Ok(out)
     }
 
+    /// Every bound buffer (once per binding element).
+    pub(super) fn buffers(&self) -> impl Iterator<Item = &'r Buffer> + '_ {
+        self.map.values().flatten().filter_map(|b| match *b {
+            Bound::Buffer { buffer, .. } => Some(buffer),
+            _ => None,
+        })
+    }
+
     /// Every object, retained: kept alive until the command buffer completes.
     pub(super) fn retain_all(&self, keep: &mut Vec<KeepAlive>) {
         for b in self.map.values().flatten() {
@@ -233,7 +263,7 @@ fn materialize_direct(
     pipeline: &Pipeline<'_>,
     a: &ArgumentBufferPlan,
 ) -> Result<Materialized, MetalError> {
-    let device = pipeline.device();
+    let device = pipeline.raw_device();
     let mut bytes = a.bytes.clone();
     let sizes = match &a.sizes_table {
         Some(t) => {
@@ -267,7 +297,7 @@ fn materialize_encoder(
         })?;
     let len = enc.encodedLength().max(4);
     let buffer = pipeline
-        .device()
+        .raw_device()
         .newBufferWithLength_options(len, conv::map_storage_mode(StorageMode::Shared))
         .ok_or_else(|| MetalError::Creation {
             what: format!("a {len}-byte argument buffer"),
@@ -304,7 +334,7 @@ fn materialize_encoder(
     }
     let sizes = match &a.sizes_table {
         Some(t) => {
-            let table = buffer::shared_with_bytes(pipeline.device(), &t.bytes())?;
+            let table = buffer::shared_with_bytes(pipeline.raw_device(), &t.bytes())?;
             // SAFETY: as above: `t.id` is the verified sizes member id.
             unsafe { enc.setBuffer_offset_atIndex(Some(&table), 0, t.id as usize) };
             Some(table)

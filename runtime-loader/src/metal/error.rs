@@ -164,9 +164,18 @@ pub enum MetalError {
         /// What.
         message: &'static str,
     },
+    /// A semaphore was signalled from the host to a value below its current
+    /// one (Metal would accept it; timeline values only grow).
+    #[error("semaphore signalled to {value}, below its current value {current}: timeline values only grow")]
+    SemaphoreBackwards {
+        /// Current value.
+        current: u64,
+        /// Requested value.
+        value: u64,
+    },
     /// A semaphore wait timed out.
     #[error("timed out after {waited_ms} ms waiting for the semaphore to reach {value} (it is at {current})")]
-    Timeout {
+    SemaphoreTimeout {
         /// Awaited value.
         value: u64,
         /// Value when the wait gave up.

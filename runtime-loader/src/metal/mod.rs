@@ -2,7 +2,7 @@
 //!
 //! Compiled on Apple platforms (`cfg(target_vendor = "apple")`). Elsewhere
 //! only [`Device`] and [`MetalError`] exist, and every entry point
-//! ([`Device::system_default`], [`Device::all`], [`Device::with_name`])
+//! ([`Device::new`], [`Device::all`], [`Device::with_name`])
 //! returns [`MetalError::Unavailable`]; the portable part of the crate is
 //! unaffected.
 //!

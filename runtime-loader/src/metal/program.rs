@@ -330,13 +330,19 @@ impl<'a> Pipeline<'a> {
     }
 
     /// `maxTotalThreadsPerThreadgroup` of the pipeline.
-    pub fn max_total_threads_per_threadgroup(&self) -> u64 {
-        self.state.maxTotalThreadsPerThreadgroup() as u64
+    pub fn max_total_threads_per_threadgroup(&self) -> u32 {
+        // At most 1024 on every Apple GPU.
+        u32::try_from(self.state.maxTotalThreadsPerThreadgroup()).unwrap_or(u32::MAX)
     }
 
-    /// `threadExecutionWidth` (SIMD-group width).
-    pub fn thread_execution_width(&self) -> u64 {
-        self.state.threadExecutionWidth() as u64
+    /// `threadExecutionWidth` (lanes per SIMD group).
+    pub fn thread_execution_width(&self) -> u32 {
+        u32::try_from(self.state.threadExecutionWidth()).unwrap_or(u32::MAX)
+    }
+
+    /// The device it was made on.
+    pub fn device(&self) -> &Device {
+        &self.device
     }
 
     /// How its argument buffers are written (never `Auto`).
@@ -351,7 +357,7 @@ impl<'a> Pipeline<'a> {
         self.encoders.iter().find(|e| e.0 == set).map(|e| &*e.1)
     }
 
-    pub(super) fn device(&self) -> &ProtocolObject<dyn MTLDevice> {
+    pub(super) fn raw_device(&self) -> &ProtocolObject<dyn MTLDevice> {
         self.device.raw()
     }
 }

@@ -56,10 +56,17 @@ impl Semaphore {
         self.event.signaledValue()
     }
 
-    /// Signals `value` from the host. Timeline values only grow: signaling a
-    /// value below the current one is the caller's bug (Metal accepts it).
-    pub fn signal(&self, value: u64) {
+    /// Signals `value` from the host. Timeline values only grow: `value`
+    /// below the current value is an error
+    /// ([`MetalError::SemaphoreBackwards`], which Metal would accept
+    /// silently); equal is a no-op.
+    pub fn signal(&self, value: u64) -> Result<(), MetalError> {
+        let current = self.value();
+        if value < current {
+            return Err(MetalError::SemaphoreBackwards { current, value });
+        }
         self.event.setSignaledValue(value);
+        Ok(())
     }
 
     /// Blocks until the semaphore reaches `value` or `timeout` passes.
@@ -95,7 +102,7 @@ impl Semaphore {
             }
             let elapsed = start.elapsed();
             if elapsed >= timeout {
-                return Err(MetalError::Timeout {
+                return Err(MetalError::SemaphoreTimeout {
                     value,
                     current: self.value(),
                     waited_ms: elapsed.as_millis(),

@@ -12,7 +12,7 @@ pub struct Device {
 
 impl Device {
     /// Always [`MetalError::Unavailable`] on this platform.
-    pub fn system_default() -> Result<Device, MetalError> {
+    pub fn new() -> Result<Device, MetalError> {
         Err(MetalError::Unavailable)
     }
 

@@ -133,9 +133,9 @@ fn exercise(exe: &Executable<'_>, rng: &mut Rng) -> usize {
         let spec =
             Specialization::new(&k, &values).unwrap_or_else(|_| Specialization::defaults(&k));
         let grids = [
-            Grid::Threads([rng.next(), 1, 1]),
-            Grid::Threads([u64::MAX, u64::MAX, u64::MAX]),
-            Grid::Threadgroups([1 + rng.next() % 8, 1, 1]),
+            Grid::Threads([rng.next() as u32, 1, 1]),
+            Grid::Threads([u32::MAX, u32::MAX, u32::MAX]),
+            Grid::Threadgroups([1 + rng.next() as u32 % 8, 1, 1]),
         ];
         for grid in grids {
             if DispatchPlan::new(&k, &spec, &b, &push, grid).is_ok() {

@@ -176,7 +176,7 @@ fn metal3(device: &Device, test: &str) -> bool {
 }
 
 fn run_saxpy(encoding: ArgumentEncoding, y_memory: MemoryType) {
-    let device = Device::system_default().unwrap();
+    let device = Device::new().unwrap();
     if encoding == ArgumentEncoding::GpuAddress && !metal3(&device, "saxpy with GPU addresses") {
         return;
     }
@@ -207,18 +207,11 @@ fn run_saxpy(encoding: ArgumentEncoding, y_memory: MemoryType) {
     let mut cb = device.command_buffer().unwrap();
     let mut pass = cb.compute().unwrap();
     let plan = pass
-        .dispatch(
-            &pipeline,
-            &bindings,
-            &[],
-            Grid::Threads([u64::from(n), 1, 1]),
-        )
+        .dispatch(&pipeline, &bindings, &[], Grid::Threads([n, 1, 1]))
         .unwrap();
     assert_eq!(plan.threadgroups, [16, 1, 1]);
     pass.end();
-    let readback = device
-        .buffer(yb.len() as usize, MemoryType::HostVisible)
-        .unwrap();
+    let readback = device.buffer(yb.len(), MemoryType::HostVisible).unwrap();
     cb.copy(&yb, 0, &readback, 0, yb.len()).unwrap();
     cb.commit().wait().unwrap();
 
@@ -240,7 +233,7 @@ fn saxpy_with_argument_encoder() {
 
 #[test]
 fn saxpy_into_a_private_buffer() {
-    let device = Device::system_default().unwrap();
+    let device = Device::new().unwrap();
     assert_eq!(
         device
             .buffer(16, MemoryType::DeviceLocal)
@@ -253,7 +246,7 @@ fn saxpy_into_a_private_buffer() {
 
 #[test]
 fn discrete_bindings_push_constants_and_specialized_threadgroup() {
-    let device = Device::system_default().unwrap();
+    let device = Device::new().unwrap();
     let bytes = scale_exe().build();
     let exe = Executable::load(&bytes).unwrap();
     let program = device.load(exe).unwrap();
@@ -277,12 +270,7 @@ fn discrete_bindings_push_constants_and_specialized_threadgroup() {
         let mut cb = device.command_buffer().unwrap();
         let mut pass = cb.compute().unwrap();
         let plan = pass
-            .dispatch(
-                &pipeline,
-                &bindings,
-                &push,
-                Grid::Threads([u64::from(n), 1, 1]),
-            )
+            .dispatch(&pipeline, &bindings, &push, Grid::Threads([n, 1, 1]))
             .unwrap();
         pass.end();
         cb.commit().wait().unwrap();
@@ -307,7 +295,7 @@ fn discrete_bindings_push_constants_and_specialized_threadgroup() {
 
 #[test]
 fn argument_buffer_sizes_table_both_encodings() {
-    let device = Device::system_default().unwrap();
+    let device = Device::new().unwrap();
     let bytes = length_exe().build();
     let exe = Executable::load(&bytes).unwrap();
     let program = device.load(exe).unwrap();
@@ -335,7 +323,7 @@ fn argument_buffer_sizes_table_both_encodings() {
 
 #[test]
 fn semaphore_waits_before_signals() {
-    let device = Device::system_default().unwrap();
+    let device = Device::new().unwrap();
     let sem = device.semaphore(0).unwrap();
     assert_eq!(sem.value(), 0);
 
@@ -343,7 +331,7 @@ fn semaphore_waits_before_signals() {
     let signaller = sem.clone();
     let t = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(50));
-        signaller.signal(5);
+        signaller.signal(5).unwrap();
     });
     sem.wait(5, Duration::from_secs(10)).unwrap();
     t.join().unwrap();
@@ -351,7 +339,7 @@ fn semaphore_waits_before_signals() {
 
     // A timeout is an error, not a hang.
     match sem.wait(100, Duration::from_millis(50)) {
-        Err(MetalError::Timeout {
+        Err(MetalError::SemaphoreTimeout {
             value: 100,
             current: 5,
             ..
@@ -367,14 +355,29 @@ fn semaphore_waits_before_signals() {
     std::thread::sleep(Duration::from_millis(50));
     assert_eq!(sem.value(), 5, "the GPU must still be waiting");
     assert!(!submission.is_done());
-    sem.signal(6);
+    assert!(submission.wait_timeout(Duration::from_millis(20)).is_none());
+    sem.signal(6).unwrap();
     sem.wait(7, Duration::from_secs(10)).unwrap();
+    assert!(matches!(
+        submission.wait_timeout(Duration::from_secs(10)),
+        Some(Ok(()))
+    ));
     submission.wait().unwrap();
+
+    // Timeline values only grow (Metal itself would accept this).
+    assert!(matches!(
+        sem.signal(3),
+        Err(MetalError::SemaphoreBackwards {
+            current: 7,
+            value: 3
+        })
+    ));
+    assert_eq!(sem.value(), 7);
 }
 
 #[test]
 fn errors_surface_before_and_from_metal() {
-    let device = Device::system_default().unwrap();
+    let device = Device::new().unwrap();
 
     // Kernel missing from the executable.
     let bytes = saxpy_exe().build();
@@ -450,7 +453,7 @@ fn errors_surface_before_and_from_metal() {
 
 #[test]
 fn host_access_is_bounds_checked() {
-    let device = Device::system_default().unwrap();
+    let device = Device::new().unwrap();
     let b = device.buffer(16, MemoryType::HostVisible).unwrap();
     b.write(8, &[1; 8]).unwrap();
     assert!(matches!(
@@ -477,7 +480,7 @@ fn compiled_fixtures_make_pipelines() {
         eprintln!("HALC_FIXTURES_DIR is not set: no compiled fixtures to check");
         return;
     };
-    let device = Device::system_default().unwrap();
+    let device = Device::new().unwrap();
     let mut checked = 0;
     // The directory and its subdirectories (one per compile variant).
     let mut entries = Vec::new();
@@ -522,7 +525,7 @@ fn compiled_fixtures_make_pipelines() {
 #[test]
 fn fills_and_copies_match_the_reference() {
     use runtime_loader::transfer::{self, Route};
-    let device = Device::system_default().unwrap();
+    let device = Device::new().unwrap();
     const SLOT: u64 = 64;
     let cases = 3 * 8 * 21;
     let init: Vec<u8> = (0..cases * SLOT as usize)
@@ -559,7 +562,9 @@ fn fills_and_copies_match_the_reference() {
     let src = device
         .buffer_with_data(&init, MemoryType::HostVisible)
         .unwrap();
-    let dst = device.buffer(init.len(), MemoryType::HostVisible).unwrap();
+    let dst = device
+        .buffer(init.len() as u64, MemoryType::HostVisible)
+        .unwrap();
     let mut want_copy = vec![0u8; init.len()];
     let mut k = 0;
     for src_offset in 0u64..8 {
