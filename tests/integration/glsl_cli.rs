@@ -204,6 +204,41 @@ fn a_file_neither_spirv_nor_glsl_names_both() {
     );
 }
 
+/// `halc compile --manifest FILE` runs the glslc given with `--glslc` (it
+/// was not passed on before), and refuses the GLSL options a manifest sets
+/// itself.
+#[test]
+fn compile_manifest_takes_glslc() {
+    let t = tmp();
+    let dir = t.path();
+    std::fs::write(dir.join("k.comp"), "#version 450\nvoid main() {}\n").unwrap();
+    std::fs::write(
+        dir.join("halc.toml"),
+        "[[executable]]\noutput = \"k.halc\"\n[[executable.kernel]]\nsource = \"k.comp\"\n",
+    )
+    .unwrap();
+    let o = halc(
+        &[
+            "compile",
+            "--manifest",
+            "halc.toml",
+            "--glslc",
+            "/nonexistent/glslc",
+        ],
+        dir,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("GLSL needs glslc, which was not found (`/nonexistent/glslc`)"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("k.halc").exists());
+    let o = halc(&["compile", "--manifest", "halc.toml", "-D", "N=1"], dir);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+}
+
 /// `halc compile --glslc-cache DIR` keeps glslc's output: a second run of
 /// the same source runs glslc no more, an edited source runs it again.
 #[test]
