@@ -489,6 +489,42 @@ pub fn saxpy() -> K {
     k
 }
 
+/// The MSL of [`saxpy`] in the shape SPIRV-Cross emits: `y[i] = a * x[i] +
+/// y[i]` for `i < n`, with `x`, `y` and `{a, n}` in one argument buffer.
+pub const SAXPY_MSL: &str = r#"
+#include <metal_stdlib>
+using namespace metal;
+
+struct InBuf { float x[1]; };
+struct OutBuf { float y[1]; };
+struct Params { float a; uint n; };
+
+struct spvDescriptorSetBuffer0
+{
+    const device InBuf* inBuf [[id(0)]];
+    device OutBuf* outBuf [[id(1)]];
+    constant Params* params [[id(2)]];
+};
+
+kernel void main0(constant spvDescriptorSetBuffer0& spvDescriptorSet0 [[buffer(0)]],
+                  uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+{
+    uint i = gl_GlobalInvocationID.x;
+    if (i < (*spvDescriptorSet0.params).n)
+    {
+        (*spvDescriptorSet0.outBuf).y[i] =
+            ((*spvDescriptorSet0.params).a * (*spvDescriptorSet0.inBuf).x[i]) + (*spvDescriptorSet0.outBuf).y[i];
+    }
+}
+"#;
+
+/// [`saxpy`] with its MSL: runs on Metal and on the CPU backend.
+pub fn saxpy_exe() -> Exe {
+    let mut exe = Exe::new(vec![saxpy()]);
+    exe.libraries = vec![Lib::msl(SAXPY_MSL)];
+    exe
+}
+
 /// sparse_sets.comp: sets 0 and 2, sparse bindings and ids, push constants.
 /// Ids keep the binding numbers (sparse); byte offsets follow C struct order.
 pub fn sparse() -> K {

@@ -20,33 +20,6 @@ use runtime_loader::plan::{Grid, PlanError, SpecValue};
 use runtime_loader::schema::{Access, BindingKind, BindingModel, ScalarType};
 use runtime_loader::{Executable, OwnedExecutable};
 
-const SAXPY_MSL: &str = r#"
-#include <metal_stdlib>
-using namespace metal;
-
-struct InBuf { float x[1]; };
-struct OutBuf { float y[1]; };
-struct Params { float a; uint n; };
-
-struct spvDescriptorSetBuffer0
-{
-    const device InBuf* inBuf [[id(0)]];
-    device OutBuf* outBuf [[id(1)]];
-    constant Params* params [[id(2)]];
-};
-
-kernel void main0(constant spvDescriptorSetBuffer0& spvDescriptorSet0 [[buffer(0)]],
-                  uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
-{
-    uint i = gl_GlobalInvocationID.x;
-    if (i < (*spvDescriptorSet0.params).n)
-    {
-        (*spvDescriptorSet0.outBuf).y[i] =
-            ((*spvDescriptorSet0.params).a * (*spvDescriptorSet0.inBuf).x[i]) + (*spvDescriptorSet0.outBuf).y[i];
-    }
-}
-"#;
-
 const SCALE_MSL: &str = r#"
 #include <metal_stdlib>
 using namespace metal;
@@ -94,12 +67,6 @@ kernel void len0(constant spvDescriptorSetBuffer0& spvDescriptorSet0 [[buffer(0)
     (*spvDescriptorSet0.data).header = (size - 4u) / 4u;
 }
 "#;
-
-fn saxpy_exe() -> Exe {
-    let mut exe = Exe::new(vec![common::saxpy()]);
-    exe.libraries = vec![Lib::msl(SAXPY_MSL)];
-    exe
-}
 
 fn scale_exe() -> Exe {
     let mut k = K::new("scale", BindingModel::Discrete);
@@ -180,7 +147,7 @@ fn run_saxpy(encoding: ArgumentEncoding, y_memory: MemoryType) {
     if encoding == ArgumentEncoding::GpuAddress && !metal3(&device, "saxpy with GPU addresses") {
         return;
     }
-    let bytes = saxpy_exe().build();
+    let bytes = common::saxpy_exe().build();
     let exe = Executable::load(&bytes).unwrap();
     let program = device.load(exe).unwrap();
     let pipeline = program.pipeline_with("main", &[], encoding).unwrap();
@@ -380,7 +347,7 @@ fn errors_surface_before_and_from_metal() {
     let device = Device::new().unwrap();
 
     // Kernel missing from the executable.
-    let bytes = saxpy_exe().build();
+    let bytes = common::saxpy_exe().build();
     let exe = Executable::load(&bytes).unwrap();
     let program = device.load(exe).unwrap();
     assert!(matches!(
@@ -418,7 +385,7 @@ fn errors_surface_before_and_from_metal() {
     cb.commit().wait().unwrap();
 
     // MSL that does not compile: Metal's message, verbatim.
-    let mut exe = saxpy_exe();
+    let mut exe = common::saxpy_exe();
     exe.libraries[0].msl_source = Some("kernel void main0( {".into());
     let bytes = exe.build();
     let err = device.load(Executable::load(&bytes).unwrap()).unwrap_err();
@@ -428,7 +395,7 @@ fn errors_surface_before_and_from_metal() {
     );
 
     // The function named by the executable is missing.
-    let mut exe = saxpy_exe();
+    let mut exe = common::saxpy_exe();
     exe.kernels[0].msl_name = "other0".into();
     let bytes = exe.build();
     let program = device.load(Executable::load(&bytes).unwrap()).unwrap();
@@ -438,7 +405,7 @@ fn errors_surface_before_and_from_metal() {
     ));
 
     // A metallib Metal rejects falls back to the MSL source.
-    let mut exe = saxpy_exe();
+    let mut exe = common::saxpy_exe();
     exe.libraries[0].metallib = Some(b"not a metallib".to_vec());
     let bytes = exe.build();
     let program = device.load(Executable::load(&bytes).unwrap()).unwrap();

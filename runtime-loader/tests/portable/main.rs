@@ -1,0 +1,190 @@
+//! One host source for both backends: every method `cpu` and `metal` share,
+//! called from code that names the backend only as `gpu`, with the types it
+//! returns written out. It runs on the CPU backend (Unix, feature `cpu`; CI on
+//! Linux) and on Metal (Apple; `.github/workflows/macos.yml`), and CI
+//! type-checks the Metal side on Linux (`cargo clippy -p runtime-loader
+//! --all-targets --target aarch64-apple-darwin`): a signature that drifts in
+//! one backend breaks one of the two builds.
+//!
+//! Elsewhere (no `cpu` feature, not Unix) this test binary is empty.
+
+#![cfg(any(target_vendor = "apple", all(feature = "cpu", unix)))]
+
+#[path = "../common/mod.rs"]
+mod common;
+
+use std::time::Duration;
+
+use runtime_loader::memory::{MemoryType, StorageMode};
+use runtime_loader::plan::{DispatchPlan, Grid};
+use runtime_loader::transfer::Route;
+use runtime_loader::{Executable, Kernel};
+
+#[cfg(not(target_vendor = "apple"))]
+use runtime_loader::cpu as gpu;
+#[cfg(target_vendor = "apple")]
+use runtime_loader::metal as gpu;
+
+/// The CPU device (skipped without clang++ unless `HALC_REQUIRE_CLANG` is
+/// set), or the system's Metal device.
+#[cfg(not(target_vendor = "apple"))]
+fn device() -> Option<gpu::Device> {
+    match gpu::Device::new() {
+        Ok(d) => Some(d),
+        Err(e @ gpu::CpuError::ClangNotFound { .. })
+            if std::env::var_os("HALC_REQUIRE_CLANG").is_none() =>
+        {
+            eprintln!("SKIPPED: {e}");
+            None
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[cfg(target_vendor = "apple")]
+fn device() -> Option<gpu::Device> {
+    Some(gpu::Device::new().unwrap())
+}
+
+fn floats(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
+    v.into_iter().flat_map(f32::to_le_bytes).collect()
+}
+
+fn read_floats(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// saxpy twice (once by `Device::dispatch`, once recorded behind a
+/// semaphore wait), a copy out of a private buffer, a fill: the shared
+/// surface end to end.
+#[test]
+fn the_same_host_code_runs_on_either_backend() {
+    let Some(device) = device() else {
+        return;
+    };
+    let name: String = device.name();
+    let _: bool = device.has_unified_memory();
+    println!("device: {name}");
+
+    let bytes = common::saxpy_exe().build();
+    let exe = Executable::load(&bytes).unwrap();
+    let program: gpu::Program<'_> = device.load(exe).unwrap();
+    let _: Executable<'_> = program.executable();
+    let _: &gpu::Device = program.device();
+    let pipeline: gpu::Pipeline<'_> = program.pipeline("main", &[]).unwrap();
+    let _: &Kernel<'_> = pipeline.kernel();
+    let _: &gpu::Device = pipeline.device();
+    let width: u32 = pipeline.thread_execution_width();
+    let max: u32 = pipeline.max_total_threads_per_threadgroup();
+    assert!(width >= 4 && max >= 64, "width {width}, max {max}");
+    assert_eq!(
+        pipeline.specialization().threads_per_threadgroup(),
+        [64, 1, 1]
+    );
+
+    let n: u32 = 1000;
+    let x = device
+        .buffer_with_data(&floats((0..n).map(|i| i as f32)), MemoryType::HostVisible)
+        .unwrap();
+    // y lives on the device only: the host fills it at creation and reads
+    // it through a copy.
+    let y: gpu::Buffer = device
+        .buffer_with_data(
+            &floats((0..n).map(|i| (2 * i) as f32)),
+            MemoryType::DeviceLocal,
+        )
+        .unwrap();
+    assert_eq!(y.storage_mode(), StorageMode::Private);
+    assert!(!y.is_host_visible());
+    assert!(y.to_vec().is_err(), "host access to a private buffer");
+    let len: u64 = y.len();
+    assert_eq!(len, 4 * u64::from(n));
+    let params = device.buffer(8, MemoryType::HostVisible).unwrap();
+    let mut a_n = 3.0f32.to_le_bytes().to_vec();
+    a_n.extend(n.to_le_bytes());
+    params.write(0, &a_n).unwrap();
+    let mut back = [0u8; 8];
+    params.read(0, &mut back).unwrap();
+    assert_eq!(back.to_vec(), a_n);
+    assert!(params.same(&params.clone()) && !params.same(&x));
+
+    let mut bindings = gpu::ResourceBindings::new();
+    bindings
+        .buffer(0, 0, &x)
+        .bind(
+            0,
+            1,
+            gpu::Bound::Buffer {
+                buffer: &y,
+                offset: 0,
+                length: len,
+            },
+        )
+        .buffer_range(0, 2, &params, 0, 8);
+
+    // Once, synchronously: y = 3x + y.
+    let plan: DispatchPlan = device
+        .dispatch(&pipeline, &bindings, &[], Grid::Threads([n, 1, 1]))
+        .unwrap();
+    assert_eq!(plan.threadgroups, [16, 1, 1]);
+
+    // Again, recorded behind a semaphore wait: y = 3x + y, then a copy out.
+    let readback = device
+        .buffer(len, MemoryType::DeviceLocalHostVisible)
+        .unwrap();
+    let scratch = device.buffer(16, MemoryType::HostVisible).unwrap();
+    let semaphore: gpu::Semaphore = device.semaphore(0).unwrap();
+    let mut cb: gpu::CommandBuffer = device.command_buffer().unwrap();
+    cb.wait(&semaphore, 1);
+    let mut pass: gpu::ComputePass<'_> = cb.compute().unwrap();
+    let _: DispatchPlan = pass
+        .dispatch(&pipeline, &bindings, &[], Grid::Threadgroups([16, 1, 1]))
+        .unwrap();
+    pass.end();
+    let copied: Route = cb.copy(&y, 0, &readback, 0, len).unwrap();
+    assert_ne!(copied, Route::Nothing);
+    let _: Route = cb.fill(&scratch, 4, 8, &[0xAB]).unwrap();
+    cb.synchronize(&readback).unwrap();
+    cb.synchronize(&scratch).unwrap();
+    cb.signal(&semaphore, 2);
+    let submission: gpu::Submission = cb.commit();
+
+    assert!(
+        submission.wait_timeout(Duration::from_millis(50)).is_none(),
+        "the command buffer ran before its semaphore wait was satisfied"
+    );
+    assert!(!submission.is_done());
+    submission.result().unwrap();
+    semaphore.signal(1).unwrap();
+    semaphore.wait(2, Duration::from_secs(60)).unwrap();
+    submission.wait().unwrap();
+    assert!(submission.is_done());
+    assert!(matches!(
+        submission.wait_timeout(Duration::ZERO),
+        Some(Ok(()))
+    ));
+    let value: u64 = semaphore.value();
+    assert_eq!(value, 2);
+    assert!(semaphore.signal(1).is_err(), "timeline values only grow");
+
+    let out = read_floats(&readback.to_vec().unwrap());
+    for (i, got) in out.iter().enumerate() {
+        let want = 2.0 * 3.0 * i as f32 + (2 * i) as f32;
+        assert_eq!(*got, want, "y[{i}]");
+    }
+    let mut want_scratch = [0u8; 16];
+    want_scratch[4..12].fill(0xAB);
+    assert_eq!(scratch.to_vec().unwrap(), want_scratch);
+
+    // Errors each backend reports the same way.
+    assert!(device.buffer(0, MemoryType::HostVisible).is_err());
+    assert!(y.write(0, &[0]).is_err());
+    let missing = program.pipeline("nope", &[]).unwrap_err().to_string();
+    assert!(
+        missing.contains("`nope`") && missing.contains("main"),
+        "{missing}"
+    );
+}
