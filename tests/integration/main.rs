@@ -16,6 +16,7 @@ mod manifest;
 mod metallib;
 mod parallel;
 mod roundtrip;
+mod tour;
 
 use std::path::{Path, PathBuf};
 
