@@ -18,6 +18,15 @@
 //! Apple platforms and reports [`metal::MetalError::Unavailable`] elsewhere,
 //! and (feature `cpu`, Unix) a CPU backend, `cpu`, that runs the same plans
 //! from the MSL on the host.
+//!
+//! The two backends have one host API: the same types and methods, with the
+//! same argument types and `Result`s (each backend has its own error type).
+//! Host code that names the backend once (`use runtime_loader::metal as
+//! gpu;` on Apple targets, `use runtime_loader::cpu as gpu;` elsewhere) is
+//! the same for both; halc's `docs/tour.md` walks through such a program,
+//! `examples/kernels-app`. Byte lengths and offsets are `u64`, thread and
+//! threadgroup counts ([`plan::Grid`]) `u32`, and a buffer's
+//! [`memory::MemoryType`] means on the CPU what it means on Metal.
 
 #![deny(missing_docs)]
 

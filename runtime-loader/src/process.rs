@@ -39,7 +39,7 @@ pub fn die_with_parent(parent: libc::pid_t) {
     }
 }
 
-/// `fork()`, the child tied to this process by [`die_with_parent`] (on
+/// `fork()`, the child tied to this process by `die_with_parent` (on
 /// Linux) before it returns 0 there: every process halc or the CPU backend
 /// forks to run work that may hang goes through here.
 ///

@@ -5,6 +5,12 @@
 //!
 //! Feature `cpu`, Unix. Needs clang++ ≥ 15 at run time ([`find_clang`]).
 //!
+//! The host-facing methods are the Metal backend's ([`crate::metal`]), with
+//! the same argument types and `Result`s, so host code tested here compiles
+//! for a Mac unchanged (`runtime-loader/tests/portable`). Buffers get the
+//! storage mode Metal would give their [`crate::memory::MemoryType`]: a
+//! `DeviceLocal` buffer refuses host access ([`CpuError::NotHostVisible`]).
+//!
 //! | halc CPU runtime | what it is |
 //! |---|---|
 //! | [`Device`] | the compiler (clang, cache directory) and the execution options |

@@ -19,6 +19,10 @@
 //!
 //! Every Metal call a dispatch makes is in `encode.rs`, one match arm per
 //! [`crate::plan::Command`].
+//!
+//! The host-facing methods are the CPU backend's (`crate::cpu`, feature
+//! `cpu`): host code tested there compiles here unchanged
+//! (`runtime-loader/tests/portable`).
 
 mod error;
 pub use error::MetalError;
