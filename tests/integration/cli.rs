@@ -255,10 +255,12 @@ fn bad_inputs_exit_1_with_one_line() {
         1,
         ".: is a directory, expected a SPIR-V file",
     );
+    // GLSL compiles through glslc (tests/integration/glsl_cli.rs); a file
+    // that is neither SPIR-V nor GLSL names both.
     fails(
-        &["compile", &fixture("saxpy.comp")],
+        &["compile", &fixture("copy_memory.spvasm")],
         1,
-        "saxpy.comp: 497 bytes is not a whole number of 32-bit words: not a SPIR-V module",
+        "copy_memory.spvasm: neither a SPIR-V module (it does not start with the magic number 0x07230203) nor GLSL",
     );
 }
 
