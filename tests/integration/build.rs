@@ -391,6 +391,31 @@ fn generated_bindings_compile_and_their_asserts_bite() {
     );
 }
 
+/// The generated sizes and counts feed the runtime without casts: a `u32`
+/// element count gives `size_for`'s `u64` byte length (what both backends'
+/// `Device::buffer` takes) and a `Grid`, and `THREADS_PER_THREADGROUP` is a
+/// grid too (issue 36: `size_for` took a `u64`, `Device::buffer` a `usize`
+/// and `Grid` `u64`s, so every call needed a cast).
+#[test]
+fn generated_sizes_and_counts_feed_the_runtime_without_casts() {
+    let saxpy = crate::root().join("fixtures/kernels/saxpy.spv");
+    let compiled = halc::compile(&[input(&saxpy)], &Options::default()).unwrap();
+    let code = halc::build::bindings::generate(&compiled, None).unwrap();
+    let lib = r#"#![deny(warnings)]
+mod k { include!("saxpy.rs"); }
+use k::saxpy::{bindings, THREADS_PER_THREADGROUP};
+use runtime_loader::plan::Grid;
+pub fn dispatch(n: u32) -> (u64, Grid, Grid) {
+    let bytes: u64 = bindings::out_buf::size_for(n);
+    (bytes, Grid::Threads([n, 1, 1]), Grid::Threadgroups(THREADS_PER_THREADGROUP))
+}
+pub const BYTES: u64 = bindings::in_buf::size_for(1000);
+"#;
+    let tmp = tempfile::tempdir().unwrap();
+    let (ok, stderr) = cargo_check(tmp.path(), lib, &[("saxpy.rs".into(), code)]);
+    assert!(ok, "host code needs casts again:\n{stderr}");
+}
+
 /// Host code written against a kernel stops compiling when a shader edit
 /// changes the kernel's interface: the push-constant member's type changes
 /// and a binding moves.

@@ -757,3 +757,34 @@ fn an_aliased_function_constant_keeps_each_default_until_set() {
         [(0, ScalarType::UInt32, 64)]
     );
 }
+
+/// `Grid` counts are `u32`, as the kernel's `gl_GlobalInvocationID` and the
+/// generated `THREADS_PER_THREADGROUP`; the threadgroup count of the largest
+/// grid is computed without overflow, and the generated threadgroup size is
+/// itself a grid.
+#[test]
+fn grid_counts_are_u32_and_the_largest_grid_plans() {
+    let bytes = all().build();
+    const THREADS_PER_THREADGROUP: [u32; 3] = [64, 1, 1];
+    let p = plan(
+        &bytes,
+        "main",
+        &saxpy_bindings(),
+        &[],
+        Grid::Threads([u32::MAX, u32::MAX, 1]),
+    )
+    .unwrap();
+    assert_eq!(
+        p.threadgroups,
+        [u64::from(u32::MAX).div_ceil(64), u64::from(u32::MAX), 1]
+    );
+    let p = plan(
+        &bytes,
+        "main",
+        &saxpy_bindings(),
+        &[],
+        Grid::Threadgroups(THREADS_PER_THREADGROUP),
+    )
+    .unwrap();
+    assert_eq!(p.threadgroups, [64, 1, 1]);
+}
