@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Rebuilds vendor/spirv-tools-sys: the crates.io crate spirv-tools-sys (the
+# Rebuilds vendor/spirv-tools-sys and vendor/spirv-tools (below: the Rust
+# wrapper, with its optimizer made optional).
+# vendor/spirv-tools-sys: the crates.io crate spirv-tools-sys (the
 # SPIRV-Tools sources the spirv-tools crate builds; halc runs its validator),
 # without the SPIR-V headers' grammar files and bindings for other languages,
 # with the patches in vendor/patches/spirv-tools-sys applied (vendor/README.md
@@ -8,7 +10,7 @@
 # the instruction count of the validator's state (0001) against the original
 # spvBinaryParse count on the fixtures and mutants of them, and the opcode
 # lookup (0002) against the original binary search for every opcode.
-#   bash scripts/vendor-spirv-tools.sh          # rewrite vendor/spirv-tools-sys
+#   bash scripts/vendor-spirv-tools.sh          # rewrite vendor/spirv-tools-sys and vendor/spirv-tools
 #   bash scripts/vendor-spirv-tools.sh --check  # fail if it differs from what is committed
 # Needs cargo (to fetch the crate through the configured registry), c++ and patch.
 set -euo pipefail
@@ -86,3 +88,17 @@ vendor_test "lookup:" "$tmp/test-lookup"
 
 # --- install or compare ----------------------------------------------------------
 vendor_finish spirv-tools-sys "$version" "$tmp" "$dest" "$patches" "${1:-}"
+
+# --- the Rust wrapper, spirv-tools ------------------------------------------------
+# Vendored for one patch (0001): its optimizer module becomes the feature
+# `opt` (default on, as spirv-tools-sys's 0003), so that halc, which only
+# validates and assembles, builds SPIRV-Tools without the optimizer's 119
+# source files. CI builds halc with it and checks that no crate in the
+# workspace turns the feature on.
+wrapper_version="0.13.3"
+wrapper_sha256="43bbd243a64a3ac7f87f8f026977285fc578698627337bd65a309576e89ad00f"
+wtmp="$tmp/wrapper"
+vendor_fetch spirv-tools "$wrapper_version" "$wrapper_sha256" "$wtmp"
+rm -f "$wtmp/patched/.cargo_vcs_info.json" "$wtmp/patched/Cargo.toml.orig" "$wtmp/patched/Cargo.lock"
+vendor_patch "$root/vendor/patches/spirv-tools" "$wtmp"
+vendor_finish spirv-tools "$wrapper_version" "$wtmp" "$root/vendor/spirv-tools" "$root/vendor/patches/spirv-tools" "${1:-}"
