@@ -13,14 +13,15 @@ use super::{CpuError, SHIM_FILES};
 /// The flags every kernel is compiled with: C++17, optimised, position
 /// independent; `char` is signed (MSL's `char` is); signed overflow wraps and
 /// there is no type-based alias analysis (kernels reinterpret buffers); IEEE
-/// float without FMA contraction.
+/// float without FMA contraction. The shim's precompiled header is built
+/// with the same flags (`-x c++-header` for `-x c++`): clang refuses a PCH
+/// whose language options differ.
 pub(super) const FLAGS: &[&str] = &[
     "-x",
     "c++",
     "-std=c++17",
     "-O2",
     "-fPIC",
-    "-shared",
     "-fsigned-char",
     "-fwrapv",
     "-fno-strict-aliasing",
@@ -31,6 +32,14 @@ pub(super) const FLAGS: &[&str] = &[
     "-fvisibility=hidden",
     "-w",
 ];
+
+/// How a kernel's object becomes a shared object. Without libstdc++ (the
+/// shim is header-only and kernels call nothing of it; reading it made
+/// every link 30 ms slower), recording only the libraries a kernel calls
+/// (libm, libgcc_s for half conversions), and refusing an undefined symbol
+/// at link time, so a kernel that would need more fails to compile naming
+/// the symbol instead of failing to load.
+pub(super) const LINK_FLAGS: &[&str] = &["-shared", "-nostdlib++", "-Wl,--as-needed,-z,defs"];
 
 /// Round every `half` (`_Float16`) operation to half, as Metal computes it,
 /// instead of evaluating in float and rounding at the end (clang's default
@@ -181,6 +190,15 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CpuError> {
 }
 
 /// The compiler of a device: clang plus the cache.
+///
+/// A kernel costs two processes: `clang++ -c` against the shim's precompiled
+/// header (cc1 runs inside the driver only when it is the driver's one job),
+/// then the linker, run directly with the command clang++ gave for
+/// [`LINK_FLAGS`] (asked once per cache, [`Compiler::link`]). Everything
+/// derived is kept in the cache directory under a hash of what it depends on
+/// and written atomically, so concurrent processes (`halc test -j N`) share
+/// it; a lock per kernel only saves two processes compiling the same kernel
+/// at once.
 #[derive(Debug, Clone)]
 pub(super) struct Compiler {
     pub(super) clang: Clang,
@@ -196,6 +214,183 @@ pub(super) struct Compiled {
     pub(super) cached: bool,
 }
 
+/// An exclusive `flock` on a file of the cache, held by one process at a
+/// time; the file is removed when the lock is dropped. Only an
+/// optimisation: results are written by rename, so two holders (one still
+/// waiting on a removed file, one on its successor) waste work but never
+/// see a partial file.
+struct Lock {
+    _file: std::fs::File,
+    path: PathBuf,
+}
+
+impl Lock {
+    fn acquire(path: &Path) -> Result<Lock, CpuError> {
+        use std::os::fd::AsRawFd;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .map_err(io_err(format!("opening {}", path.display())))?;
+        loop {
+            // SAFETY: the descriptor is open for the lifetime of `file`.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+                break;
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(io_err(format!("locking {}", path.display()))(e));
+            }
+        }
+        Ok(Lock {
+            _file: file,
+            path: path.to_path_buf(),
+        })
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        // Removed while still locked: a process waiting on it finds the
+        // result when it gets it; closing the file then unlocks it.
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// The shim in the cache.
+#[derive(Debug)]
+pub(super) struct Shim {
+    /// The directory of its headers (the `-I`).
+    pub(super) dir: PathBuf,
+    /// `metal_stdlib` precompiled, or `None` if clang could not (kernels
+    /// then compile the headers each time, and say why if they fail too).
+    pub(super) pch: Option<PathBuf>,
+    /// Whether this call built the precompiled header.
+    pub(super) built: bool,
+}
+
+/// `flags` for a header: `-x c++-header` instead of `-x c++`.
+fn header_flags<'a>(flags: &[&'a str]) -> Vec<&'a str> {
+    let mut v = flags.to_vec();
+    if let Some(i) = v.windows(2).position(|w| w == ["-x", "c++"]) {
+        v[i + 1] = "c++-header";
+    }
+    v
+}
+
+/// Writes `files` (the shim) to the cache once, and precompiles its
+/// `metal_stdlib` with `flags` once. The precompiled header is named by a
+/// hash of everything it depends on: clang (path and `--version`), the
+/// flags, every shim file's path and bytes, and the directory they are read
+/// from; so a changed shim, clang or flag gets a header of its own, never a
+/// stale one (clang also refuses a header built with other options).
+pub(super) fn prepare_shim(
+    clang: &Clang,
+    cache_dir: &Path,
+    flags: &[&str],
+    files: &[(&str, &str)],
+) -> Result<Shim, CpuError> {
+    let shim = shim_hash(files);
+    let dir = cache_dir.join(format!("shim-{}", &hex(&shim)[..16]));
+    std::fs::create_dir_all(dir.join("simd"))
+        .map_err(io_err(format!("creating {}", dir.display())))?;
+    for (path, text) in files {
+        write_atomic(&dir.join(path), text.as_bytes())?;
+    }
+    let mut h = Sha256::new();
+    h.update(shim);
+    let path_text = clang.path.to_string_lossy();
+    let dir_text = dir.to_string_lossy();
+    let flags_text = flags.join("\n");
+    for part in [&*path_text, &clang.version_text, &flags_text, &*dir_text] {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part.as_bytes());
+    }
+    let name = format!("metal_stdlib-{}", &hex(&h.finalize())[..16]);
+    let pch = dir.join(format!("{name}.pch"));
+    let mut built = false;
+    if !pch.exists() {
+        let _lock = Lock::acquire(&dir.join(format!("{name}.lock")))?;
+        if !pch.exists() {
+            let tmp = dir.join(format!("{name}.tmp.{}", unique_suffix()));
+            let out = Command::new(&clang.path)
+                .args(header_flags(flags))
+                .arg("-I")
+                .arg(&dir)
+                .arg("-o")
+                .arg(&tmp)
+                .arg(dir.join("metal_stdlib"))
+                .output()
+                .map_err(io_err(format!("running {}", clang.path.display())))?;
+            if !out.status.success() {
+                let _ = std::fs::remove_file(&tmp);
+                return Ok(Shim {
+                    dir,
+                    pch: None,
+                    built: false,
+                });
+            }
+            std::fs::rename(&tmp, &pch)
+                .map_err(io_err(format!("renaming to {}", pch.display())))?;
+            built = true;
+        }
+    }
+    Ok(Shim {
+        dir,
+        pch: Some(pch),
+        built,
+    })
+}
+
+/// Runs `args[0]` with the rest; its stderr on failure.
+fn run(args: &[String]) -> Result<Result<(), String>, CpuError> {
+    let out = Command::new(&args[0])
+        .args(&args[1..])
+        .output()
+        .map_err(io_err(format!("running {}", args[0])))?;
+    Ok(if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    })
+}
+
+/// The arguments of the one command in `clang -###` output (each printed in
+/// double quotes, `\` escaping `"`, `\` and `$`), or `None` if there is not
+/// exactly one.
+fn parse_jobs(text: &str) -> Option<Vec<String>> {
+    let mut jobs = text.lines().filter(|l| l.starts_with(" \""));
+    let line = jobs.next()?;
+    if jobs.next().is_some() {
+        return None;
+    }
+    let mut args = Vec::new();
+    let mut chars = line.trim().chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' => {}
+            '"' => {
+                let mut arg = String::new();
+                loop {
+                    match chars.next()? {
+                        '"' => break,
+                        '\\' => arg.push(chars.next()?),
+                        c => arg.push(c),
+                    }
+                }
+                args.push(arg);
+            }
+            _ => return None,
+        }
+    }
+    (!args.is_empty()).then_some(args)
+}
+
+/// Placeholders of a link template.
+const OUT: &str = "{out}";
+const IN: &str = "{in}";
+
 impl Compiler {
     /// The flags for this clang.
     fn flags(&self) -> Vec<&'static str> {
@@ -207,26 +402,116 @@ impl Compiler {
         v
     }
 
-    fn shim_dir(&self) -> Result<PathBuf, CpuError> {
-        let hex = hex(&shim_hash());
-        let dir = self.cache_dir.join(format!("shim-{}", &hex[..16]));
-        std::fs::create_dir_all(dir.join("simd"))
-            .map_err(io_err(format!("creating {}", dir.display())))?;
-        for (path, text) in SHIM_FILES {
-            write_atomic(&dir.join(path), text.as_bytes())?;
-        }
-        Ok(dir)
-    }
-
     /// The cache key of `source`.
     pub(super) fn key(&self, source: &str) -> String {
         let mut h = Sha256::new();
-        h.update(shim_hash());
-        for part in [&self.clang.version_text, &self.flags().join(" "), source] {
+        h.update(shim_hash(SHIM_FILES));
+        let flags = format!("{} {}", self.flags().join(" "), LINK_FLAGS.join(" "));
+        for part in [&self.clang.version_text, &flags, source] {
             h.update((part.len() as u64).to_le_bytes());
             h.update(part.as_bytes());
         }
         hex(&h.finalize())
+    }
+
+    /// Where the link command is kept: named by a hash of clang, the link
+    /// flags and the environment variables that move clang's search for the
+    /// linker and libraries.
+    fn link_template_path(&self) -> PathBuf {
+        let mut h = Sha256::new();
+        let path_text = self.clang.path.to_string_lossy();
+        let env: String = ["COMPILER_PATH", "LIBRARY_PATH", "GCC_EXEC_PREFIX"]
+            .iter()
+            .map(|k| format!("{k}={:?}\n", std::env::var_os(k)))
+            .collect();
+        for part in [
+            &*path_text,
+            &self.clang.version_text,
+            &LINK_FLAGS.join("\n"),
+            &env,
+        ] {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part.as_bytes());
+        }
+        self.cache_dir
+            .join(format!("link-{}.args", &hex(&h.finalize())[..16]))
+    }
+
+    /// Links `obj` into the shared object `out` with [`LINK_FLAGS`]: the
+    /// linker command clang++ would run (asked with `-###` once and kept as
+    /// a template, one argument a line), run directly, which saves starting
+    /// clang (25 ms a kernel). A template that fails (a compiler upgrade
+    /// moved a library) is asked for again; if clang's output cannot be
+    /// read as one command, clang++ links.
+    pub(super) fn link(&self, kernel: &str, obj: &Path, out: &Path) -> Result<(), CpuError> {
+        let (obj_text, out_text) = (obj.to_string_lossy(), out.to_string_lossy());
+        let fill = |template: &[String]| -> Vec<String> {
+            template
+                .iter()
+                .map(|a| match a.as_str() {
+                    OUT => out_text.to_string(),
+                    IN => obj_text.to_string(),
+                    _ => a.clone(),
+                })
+                .collect()
+        };
+        let failed = |stderr: String| CpuError::Compile {
+            kernel: kernel.into(),
+            stderr,
+        };
+        let path = self.link_template_path();
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            let template: Vec<String> = text.lines().map(String::from).collect();
+            if !template.is_empty() && run(&fill(&template))?.is_ok() {
+                return Ok(());
+            }
+            let _ = std::fs::remove_file(&path);
+        }
+        let driver = |extra: &[&str]| {
+            Command::new(&self.clang.path)
+                .args(LINK_FLAGS)
+                .args(extra)
+                .arg("-o")
+                .arg(out)
+                .arg(obj)
+                .output()
+                .map_err(io_err(format!("running {}", self.clang.path.display())))
+        };
+        let probe = driver(&["-###"])?;
+        let template = parse_jobs(&String::from_utf8_lossy(&probe.stderr))
+            .filter(|_| probe.status.success())
+            .map(|args| {
+                args.into_iter()
+                    .map(|a| {
+                        if a == out_text {
+                            OUT.to_string()
+                        } else if a == obj_text {
+                            IN.to_string()
+                        } else {
+                            a
+                        }
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .filter(|t| {
+                t.iter().filter(|a| *a == OUT).count() == 1
+                    && t.iter().filter(|a| *a == IN).count() == 1
+                    && t.iter().all(|a| !a.contains('\n') && !a.is_empty())
+            });
+        match template {
+            Some(t) => {
+                write_atomic(&path, t.join("\n").as_bytes())?;
+                run(&fill(&t))?.map_err(failed)
+            }
+            None => {
+                let o = driver(&[])?;
+                if o.status.success() {
+                    Ok(())
+                } else {
+                    Err(failed(String::from_utf8_lossy(&o.stderr).into_owned()))
+                }
+            }
+        }
     }
 
     /// Compiles `source` (C++ including `<metal_stdlib>`) for `kernel`, or
@@ -234,34 +519,58 @@ impl Compiler {
     pub(super) fn compile(&self, kernel: &str, source: &str) -> Result<Compiled, CpuError> {
         let key = self.key(source);
         let so = self.cache_dir.join(format!("{key}.so"));
+        let hit = || Compiled {
+            path: so.clone(),
+            cached: true,
+        };
         if so.exists() {
-            return Ok(Compiled {
-                path: so,
-                cached: true,
-            });
+            return Ok(hit());
         }
-        let shim = self.shim_dir()?;
+        let flags = self.flags();
+        let shim = prepare_shim(&self.clang, &self.cache_dir, &flags, SHIM_FILES)?;
+        let _lock = Lock::acquire(&self.cache_dir.join(format!("{key}.lock")))?;
+        if so.exists() {
+            return Ok(hit());
+        }
         let work = self.cache_dir.join(format!("tmp-{}", unique_suffix()));
         std::fs::create_dir_all(&work).map_err(io_err(format!("creating {}", work.display())))?;
         let result = (|| {
             let src = work.join("kernel.cpp");
             std::fs::write(&src, source).map_err(io_err(format!("writing {}", src.display())))?;
-            let out_tmp = work.join("kernel.so");
-            let out = Command::new(&self.clang.path)
-                .args(self.flags())
-                .arg("-I")
-                .arg(&shim)
-                .arg("-o")
-                .arg(&out_tmp)
-                .arg(&src)
-                .output()
-                .map_err(io_err(format!("running {}", self.clang.path.display())))?;
+            let obj = work.join("kernel.o");
+            let cc = |pch: Option<&Path>| {
+                let mut c = Command::new(&self.clang.path);
+                c.args(&flags).arg("-c");
+                if let Some(p) = pch {
+                    c.arg("-include-pch")
+                        .arg(p)
+                        .arg("-fpch-validate-input-files-content");
+                }
+                c.arg("-I")
+                    .arg(&shim.dir)
+                    .arg("-o")
+                    .arg(&obj)
+                    .arg(&src)
+                    .output()
+                    .map_err(io_err(format!("running {}", self.clang.path.display())))
+            };
+            let mut out = cc(shim.pch.as_deref())?;
+            if let Some(pch) = shim.pch.as_deref().filter(|_| !out.status.success()) {
+                // A header clang will not read (removed, corrupted by hand):
+                // the kernel's own errors do not name it.
+                let name = pch.file_name().unwrap_or_default().to_string_lossy();
+                if String::from_utf8_lossy(&out.stderr).contains(&*name) {
+                    out = cc(None)?;
+                }
+            }
             if !out.status.success() {
                 return Err(CpuError::Compile {
                     kernel: kernel.into(),
                     stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
                 });
             }
+            let out_tmp = work.join("kernel.so");
+            self.link(kernel, &obj, &out_tmp)?;
             std::fs::rename(&out_tmp, &so)
                 .map_err(io_err(format!("renaming to {}", so.display())))?;
             Ok(Compiled {
@@ -274,9 +583,9 @@ impl Compiler {
     }
 }
 
-fn shim_hash() -> [u8; 32] {
+fn shim_hash(files: &[(&str, &str)]) -> [u8; 32] {
     let mut h = Sha256::new();
-    for (path, text) in SHIM_FILES {
+    for (path, text) in files {
         for part in [path, text] {
             h.update((part.len() as u64).to_le_bytes());
             h.update(part.as_bytes());
