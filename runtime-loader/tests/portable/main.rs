@@ -110,6 +110,9 @@ fn the_same_host_code_runs_on_either_backend() {
     params.read(0, &mut back).unwrap();
     assert_eq!(back.to_vec(), a_n);
     assert!(params.same(&params.clone()) && !params.same(&x));
+    assert!(!params.is_empty());
+    // Not called: Metal's `gpuAddress` needs macOS 13 / iOS 16.
+    let _: fn(&gpu::Buffer) -> u64 = gpu::Buffer::gpu_address;
 
     let mut bindings = gpu::ResourceBindings::new();
     bindings
