@@ -52,8 +52,8 @@ fn ns_error(e: &NSError) -> String {
     conv::string(&e.localizedDescription())
 }
 
-/// An executable's libraries created on a device.
-#[derive(Debug)]
+/// An executable's libraries created on a device. Cloning shares them.
+#[derive(Debug, Clone)]
 pub struct Program<'a> {
     device: Device,
     exe: Executable<'a>,

@@ -191,3 +191,23 @@ fn the_same_host_code_runs_on_either_backend() {
         "{missing}"
     );
 }
+
+/// What host code may do with the objects on either backend: clone the
+/// device, programs, buffers, semaphores, submissions and bindings, and share
+/// the device, programs and semaphores between threads. (On Metal, buffers,
+/// pipelines, submissions and bindings are not `Send`: objc2 does not mark
+/// `MTLBuffer`, `MTLCommandBuffer` or `MTLArgumentEncoder` thread-safe.)
+#[test]
+fn the_objects_are_clonable_and_the_device_shareable_on_either_backend() {
+    fn clone<T: Clone>() {}
+    clone::<gpu::Device>();
+    clone::<gpu::Program<'static>>();
+    clone::<gpu::Buffer>();
+    clone::<gpu::Semaphore>();
+    clone::<gpu::Submission>();
+    clone::<gpu::ResourceBindings<'static>>();
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<gpu::Device>();
+    send_sync::<gpu::Program<'static>>();
+    send_sync::<gpu::Semaphore>();
+}
