@@ -764,3 +764,57 @@ fn misspelt_kernel_names_list_the_kernels() {
         "{err}"
     );
 }
+
+/// Emulating a Mac with a discrete GPU (`unified_memory: false`): after a
+/// dispatch recorded in a command buffer, the host reads the managed buffer
+/// the kernel writes only once a synchronize recorded after it has run,
+/// while the one it only reads stays readable; `Device::dispatch`
+/// synchronizes what it wrote, as Metal's does.
+#[test]
+fn a_managed_buffer_a_kernel_writes_needs_a_synchronize_before_the_host_reads_it() {
+    let Some(d) = device() else {
+        return;
+    };
+    let dev = Device::with_options(DeviceOptions {
+        clang: Some(d.clang().clone()),
+        cache_dir: Some(d.cache_dir().to_path_buf()),
+        unified_memory: false,
+        ..Default::default()
+    })
+    .unwrap();
+    let s = Saxpy::new(100);
+    let bytes = build("saxpy", BindingModel::ArgumentBuffers);
+    let exe = Executable::load(&bytes).unwrap();
+    let p = pipeline(&dev, exe, &[]);
+    let managed = MemoryType::DeviceLocalHostVisible;
+    let x = dev.buffer_with_data(&bytes_f32(&s.x), managed).unwrap();
+    let y = dev.buffer_with_data(&bytes_f32(&s.y), managed).unwrap();
+    let mut params = s.a.to_le_bytes().to_vec();
+    params.extend(100u32.to_le_bytes());
+    let params = dev.buffer_with_data(&params, managed).unwrap();
+    let mut b = ResourceBindings::new();
+    b.buffer(0, 0, &x).buffer(0, 1, &y).buffer(0, 2, &params);
+    let grid = Grid::Threads([100, 1, 1]);
+
+    let mut cb = dev.command_buffer().unwrap();
+    let mut pass = cb.compute().unwrap();
+    pass.dispatch(&p, &b, &[], grid).unwrap();
+    pass.end();
+    cb.commit().wait().unwrap();
+    assert_eq!(y.to_vec(), Err(CpuError::NotSynchronized));
+    assert_eq!(f32s(&x.to_vec().unwrap()), s.x, "x is only read");
+
+    let mut cb = dev.command_buffer().unwrap();
+    cb.synchronize(&y).unwrap();
+    cb.commit().wait().unwrap();
+    assert_eq!(f32s(&y.to_vec().unwrap()), s.expected());
+
+    dev.dispatch(&p, &b, &[], grid).unwrap();
+    let twice: Vec<f32> = s
+        .expected()
+        .iter()
+        .zip(&s.x)
+        .map(|(y, x)| s.a * x + y)
+        .collect();
+    assert_eq!(f32s(&y.to_vec().unwrap()), twice);
+}

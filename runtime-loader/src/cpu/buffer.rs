@@ -13,6 +13,7 @@
 //! is `MAP_SHARED`, so the forked child that runs a dispatch writes the
 //! caller's memory.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::CpuError;
@@ -154,17 +155,30 @@ impl Drop for Mapping {
 /// Cloning shares the buffer. Host access ([`Buffer::write`],
 /// [`Buffer::read`]) copies bytes. Every CPU buffer lives in host memory,
 /// but its storage mode is the one Metal would give it
-/// ([`crate::memory::storage_mode`] on a unified-memory device): a
-/// [`MemoryType::DeviceLocal`] buffer is private, and host access to it fails
-/// ([`CpuError::NotHostVisible`]) as it does on a Mac.
+/// ([`crate::memory::storage_mode`]): a [`MemoryType::DeviceLocal`] buffer
+/// is private, and host access to it fails ([`CpuError::NotHostVisible`]) as
+/// it does on a Mac. On a device emulating a Mac without unified memory
+/// (`DeviceOptions::unified_memory`), a `DeviceLocalHostVisible` buffer is
+/// managed: after the device wrote it, the host may read it only once a
+/// [`super::CommandBuffer::synchronize`] of it has run
+/// ([`CpuError::NotSynchronized`]), as a Mac would otherwise return stale
+/// bytes.
 #[derive(Debug, Clone)]
 pub struct Buffer {
     m: Arc<Mapping>,
     mode: StorageMode,
+    /// Managed buffers: the device wrote it since its last synchronize.
+    device_wrote: Arc<AtomicBool>,
 }
 
 impl Buffer {
-    pub(super) fn new(len: u64, memory: MemoryType) -> Result<Buffer, CpuError> {
+    /// `unified_memory`: the storage mode is that of a device with unified
+    /// memory, else that of a Mac with a discrete GPU.
+    pub(super) fn new(
+        len: u64,
+        memory: MemoryType,
+        unified_memory: bool,
+    ) -> Result<Buffer, CpuError> {
         if len == 0 {
             return Err(CpuError::ZeroLength);
         }
@@ -172,16 +186,26 @@ impl Buffer {
             what: format!("a {len}-byte buffer"),
             message: "larger than the address space".into(),
         })?;
+        let os = if unified_memory {
+            Os::current()
+        } else {
+            Os::MacOS
+        };
         Ok(Buffer {
             m: Arc::new(Mapping::new(len)?),
-            mode: memory::storage_mode(memory, Os::current(), true),
+            mode: memory::storage_mode(memory, os, unified_memory),
+            device_wrote: Arc::default(),
         })
     }
 
     /// A buffer holding `data` (written directly, whatever its storage
     /// mode: Metal's device fills a private buffer through a blit).
-    pub(super) fn with_data(data: &[u8], memory: MemoryType) -> Result<Buffer, CpuError> {
-        let b = Buffer::new(data.len() as u64, memory)?;
+    pub(super) fn with_data(
+        data: &[u8],
+        memory: MemoryType,
+        unified_memory: bool,
+    ) -> Result<Buffer, CpuError> {
+        let b = Buffer::new(data.len() as u64, memory, unified_memory)?;
         // SAFETY: the fresh mapping holds `data.len()` writable bytes and
         // cannot overlap `data`.
         unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), b.m.ptr(), data.len()) };
@@ -199,10 +223,23 @@ impl Buffer {
     }
 
     /// Its storage mode: [`StorageMode::Private`] for
-    /// [`MemoryType::DeviceLocal`], else [`StorageMode::Shared`] (a CPU
-    /// device has unified memory: never managed).
+    /// [`MemoryType::DeviceLocal`], [`StorageMode::Managed`] for
+    /// [`MemoryType::DeviceLocalHostVisible`] on a device without unified
+    /// memory, else [`StorageMode::Shared`].
     pub fn storage_mode(&self) -> StorageMode {
         self.mode
+    }
+
+    /// The device wrote the buffer (a command that may write it ran).
+    pub(super) fn device_wrote(&self) {
+        if self.mode == StorageMode::Managed {
+            self.device_wrote.store(true, Ordering::Release);
+        }
+    }
+
+    /// A synchronize of the buffer ran: the host may read it.
+    pub(super) fn synchronized(&self) {
+        self.device_wrote.store(false, Ordering::Release);
     }
 
     /// Whether the host can read and write it (every storage mode but
@@ -254,9 +291,13 @@ impl Buffer {
     }
 
     /// Copies `out.len()` bytes at `offset` out of the buffer (not a private
-    /// buffer).
+    /// buffer, nor a managed one the device wrote since its last
+    /// synchronize).
     pub fn read(&self, offset: u64, out: &mut [u8]) -> Result<(), CpuError> {
         let src = self.range(offset, out.len())?;
+        if self.device_wrote.load(Ordering::Acquire) {
+            return Err(CpuError::NotSynchronized);
+        }
         // SAFETY: `src` is valid for `out.len()` bytes (checked by `range`).
         unsafe { std::ptr::copy(src, out.as_mut_ptr(), out.len()) };
         Ok(())

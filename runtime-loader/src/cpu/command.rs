@@ -48,7 +48,9 @@ use super::exec::{self, EntryFn, Launch};
 use super::program::{Builtin, Pipeline};
 use super::sync::Semaphore;
 use super::CpuError;
+use crate::memory::StorageMode;
 use crate::plan::{DispatchPlan, Grid};
+use crate::schema::Access;
 use crate::transfer::{self, BlitAlignment, CopyParams, FillParams, Route};
 
 /// How recorded commands run (copied from the device).
@@ -88,6 +90,9 @@ struct Ready {
     _params: Option<Box<[u64; 3]>>,
     /// Lanes per SIMD group.
     simd_width: u32,
+    /// The buffers the dispatch may write (bound to a binding the kernel
+    /// does not only read).
+    written: Vec<Buffer>,
 }
 
 // SAFETY: the raw pointers in `encoded` point into memory owned by this
@@ -110,6 +115,9 @@ impl Ready {
             simd_width: self.simd_width,
         })?;
         o.divisions.fetch_add(outcome.divisions, Ordering::Relaxed);
+        for b in &self.written {
+            b.device_wrote();
+        }
         Ok(())
     }
 }
@@ -132,19 +140,31 @@ fn prepare(
             ),
         });
     }
+    let kernel = pipeline.kernel();
+    let written = bindings
+        .buffers()
+        .filter(|(key, _)| {
+            kernel
+                .binding(key.set, key.binding)
+                .is_none_or(|b| b.access() != Access::ReadOnly)
+        })
+        .map(|(_, b)| b.buffer.clone())
+        .collect();
     Ok(Ready {
-        kernel: pipeline.kernel().name().into(),
+        kernel: kernel.name().into(),
         entry: pipeline.entry(),
         _library: pipeline.library().clone(),
         encoded,
         _buffers: bindings.buffers().map(|(_, b)| b.buffer.clone()).collect(),
         _params: None,
         simd_width: pipeline.thread_execution_width(),
+        written,
     })
 }
 
 /// A polyfill kernel's dispatch over `length` bytes: `buffers` at
-/// `[[buffer(0)]]`…, `params` by `setBytes` at the next slot.
+/// `[[buffer(0)]]`…, `params` by `setBytes` at the next slot; it writes the
+/// last buffer.
 fn prepare_builtin(
     builtin: &Builtin,
     buffers: &[(&str, &Buffer)],
@@ -180,6 +200,11 @@ fn prepare_builtin(
         _params: Some(words),
         // The polyfill kernels use no SIMD-group operations.
         simd_width: exec::SIMD_WIDTH,
+        written: buffers
+            .last()
+            .map(|(_, b)| (*b).clone())
+            .into_iter()
+            .collect(),
     })
 }
 
@@ -201,13 +226,20 @@ impl Device {
 
     /// Runs `plan` as it is (the commands and argument-buffer bytes, however
     /// they were made) with the buffers in `bindings`, on the calling thread.
+    /// As Metal's `Device::dispatch`, it leaves every buffer it wrote
+    /// synchronized: the host may read a managed one.
     pub fn execute(
         &self,
         pipeline: &Pipeline<'_>,
         plan: &DispatchPlan,
         bindings: &ResourceBindings<'_>,
     ) -> Result<(), CpuError> {
-        prepare(pipeline, plan, bindings)?.run(&RunOptions::of(&self.inner))
+        let ready = prepare(pipeline, plan, bindings)?;
+        ready.run(&RunOptions::of(&self.inner))?;
+        for b in &ready.written {
+            b.synchronized();
+        }
+        Ok(())
     }
 }
 
@@ -233,6 +265,8 @@ enum Cmd {
     Wait(Semaphore, u64),
     Signal(Semaphore, u64),
     Dispatch(Box<Ready>),
+    /// A managed buffer's `synchronizeResource:`.
+    Synchronize(Buffer),
     /// A fill done directly (a blit's `fillBuffer`).
     Fill {
         dst: Buffer,
@@ -256,6 +290,10 @@ impl Cmd {
             Cmd::Wait(s, v) => s.wait(*v, o.queue_wait_limit),
             Cmd::Signal(s, v) => s.signal(*v),
             Cmd::Dispatch(r) => r.run(o),
+            Cmd::Synchronize(b) => {
+                b.synchronized();
+                Ok(())
+            }
             Cmd::Fill {
                 dst,
                 offset,
@@ -271,6 +309,7 @@ impl Cmd {
                         *length as usize,
                     )
                 };
+                dst.device_wrote();
                 Ok(())
             }
             Cmd::Copy {
@@ -290,6 +329,7 @@ impl Cmd {
                         *length as usize,
                     )
                 };
+                dst.device_wrote();
                 Ok(())
             }
         }
@@ -450,10 +490,13 @@ impl CommandBuffer {
     }
 
     /// Makes the device's writes to a managed buffer visible to the host
-    /// (Metal's `synchronizeResource:`): nothing to do on the CPU, where no
-    /// buffer is managed.
+    /// (Metal's `synchronizeResource:`); nothing for other storage modes.
+    /// Only a device without unified memory has managed buffers
+    /// (`DeviceOptions::unified_memory`).
     pub fn synchronize(&mut self, buffer: &Buffer) -> Result<(), CpuError> {
-        let _ = buffer;
+        if buffer.storage_mode() == StorageMode::Managed {
+            self.push(Cmd::Synchronize(buffer.clone()));
+        }
         Ok(())
     }
 

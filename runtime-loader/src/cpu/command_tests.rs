@@ -478,3 +478,72 @@ fn buffer_lengths_are_u64_and_never_zero() {
     assert!(dev.name().starts_with("CPU (clang++ "), "{}", dev.name());
     assert!(dev.has_unified_memory());
 }
+
+/// A Mac with a discrete GPU, on the CPU (`unified_memory: false`):
+/// `DeviceLocalHostVisible` is managed, and the host reading what the device
+/// wrote needs a synchronize recorded after the write, as on such a Mac
+/// (where it would read stale bytes); host writes need nothing.
+#[test]
+fn without_unified_memory_the_host_reads_a_managed_buffer_only_after_a_synchronize() {
+    use crate::memory::StorageMode;
+    let Some(d) = dev() else {
+        return;
+    };
+    let dev = Device::with_options(DeviceOptions {
+        clang: Some(d.clang().clone()),
+        cache_dir: Some(d.cache_dir().to_path_buf()),
+        unified_memory: false,
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(!dev.has_unified_memory() && d.has_unified_memory());
+    let managed = dev
+        .buffer_with_data(&[1; 8], MemoryType::DeviceLocalHostVisible)
+        .unwrap();
+    assert_eq!(managed.storage_mode(), StorageMode::Managed);
+    assert!(managed.is_host_visible());
+    let shared = dev.buffer(8, MemoryType::HostVisible).unwrap();
+    assert_eq!(shared.storage_mode(), StorageMode::Shared);
+    let private = dev.buffer(8, MemoryType::DeviceLocal).unwrap();
+    assert_eq!(private.storage_mode(), StorageMode::Private);
+    assert_eq!(managed.to_vec().unwrap(), [1; 8], "host-written bytes");
+
+    // A fill (direct) and a copy (unaligned: the polyfill kernel) by the
+    // device, no synchronize: the host may write, not read.
+    for polyfill in [false, true] {
+        let mut cb = dev.command_buffer().unwrap();
+        if polyfill {
+            assert_eq!(
+                cb.copy(&shared, 0, &managed, 1, 2).unwrap(),
+                Route::Polyfill
+            );
+        } else {
+            cb.fill(&managed, 0, 8, &[7]).unwrap();
+        }
+        cb.synchronize(&shared).unwrap();
+        cb.commit().wait().unwrap();
+        assert_eq!(
+            managed.to_vec(),
+            Err(CpuError::NotSynchronized),
+            "{polyfill}"
+        );
+        let mut one = [0u8; 1];
+        assert_eq!(managed.read(7, &mut one), Err(CpuError::NotSynchronized));
+        managed.write(0, &[1]).unwrap();
+        assert_eq!(
+            shared.to_vec().unwrap(),
+            [0; 8],
+            "a shared buffer needs nothing"
+        );
+    }
+    assert!(CpuError::NotSynchronized
+        .to_string()
+        .contains("CommandBuffer::synchronize(&buffer)"));
+
+    // The synchronize recorded after the write: readable.
+    let mut cb = dev.command_buffer().unwrap();
+    cb.fill(&managed, 4, 4, &[9]).unwrap();
+    cb.synchronize(&managed).unwrap();
+    cb.commit().wait().unwrap();
+    assert_eq!(managed.to_vec().unwrap(), [1, 0, 0, 7, 9, 9, 9, 9]);
+}

@@ -75,6 +75,12 @@ pub struct DeviceOptions {
     /// 8 to 32), e.g. to compare with a Vulkan device's subgroups of that
     /// size.
     pub simd_width: u32,
+    /// Whether host and device share memory, as on Apple silicon (default);
+    /// `false` emulates a Mac with a discrete GPU: `DeviceLocalHostVisible`
+    /// buffers are managed, and the host reading one the device wrote fails
+    /// until a `CommandBuffer::synchronize` of it has run
+    /// ([`CpuError::NotSynchronized`]).
+    pub unified_memory: bool,
 }
 
 impl Default for DeviceOptions {
@@ -88,6 +94,7 @@ impl Default for DeviceOptions {
             queue_wait_limit: Duration::from_secs(60),
             transfer_rule: TransferRule::default(),
             simd_width: exec::SIMD_WIDTH,
+            unified_memory: true,
         }
     }
 }
@@ -101,6 +108,7 @@ pub(super) struct Inner {
     pub(super) queue_wait_limit: Duration,
     pub(super) transfer_rule: TransferRule,
     pub(super) simd_width: u32,
+    pub(super) unified_memory: bool,
     /// The polyfill kernels, compiled on first use.
     pub(super) builtins: OnceLock<Result<Arc<Builtins>, CpuError>>,
     /// The device's queue, started on first use.
@@ -145,6 +153,7 @@ impl Device {
                 queue_wait_limit: options.queue_wait_limit,
                 transfer_rule: options.transfer_rule,
                 simd_width: options.simd_width,
+                unified_memory: options.unified_memory,
                 builtins: OnceLock::new(),
                 queue: OnceLock::new(),
                 divisions: Arc::new(AtomicU64::new(0)),
@@ -168,6 +177,7 @@ impl Device {
                 queue_wait_limit: i.queue_wait_limit,
                 transfer_rule: i.transfer_rule,
                 simd_width: width,
+                unified_memory: i.unified_memory,
                 builtins: OnceLock::new(),
                 queue: OnceLock::new(),
                 divisions: i.divisions.clone(),
@@ -212,22 +222,22 @@ impl Device {
         )
     }
 
-    /// Whether host and device share memory: always (Metal's device says
-    /// so of Apple silicon).
+    /// Whether host and device share memory (as Metal's device says of
+    /// Apple silicon): [`DeviceOptions::unified_memory`], true unless set.
     pub fn has_unified_memory(&self) -> bool {
-        true
+        self.inner.unified_memory
     }
 
     /// A zeroed buffer of `len` bytes (exact size, guarded) with the storage
-    /// mode Metal gives `memory` on a unified-memory device (see [`Buffer`]:
-    /// a [`MemoryType::DeviceLocal`] buffer refuses host access).
+    /// mode Metal gives `memory` on this kind of device (see [`Buffer`]: a
+    /// [`MemoryType::DeviceLocal`] buffer refuses host access).
     pub fn buffer(&self, len: u64, memory: MemoryType) -> Result<Buffer, CpuError> {
-        Buffer::new(len, memory)
+        Buffer::new(len, memory, self.inner.unified_memory)
     }
 
     /// A buffer holding `data` (of any storage mode, as on Metal).
     pub fn buffer_with_data(&self, data: &[u8], memory: MemoryType) -> Result<Buffer, CpuError> {
-        Buffer::with_data(data, memory)
+        Buffer::with_data(data, memory, self.inner.unified_memory)
     }
 
     /// The executable's libraries on this device; pipelines come from the

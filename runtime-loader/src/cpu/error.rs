@@ -169,6 +169,10 @@ pub enum CpuError {
     /// which Metal refuses.
     #[error("the buffer is private to the device (MemoryType::DeviceLocal); copy it to a host-visible buffer first")]
     NotHostVisible,
+    /// A host read of a managed buffer the device wrote since its last
+    /// synchronize (a device emulating a Mac without unified memory).
+    #[error("the buffer is managed (MemoryType::DeviceLocalHostVisible without unified memory) and the device wrote it: record CommandBuffer::synchronize(&buffer) after the write, or the host reads stale bytes on such a Mac")]
+    NotSynchronized,
     /// Buffers cannot be empty (as in Metal).
     #[error("a buffer cannot be empty")]
     ZeroLength,

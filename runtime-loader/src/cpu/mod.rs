@@ -9,7 +9,11 @@
 //! the same argument types and `Result`s, so host code tested here compiles
 //! for a Mac unchanged (`runtime-loader/tests/portable`). Buffers get the
 //! storage mode Metal would give their [`crate::memory::MemoryType`]: a
-//! `DeviceLocal` buffer refuses host access ([`CpuError::NotHostVisible`]).
+//! `DeviceLocal` buffer refuses host access ([`CpuError::NotHostVisible`]);
+//! with [`DeviceOptions::unified_memory`] `false` (a Mac with a discrete
+//! GPU), a `DeviceLocalHostVisible` buffer is managed, and the host reading
+//! what the device wrote before a [`CommandBuffer::synchronize`] of it fails
+//! ([`CpuError::NotSynchronized`]).
 //!
 //! | halc CPU runtime | what it is |
 //! |---|---|
