@@ -19,6 +19,10 @@ const WHOLE: &[&str] = &[
     "examples/kernels-app/shaders/fill.glsl",
 ];
 
+/// Files a block must show to their last line: the crate's manifest ends
+/// with the profile and `[patch.crates-io]` sections a user must copy too.
+const TO_END: &[&str] = &["examples/kernels-app/Cargo.toml"];
+
 /// A fenced code block of the tour.
 #[derive(Debug)]
 struct Block {
@@ -107,6 +111,9 @@ fn problems(markdown: &str, files: &BTreeMap<String, String>) -> Vec<String> {
         *shown.entry(from.as_str()).or_default() += 1;
         if WHOLE.contains(&from.as_str()) && b.body.len() != lines.len() {
             out.push(format!("{at}: `{from}` must be shown whole"));
+        }
+        if TO_END.contains(&from.as_str()) && start + b.body.len() != lines.len() {
+            out.push(format!("{at}: `{from}` must be shown to its last line"));
         }
         if from == MAIN {
             let gap = &lines[main_cursor.min(start)..start];
@@ -219,4 +226,71 @@ fn the_tour_check_catches_an_edit_a_missing_marker_a_gap_and_a_part() {
             .any(|p| p.contains("common.glsl` must be shown whole")),
         "{p:?}"
     );
+}
+
+/// The README's recipe (*Use from build.rs*) is the example's: its blocks
+/// marked `<!-- from PATH -->` are runs of lines of those files, the
+/// manifest to its end (dependencies, profile, `[patch.crates-io]`) and the
+/// build script whole; CI builds and runs the example.
+fn readme_problems(readme: &str, files: &BTreeMap<String, String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut shown = Vec::new();
+    for b in blocks(readme).iter().filter(|b| b.from.is_some()) {
+        let from = b.from.as_deref().unwrap();
+        let at = format!("README.md:{}", b.line);
+        let Some(text) = files.get(from) else {
+            out.push(format!("{at}: `{from}` is not a file the README may show"));
+            continue;
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        let Some(start) = find_run(&lines, &b.body) else {
+            out.push(format!("{at}: the block is not a run of lines of `{from}`"));
+            continue;
+        };
+        if TO_END.contains(&from) && start + b.body.len() != lines.len() {
+            out.push(format!("{at}: `{from}` must be shown to its last line"));
+        }
+        if WHOLE.contains(&from) && b.body.len() != lines.len() {
+            out.push(format!("{at}: `{from}` must be shown whole"));
+        }
+        shown.push(from.to_string());
+    }
+    for path in [
+        "examples/kernels-app/Cargo.toml",
+        "examples/kernels-app/build.rs",
+    ] {
+        if !shown.iter().any(|s| s == path) {
+            out.push(format!("README.md: the recipe does not show `{path}`"));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_readme_recipe_is_the_example_ci_builds() {
+    let root = crate::root();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let mut files = files(&root);
+    files.remove(GENERATED);
+    let p = readme_problems(&readme, &files);
+    assert!(p.is_empty(), "{}", p.join("\n"));
+
+    // Negative controls: the manifest cut before its [patch] section, and
+    // a dependency line edited.
+    let cut = readme.replacen(
+        "libmimalloc-sys = { path = \"../../vendor/libmimalloc-sys\" }\n```",
+        "```",
+        1,
+    );
+    assert_ne!(cut, readme);
+    let p = readme_problems(&cut, &files);
+    assert!(
+        p.iter()
+            .any(|p| p.contains("must be shown to its last line")),
+        "{p:?}"
+    );
+    let edited = readme.replacen("default-features = false }", "default-features = true }", 1);
+    assert_ne!(edited, readme);
+    let p = readme_problems(&edited, &files);
+    assert!(p.iter().any(|p| p.contains("not a run of lines")), "{p:?}");
 }
