@@ -20,7 +20,10 @@
 #   - peak memory of the batch against the largest single-kernel run;
 #   - Executable::load + verification of 1,000 to 10,000 kernels (criterion),
 #     and 1,000 over ten copies of the file (the memory of 10,000) as a control;
-#     and the same loads' instructions under callgrind (examples/load_probe.rs).
+#     and the same loads' instructions under callgrind (examples/load_probe.rs);
+#   - the first build of a crate depending on halc against the same crate
+#     building SPIRV-Tools' optimizer (scripts/bench-first-build.sh, which
+#     runs on its own too).
 #
 # Usage: bash scripts/bench.sh            (ROUNDS=N to change the rounds of the one-kernel commands)
 # Needs: Rust, python3; installs spirv-cross, spirv-tools and hyperfine with apt-get and
@@ -397,3 +400,6 @@ w = max(len(r[0]) for r in rows)
 for a, v in rows:
     print(f"{a:<{w}}  {v}")
 EOF
+
+# --- the first build of a dependent crate ----------------------------------------
+bash scripts/bench-first-build.sh

@@ -9,9 +9,10 @@
 # aarch64-linux-gnu-g++ and qemu-aarch64 are installed: apt-get install
 # g++-aarch64-linux-gnu qemu-user; HALC_REQUIRE_NEON_TEST=1 makes their
 # absence an error), inherit_expression_dependencies (0002), and the keyword
-# sets against their sorted arrays (0004). 0003 changes
-# the MSL of clustered min and max: its tests run that MSL (cargo test:
-# tests/amber/subgroup_clustered.amber, the subgroup_clustered fixture).
+# sets against their sorted arrays (0004). 0003, 0005, 0006 and 0007 change
+# the MSL (clustered min and max, ldexp, OpCopyMemory, half matrix inverse):
+# their tests run that MSL (cargo test: tests/amber/subgroup_clustered.amber,
+# ldexp_int64_exponent.amber, copy_memory.amber, matrix_inverse_half.amber).
 #   bash scripts/vendor-spirv-cross.sh          # rewrite vendor/spirv-cross-sys
 #   bash scripts/vendor-spirv-cross.sh --check  # fail if it differs from what is committed
 # Needs cargo (to fetch the crate through the configured registry), c++ and patch.

@@ -6557,17 +6557,18 @@ void CompilerMSL::emit_custom_functions()
 
 		case SPVFuncImplInverse4x4:
 			statement("// Returns the determinant of a 2x2 matrix.");
+			statement("template<typename T>");
 			statement(force_inline);
-			statement("float spvDet2x2(float a1, float a2, float b1, float b2)");
+			statement("T spvDet2x2(T a1, T a2, T b1, T b2)");
 			begin_scope();
 			statement("return a1 * b2 - b1 * a2;");
 			end_scope();
 			statement("");
 
 			statement("// Returns the determinant of a 3x3 matrix.");
+			statement("template<typename T>");
 			statement(force_inline);
-			statement("float spvDet3x3(float a1, float a2, float a3, float b1, float b2, float b3, float c1, "
-			          "float c2, float c3)");
+			statement("T spvDet3x3(T a1, T a2, T a3, T b1, T b2, T b3, T c1, T c2, T c3)");
 			begin_scope();
 			statement("return a1 * spvDet2x2(b2, b3, c2, c3) - b1 * spvDet2x2(a2, a3, c2, c3) + c1 * spvDet2x2(a2, a3, "
 			          "b2, b3);");
@@ -6575,10 +6576,11 @@ void CompilerMSL::emit_custom_functions()
 			statement("");
 			statement("// Returns the inverse of a matrix, by using the algorithm of calculating the classical");
 			statement("// adjoint and dividing by the determinant. The contents of the matrix are changed.");
+			statement("template<typename T>");
 			statement(force_inline);
-			statement("float4x4 spvInverse4x4(float4x4 m)");
+			statement("matrix<T, 4, 4> spvInverse4x4(matrix<T, 4, 4> m)");
 			begin_scope();
-			statement("float4x4 adj;	// The adjoint matrix (inverse after dividing by determinant)");
+			statement("matrix<T, 4, 4> adj;	// The adjoint matrix (inverse after dividing by determinant)");
 			statement_no_indent("");
 			statement("// Create the transpose of the cofactors, as the classical adjoint of the matrix.");
 			statement("adj[0][0] =  spvDet3x3(m[1][1], m[1][2], m[1][3], m[2][1], m[2][2], m[2][3], m[3][1], m[3][2], "
@@ -6618,12 +6620,12 @@ void CompilerMSL::emit_custom_functions()
 			          "m[2][2]);");
 			statement_no_indent("");
 			statement("// Calculate the determinant as a combination of the cofactors of the first row.");
-			statement("float det = (adj[0][0] * m[0][0]) + (adj[0][1] * m[1][0]) + (adj[0][2] * m[2][0]) + (adj[0][3] "
+			statement("T det = (adj[0][0] * m[0][0]) + (adj[0][1] * m[1][0]) + (adj[0][2] * m[2][0]) + (adj[0][3] "
 			          "* m[3][0]);");
 			statement_no_indent("");
 			statement("// Divide the classical adjoint matrix by the determinant.");
 			statement("// If determinant is zero, matrix is not invertable, so leave it unchanged.");
-			statement("return (det != 0.0f) ? (adj * (1.0f / det)) : m;");
+			statement("return (det != T(0)) ? (adj * (T(1) / det)) : m;");
 			end_scope();
 			statement("");
 			break;
@@ -6632,8 +6634,9 @@ void CompilerMSL::emit_custom_functions()
 			if (spv_function_implementations.count(SPVFuncImplInverse4x4) == 0)
 			{
 				statement("// Returns the determinant of a 2x2 matrix.");
+				statement("template<typename T>");
 				statement(force_inline);
-				statement("float spvDet2x2(float a1, float a2, float b1, float b2)");
+				statement("T spvDet2x2(T a1, T a2, T b1, T b2)");
 				begin_scope();
 				statement("return a1 * b2 - b1 * a2;");
 				end_scope();
@@ -6642,10 +6645,11 @@ void CompilerMSL::emit_custom_functions()
 
 			statement("// Returns the inverse of a matrix, by using the algorithm of calculating the classical");
 			statement("// adjoint and dividing by the determinant. The contents of the matrix are changed.");
+			statement("template<typename T>");
 			statement(force_inline);
-			statement("float3x3 spvInverse3x3(float3x3 m)");
+			statement("matrix<T, 3, 3> spvInverse3x3(matrix<T, 3, 3> m)");
 			begin_scope();
-			statement("float3x3 adj;	// The adjoint matrix (inverse after dividing by determinant)");
+			statement("matrix<T, 3, 3> adj;	// The adjoint matrix (inverse after dividing by determinant)");
 			statement_no_indent("");
 			statement("// Create the transpose of the cofactors, as the classical adjoint of the matrix.");
 			statement("adj[0][0] =  spvDet2x2(m[1][1], m[1][2], m[2][1], m[2][2]);");
@@ -6661,11 +6665,11 @@ void CompilerMSL::emit_custom_functions()
 			statement("adj[2][2] =  spvDet2x2(m[0][0], m[0][1], m[1][0], m[1][1]);");
 			statement_no_indent("");
 			statement("// Calculate the determinant as a combination of the cofactors of the first row.");
-			statement("float det = (adj[0][0] * m[0][0]) + (adj[0][1] * m[1][0]) + (adj[0][2] * m[2][0]);");
+			statement("T det = (adj[0][0] * m[0][0]) + (adj[0][1] * m[1][0]) + (adj[0][2] * m[2][0]);");
 			statement_no_indent("");
 			statement("// Divide the classical adjoint matrix by the determinant.");
 			statement("// If determinant is zero, matrix is not invertable, so leave it unchanged.");
-			statement("return (det != 0.0f) ? (adj * (1.0f / det)) : m;");
+			statement("return (det != T(0)) ? (adj * (T(1) / det)) : m;");
 			end_scope();
 			statement("");
 			break;
@@ -6673,10 +6677,11 @@ void CompilerMSL::emit_custom_functions()
 		case SPVFuncImplInverse2x2:
 			statement("// Returns the inverse of a matrix, by using the algorithm of calculating the classical");
 			statement("// adjoint and dividing by the determinant. The contents of the matrix are changed.");
+			statement("template<typename T>");
 			statement(force_inline);
-			statement("float2x2 spvInverse2x2(float2x2 m)");
+			statement("matrix<T, 2, 2> spvInverse2x2(matrix<T, 2, 2> m)");
 			begin_scope();
-			statement("float2x2 adj;	// The adjoint matrix (inverse after dividing by determinant)");
+			statement("matrix<T, 2, 2> adj;	// The adjoint matrix (inverse after dividing by determinant)");
 			statement_no_indent("");
 			statement("// Create the transpose of the cofactors, as the classical adjoint of the matrix.");
 			statement("adj[0][0] =  m[1][1];");
@@ -6686,11 +6691,11 @@ void CompilerMSL::emit_custom_functions()
 			statement("adj[1][1] =  m[0][0];");
 			statement_no_indent("");
 			statement("// Calculate the determinant as a combination of the cofactors of the first row.");
-			statement("float det = (adj[0][0] * m[0][0]) + (adj[0][1] * m[1][0]);");
+			statement("T det = (adj[0][0] * m[0][0]) + (adj[0][1] * m[1][0]);");
 			statement_no_indent("");
 			statement("// Divide the classical adjoint matrix by the determinant.");
 			statement("// If determinant is zero, matrix is not invertable, so leave it unchanged.");
-			statement("return (det != 0.0f) ? (adj * (1.0f / det)) : m;");
+			statement("return (det != T(0)) ? (adj * (T(1) / det)) : m;");
 			end_scope();
 			statement("");
 			break;
