@@ -187,6 +187,67 @@ impl GlslCache {
     }
 }
 
+impl GlslCache {
+    /// The name a GLSL text given on glslc's standard input is kept under:
+    /// its SHA-256, in place of a path (the key covers glslc, its version,
+    /// program file and arguments as for a file).
+    fn text_name(text: &str) -> PathBuf {
+        PathBuf::from(format!("<stdin {}>", hex(&Sha256::digest(text.as_bytes()))))
+    }
+
+    /// Whether glslc's output on `text` depends on the text alone: not when
+    /// it has an `#include` (what it includes is not part of the key).
+    fn text_cacheable(text: &str) -> bool {
+        matches!(included_names(text.as_bytes()), Some(names) if names.is_empty())
+    }
+
+    /// glslc's SPIR-V for GLSL `text` given on its standard input (Amber's
+    /// inline shaders), if kept.
+    pub(crate) fn get_text(
+        &self,
+        glslc: &Glslc,
+        text: &str,
+        opts: &GlslOptions,
+    ) -> Option<Vec<u8>> {
+        if !Self::text_cacheable(text) {
+            return None;
+        }
+        self.get(glslc, &Self::text_name(text), opts)
+            .map(|o| o.spirv)
+    }
+
+    /// Keeps `spirv`, glslc's output on `text` with `opts`, unless the text
+    /// has an `#include`. A failure to write leaves the cache without it.
+    pub(crate) fn put_text(&self, glslc: &Glslc, text: &str, opts: &GlslOptions, spirv: &[u8]) {
+        if !Self::text_cacheable(text) {
+            return;
+        }
+        let out = GlslOutput {
+            spirv: spirv.to_vec(),
+            dependencies: Vec::new(),
+        };
+        // No file was read: nothing to settle.
+        self.put(glslc, &Self::text_name(text), opts, &out, SystemTime::now());
+    }
+
+    /// The default directory of `halc test`'s kept glslc outputs:
+    /// `$HALC_GLSLC_CACHE`, else `$XDG_CACHE_HOME/halc/glslc`, else
+    /// `~/.cache/halc/glslc`, else one under the temporary directory.
+    pub fn default_dir() -> PathBuf {
+        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+        if let Some(d) = env("HALC_GLSLC_CACHE") {
+            return PathBuf::from(d);
+        }
+        if let Some(d) = env("XDG_CACHE_HOME") {
+            return PathBuf::from(d).join("halc/glslc");
+        }
+        if let Some(d) = env("HOME") {
+            return PathBuf::from(d).join(".cache/halc/glslc");
+        }
+        std::env::temp_dir().join("halc-glslc-cache")
+    }
+}
+
 /// The size and modification time of the file `program` runs (found on
 /// `PATH` when it is a bare name), or "" when there is none.
 fn program_stamp(program: &Path) -> String {
@@ -286,5 +347,18 @@ mod tests {
         assert_eq!(included_names(b"#include HEADER\n"), None);
         assert_eq!(included_names(b"#include \"open\n"), None);
         assert_eq!(included_names(b"#version 450\n"), Some(vec![]));
+    }
+
+    /// A text is kept by its digest unless it includes something (which the
+    /// key would not cover).
+    #[test]
+    fn texts_with_an_include_are_not_kept() {
+        assert!(GlslCache::text_cacheable("#version 450\nvoid main() {}\n"));
+        assert!(!GlslCache::text_cacheable(
+            "#version 450\n#include \"a.glsl\"\n"
+        ));
+        assert!(!GlslCache::text_cacheable("#include HEADER\n"));
+        assert_ne!(GlslCache::text_name("a"), GlslCache::text_name("b"));
+        assert_eq!(GlslCache::text_name("a"), GlslCache::text_name("a"));
     }
 }

@@ -58,6 +58,10 @@ pub struct RunOptions {
     pub target_env: String,
     /// The glslc to run (default: `$HALC_GLSLC`, else `glslc` on `PATH`).
     pub glslc: Option<PathBuf>,
+    /// Where glslc's outputs are kept between runs, by the shader's text,
+    /// glslc and its arguments ([`GlslCache`](crate::glsl::GlslCache));
+    /// `None`: glslc runs for every shader.
+    pub glslc_cache: Option<PathBuf>,
     /// Which sides run.
     pub sides: Sides,
     /// Vulkan device (substring of its name; default lavapipe).
@@ -82,6 +86,7 @@ impl Default for RunOptions {
             compile: Options::default(),
             target_env: "spv1.3".into(),
             glslc: None,
+            glslc_cache: None,
             sides: Sides::MetalOnCpu,
             vulkan_device: None,
             vulkan_program: None,
@@ -1317,8 +1322,13 @@ fn module(file: &str, script: &Script, p: &Pipeline, opts: &RunOptions) -> Resul
     let mut bytes = match &shader.source {
         ShaderSource::SpirvHex(b) => b.clone(),
         ShaderSource::SpirvAsm(text) => assemble(text, &env)?,
-        ShaderSource::Glsl(text) => glslc(opts.glslc.as_deref(), text, &env)
-            .map_err(|e| script_lines(&e, file, shader.inline.then_some(shader.line)))?,
+        ShaderSource::Glsl(text) => glslc(
+            opts.glslc.as_deref(),
+            opts.glslc_cache.as_deref(),
+            text,
+            &env,
+        )
+        .map_err(|e| script_lines(&e, file, shader.inline.then_some(shader.line)))?,
     };
     if !p.optimizations.is_empty() {
         bytes = spirv_opt(&bytes, &p.optimizations, &env)?;
@@ -1418,8 +1428,14 @@ fn spirv_opt(module: &[u8], passes: &[String], env: &str) -> Result<Vec<u8>, Str
     std::fs::read(&output).map_err(|e| format!("SHADER_OPTIMIZATION: {e}"))
 }
 
-/// Compiles GLSL compute source with glslc ([`crate::glsl`]).
-fn glslc(path: Option<&Path>, text: &str, env: &str) -> Result<Vec<u8>, String> {
+/// Compiles GLSL compute source with glslc ([`crate::glsl`]), through the
+/// cache in `cache` when there is one.
+fn glslc(
+    path: Option<&Path>,
+    cache: Option<&Path>,
+    text: &str,
+    env: &str,
+) -> Result<Vec<u8>, String> {
     let opts = crate::glsl::GlslOptions {
         target_env: env
             .parse()
@@ -1427,12 +1443,20 @@ fn glslc(path: Option<&Path>, text: &str, env: &str) -> Result<Vec<u8>, String> 
         ..Default::default()
     };
     let glslc = crate::glsl::Glslc::locate(path).map_err(|e| e.to_string())?;
-    glslc.compile_source(text, &opts).map_err(|e| match e {
+    let cache = cache.map(|d| crate::glsl_cache::GlslCache::new(d.to_path_buf()));
+    if let Some(spirv) = cache.as_ref().and_then(|c| c.get_text(&glslc, text, &opts)) {
+        return Ok(spirv);
+    }
+    let spirv = glslc.compile_source(text, &opts).map_err(|e| match e {
         crate::glsl::GlslError::Compile { stderr, .. } => {
             format!("glslc rejected the shader:\n{stderr}")
         }
         e => e.to_string(),
-    })
+    })?;
+    if let Some(c) = &cache {
+        c.put_text(&glslc, text, &opts, &spirv);
+    }
+    Ok(spirv)
 }
 
 #[cfg(test)]

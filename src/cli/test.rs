@@ -36,6 +36,14 @@ pub struct TestArgs {
     /// The glslc to run for GLSL shaders (default: $HALC_GLSLC, else glslc on PATH).
     #[arg(long, value_name = "PATH")]
     glslc: Option<PathBuf>,
+    /// Where glslc's outputs are kept between runs, found by the shader's
+    /// text, glslc (its version and program file) and its arguments
+    /// (default: $HALC_GLSLC_CACHE, else ~/.cache/halc/glslc).
+    #[arg(long, value_name = "DIR", conflicts_with = "no_glslc_cache")]
+    glslc_cache: Option<PathBuf>,
+    /// Run glslc for every GLSL shader, keeping nothing.
+    #[arg(long)]
+    no_glslc_cache: bool,
     /// Initial threadgroup memory: `poison` (default; Metal does not zero
     /// it, and a kernel reading it before writing must fail) or `zero`, to
     /// tell whether a failure comes from reading uninitialised memory.
@@ -112,6 +120,11 @@ pub fn run(a: TestArgs) -> Result<()> {
         compile,
         target_env: a.target_env.clone(),
         glslc: a.glslc.clone(),
+        glslc_cache: (!a.no_glslc_cache).then(|| {
+            a.glslc_cache
+                .clone()
+                .unwrap_or_else(halc::glsl::GlslCache::default_dir)
+        }),
         sides,
         vulkan_device: a.device.clone(),
         vulkan_program: std::env::current_exe().ok(),

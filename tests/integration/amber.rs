@@ -1305,3 +1305,87 @@ fn diff_runs_seeds_at_once_and_reports_in_seed_order() {
     assert_eq!(seeds, ["1", "2", "3", "4", "5", "6", "7", "8"], "{one}");
     assert_eq!(three, one, "the lines depend on -j");
 }
+
+/// `halc test` keeps glslc's output by the shader's text (and glslc, its
+/// arguments): a second run of the same file runs glslc for nothing and
+/// reports the same; an edited shader runs it again; `--no-glslc-cache`
+/// runs it every time.
+#[test]
+fn test_keeps_glslc_outputs_by_the_shaders_text() {
+    if !tools() {
+        return;
+    }
+    #[cfg(not(unix))]
+    return;
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path();
+    let wrapper = dir.join("glslc-counting");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\n[ \"$1\" = --version ] || echo run >> {}\nexec glslc \"$@\"\n",
+            dir.join("runs").display()
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let amber = |value: u32| {
+        format!(
+            "#!amber\nSHADER compute k GLSL\n#version 450\nlayout(local_size_x = 4) in;\n\
+             layout(set = 0, binding = 0) buffer B {{ uint v[]; }} b;\n\
+             void main() {{ b.v[gl_GlobalInvocationID.x] = {value}u + gl_GlobalInvocationID.x; }}\n\
+             END\nBUFFER buf DATA_TYPE uint32 SIZE 4 FILL 0\n\
+             PIPELINE compute p\n  ATTACH k\n  BIND BUFFER buf AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n\
+             RUN p 1 1 1\nEXPECT buf IDX 0 EQ 7 8 9 10\n"
+        )
+    };
+    std::fs::write(dir.join("t.amber"), amber(7)).unwrap();
+    let runs = || {
+        std::fs::read_to_string(dir.join("runs"))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let cache = dir.join("cache");
+    let test = |extra: &[&str]| {
+        let mut args = vec![
+            "test",
+            "t.amber",
+            "--glslc",
+            wrapper.to_str().unwrap(),
+            "--glslc-cache",
+            cache.to_str().unwrap(),
+        ];
+        if extra.contains(&"--no-glslc-cache") {
+            args.truncate(4);
+        }
+        args.extend_from_slice(extra);
+        let o = halc().args(&args).current_dir(dir).output().unwrap();
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+    };
+    let first = test(&[]);
+    assert_eq!(runs(), 1, "{first}");
+    let second = test(&[]);
+    assert_eq!(
+        runs(),
+        1,
+        "the second run took glslc's output from the cache"
+    );
+    assert_eq!(second, first, "the same outcome from the kept SPIR-V");
+    // Another text is another entry; the old one stays valid.
+    std::fs::write(dir.join("t.amber"), amber(8)).unwrap();
+    let edited = test(&[]);
+    assert_eq!(runs(), 2, "{edited}");
+    assert_ne!(
+        edited, first,
+        "the edited shader computes 8.., which the EXPECT refuses"
+    );
+    // Without the cache glslc runs every time.
+    test(&["--no-glslc-cache"]);
+    test(&["--no-glslc-cache"]);
+    assert_eq!(runs(), 4);
+}
