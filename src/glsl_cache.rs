@@ -187,6 +187,8 @@ impl GlslCache {
     }
 }
 
+/// GLSL given as text on glslc's standard input: `halc test`'s (src/amber/run.rs).
+#[cfg(feature = "run")]
 impl GlslCache {
     /// The name a GLSL text given on glslc's standard input is kept under:
     /// its SHA-256, in place of a path (the key covers glslc, its version,
@@ -229,7 +231,9 @@ impl GlslCache {
         // No file was read: nothing to settle.
         self.put(glslc, &Self::text_name(text), opts, &out, SystemTime::now());
     }
+}
 
+impl GlslCache {
     /// The default directory of `halc test`'s kept glslc outputs:
     /// `$HALC_GLSLC_CACHE`, else `$XDG_CACHE_HOME/halc/glslc`, else
     /// `~/.cache/halc/glslc`, else one under the temporary directory.
@@ -351,6 +355,7 @@ mod tests {
 
     /// A text is kept by its digest unless it includes something (which the
     /// key would not cover).
+    #[cfg(feature = "run")]
     #[test]
     fn texts_with_an_include_are_not_kept() {
         assert!(GlslCache::text_cacheable("#version 450\nvoid main() {}\n"));
