@@ -1107,7 +1107,8 @@ fn marked_test(dir: &Path, name: &str, marker: &str, expect: u32) -> String {
 /// `running.counts`), takes 0.3 s (1.2 s for a source marked `SLOW`), and
 /// kills the process that started it with SIGABRT for a source marked
 /// `CRASH`, standing in for a crash of halc (a C++ abort) while it runs
-/// that test.
+/// that test. The tests run it with `--no-glslc-cache`: an output kept
+/// from an earlier run would not run it at all.
 #[cfg(unix)]
 fn watching_glslc(dir: &Path) -> PathBuf {
     crate::build::counting_glslc_running(
@@ -1139,7 +1140,10 @@ fn test_files_run_at_once_and_report_in_file_order() {
     let glslc_arg = glslc.display().to_string();
     let mut outputs = Vec::new();
     for (jobs, most) in [("1", 1), ("2", 2), ("3", 3)] {
-        let (code, out) = run(&["--glslc", &glslc_arg, "-j", jobs], &files);
+        let (code, out) = run(
+            &["--no-glslc-cache", "--glslc", &glslc_arg, "-j", jobs],
+            &files,
+        );
         assert_eq!(code, 1, "-j {jobs}:\n{out}");
         assert_eq!(
             crate::build::most_at_once(dir.path()),
@@ -1166,7 +1170,15 @@ fn test_files_run_at_once_and_report_in_file_order() {
     }
     // JSON keeps the files' order too.
     let o = halc()
-        .args(["test", "--json", "-j", "3", "--glslc", &glslc_arg])
+        .args([
+            "test",
+            "--json",
+            "-j",
+            "3",
+            "--no-glslc-cache",
+            "--glslc",
+            &glslc_arg,
+        ])
         .args(&files)
         .output()
         .unwrap();
@@ -1197,7 +1209,7 @@ fn a_crash_while_a_test_runs_fails_that_test_only() {
         marked_test(dir.path(), "c.amber", "-", 11),
     ];
     for jobs in ["1", "2"] {
-        let (code, out) = run(&["--glslc", &glslc, "-j", jobs], &files);
+        let (code, out) = run(&["--no-glslc-cache", "--glslc", &glslc, "-j", jobs], &files);
         assert_eq!(code, 1, "-j {jobs}:\n{out}");
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 4, "{out}");
@@ -1235,7 +1247,8 @@ fn test_files_run_as_a_jobserver_grants() {
         .collect();
     let test = |setup: &dyn Fn(&mut Command)| {
         let mut cmd = halc();
-        cmd.args(["test", "--glslc", &glslc]).args(&files);
+        cmd.args(["test", "--no-glslc-cache", "--glslc", &glslc])
+            .args(&files);
         for var in ["CARGO_MAKEFLAGS", "MAKEFLAGS", "MFLAGS"] {
             cmd.env_remove(var);
         }
