@@ -7,7 +7,7 @@
 //! for every instruction and finds each opcode's grammar by a linear search
 //! of its table; that was half of reflecting a module, the largest part of
 //! halc's own work on a large kernel and of the parent's share of a batch
-//! (README, Performance). The grammar (which operands are ids, and how many
+//! (docs/performance.md). The grammar (which operands are ids, and how many
 //! words each takes) still comes from rspirv's tables, through an index
 //! built once per process.
 //!
