@@ -1323,29 +1323,15 @@ fn diff_runs_seeds_at_once_and_reports_in_seed_order() {
 /// arguments): a second run of the same file runs glslc for nothing and
 /// reports the same; an edited shader runs it again; `--no-glslc-cache`
 /// runs it every time.
+#[cfg(unix)]
 #[test]
 fn test_keeps_glslc_outputs_by_the_shaders_text() {
     if !tools() {
         return;
     }
-    #[cfg(not(unix))]
-    return;
     let t = tempfile::tempdir().unwrap();
     let dir = t.path();
-    let wrapper = dir.join("glslc-counting");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\n[ \"$1\" = --version ] || echo run >> {}\nexec glslc \"$@\"\n",
-            dir.join("runs").display()
-        ),
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    let wrapper = crate::glsl_cli::counting_glslc(dir);
     let amber = |value: u32| {
         format!(
             "#!amber\nSHADER compute k GLSL\n#version 450\nlayout(local_size_x = 4) in;\n\
@@ -1357,12 +1343,7 @@ fn test_keeps_glslc_outputs_by_the_shaders_text() {
         )
     };
     std::fs::write(dir.join("t.amber"), amber(7)).unwrap();
-    let runs = || {
-        std::fs::read_to_string(dir.join("runs"))
-            .unwrap_or_default()
-            .lines()
-            .count()
-    };
+    let runs = || crate::glsl_cli::glslc_runs(dir);
     let cache = dir.join("cache");
     let test = |extra: &[&str]| {
         let mut args = vec![

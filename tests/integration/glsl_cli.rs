@@ -241,6 +241,7 @@ fn compile_manifest_takes_glslc() {
 
 /// `halc compile --glslc-cache DIR` keeps glslc's output: a second run of
 /// the same source runs glslc no more, an edited source runs it again.
+#[cfg(unix)]
 #[test]
 fn compile_reuses_the_glslc_cache() {
     if !has_glslc() {
@@ -249,23 +250,7 @@ fn compile_reuses_the_glslc_cache() {
     let t = tmp();
     let dir = t.path();
     softmax_project(dir);
-    // A glslc that counts its compiles.
-    let wrapper = dir.join("glslc-counting");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\n[ \"$1\" = --version ] || echo run >> {}\nexec glslc \"$@\"\n",
-            dir.join("runs").display()
-        ),
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    #[cfg(not(unix))]
-    return;
+    let wrapper = counting_glslc(dir);
     // The cache keeps only files settled before glslc started.
     let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
     for f in ["softmax.comp", "inc/common.glsl"] {
@@ -276,12 +261,7 @@ fn compile_reuses_the_glslc_cache() {
             .set_modified(old)
             .unwrap();
     }
-    let runs = || {
-        std::fs::read_to_string(dir.join("runs"))
-            .unwrap_or_default()
-            .lines()
-            .count()
-    };
+    let runs = || glslc_runs(dir);
     let compile = || {
         let o = halc(
             &[
@@ -573,4 +553,30 @@ fn diff_named_value_errors_name_the_member_and_list_the_members() {
     let (code, _, err) = diff(dir, &["--uniform", "0.2rows=1"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("expected SET.BINDING:NAME=VALUE"), "{err}");
+}
+
+/// A glslc that counts its compiles (not its `--version` runs) in
+/// `dir/runs`, read by [`glslc_runs`].
+#[cfg(unix)]
+pub(crate) fn counting_glslc(dir: &Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let wrapper = dir.join("glslc-counting");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\n[ \"$1\" = --version ] || echo run >> {}\nexec glslc \"$@\"\n",
+            dir.join("runs").display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    wrapper
+}
+
+/// How many times [`counting_glslc`] in `dir` compiled.
+pub(crate) fn glslc_runs(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("runs"))
+        .unwrap_or_default()
+        .lines()
+        .count()
 }
