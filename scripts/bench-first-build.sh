@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The first build of a crate that depends on halc (issue 36, item 2): a copy of
 # examples/kernels-app (halc::build in build.rs, the runtime-loader with the CPU
-# backend, the README's recipe) built with `cargo build` into an empty target
+# backend, the guide's recipe, docs/guide/build-integration.md) built with `cargo build` into an empty target
 # directory, as a user's first build after adding halc. Its peer in the same
 # run is the same crate with SPIRV-Tools' optimizer turned back on (what every
 # build compiled before halc stopped asking for it: vendor/README.md,

@@ -39,7 +39,7 @@ use crate::glsl::{GlslOptions, GlslOutput, Glslc};
 const SETTLED: Duration = Duration::from_secs(2);
 
 /// A directory of glslc outputs kept between runs, with what each depends
-/// on (the module docs of `src/glsl_cache.rs`, and the README's *Use from
+/// on (the module docs of `src/glsl_cache.rs`, and docs/guide/build-integration.md's *Use from
 /// build.rs*, say when one is used). Given to
 /// [`LazyGlslc::compile_all_cached`](crate::glsl::LazyGlslc::compile_all_cached).
 #[derive(Debug, Clone)]

@@ -11,7 +11,7 @@ mod cli;
 /// Ahead-of-time compiler for SPIR-V compute kernels targeting Apple Metal.
 ///
 /// Reads SPIR-V compute kernels, assigns every resource a Metal slot (the
-/// binding contract in the README), cross-compiles to MSL with SPIRV-Cross
+/// binding contract in docs/guide/binding-contract.md), cross-compiles to MSL with SPIRV-Cross
 /// and writes one FlatBuffer executable for the `runtime-loader` crate.
 #[derive(Parser)]
 #[command(name = "halc", version, about, long_about)]

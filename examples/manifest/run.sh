@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's "In a build" commands, as CI runs them (from the repository
+# The guide's "In a build" commands (docs/guide/build-integration.md), as CI runs them (from the repository
 # root, with `halc` on PATH or HALC=path/to/halc).
 set -euo pipefail
 halc() { "${HALC:-halc}" "$@"; }

@@ -28,7 +28,7 @@ pub struct CompileArgs {
     #[arg(short, long, value_name = "OUT", required_unless_present = "manifest")]
     output: Option<PathBuf>,
     /// Build the executables a manifest (halc.toml) describes instead, as
-    /// `halc build FILE` does (see README, "Manifest").
+    /// `halc build FILE` does (see docs/guide/build-integration.md, "Manifest").
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "inputs", "output", "entries", "specs", "binding_map", "emit_msl", "reflection", "lock",
         "depfile", "metallib", "timings", "bindings", "msl_version", "platform", "argument_buffer_tier", "fast_math",
@@ -45,7 +45,7 @@ pub struct CompileArgs {
     target: TargetArgs,
     #[command(flatten)]
     glsl: super::GlslArgs,
-    /// TOML file pinning (set, binding) to slots or ids (see README).
+    /// TOML file pinning (set, binding) to slots or ids (see docs/guide/binding-contract.md).
     #[arg(long, value_name = "FILE")]
     binding_map: Option<PathBuf>,
     /// Also write each kernel's MSL to DIR/<kernel>.metal (characters other
@@ -81,7 +81,7 @@ pub struct CompileArgs {
     /// Write a Make/Ninja depfile naming the output and every file the build read.
     #[arg(long, value_name = "FILE")]
     depfile: Option<PathBuf>,
-    /// Also compile each kernel's MSL to a metallib with xcrun (macOS with Xcode; see README).
+    /// Also compile each kernel's MSL to a metallib with xcrun (macOS with Xcode; see docs/guide/metallibs.md).
     #[arg(long)]
     metallib: bool,
     /// Leave the MSL source out: the executable carries the metallibs only.

@@ -3,7 +3,7 @@
 //! resource. Both the MSL generator and the FlatBuffer writer consume its
 //! result; nothing downstream re-derives a slot.
 //!
-//! Rules (also in the README):
+//! Rules (also in docs/guide/binding-contract.md):
 //! - **Argument buffers** (default): one argument buffer per used descriptor
 //!   set, bound at dense `[[buffer(N)]]` in ascending set order. Inside it,
 //!   dense `[[id]]`s in ascending binding order; an array takes `count` ids;

@@ -198,15 +198,15 @@ fn manifest_locks() {
     );
 }
 
-/// The README shows examples/manifest/halc.toml verbatim, and it builds.
+/// The guide (docs/guide/build-integration.md) shows examples/manifest/halc.toml verbatim, and it builds.
 #[test]
 fn readme_manifest_is_the_example_and_builds() {
     let root = crate::root();
     let toml = std::fs::read_to_string(root.join("examples/manifest/halc.toml")).unwrap();
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root.join("docs/guide/build-integration.md")).unwrap();
     assert!(
         readme.contains(&format!("```toml\n{toml}```")),
-        "README's manifest example differs from examples/manifest/halc.toml"
+        "the guide's manifest example differs from examples/manifest/halc.toml"
     );
     if std::process::Command::new("glslc")
         .arg("--version")

@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 const TOUR: &str = "docs/tour.md";
+/// The guide's page with the recipe for a crate using halc.
+const RECIPE: &str = "docs/guide/build-integration.md";
 const GENERATED: &str = "OUT_DIR/kernels.rs";
 const MAIN: &str = "examples/kernels-app/src/main.rs";
 /// Files the tour shows whole.
@@ -228,7 +230,8 @@ fn the_tour_check_catches_an_edit_a_missing_marker_a_gap_and_a_part() {
     );
 }
 
-/// The README's recipe (*Use from build.rs*) is the example's: its blocks
+/// The guide's recipe (docs/guide/build-integration.md, *Use from
+/// build.rs*) is the example's: its blocks
 /// marked `<!-- from PATH -->` are runs of lines of those files, the
 /// manifest to its end (dependencies, profile, `[patch.crates-io]`) and the
 /// build script whole; CI builds and runs the example.
@@ -237,9 +240,9 @@ fn readme_problems(readme: &str, files: &BTreeMap<String, String>) -> Vec<String
     let mut shown = Vec::new();
     for b in blocks(readme).iter().filter(|b| b.from.is_some()) {
         let from = b.from.as_deref().unwrap();
-        let at = format!("README.md:{}", b.line);
+        let at = format!("{RECIPE}:{}", b.line);
         let Some(text) = files.get(from) else {
-            out.push(format!("{at}: `{from}` is not a file the README may show"));
+            out.push(format!("{at}: `{from}` is not a file the recipe may show"));
             continue;
         };
         let lines: Vec<&str> = text.lines().collect();
@@ -260,7 +263,7 @@ fn readme_problems(readme: &str, files: &BTreeMap<String, String>) -> Vec<String
         "examples/kernels-app/build.rs",
     ] {
         if !shown.iter().any(|s| s == path) {
-            out.push(format!("README.md: the recipe does not show `{path}`"));
+            out.push(format!("{RECIPE}: the recipe does not show `{path}`"));
         }
     }
     out
@@ -269,7 +272,7 @@ fn readme_problems(readme: &str, files: &BTreeMap<String, String>) -> Vec<String
 #[test]
 fn the_readme_recipe_is_the_example_ci_builds() {
     let root = crate::root();
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root.join(RECIPE)).unwrap();
     let mut files = files(&root);
     files.remove(GENERATED);
     let p = readme_problems(&readme, &files);
