@@ -1428,6 +1428,32 @@ fn spirv_opt(module: &[u8], passes: &[String], env: &str) -> Result<Vec<u8>, Str
     std::fs::read(&output).map_err(|e| format!("SHADER_OPTIMIZATION: {e}"))
 }
 
+/// The glslc at `path` (or `$HALC_GLSLC`, or on `PATH`), located once per
+/// process: locating runs `glslc --version`. [`run_files`](super::run_files)
+/// locates it before forking, so the processes running the test files
+/// inherit it.
+pub(crate) fn located_glslc(path: Option<&Path>) -> Result<crate::glsl::Glslc, String> {
+    use std::sync::{Mutex, OnceLock};
+    type Located = Vec<(Option<PathBuf>, crate::glsl::Glslc)>;
+    static LOCATED: OnceLock<Mutex<Located>> = OnceLock::new();
+    let located = LOCATED.get_or_init(Mutex::default);
+    let key = path.map(Path::to_path_buf);
+    if let Some((_, g)) = located
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(k, _)| *k == key)
+    {
+        return Ok(g.clone());
+    }
+    let glslc = crate::glsl::Glslc::locate(path).map_err(|e| e.to_string())?;
+    located
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((key, glslc.clone()));
+    Ok(glslc)
+}
+
 /// Compiles GLSL compute source with glslc ([`crate::glsl`]), through the
 /// cache in `cache` when there is one.
 fn glslc(
@@ -1442,7 +1468,7 @@ fn glslc(
             .map_err(|e: crate::glsl::GlslError| e.to_string())?,
         ..Default::default()
     };
-    let glslc = crate::glsl::Glslc::locate(path).map_err(|e| e.to_string())?;
+    let glslc = located_glslc(path)?;
     let cache = cache.map(|d| crate::glsl_cache::GlslCache::new(d.to_path_buf()));
     if let Some(spirv) = cache.as_ref().and_then(|c| c.get_text(&glslc, text, &opts)) {
         return Ok(spirv);

@@ -42,6 +42,9 @@ pub fn run_files<E>(
     jobs: usize,
     mut done: impl FnMut(usize, FileResult) -> Result<(), E>,
 ) -> Result<(), E> {
+    // Once here, not in every test's process (a missing glslc is reported
+    // by the tests that need it).
+    let _ = super::run::located_glslc(opts.glslc.as_deref());
     crate::forked::each_forked(
         files.len(),
         jobs,
