@@ -81,6 +81,37 @@ fn find_run(file: &[&str], body: &[String]) -> Option<usize> {
     })
 }
 
+/// Where block `b`, marked as from `from`, starts in that file, with the
+/// file's lines; a problem in `out` when the file is not one that may be
+/// shown or the block is not a run of its lines, or is not whole (`WHOLE`)
+/// or not to the end (`TO_END`) as the file must be shown.
+fn placed<'f>(
+    b: &Block,
+    from: &str,
+    at: &str,
+    files: &'f BTreeMap<String, String>,
+    out: &mut Vec<String>,
+) -> Option<(usize, Vec<&'f str>)> {
+    let Some(text) = files.get(from) else {
+        out.push(format!("{at}: `{from}` is not a file the docs may show"));
+        return None;
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(start) = find_run(&lines, &b.body) else {
+        out.push(format!(
+            "{at}: the block is not a run of lines of `{from}` (it was edited, or the file was)"
+        ));
+        return None;
+    };
+    if WHOLE.contains(&from) && b.body.len() != lines.len() {
+        out.push(format!("{at}: `{from}` must be shown whole"));
+    }
+    if TO_END.contains(&from) && start + b.body.len() != lines.len() {
+        out.push(format!("{at}: `{from}` must be shown to its last line"));
+    }
+    Some((start, lines))
+}
+
 /// Every problem of `markdown` against `files` (path → contents).
 fn problems(markdown: &str, files: &BTreeMap<String, String>) -> Vec<String> {
     let mut out = Vec::new();
@@ -99,24 +130,13 @@ fn problems(markdown: &str, files: &BTreeMap<String, String>) -> Vec<String> {
             ));
             continue;
         };
-        let Some(text) = files.get(from) else {
-            if from != GENERATED {
-                out.push(format!("{at}: `{from}` is not a file the tour may show"));
-            }
+        if !files.contains_key(from) && from == GENERATED {
             continue;
-        };
-        let lines: Vec<&str> = text.lines().collect();
-        let Some(start) = find_run(&lines, &b.body) else {
-            out.push(format!("{at}: the block is not a run of lines of `{from}` (it was edited, or the file was)"));
+        }
+        let Some((start, lines)) = placed(b, from, &at, files, &mut out) else {
             continue;
         };
         *shown.entry(from.as_str()).or_default() += 1;
-        if WHOLE.contains(&from.as_str()) && b.body.len() != lines.len() {
-            out.push(format!("{at}: `{from}` must be shown whole"));
-        }
-        if TO_END.contains(&from.as_str()) && start + b.body.len() != lines.len() {
-            out.push(format!("{at}: `{from}` must be shown to its last line"));
-        }
         if from == MAIN {
             let gap = &lines[main_cursor.min(start)..start];
             if start < main_cursor || gap.iter().any(|l| !l.trim().is_empty()) {
@@ -241,20 +261,8 @@ fn readme_problems(readme: &str, files: &BTreeMap<String, String>) -> Vec<String
     for b in blocks(readme).iter().filter(|b| b.from.is_some()) {
         let from = b.from.as_deref().unwrap();
         let at = format!("{RECIPE}:{}", b.line);
-        let Some(text) = files.get(from) else {
-            out.push(format!("{at}: `{from}` is not a file the recipe may show"));
+        if placed(b, from, &at, files, &mut out).is_none() {
             continue;
-        };
-        let lines: Vec<&str> = text.lines().collect();
-        let Some(start) = find_run(&lines, &b.body) else {
-            out.push(format!("{at}: the block is not a run of lines of `{from}`"));
-            continue;
-        };
-        if TO_END.contains(&from) && start + b.body.len() != lines.len() {
-            out.push(format!("{at}: `{from}` must be shown to its last line"));
-        }
-        if WHOLE.contains(&from) && b.body.len() != lines.len() {
-            out.push(format!("{at}: `{from}` must be shown whole"));
         }
         shown.push(from.to_string());
     }
