@@ -66,7 +66,7 @@ pub use kernel::{
     FunctionConstant, FunctionConstantAlias, Kernel, PushConstantLayout, PushConstantMember,
     SizesBufferLayout, ThreadgroupDim,
 };
-pub use load::{BuildInfo, Executable, LoadError, OwnedExecutable, VerifyLimits};
+pub use load::{BuildInfo, Executable, LoadError, OwnedExecutable};
 pub use records::{or_unset, ArgumentBuffer, Binding, Library, UNSET};
 pub use strings::{StringTable, Strings};
-pub use verify::{bits_fit, scalar_bits, Violation, MAX_SAMPLER_SLOTS};
+pub use verify::{bits_fit, scalar_bits, VerifyLimits, Violation, MAX_SAMPLER_SLOTS};

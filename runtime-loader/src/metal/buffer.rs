@@ -8,7 +8,6 @@ use objc2_foundation::NSRange;
 use objc2_metal::{MTLBuffer, MTLDevice};
 
 use super::conv;
-use super::device::Device;
 use super::MetalError;
 use crate::memory::StorageMode;
 
@@ -26,7 +25,11 @@ pub struct Buffer {
 }
 
 impl Buffer {
-    pub(super) fn new(device: &Device, len: u64, mode: StorageMode) -> Result<Buffer, MetalError> {
+    pub(super) fn new(
+        device: &ProtocolObject<dyn MTLDevice>,
+        len: u64,
+        mode: StorageMode,
+    ) -> Result<Buffer, MetalError> {
         if len == 0 {
             return Err(MetalError::ZeroLength);
         }
@@ -35,7 +38,6 @@ impl Buffer {
         };
         let len = usize::try_from(len).map_err(|_| creation())?;
         let raw = device
-            .raw()
             .newBufferWithLength_options(len, conv::map_storage_mode(mode))
             .ok_or_else(creation)?;
         Ok(Buffer { raw, mode })

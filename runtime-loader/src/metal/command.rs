@@ -16,8 +16,8 @@ use objc2_metal::{
 
 use super::buffer::Buffer;
 use super::conv;
-use super::device::Device;
 use super::encode::{self, KeepAlive, ResourceBindings};
+use super::handle::Device;
 use super::program::{ArgumentEncoding, Pipeline};
 use super::sync::Semaphore;
 use super::MetalError;
@@ -267,31 +267,6 @@ impl CommandBuffer {
         unsafe { raw.addCompletedHandler(RcBlock::as_ptr(&handler)) };
         raw.commit();
         Submission { raw, completed }
-    }
-}
-
-impl Device {
-    /// Plans one dispatch of `pipeline`'s kernel with `bindings` (see
-    /// [`crate::plan`]), runs it and waits for it: a command buffer with one
-    /// compute pass and, for every managed buffer bound, a
-    /// `synchronizeResource:`, so that the host reads what the kernel wrote.
-    /// Returns the plan that ran.
-    pub fn dispatch(
-        &self,
-        pipeline: &Pipeline<'_>,
-        bindings: &ResourceBindings<'_>,
-        push_constants: &[u8],
-        grid: Grid,
-    ) -> Result<DispatchPlan, MetalError> {
-        let mut cb = self.command_buffer()?;
-        let mut pass = cb.compute()?;
-        let plan = pass.dispatch(pipeline, bindings, push_constants, grid)?;
-        pass.end();
-        for buffer in bindings.buffers() {
-            cb.synchronize(buffer)?;
-        }
-        cb.commit().wait()?;
-        Ok(plan)
     }
 }
 

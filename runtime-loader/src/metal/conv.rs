@@ -1,7 +1,7 @@
 //! Conversions from the format's and the plan's values to Metal's, in one
 //! place (wgpu-hal's `conv.rs`).
 
-use objc2_foundation::NSString;
+use objc2_foundation::{NSError, NSString};
 use objc2_metal::{
     MTLCommandBufferStatus, MTLDataType, MTLLanguageVersion, MTLMathMode, MTLResourceOptions,
     MTLResourceUsage, MTLSize,
@@ -106,4 +106,9 @@ pub(super) fn status_name(status: MTLCommandBufferStatus) -> String {
 /// An `NSString` as a Rust string.
 pub(super) fn string(s: &NSString) -> String {
     s.to_string()
+}
+
+/// An `NSError`'s `localizedDescription`.
+pub(super) fn ns_error(e: &NSError) -> String {
+    string(&e.localizedDescription())
 }

@@ -1,37 +1,29 @@
-//! `MTLDevice` and its command queue.
+//! What a [`Device`] does: find or wrap an `MTLDevice`, and make the
+//! objects that run on it (buffers, programs, semaphores, command buffers),
+//! or run one dispatch and wait. The device's value is in `handle.rs`; this
+//! file imports the others, and none imports it.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use objc2::rc::Retained;
 use objc2::runtime::ProtocolObject;
-use objc2_metal::{
-    MTLArgumentBuffersTier, MTLCommandQueue, MTLCopyAllDevices, MTLCreateSystemDefaultDevice,
-    MTLDevice, MTLGPUFamily,
-};
+use objc2_metal::{MTLCopyAllDevices, MTLCreateSystemDefaultDevice, MTLDevice};
 
 use super::buffer::Buffer;
 use super::command::CommandBuffer;
-use super::conv;
-use super::program::{Builtins, Program};
+use super::encode::ResourceBindings;
+use super::handle::Device;
+use super::program::{Pipeline, Program};
 use super::sync::Semaphore;
 use super::MetalError;
 use crate::memory::{self, MemoryType, Os};
+use crate::plan::{DispatchPlan, Grid};
 use crate::Executable;
 
 // `MTLCreateSystemDefaultDevice` lives in CoreGraphics on macOS (see
 // objc2-metal's crate documentation); linking it is harmless elsewhere.
 #[link(name = "CoreGraphics", kind = "framework")]
 extern "C" {}
-
-/// A Metal device with one command queue for dispatch and transfer (as the
-/// seed design's device).
-#[derive(Debug, Clone)]
-pub struct Device {
-    raw: Retained<ProtocolObject<dyn MTLDevice>>,
-    queue: Retained<ProtocolObject<dyn MTLCommandQueue>>,
-    /// The polyfill kernels, compiled on first use.
-    builtins: Arc<OnceLock<Result<Arc<Builtins>, String>>>,
-}
 
 impl Device {
     /// The system default device (`MTLCreateSystemDefaultDevice`).
@@ -70,37 +62,6 @@ impl Device {
         })
     }
 
-    /// `MTLDevice.name`.
-    pub fn name(&self) -> String {
-        conv::string(&self.raw.name())
-    }
-
-    /// The `MTLDevice`.
-    pub fn raw(&self) -> &ProtocolObject<dyn MTLDevice> {
-        &self.raw
-    }
-
-    /// The `MTLCommandQueue`.
-    pub fn raw_queue(&self) -> &ProtocolObject<dyn MTLCommandQueue> {
-        &self.queue
-    }
-
-    /// Whether the device is in the Metal 3 family: buffer GPU addresses and
-    /// resource ids can be written into argument buffers directly.
-    pub fn supports_metal3(&self) -> bool {
-        self.raw.supportsFamily(MTLGPUFamily::Metal3)
-    }
-
-    /// Whether the device supports tier-2 argument buffers.
-    pub fn argument_buffers_tier2(&self) -> bool {
-        self.raw.argumentBuffersSupport() == MTLArgumentBuffersTier::Tier2
-    }
-
-    /// Whether host and GPU share memory (Apple silicon).
-    pub fn has_unified_memory(&self) -> bool {
-        self.raw.hasUnifiedMemory()
-    }
-
     /// Creates the executable's libraries on this device (once); pipelines
     /// come from the returned [`Program`].
     pub fn load<'a>(&self, exe: Executable<'a>) -> Result<Program<'a>, MetalError> {
@@ -111,7 +72,7 @@ impl Device {
     /// ([`memory::storage_mode`]). Shared and managed buffers start zeroed.
     pub fn buffer(&self, len: u64, memory: MemoryType) -> Result<Buffer, MetalError> {
         let mode = memory::storage_mode(memory, Os::current(), self.has_unified_memory());
-        Buffer::new(self, len, mode)
+        Buffer::new(self.raw(), len, mode)
     }
 
     /// A buffer holding `data`. Private buffers are filled through a staging
@@ -133,20 +94,34 @@ impl Device {
 
     /// A timeline semaphore starting at `initial`.
     pub fn semaphore(&self, initial: u64) -> Result<Semaphore, MetalError> {
-        Semaphore::new(self, initial)
-    }
-
-    /// The polyfill kernels ([`crate::transfer::POLYFILL_MSL`]), compiled
-    /// once per device.
-    pub(super) fn builtins(&self) -> Result<Arc<Builtins>, MetalError> {
-        self.builtins
-            .get_or_init(|| Builtins::new(&self.raw).map(Arc::new))
-            .clone()
-            .map_err(|message| MetalError::Polyfill { message })
+        Semaphore::new(self.raw(), initial)
     }
 
     /// A new command buffer on the device's queue.
     pub fn command_buffer(&self) -> Result<CommandBuffer, MetalError> {
         CommandBuffer::new(self)
+    }
+
+    /// Plans one dispatch of `pipeline`'s kernel with `bindings` (see
+    /// [`crate::plan`]), runs it and waits for it: a command buffer with one
+    /// compute pass and, for every managed buffer bound, a
+    /// `synchronizeResource:`, so that the host reads what the kernel wrote.
+    /// Returns the plan that ran.
+    pub fn dispatch(
+        &self,
+        pipeline: &Pipeline<'_>,
+        bindings: &ResourceBindings<'_>,
+        push_constants: &[u8],
+        grid: Grid,
+    ) -> Result<DispatchPlan, MetalError> {
+        let mut cb = self.command_buffer()?;
+        let mut pass = cb.compute()?;
+        let plan = pass.dispatch(pipeline, bindings, push_constants, grid)?;
+        pass.end();
+        for buffer in bindings.buffers() {
+            cb.synchronize(buffer)?;
+        }
+        cb.commit().wait()?;
+        Ok(plan)
     }
 }

@@ -38,6 +38,10 @@ mod device;
 #[cfg(target_vendor = "apple")]
 mod encode;
 #[cfg(target_vendor = "apple")]
+mod handle;
+#[cfg(target_vendor = "apple")]
+mod polyfill;
+#[cfg(target_vendor = "apple")]
 mod program;
 #[cfg(target_vendor = "apple")]
 mod sync;
@@ -46,8 +50,8 @@ mod sync;
 pub use self::{
     buffer::Buffer,
     command::{CommandBuffer, ComputePass, Submission},
-    device::Device,
     encode::{Bound, ResourceBindings},
+    handle::Device,
     program::{ArgumentEncoding, LibraryOrigin, Pipeline, Program},
     sync::Semaphore,
 };

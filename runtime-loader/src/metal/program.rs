@@ -6,14 +6,14 @@ use dispatch2::DispatchData;
 use objc2::rc::Retained;
 use objc2::runtime::{NSObjectProtocol, ProtocolObject};
 use objc2::sel;
-use objc2_foundation::{NSError, NSString};
+use objc2_foundation::NSString;
 use objc2_metal::{
     MTLArgumentEncoder, MTLCompileOptions, MTLComputePipelineDescriptor, MTLComputePipelineState,
     MTLDevice, MTLFunction, MTLFunctionConstantValues, MTLLibrary, MTLPipelineOption,
 };
 
 use super::conv;
-use super::device::Device;
+use super::handle::Device;
 use super::MetalError;
 use crate::kernel::Kernel;
 use crate::plan::{SpecValue, Specialization};
@@ -46,10 +46,6 @@ pub enum ArgumentEncoding {
     /// Older devices: an `MTLArgumentEncoder` of the function sets each
     /// member by its `[[id(N)]]`.
     ArgumentEncoder,
-}
-
-fn ns_error(e: &NSError) -> String {
-    conv::string(&e.localizedDescription())
 }
 
 /// An executable's libraries created on a device. Cloning shares them.
@@ -126,7 +122,7 @@ impl<'a> Program<'a> {
             )
             .map_err(|e| MetalError::Pipeline {
                 kernel: name.into(),
-                message: ns_error(&e),
+                message: conv::ns_error(&e),
             })?;
 
         // Metal silently drops a dispatch whose threadgroup exceeds the
@@ -208,7 +204,7 @@ fn create_library(
         let data = DispatchData::from_bytes(bytes);
         match device.raw().newLibraryWithData_error(&data) {
             Ok(l) => return Ok((l, LibraryOrigin::Metallib)),
-            Err(e) => metallib_error = Some(ns_error(&e)),
+            Err(e) => metallib_error = Some(conv::ns_error(&e)),
         }
     }
     let Some(source) = lib.msl_source() else {
@@ -249,9 +245,9 @@ fn create_library(
             message: match &metallib_error {
                 Some(m) => format!(
                     "the metallib was rejected ({m}) and compiling the MSL source failed: {}",
-                    ns_error(&e)
+                    conv::ns_error(&e)
                 ),
-                None => format!("compiling the MSL source failed: {}", ns_error(&e)),
+                None => format!("compiling the MSL source failed: {}", conv::ns_error(&e)),
             },
         })?;
     Ok((library, LibraryOrigin::MslSource { metallib_error }))
@@ -293,7 +289,7 @@ fn create_function(
     }
     library
         .newFunctionWithName_constantValues_error(&name, &values)
-        .map_err(|e| fail(ns_error(&e)))
+        .map_err(|e| fail(conv::ns_error(&e)))
 }
 
 /// A compute pipeline for one kernel and one specialization.
@@ -359,37 +355,5 @@ impl<'a> Pipeline<'a> {
 
     pub(super) fn raw_device(&self) -> &ProtocolObject<dyn MTLDevice> {
         self.device.raw()
-    }
-}
-
-/// The polyfill kernels of [`crate::transfer::POLYFILL_MSL`] on one device
-/// (compiled from source once, by [`Device`]).
-#[derive(Debug)]
-pub(super) struct Builtins {
-    pub(super) fill: Retained<ProtocolObject<dyn MTLComputePipelineState>>,
-    pub(super) copy: Retained<ProtocolObject<dyn MTLComputePipelineState>>,
-}
-
-impl Builtins {
-    pub(super) fn new(device: &ProtocolObject<dyn MTLDevice>) -> Result<Builtins, String> {
-        let options = MTLCompileOptions::new();
-        let library = device
-            .newLibraryWithSource_options_error(
-                &NSString::from_str(crate::transfer::POLYFILL_MSL),
-                Some(&options),
-            )
-            .map_err(|e| format!("compiling the MSL failed: {}", ns_error(&e)))?;
-        let pipeline = |name: &str| {
-            let function = library
-                .newFunctionWithName(&NSString::from_str(name))
-                .ok_or_else(|| format!("`{name}` is not in the library"))?;
-            device
-                .newComputePipelineStateWithFunction_error(&function)
-                .map_err(|e| format!("`{name}`: {}", ns_error(&e)))
-        };
-        Ok(Builtins {
-            fill: pipeline(crate::transfer::FILL_KERNEL)?,
-            copy: pipeline(crate::transfer::COPY_KERNEL)?,
-        })
     }
 }

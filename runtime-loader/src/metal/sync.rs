@@ -20,7 +20,6 @@ use objc2::rc::Retained;
 use objc2::runtime::ProtocolObject;
 use objc2_metal::{MTLDevice, MTLEvent, MTLSharedEvent, MTLSharedEventListener};
 
-use super::device::Device;
 use super::MetalError;
 
 /// A timeline semaphore: a monotonically increasing u64.
@@ -31,8 +30,11 @@ pub struct Semaphore {
 }
 
 impl Semaphore {
-    pub(super) fn new(device: &Device, initial: u64) -> Result<Semaphore, MetalError> {
-        let event = device.raw().newSharedEvent().ok_or(MetalError::Creation {
+    pub(super) fn new(
+        device: &ProtocolObject<dyn MTLDevice>,
+        initial: u64,
+    ) -> Result<Semaphore, MetalError> {
+        let event = device.newSharedEvent().ok_or(MetalError::Creation {
             what: "a shared event".into(),
         })?;
         event.setSignaledValue(initial);
