@@ -71,7 +71,10 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Compile(a) => cli::compile::run(a),
+        Command::Compile(a) => match cli::compile::manifest_build(&a) {
+            Some((manifest, op)) => cli::build::build(manifest, &op),
+            None => cli::compile::run(a),
+        },
         Command::Build(a) => cli::build::run(a),
         Command::Inspect(a) => cli::inspect::run(a),
         Command::Test(a) => cli::test::run(a),

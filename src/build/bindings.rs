@@ -29,9 +29,9 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+use crate::model::{Compiled, Kernel};
 use crate::msl::{BindingLayout, BindingModel};
 use crate::spirv::{Access, BindingKind, BlockType, ScalarType, StructType};
-use crate::{Compiled, Kernel};
 
 /// Why the bindings of a kernel cannot be generated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -11,8 +11,9 @@ use halc::manifest::Manifest;
 use halc::Input;
 
 use super::batch::Bar;
-use super::compile::{isolation, read_binding_map, Extras, WorkerStart};
-use super::{io_reason, read_input, write_atomic};
+use super::extras::Extras;
+use super::worker::{isolation, WorkerStart};
+use super::{io_reason, read_binding_map, read_input, write_atomic, Operational};
 
 #[derive(clap::Args)]
 pub struct BuildArgs {
@@ -50,28 +51,6 @@ pub struct BuildArgs {
     /// the GLSL sources whose files changed.
     #[arg(long, value_name = "DIR")]
     glslc_cache: Option<PathBuf>,
-}
-
-/// Flags that change how, not what, a manifest builds.
-pub struct Operational {
-    /// Rewrite locks.
-    pub update_lock: bool,
-    /// `--check-msl`.
-    pub check_msl: bool,
-    /// `--in-process`.
-    pub in_process: bool,
-    /// `--time-limit`.
-    pub time_limit: u64,
-    /// `--worker-start`.
-    pub start: Option<WorkerStart>,
-    /// `-j`.
-    pub jobs: Option<u64>,
-    /// `--quiet`.
-    pub quiet: bool,
-    /// `--glslc`.
-    pub glslc: Option<PathBuf>,
-    /// `--glslc-cache`.
-    pub glslc_cache: Option<PathBuf>,
 }
 
 pub fn run(a: BuildArgs) -> Result<()> {

@@ -7,13 +7,14 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
 
 use halc::msl::metallib::{file_stem, MetallibError, MetallibOptions, OptLevel, Sdk, Xcrun};
-use halc::msl::BindingMap;
 use halc::spirv::SpecValue;
 use halc::timings::Stage;
 use halc::{Input, Options};
 
 use super::batch::{timings_table, Bar, CliTimes};
-use super::{check_output_in, io_reason, write_atomic, TargetArgs};
+use super::extras::Extras;
+use super::worker::{isolation, WorkerStart};
+use super::{read_binding_map, write_atomic, Operational, TargetArgs};
 
 #[derive(clap::Args)]
 pub struct CompileArgs {
@@ -125,13 +126,6 @@ pub struct CompileArgs {
     quiet: bool,
 }
 
-/// `--worker-start`.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum WorkerStart {
-    Fork,
-    Exec,
-}
-
 /// `--metal-opt`.
 #[derive(Clone, Copy, ValueEnum)]
 enum MetalOptArg {
@@ -190,23 +184,27 @@ fn parse_input_arg(arg: &str) -> std::result::Result<InputArg, String> {
     })
 }
 
+/// `--manifest FILE`: the manifest build `halc build FILE` runs, with these
+/// flags.
+pub fn manifest_build(a: &CompileArgs) -> Option<(&Path, Operational)> {
+    let manifest = a.manifest.as_deref()?;
+    Some((
+        manifest,
+        Operational {
+            update_lock: a.update_lock,
+            check_msl: a.check_msl,
+            in_process: a.in_process,
+            time_limit: a.time_limit,
+            start: a.worker_start,
+            jobs: a.jobs,
+            quiet: a.quiet,
+            glslc: a.glsl.glslc.clone(),
+            glslc_cache: a.glsl.glslc_cache.clone(),
+        },
+    ))
+}
+
 pub fn run(a: CompileArgs) -> Result<()> {
-    if let Some(manifest) = &a.manifest {
-        return super::build::build(
-            manifest,
-            &super::build::Operational {
-                update_lock: a.update_lock,
-                check_msl: a.check_msl,
-                in_process: a.in_process,
-                time_limit: a.time_limit,
-                start: a.worker_start,
-                jobs: a.jobs,
-                quiet: a.quiet,
-                glslc: a.glsl.glslc.clone(),
-                glslc_cache: a.glsl.glslc_cache.clone(),
-            },
-        );
-    }
     if a.update_lock && a.lock.is_none() {
         bail!("--update-lock needs --lock FILE (or a manifest whose executables name locks)");
     }
@@ -324,160 +322,6 @@ pub fn run(a: CompileArgs) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// Where the C++ runs for a call compiling `modules` modules: by default on
-/// Unix, one module in this process under crash handlers
-/// ([`halc::Isolation::Guarded`]: a worker's fork cost more than compiling a
-/// small kernel) and several in forked workers (the CLI is single-threaded
-/// when it forks them); `halc __msl-worker` with `--worker-start exec` (and
-/// elsewhere); in this process without containment with `--in-process`.
-pub(crate) fn isolation(
-    in_process: bool,
-    time_limit: u64,
-    start: Option<WorkerStart>,
-    modules: usize,
-) -> Result<halc::Isolation> {
-    let time_limit = std::time::Duration::from_secs(time_limit);
-    if in_process {
-        return Ok(halc::Isolation::InProcess);
-    }
-    #[cfg(unix)]
-    match start {
-        None if modules == 1 => return Ok(halc::Isolation::Guarded { time_limit }),
-        None | Some(WorkerStart::Fork) => return Ok(halc::Isolation::Forked { time_limit }),
-        Some(WorkerStart::Exec) => {}
-    }
-    #[cfg(not(unix))]
-    if start == Some(WorkerStart::Fork) {
-        bail!("--worker-start fork needs a Unix system; use --worker-start exec");
-    }
-    #[cfg(not(unix))]
-    let _ = modules;
-    Ok(halc::Isolation::Subprocess {
-        program: std::env::current_exe().context("cannot locate the halc executable")?,
-        time_limit,
-    })
-}
-
-/// Reads and parses a `--binding-map` file.
-pub(crate) fn read_binding_map(path: Option<&Path>) -> Result<(BindingMap, Option<String>)> {
-    let Some(p) = path else {
-        return Ok((BindingMap::default(), None));
-    };
-    let text = std::fs::read_to_string(p).map_err(|e| {
-        anyhow!(
-            "{}: cannot read binding map: {}",
-            p.display(),
-            io_reason(&e)
-        )
-    })?;
-    let map = BindingMap::from_toml(&text).map_err(|e| {
-        // Syntax errors carry `line:column: `; the others name the entry.
-        let sep = if e.starts_with(|c: char| c.is_ascii_digit()) {
-            ":"
-        } else {
-            ": "
-        };
-        anyhow!("{}{sep}{e}", p.display())
-    })?;
-    Ok((map, Some(text)))
-}
-
-/// What a build writes and checks beside the executable.
-pub(crate) struct Extras<'a> {
-    /// `--reflection FILE`.
-    pub reflection: Option<&'a Path>,
-    /// `--lock FILE`.
-    pub lock: Option<&'a Path>,
-    /// `--update-lock`.
-    pub update_lock: bool,
-    /// `--depfile FILE`.
-    pub depfile: Option<&'a Path>,
-    /// Files the build read, for the depfile (the lock is added when checked).
-    pub deps: Vec<String>,
-    /// Create missing output directories (manifest builds).
-    pub create_dirs: bool,
-}
-
-impl Extras<'_> {
-    /// Before any work: every file this build writes can be written.
-    pub fn check(&self, output: &Path, inputs: &[PathBuf]) -> Result<()> {
-        let check = |p: &Path| check_output_in(p, inputs, self.create_dirs);
-        check(output)?;
-        for extra in [self.reflection, self.depfile].into_iter().flatten() {
-            check(extra)?;
-        }
-        if let (true, Some(lock)) = (self.update_lock, self.lock) {
-            check(lock)?;
-        }
-        Ok(())
-    }
-
-    /// After the build: checks the lock and returns every file to write, the
-    /// executable first and the depfile last, nothing written yet.
-    pub fn stage(&self, output: &Path, bytes: Vec<u8>) -> Result<Vec<(PathBuf, Vec<u8>)>> {
-        // Decoded from the bytes about to be written: the JSON and the lock
-        // describe exactly this file.
-        let reflection = halc::reflection::Reflection::from_bytes(&bytes).map_err(|e| {
-            anyhow!(
-                "{}: internal error: the executable does not verify: {e}",
-                output.display()
-            )
-        })?;
-        let lock = match self.lock {
-            Some(path) => check_lock(path, &reflection, self.update_lock)?,
-            None => None,
-        };
-        let mut files = vec![(output.to_path_buf(), bytes)];
-        if let Some(path) = self.reflection {
-            files.push((path.to_path_buf(), reflection.to_json().into_bytes()));
-        }
-        if let (Some(path), Some(text)) = (self.lock, lock) {
-            files.push((path.to_path_buf(), text.into_bytes()));
-        }
-        if let Some(path) = self.depfile {
-            let mut deps = self.deps.clone();
-            if !self.update_lock {
-                deps.extend(self.lock.map(|p| p.display().to_string()));
-            }
-            let text = halc::depfile::render(&output.display().to_string(), &deps);
-            files.push((path.to_path_buf(), text.into_bytes()));
-        }
-        Ok(files)
-    }
-}
-
-/// `--lock`: checks the build against the lock file, or with `--update-lock`
-/// returns the lock text to write.
-fn check_lock(
-    path: &Path,
-    reflection: &halc::reflection::Reflection,
-    update: bool,
-) -> Result<Option<String>> {
-    let new = halc::lock::Lock::of(reflection);
-    if update {
-        return Ok(Some(new.to_toml()));
-    }
-    let shown = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            anyhow!("{shown}: no such lock file; create it with --update-lock")
-        } else {
-            anyhow!("{shown}: cannot read lock file: {}", io_reason(&e))
-        }
-    })?;
-    let old = halc::lock::Lock::parse(&text).map_err(|e| anyhow!("{shown}:{e}"))?;
-    let changes = old.changes(&new);
-    if changes.is_empty() {
-        return Ok(None);
-    }
-    let n = changes.len();
-    bail!(
-        "{shown}: the build changes the locked ABI ({n} change{}; if intended, rerun with --update-lock):\n  {}",
-        if n == 1 { "" } else { "s" },
-        changes.join("\n  ")
-    )
 }
 
 /// What a `--metallib` user without Xcode's Metal compiler needs to hear.

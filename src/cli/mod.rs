@@ -6,8 +6,10 @@ pub mod build;
 pub mod check;
 pub mod compile;
 pub mod diff;
+pub mod extras;
 pub mod inspect;
 pub mod test;
+pub mod worker;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -329,4 +331,50 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     halc::output::persist(tmp, path)
         .map_err(|e| anyhow!("{}: cannot write: {}", path.display(), e))?;
     Ok(())
+}
+
+/// Flags that change how, not what, a manifest builds.
+pub struct Operational {
+    /// Rewrite locks.
+    pub update_lock: bool,
+    /// `--check-msl`.
+    pub check_msl: bool,
+    /// `--in-process`.
+    pub in_process: bool,
+    /// `--time-limit`.
+    pub time_limit: u64,
+    /// `--worker-start`.
+    pub start: Option<worker::WorkerStart>,
+    /// `-j`.
+    pub jobs: Option<u64>,
+    /// `--quiet`.
+    pub quiet: bool,
+    /// `--glslc`.
+    pub glslc: Option<PathBuf>,
+    /// `--glslc-cache`.
+    pub glslc_cache: Option<PathBuf>,
+}
+
+/// Reads and parses a `--binding-map` file.
+pub(crate) fn read_binding_map(path: Option<&Path>) -> Result<(BindingMap, Option<String>)> {
+    let Some(p) = path else {
+        return Ok((BindingMap::default(), None));
+    };
+    let text = std::fs::read_to_string(p).map_err(|e| {
+        anyhow!(
+            "{}: cannot read binding map: {}",
+            p.display(),
+            io_reason(&e)
+        )
+    })?;
+    let map = BindingMap::from_toml(&text).map_err(|e| {
+        // Syntax errors carry `line:column: `; the others name the entry.
+        let sep = if e.starts_with(|c: char| c.is_ascii_digit()) {
+            ":"
+        } else {
+            ": "
+        };
+        anyhow!("{}{sep}{e}", p.display())
+    })?;
+    Ok((map, Some(text)))
 }

@@ -6,9 +6,17 @@ use flatbuffers::FlatBufferBuilder;
 use runtime_loader::schema as fb;
 use runtime_loader::StringTable;
 
+use crate::model::{Compiled, MAX_THREADS_PER_THREADGROUP};
+use crate::msl::metallib::MathMode;
 use crate::msl::{BindingModel, Platform, Tier};
 use crate::spirv::{Access, BindingKind, ScalarType};
-use crate::{Compiled, MathMode, MAX_THREADS_PER_THREADGROUP};
+
+impl Compiled {
+    /// Serialises the executable (deterministic).
+    pub fn to_flatbuffer(&self) -> Vec<u8> {
+        write(self)
+    }
+}
 
 fn kind(k: BindingKind) -> fb::BindingKind {
     match k {

@@ -123,7 +123,7 @@ impl BindingMap {
     /// Parses a TOML binding map and checks it for duplicate entries.
     pub fn from_toml(text: &str) -> Result<Self, String> {
         let map: BindingMap = toml::from_str(text).map_err(|e| {
-            let (line, column, message) = crate::toml_pos::error(text, &e);
+            let (line, column, message) = crate::position::error(text, &e);
             format!("{line}:{column}: {message}")
         })?;
         let mut seen = BTreeSet::new();

@@ -19,7 +19,25 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Output, Stdio};
 
 use crate::msl::{MslVersion, Platform};
-use crate::{MathMode, Metallib};
+
+/// Math mode of the Metal compiler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub enum MathMode {
+    /// IEEE-respecting math (halc's default).
+    #[default]
+    Safe,
+    /// Metal fast math.
+    Fast,
+}
+
+/// A compiled Metal library.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Metallib {
+    /// The `.metallib` bytes.
+    pub bytes: Vec<u8>,
+    /// The toolchain that built it, as it describes itself.
+    pub toolchain: String,
+}
 
 /// The environment variable naming the `xcrun` to use.
 pub const XCRUN_ENV: &str = "HALC_XCRUN";

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::reflection::{self, Reflection};
+use crate::describe::reflection::{self, Reflection};
 
 /// Version of the lock format.
 pub const VERSION: u32 = 1;
@@ -195,7 +195,7 @@ impl Lock {
     /// Reads a lock file's text.
     pub fn parse(text: &str) -> Result<Lock, ParseError> {
         let lock: Lock = toml::from_str(text).map_err(|e| {
-            let (line, column, message) = crate::toml_pos::error(text, &e);
+            let (line, column, message) = crate::position::error(text, &e);
             ParseError {
                 line,
                 column,

@@ -35,10 +35,11 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::glsl::{GlslOptions, TargetEnv};
+use crate::build::glsl::{GlslOptions, TargetEnv};
+use crate::model::Options;
+use crate::msl::metallib::MathMode;
 use crate::msl::{BindingModel, LayoutOptions, MslVersion, Platform, Tier};
 use crate::spirv::SpecValue;
-use crate::{MathMode, Options};
 
 /// A manifest error, with its position in the file.
 #[derive(Debug, thiserror::Error)]
@@ -179,7 +180,7 @@ impl Manifest {
     /// Parses manifest `text`; relative paths are resolved against `dir`.
     pub fn parse(text: &str, dir: &Path) -> Result<Manifest, ManifestError> {
         let err = |at: usize, message: String| {
-            let (line, column) = crate::toml_pos::position(text, at);
+            let (line, column) = crate::position::position(text, at);
             ManifestError {
                 line,
                 column,
@@ -187,7 +188,7 @@ impl Manifest {
             }
         };
         let file: File = toml::from_str(text).map_err(|e| {
-            let (line, column, message) = crate::toml_pos::error(text, &e);
+            let (line, column, message) = crate::position::error(text, &e);
             ManifestError {
                 line,
                 column,
@@ -212,7 +213,7 @@ impl Manifest {
                     format!(
                         "output `{}` is also the output of the executable at line {}",
                         e.output.get_ref(),
-                        crate::toml_pos::position(text, prev).0
+                        crate::position::position(text, prev).0
                     ),
                 ));
             }
@@ -242,7 +243,7 @@ impl Manifest {
                     }
                 }
                 kernels.push(Kernel {
-                    position: crate::toml_pos::position(text, k.source.span().start),
+                    position: crate::position::position(text, k.source.span().start),
                     source: path(k.source.get_ref()),
                     entry: k.entry,
                     name: name.map(|(n, _)| n),
@@ -259,7 +260,7 @@ impl Manifest {
                 glsl: glsl(&settings, dir, &err)?,
                 options,
                 kernels,
-                position: crate::toml_pos::position(text, at),
+                position: crate::position::position(text, at),
             });
         }
         Ok(Manifest { executables })

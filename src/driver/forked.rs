@@ -29,9 +29,9 @@ pub(crate) fn each_forked<E>(
     done: impl FnMut(usize, Result<Vec<u8>, String>, Duration) -> Result<(), E>,
 ) -> Result<(), E> {
     let budget = if jobs > 0 {
-        crate::jobs::Budget::requested(jobs)
+        crate::driver::jobs::Budget::requested(jobs)
     } else {
-        crate::jobs::Budget::take(n, crate::jobs::cores)
+        crate::driver::jobs::Budget::take(n, crate::driver::jobs::cores)
     };
     let single_threaded = crate::msl::worker::threads().is_none_or(|t| t <= 1);
     let r = run(n, budget.cpus, single_threaded, work, done);

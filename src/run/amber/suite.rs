@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use runtime_loader::cpu;
 
 use super::run::{run_in, Outcome, RunOptions};
-use crate::forked::{tagged, untag};
+use crate::driver::forked::{tagged, untag};
 
 /// How one test file ended, and how long it took.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,7 +45,7 @@ pub fn run_files<E>(
     // Once here, not in every test's process (a missing glslc is reported
     // by the tests that need it).
     let _ = super::run::located_glslc(opts.glslc.as_deref());
-    crate::forked::each_forked(
+    crate::driver::forked::each_forked(
         files.len(),
         jobs,
         |i| encode(&run_file(&files[i], device, opts)),

@@ -22,8 +22,8 @@ use runtime_loader::memory::MemoryType;
 use runtime_loader::plan::Grid;
 use runtime_loader::Executable;
 
+use crate::model::{Input, Options};
 use crate::spirv::{self, BindingKind, BlockLayout, BlockType, ScalarType, StructType};
-use crate::{Input, Options};
 
 /// What a differential run does.
 #[derive(Debug, Clone)]
@@ -60,7 +60,7 @@ pub struct DiffOptions {
     pub time_limit: Duration,
     /// Changes the compiled kernel before it runs on the Metal side (tests
     /// inject miscompiles with it); `None` in real use.
-    pub tamper: Option<fn(&mut crate::Compiled)>,
+    pub tamper: Option<fn(&mut crate::model::Compiled)>,
 }
 
 impl Default for DiffOptions {
@@ -462,7 +462,7 @@ fn run_seeds<E>(
     done: &mut impl FnMut(u64, Result<DiffOutcome, String>) -> Result<(), E>,
 ) -> Result<(), E> {
     let seed = |i: usize| start + i as u64;
-    crate::forked::each_forked(
+    crate::driver::forked::each_forked(
         n,
         jobs,
         |i| {
@@ -493,7 +493,7 @@ fn run_seeds<E>(
 
 /// The bytes a seed's process sends.
 fn encode_outcome(r: &Result<DiffOutcome, String>) -> Vec<u8> {
-    use crate::forked::tagged;
+    use crate::driver::forked::tagged;
     match r {
         Ok(DiffOutcome::Agree(m)) => tagged(b'A', m),
         Ok(DiffOutcome::Differ(m)) => tagged(b'D', m),
@@ -503,7 +503,7 @@ fn encode_outcome(r: &Result<DiffOutcome, String>) -> Vec<u8> {
 }
 
 fn decode_outcome(bytes: &[u8]) -> Option<Result<DiffOutcome, String>> {
-    Some(match crate::forked::untag(bytes)? {
+    Some(match crate::driver::forked::untag(bytes)? {
         (b'A', m) => Ok(DiffOutcome::Agree(m)),
         (b'D', m) => Ok(DiffOutcome::Differ(m)),
         (b'I', m) => Ok(DiffOutcome::Inconclusive(m)),
@@ -603,7 +603,7 @@ fn read_scalar(bytes: &[u8], ty: ScalarType) -> Option<(u64, String)> {
     raw[..n].copy_from_slice(b);
     let bits = u64::from_le_bytes(raw);
     let text = match ty {
-        ScalarType::Float(16) => crate::amber::data::f16_to_f32(bits as u16).to_string(),
+        ScalarType::Float(16) => crate::run::amber::data::f16_to_f32(bits as u16).to_string(),
         ScalarType::Float(32) => f32::from_bits(bits as u32).to_string(),
         ScalarType::Float(_) => f64::from_bits(bits).to_string(),
         ScalarType::Int(w) => (((bits << (64 - w)) as i64) >> (64 - w)).to_string(),
@@ -616,7 +616,7 @@ fn read_scalar(bytes: &[u8], ty: ScalarType) -> Option<(u64, String)> {
 /// within `ulp` or `atol` (NaN equal to NaN).
 fn floats_close(ty: ScalarType, a: u64, b: u64, ulp: u32, atol: f64) -> bool {
     match ty {
-        ScalarType::Float(w) => crate::amber::data::floats_within(w, a, b, ulp, atol),
+        ScalarType::Float(w) => crate::run::amber::data::floats_within(w, a, b, ulp, atol),
         _ => a == b,
     }
 }
@@ -627,8 +627,8 @@ pub fn diff(
     opts: &DiffOptions,
     device: &cpu::Device,
 ) -> Result<DiffOutcome, String> {
-    let compiled =
-        crate::compile(std::slice::from_ref(input), &opts.compile).map_err(|e| e.to_string())?;
+    let compiled = crate::driver::compile(std::slice::from_ref(input), &opts.compile)
+        .map_err(|e| e.to_string())?;
     let [k] = compiled.kernels.as_slice() else {
         return Err(format!(
             "{}: {} kernels; pick one with --entry",
@@ -773,7 +773,7 @@ pub fn diff(
                 timeout: opts.time_limit,
                 ..Default::default()
             },
-            crate::amber::run::vulkan_place(opts.vulkan_program.as_deref()),
+            crate::run::amber::run::vulkan_place(opts.vulkan_program.as_deref()),
         )
         .map_err(|e| format!("vulkan: {e}"))
     };

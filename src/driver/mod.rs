@@ -16,6 +16,13 @@
 //! are checked for uniqueness in input order, and the executable is
 //! byte-identical whatever the number of jobs.
 
+#[cfg(all(unix, feature = "run"))]
+pub(crate) mod forked;
+#[cfg(unix)]
+mod guard;
+pub(crate) mod jobs;
+pub mod output;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -23,14 +30,16 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
-use crate::jobs::{cores, cores_cheaply, free_cores, runnable_tasks_now, Budget, Grant, Growth};
-use crate::msl::{self, MslOptions, MslVersion};
-use crate::spirv::{self, ExecutionModel, SpecValue, SpirvError};
-use crate::timings::{ModuleTimings, Stage, StageTimes, Timings, ValidatorPlace};
-use crate::{
+use crate::driver::jobs::{
+    cores, cores_cheaply, free_cores, runnable_tasks_now, Budget, Grant, Growth,
+};
+use crate::model::timings::{ModuleTimings, Stage, StageTimes, Timings, ValidatorPlace};
+use crate::model::{
     Compiled, Error, ErrorKind, Input, Isolation, Kernel, Options, MAX_THREADGROUP_MEMORY_BYTES,
     MAX_THREADS_PER_THREADGROUP,
 };
+use crate::msl::{self, MslOptions, MslVersion};
+use crate::spirv::{self, ExecutionModel, SpecValue, SpirvError};
 
 /// Progress of a [`compile_observed`] call, reported once per finished input.
 #[derive(Debug, Clone, Copy)]
@@ -163,7 +172,7 @@ fn overlap_instead(inputs: &[Input], options: &Options) -> Option<Options> {
     };
     if inputs.len() != 1
         || inputs[0].bytes.len() < OVERLAP_MIN_BYTES
-        || crate::jobs::jobserver().is_some()
+        || crate::driver::jobs::jobserver().is_some()
     {
         return None;
     }
@@ -195,10 +204,10 @@ fn guard_lines(
     entry: Option<&str>,
     what: &'static str,
     time_limit: std::time::Duration,
-) -> crate::guard::Lines {
+) -> crate::driver::guard::Lines {
     use msl::worker::WorkerError;
     let line = |err| Error::new(Some(file), entry, ErrorKind::Worker(err)).to_string();
-    crate::guard::Lines {
+    crate::driver::guard::Lines {
         crash: line(WorkerError::Crashed(what, "\0".into())),
         timeout: line(WorkerError::TimedOut(what, time_limit.as_secs())),
     }
@@ -884,7 +893,7 @@ fn send_and_reflect(
         Isolation::Guarded { time_limit } => {
             let lines = guard_lines(&input.name, None, msl::worker::VALIDATOR, *time_limit);
             t.time(Stage::Validate, || {
-                crate::guard::run(lines, *time_limit, || {
+                crate::driver::guard::run(lines, *time_limit, || {
                     msl::worker::crash_for_test_before(true);
                     spirv::validate::spirv_tools(&words)
                 })
@@ -1116,7 +1125,7 @@ fn compile_entry(
         Isolation::Guarded { time_limit } => {
             let lines = guard_lines(&input.name, Some(&e.name), "SPIRV-Cross", *time_limit);
             t.time(Stage::Generate, || {
-                crate::guard::run(lines, *time_limit, || {
+                crate::driver::guard::run(lines, *time_limit, || {
                     msl::worker::crash_for_test_before(false);
                     msl::generate(words, &e.name, &layout, msl_opts)
                 })

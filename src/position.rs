@@ -1,5 +1,6 @@
-//! Positions in TOML files (manifests, locks, binding maps): errors name
-//! `line:column`.
+//! Positions in text files halc reads (binding maps, manifests, locks):
+//! errors name `line:column`. It imports nothing of halc, so every layer may
+//! use it.
 
 /// Line and column (1-based) of byte offset `at` in `text`.
 pub(crate) fn position(text: &str, at: usize) -> (usize, usize) {

@@ -32,7 +32,8 @@ use std::time::{Duration, SystemTime};
 
 use sha2::{Digest, Sha256};
 
-use crate::glsl::{GlslOptions, GlslOutput, Glslc};
+use super::glslc::Glslc;
+use super::options::{GlslOptions, GlslOutput};
 
 /// How much older than glslc's start a file must be for its output to be
 /// cached.
@@ -41,7 +42,7 @@ const SETTLED: Duration = Duration::from_secs(2);
 /// A directory of glslc outputs kept between runs, with what each depends
 /// on (the module docs of `src/glsl_cache.rs`, and docs/guide/build-integration.md's *Use from
 /// build.rs*, say when one is used). Given to
-/// [`LazyGlslc::compile_all_cached`](crate::glsl::LazyGlslc::compile_all_cached).
+/// [`LazyGlslc::compile_all_cached`](super::lazy::LazyGlslc::compile_all_cached).
 #[derive(Debug, Clone)]
 pub struct GlslCache {
     dir: PathBuf,
@@ -312,7 +313,7 @@ fn included_names(bytes: &[u8]) -> Option<Vec<String>> {
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
-    let mut tmp = crate::output::temp_file_in(dir, ".halc-glslc-")?;
+    let mut tmp = crate::driver::output::temp_file_in(dir, ".halc-glslc-")?;
     tmp.write_all(bytes)?;
     tmp.persist(dir.join(name)).map_err(|e| e.error)?;
     Ok(())

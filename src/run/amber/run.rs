@@ -32,7 +32,7 @@ use super::data::{decode, encode, Layout, Scalar, Value};
 use super::{
     BindKind, Check, Command, Compare, Pipeline, RequiredSize, Script, ShaderSource, Tolerance,
 };
-use crate::{Input, Options};
+use crate::model::{Input, Options};
 
 /// Where a script runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -59,7 +59,7 @@ pub struct RunOptions {
     /// The glslc to run (default: `$HALC_GLSLC`, else `glslc` on `PATH`).
     pub glslc: Option<PathBuf>,
     /// Where glslc's outputs are kept between runs, by the shader's text,
-    /// glslc and its arguments ([`GlslCache`](crate::glsl::GlslCache));
+    /// glslc and its arguments ([`GlslCache`](crate::build::glsl::GlslCache));
     /// `None`: glslc runs for every shader.
     pub glslc_cache: Option<PathBuf>,
     /// Which sides run.
@@ -77,7 +77,7 @@ pub struct RunOptions {
     /// Changes each compiled pipeline before it runs on the Metal side:
     /// `None` in real use. Tests inject miscompiles with it to show that
     /// `--compare` catches them.
-    pub tamper: Option<fn(&mut crate::Compiled)>,
+    pub tamper: Option<fn(&mut crate::model::Compiled)>,
 }
 
 impl Default for RunOptions {
@@ -953,8 +953,8 @@ impl<'s> Runner<'s> {
         let mut options = self.opts.compile.clone();
         options.entries = vec![p.entry.clone()];
         options.specs = specs.clone();
-        let first =
-            crate::compile(std::slice::from_ref(input), &options).map_err(|e| e.to_string())?;
+        let first = crate::driver::compile(std::slice::from_ref(input), &options)
+            .map_err(|e| e.to_string())?;
         let k = &first.kernels[0];
         // SpecIds that are no function constant (SPIRV-Cross fixed them, as
         // they size arrays) are baked for the Metal side.
@@ -965,7 +965,7 @@ impl<'s> Runner<'s> {
             .map(|s| spec_value(s))
             .collect::<Result<Vec<_>, _>>()?;
         let tamper = self.opts.tamper;
-        let prepared = |c: &crate::Compiled| {
+        let prepared = |c: &crate::model::Compiled| {
             let k = &c.kernels[0];
             MetalPrepared {
                 executable: match tamper {
@@ -998,8 +998,8 @@ impl<'s> Runner<'s> {
                 id: s.id,
                 text: s.value.clone(),
             }));
-        let baked =
-            crate::compile(std::slice::from_ref(input), &options).map_err(|e| e.to_string())?;
+        let baked = crate::driver::compile(std::slice::from_ref(input), &options)
+            .map_err(|e| e.to_string())?;
         Ok(prepared(&baked))
     }
 
@@ -1432,9 +1432,9 @@ fn spirv_opt(module: &[u8], passes: &[String], env: &str) -> Result<Vec<u8>, Str
 /// process: locating runs `glslc --version`. [`run_files`](super::run_files)
 /// locates it before forking, so the processes running the test files
 /// inherit it.
-pub(crate) fn located_glslc(path: Option<&Path>) -> Result<crate::glsl::Glslc, String> {
+pub(crate) fn located_glslc(path: Option<&Path>) -> Result<crate::build::glsl::Glslc, String> {
     use std::sync::{Mutex, OnceLock};
-    type Located = Vec<(Option<PathBuf>, crate::glsl::Glslc)>;
+    type Located = Vec<(Option<PathBuf>, crate::build::glsl::Glslc)>;
     static LOCATED: OnceLock<Mutex<Located>> = OnceLock::new();
     let located = LOCATED.get_or_init(Mutex::default);
     let key = path.map(Path::to_path_buf);
@@ -1446,7 +1446,7 @@ pub(crate) fn located_glslc(path: Option<&Path>) -> Result<crate::glsl::Glslc, S
     {
         return Ok(g.clone());
     }
-    let glslc = crate::glsl::Glslc::locate(path).map_err(|e| e.to_string())?;
+    let glslc = crate::build::glsl::Glslc::locate(path).map_err(|e| e.to_string())?;
     located
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -1454,7 +1454,7 @@ pub(crate) fn located_glslc(path: Option<&Path>) -> Result<crate::glsl::Glslc, S
     Ok(glslc)
 }
 
-/// Compiles GLSL compute source with glslc ([`crate::glsl`]), through the
+/// Compiles GLSL compute source with glslc ([`crate::build::glsl`]), through the
 /// cache in `cache` when there is one.
 fn glslc(
     path: Option<&Path>,
@@ -1462,19 +1462,19 @@ fn glslc(
     text: &str,
     env: &str,
 ) -> Result<Vec<u8>, String> {
-    let opts = crate::glsl::GlslOptions {
+    let opts = crate::build::glsl::GlslOptions {
         target_env: env
             .parse()
-            .map_err(|e: crate::glsl::GlslError| e.to_string())?,
+            .map_err(|e: crate::build::glsl::GlslError| e.to_string())?,
         ..Default::default()
     };
     let glslc = located_glslc(path)?;
-    let cache = cache.map(|d| crate::glsl_cache::GlslCache::new(d.to_path_buf()));
+    let cache = cache.map(|d| crate::build::glsl::GlslCache::new(d.to_path_buf()));
     if let Some(spirv) = cache.as_ref().and_then(|c| c.get_text(&glslc, text, &opts)) {
         return Ok(spirv);
     }
     let spirv = glslc.compile_source(text, &opts).map_err(|e| match e {
-        crate::glsl::GlslError::Compile { stderr, .. } => {
+        crate::build::glsl::GlslError::Compile { stderr, .. } => {
             format!("glslc rejected the shader:\n{stderr}")
         }
         e => e.to_string(),

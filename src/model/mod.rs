@@ -1,0 +1,460 @@
+//! The values that pass between halc's stages and out to its users: what a
+//! caller gives [`crate::compile`] ([`Input`], [`Options`]), what it gets back
+//! ([`Compiled`], its [`Kernel`]s, [`Warning`]s, [`timings`]) and why it failed
+//! ([`Error`]).
+//!
+//! Each stage's own products ([`crate::spirv::EntryPoint`],
+//! [`crate::msl::KernelLayout`], [`crate::msl::GeneratedMsl`], …) are defined
+//! by the stage and carried here; nothing in the stages imports this module.
+
+pub mod timings;
+
+use sha2::{Digest, Sha256};
+
+use crate::msl::metallib::{MathMode, Metallib};
+use crate::msl::{self, BindingModel, KernelLayout, LayoutOptions, MslVersion, Platform, Tier};
+use crate::spirv::{self, SpecValue, SpirvError};
+
+/// Metal's limit on threads per threadgroup.
+pub const MAX_THREADS_PER_THREADGROUP: u32 =
+    runtime_loader::schema::MetalLimits::MaxThreadsPerThreadgroup.0;
+/// Metal's limit on static threadgroup memory.
+pub const MAX_THREADGROUP_MEMORY_BYTES: u32 =
+    runtime_loader::schema::MetalLimits::MaxThreadgroupMemoryBytes.0;
+
+/// One SPIR-V input.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// How errors name it (usually the path as given). Its file stem names
+    /// the kernel of an entry point called `main`.
+    pub name: String,
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+    /// Explicit kernel names for some of its entry points.
+    pub renames: Vec<Rename>,
+    /// The kernel name of its one selected GLCompute entry point (an error
+    /// when it has several: name them with `renames`).
+    pub kernel: Option<String>,
+    /// Compile only these of its entry points (by SPIR-V name; all selected
+    /// by [`Options::entries`] when empty).
+    pub entries: Vec<String>,
+    /// Spec-constant values baked into this input only; they win over
+    /// [`Options::specs`] with the same SpecId. Each must name a SpecId the
+    /// input declares.
+    pub specs: Vec<SpecValue>,
+}
+
+impl Input {
+    /// An input with no renames.
+    pub fn new(name: impl Into<String>, bytes: Vec<u8>) -> Self {
+        Input {
+            name: name.into(),
+            bytes,
+            renames: Vec::new(),
+            kernel: None,
+            entries: Vec::new(),
+            specs: Vec::new(),
+        }
+    }
+
+    /// Names the kernel of entry point `entry` `name`.
+    pub fn rename(mut self, entry: impl Into<String>, name: impl Into<String>) -> Self {
+        self.renames.push(Rename {
+            entry: entry.into(),
+            name: name.into(),
+        });
+        self
+    }
+
+    /// The kernel name of entry point `entry`: an explicit rename, else the
+    /// file stem for `main` (glslc names every entry point `main`), else the
+    /// entry-point name.
+    pub fn kernel_name(&self, entry: &str) -> String {
+        if let Some(r) = self.renames.iter().find(|r| r.entry == entry) {
+            return r.name.clone();
+        }
+        if entry == "main" {
+            if let Some(stem) = std::path::Path::new(&self.name)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .filter(|s| !s.is_empty())
+            {
+                return stem.to_string();
+            }
+        }
+        entry.to_string()
+    }
+}
+
+/// An explicit kernel name for one entry point of an input
+/// (`halc compile file.spv:ENTRY=NAME`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rename {
+    /// SPIR-V entry-point name.
+    pub entry: String,
+    /// Kernel name in the executable.
+    pub name: String,
+}
+
+/// Everything that shapes the output.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Compile only these entry points (all GLCompute ones when empty).
+    pub entries: Vec<String>,
+    /// Spec-constant values to bake.
+    pub specs: Vec<SpecValue>,
+    /// Binding model, platform, tier and pins.
+    pub layout: LayoutOptions,
+    /// MSL version.
+    pub msl_version: MslVersion,
+    /// Math mode recorded for the runtime / metallib build.
+    pub math_mode: MathMode,
+    /// Text of the binding map, for the build info hash.
+    pub binding_map_text: Option<String>,
+    /// Where SPIRV-Cross runs.
+    pub isolation: Isolation,
+    /// Limits checked before work starts.
+    pub limits: spirv::validate::Limits,
+    /// Input modules compiled at once, each job with its own worker process
+    /// under [`Isolation::Subprocess`]; 0 (the default) is one per core. The
+    /// output and the error reported do not depend on it.
+    ///
+    /// Under a GNU make or cargo jobserver (`CARGO_MAKEFLAGS`, `MAKEFLAGS`,
+    /// as a build script or a make recipe inherits it) the default keeps no
+    /// more CPUs busy than the call holds tokens for: one job on the token
+    /// the caller already holds, and one more per token it can take without
+    /// waiting, up to one per core; it adds jobs as the build frees tokens
+    /// while it runs (with [`Isolation::Forked`], on workers forked for them
+    /// before the jobs' threads start). A single module's second worker for
+    /// the validator needs a token too.
+    /// The tokens go back as jobs finish. A number given here leaves the
+    /// jobserver alone, as `-j N` does a sub-make's.
+    pub jobs: usize,
+}
+
+/// Where SPIRV-Cross (C++) runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Isolation {
+    /// In this process: fastest; a crash in SPIRV-Cross takes the process
+    /// down (input is validated first, which rejected every crasher we
+    /// measured).
+    #[default]
+    InProcess,
+    /// In child processes running `program __msl-worker` (the `halc`
+    /// binary), one per job of a `compile` call, each reused for every
+    /// module its job compiles; the child also runs
+    /// SPIRV-Tools' validator: a crash becomes an error, and so does a
+    /// request (validating a module, or generating one kernel's MSL) that
+    /// takes longer than `time_limit`.
+    Subprocess {
+        /// The `halc` binary.
+        program: std::path::PathBuf,
+        /// Longest time one request may take.
+        time_limit: std::time::Duration,
+    },
+    /// As [`Isolation::Subprocess`], but each worker is a `fork` of the
+    /// calling process without `exec` (Unix): it skips a second start of a
+    /// large program (measured: half of a small kernel's cold compile) and
+    /// needs no `halc` binary, so a build script has isolation too. The
+    /// workers of a `compile` call are forked before it starts any thread,
+    /// and fork is only sound in a single-threaded process: `compile`
+    /// refuses (on Linux, where it can tell) when the caller runs other
+    /// threads. When every job can have a second core that no other task is
+    /// running on, each job forks a second worker for the validator, so that
+    /// validating a module and running SPIRV-Cross on it overlap
+    /// ([`msl::worker::separate_validators`]).
+    #[cfg(unix)]
+    Forked {
+        /// Longest time one request may take.
+        time_limit: std::time::Duration,
+    },
+    /// In this process, one module at a time on the calling thread, each
+    /// call into SPIRV-Cross or SPIRV-Tools run with handlers for the
+    /// signals a crash raises (on an alternate stack, so a stack overflow is
+    /// caught too) and a timer (Unix): a crash or a request that takes
+    /// longer than `time_limit` ends the process with the one-line error a
+    /// worker's would give, written to standard error (`error: FILE: entry
+    /// point `E`: SPIRV-Cross crashed (signal 11 SIGSEGV); the module was not
+    /// compiled`), and exit status 1, instead of an abort. Nothing else
+    /// runs after it: no output is written. Signal handlers belong to the
+    /// whole process, so this is for a single-threaded program that owns
+    /// them and its standard error; the halc CLI uses it for one module,
+    /// where a worker's fork cost more than the compile. One exception: a
+    /// single module of at least [`OVERLAP_MIN_BYTES`], with a CPU free for
+    /// its validator and no jobserver, goes to forked workers as with
+    /// [`Isolation::Forked`], the validator beside SPIRV-Cross, which
+    /// finishes sooner there.
+    #[cfg(unix)]
+    Guarded {
+        /// Longest time one request may take.
+        time_limit: std::time::Duration,
+    },
+}
+
+/// Default for [`Isolation::Subprocess`]'s time limit: far above what real
+/// kernels need (milliseconds), far below the hours a hostile module's
+/// nesting can cost the validator.
+pub const DEFAULT_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// A compiled kernel, with everything the FlatBuffer records.
+#[derive(Debug, Clone)]
+pub struct Kernel {
+    /// Name in the executable (see [`Input::kernel_name`]); the SPIR-V
+    /// entry-point name is `entry.name`.
+    pub name: String,
+    /// Input it came from.
+    pub input: String,
+    /// Reflection of the entry point.
+    pub entry: spirv::EntryPoint,
+    /// Its workgroup size.
+    pub workgroup: spirv::WorkgroupSize,
+    /// The binding layout.
+    pub layout: KernelLayout,
+    /// Generated MSL.
+    pub msl: msl::GeneratedMsl,
+    /// Open spec constants (Metal function constants).
+    pub function_constants: Vec<spirv::SpecConstant>,
+    /// Values baked with `--spec`.
+    pub baked: Vec<spirv::specialize::Baked>,
+    /// `debugPrintfEXT` calls in its module, removed with the module's
+    /// non-semantic instructions ([`spirv::strip`]): they print nothing on
+    /// Metal.
+    pub debug_printfs: u32,
+    /// Declared capabilities.
+    pub capabilities: Vec<String>,
+    /// Precompiled library, when built with `--metallib`.
+    pub metallib: Option<Metallib>,
+    /// The structure of its push-constant and buffer blocks.
+    pub blocks: spirv::Blocks,
+}
+
+impl Kernel {
+    /// Whether its module declares subgroup (SIMD-group) operations, whose
+    /// results depend on the SIMD width it runs at.
+    pub fn uses_subgroups(&self) -> bool {
+        self.capabilities
+            .iter()
+            .any(|c| c.starts_with("GroupNonUniform"))
+    }
+}
+
+/// The result of a compile.
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    /// Kernels sorted by name.
+    pub kernels: Vec<Kernel>,
+    /// The options used.
+    pub options: Options,
+    /// SHA-256 over the inputs.
+    pub inputs_sha256: String,
+    /// Whether libraries keep their MSL source (false with `--no-msl`).
+    pub keep_msl: bool,
+    /// Where the time went (not part of the executable).
+    pub timings: timings::Timings,
+}
+
+impl Compiled {
+    /// What the compile changed that the user should know, in input then
+    /// kernel order: one [`Warning::DebugPrintf`] per module whose
+    /// `debugPrintfEXT` calls were removed, one [`Warning::FrozenSpec`] per
+    /// SpecId halc fixed at its defaults. The CLI prints them, `halc::build`
+    /// hands them to cargo.
+    pub fn warnings(&self) -> Vec<Warning> {
+        let mut out = Vec::new();
+        let printing: std::collections::BTreeMap<&str, u32> = self
+            .kernels
+            .iter()
+            .filter(|k| k.debug_printfs > 0)
+            .map(|k| (k.input.as_str(), k.debug_printfs))
+            .collect();
+        for (input, count) in printing {
+            out.push(Warning::DebugPrintf {
+                input: input.to_string(),
+                count,
+            });
+        }
+        for k in &self.kernels {
+            for b in k.baked.iter().filter(|b| b.frozen) {
+                out.push(Warning::FrozenSpec {
+                    input: k.input.clone(),
+                    kernel: k.name.clone(),
+                    id: b.id,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// Something a compile changed that the user should know (not an error).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Warning {
+    /// A module's `debugPrintfEXT` calls were removed.
+    DebugPrintf {
+        /// The input.
+        input: String,
+        /// How many calls.
+        count: u32,
+    },
+    /// A SpecId sizes an array (which Metal needs constant) and is also read
+    /// as a value: halc fixed it at its defaults, each declaration its own
+    /// ([`spirv::specialize::array_size_conflicts`]).
+    FrozenSpec {
+        /// The input.
+        input: String,
+        /// The kernel.
+        kernel: String,
+        /// The SpecId.
+        id: u32,
+    },
+}
+
+impl Warning {
+    /// The one-line message; `choose(id)` says how the caller's user sets a
+    /// SpecId (`--spec 0=VALUE` at the CLI, `.spec(0, VALUE)` in a build
+    /// script).
+    pub fn message(&self, choose: impl Fn(u32) -> String) -> String {
+        match self {
+            Warning::DebugPrintf { input, count } => format!(
+                "{input}: {count} debugPrintfEXT call{} removed: MSL has no printf (before MSL 3.2's os_log, which halc does not emit), so on Metal they print nothing",
+                if *count == 1 { "" } else { "s" }
+            ),
+            Warning::FrozenSpec { input, kernel, id } => format!(
+                "{input}: kernel `{kernel}`: SpecId {id} sizes an array, which Metal needs constant, and is also read as a value: it is fixed at its defaults (each declaration its own), not settable at run time; choose it with {}",
+                choose(*id)
+            ),
+        }
+    }
+}
+
+impl Kernel {
+    /// When the workgroup size came out as 1 x 1 x 1 because a SpecId that
+    /// halc fixed at its defaults ([`Warning::FrozenSpec`]) kept the
+    /// workgroup-size declaration's default (1, as `local_size_x_id`
+    /// without `local_size_x` gives) while another declaration of the same
+    /// SpecId has a different default: the SpecId and that other default.
+    /// Almost never what the author meant (`constant_id = 0` of 64 sizing
+    /// shared memory beside `local_size_x_id = 0`).
+    pub fn one_thread_from_frozen_spec(&self) -> Option<(u32, u64)> {
+        if self.workgroup.values() != [1, 1, 1] {
+            return None;
+        }
+        self.baked.iter().filter(|b| b.frozen).find_map(|b| {
+            let one = b.defaults.iter().any(|d| d.0 == 1);
+            let other = b.defaults.iter().find(|d| d.0 != 1)?;
+            one.then_some((b.id, other.0))
+        })
+    }
+}
+
+/// What went wrong, without the location.
+#[derive(Debug, thiserror::Error)]
+pub enum ErrorKind {
+    /// Reading or reflecting SPIR-V.
+    #[error(transparent)]
+    Spirv(#[from] SpirvError),
+    /// The layout cannot be built.
+    #[error(transparent)]
+    Layout(#[from] msl::LayoutError),
+    /// SPIRV-Cross failed.
+    #[error(transparent)]
+    Cross(#[from] msl::CrossError),
+    /// A Metal limit is exceeded, or the input is not compilable.
+    #[error("{0}")]
+    Rejected(String),
+    /// Bad options (unknown entry point, unused --spec, ...).
+    #[error("{0}")]
+    Options(String),
+    /// The SPIRV-Cross worker failed or crashed.
+    #[error(transparent)]
+    Worker(msl::worker::WorkerError),
+    /// halc produced something inconsistent; a bug, never silent.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// An error with the file and entry point it concerns.
+#[derive(Debug)]
+pub struct Error {
+    /// Input file, when the error concerns one.
+    pub file: Option<String>,
+    /// Entry point, when the error concerns one.
+    pub entry: Option<String>,
+    /// What went wrong.
+    pub kind: ErrorKind,
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{file}: ")?;
+        }
+        if let Some(entry) = &self.entry {
+            write!(f, "entry point `{entry}`: ")?;
+        }
+        write!(f, "{}", self.kind)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl Error {
+    pub(crate) fn new(file: Option<&str>, entry: Option<&str>, kind: impl Into<ErrorKind>) -> Self {
+        Error {
+            file: file.map(str::to_string),
+            entry: entry.map(str::to_string),
+            kind: kind.into(),
+        }
+    }
+}
+
+impl Options {
+    /// Canonical `key=value` lines of the options that shape the output.
+    pub fn canonical(&self) -> Vec<String> {
+        let mut v = vec![
+            format!(
+                "bindings={}",
+                match self.layout.model {
+                    BindingModel::ArgumentBuffers => "argument-buffers",
+                    BindingModel::Discrete => "discrete",
+                }
+            ),
+            format!("msl-version={}", self.msl_version),
+            format!(
+                "platform={}",
+                match self.layout.platform {
+                    Platform::MacOS => "macos",
+                    Platform::IOS => "ios",
+                }
+            ),
+            format!(
+                "argument-buffer-tier={}",
+                match self.layout.tier {
+                    Tier::Tier1 => 1,
+                    Tier::Tier2 => 2,
+                }
+            ),
+            format!(
+                "math={}",
+                match self.math_mode {
+                    MathMode::Safe => "safe",
+                    MathMode::Fast => "fast",
+                }
+            ),
+        ];
+        for e in &self.entries {
+            v.push(format!("entry={e}"));
+        }
+        let mut specs = self.specs.clone();
+        specs.sort();
+        for s in specs {
+            v.push(format!("spec={}={}", s.id, s.text));
+        }
+        if let Some(text) = &self.binding_map_text {
+            let h = Sha256::digest(text.as_bytes());
+            let hex: String = h.iter().map(|b| format!("{b:02x}")).collect();
+            v.push(format!("binding-map-sha256={hex}"));
+        }
+        v
+    }
+}
