@@ -59,7 +59,7 @@ fn stages(c: &mut Criterion) {
         });
         // What the compile runs: reflection and block reflection, one parse.
         g.bench_function("reflect", |b| {
-            b.iter(|| spirv::reflect::reflect_with_blocks(&words).expect("reflects"))
+            b.iter(|| spirv::reflect_with_blocks(&words).expect("reflects"))
         });
         g.bench_function("layout", |b| {
             b.iter(|| msl::layout(entry, &options.layout).expect("layout"))

@@ -934,13 +934,11 @@ fn reflect_module(
     // hostile input, that is an error for this module, not a crash.
     let (info, blocks) = t
         .time(Stage::Reflect, || {
-            std::panic::catch_unwind(|| spirv::reflect::reflect_with_blocks(words)).unwrap_or_else(
-                |_| {
-                    Err(SpirvError::Parse(
-                        "halc's SPIR-V reader failed on this module".into(),
-                    ))
-                },
-            )
+            std::panic::catch_unwind(|| spirv::reflect_with_blocks(words)).unwrap_or_else(|_| {
+                Err(SpirvError::Parse(
+                    "halc's SPIR-V reader failed on this module".into(),
+                ))
+            })
         })
         .map_err(|e| fail(e.into()))?;
 

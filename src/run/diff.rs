@@ -303,49 +303,24 @@ fn scalar_kind(ty: ScalarType) -> String {
 /// names what cannot be given as one list (a struct, a runtime array).
 fn flat_scalars(ty: &BlockType, base: u64, out: &mut Vec<(u64, ScalarType)>) -> Result<(), String> {
     match ty {
-        BlockType::Scalar(t) => out.push((base, *t)),
-        BlockType::Vector { component, count } => {
-            let size = BlockType::scalar_size(*component);
-            out.extend((0..u64::from(*count)).map(|i| (base.saturating_add(i * size), *component)));
-        }
-        BlockType::Matrix {
-            component,
-            columns,
-            rows,
-            stride,
-            row_major,
-        } => {
-            let size = BlockType::scalar_size(*component);
-            for c in 0..u64::from(*columns) {
-                for r in 0..u64::from(*rows) {
-                    let at = if *row_major {
-                        r * u64::from(*stride) + c * size
-                    } else {
-                        c * u64::from(*stride) + r * size
-                    };
-                    out.push((base.saturating_add(at), *component));
-                }
-            }
-        }
-        BlockType::Array {
-            element,
-            length: Some(n),
-            stride,
-        } => {
-            for i in 0..*n {
-                if out.len() > MAX_NAMED_SCALARS {
-                    return Err(format!("{}, too large to give whole", ty.canonical()));
-                }
-                let at = base.saturating_add(i.saturating_mul(u64::from(*stride)));
-                flat_scalars(element, at, out)?;
-            }
-        }
         BlockType::Array { length: None, .. } => {
-            return Err(format!("{}, a runtime-sized array", ty.canonical()))
+            Err(format!("{}, a runtime-sized array", ty.canonical()))
         }
-        BlockType::Struct(_) => return Err(format!("a struct, {}", ty.canonical())),
+        BlockType::Struct(_) => Err(format!("a struct, {}", ty.canonical())),
+        _ => ty
+            .scalars(base, MAX_NAMED_SCALARS, out)
+            .map_err(|_| format!("{}, too large to give whole", ty.canonical())),
     }
-    Ok(())
+}
+
+/// A block with more scalars than halc diff lays out.
+fn too_large(input: &str, at: Option<(u32, u32)>) -> String {
+    match at {
+        Some((set, binding)) => format!(
+            "{input}: the buffer block at (set {set}, binding {binding}) is too large to lay out"
+        ),
+        None => format!("{input}: the push-constant block is too large to lay out"),
+    }
 }
 
 /// `text` as a little-endian scalar of `ty`, or `None` when it is not one
@@ -662,8 +637,17 @@ pub fn diff(
                 if b.count != 1 { " array" } else { "" }
             ));
         }
-        let layout = spirv::reflect::block_layout(&words, Some((b.set, b.binding)))
-            .map_err(|e| format!("{}: {e}", input.name))?;
+        let layout = k
+            .blocks
+            .buffer(b.set, b.binding)
+            .ok_or_else(|| {
+                format!(
+                    "{}: no buffer block at (set {}, binding {})",
+                    input.name, b.set, b.binding
+                )
+            })?
+            .layout()
+            .map_err(|_| too_large(&input.name, Some((b.set, b.binding))))?;
         let bytes = match opts
             .given
             .iter()
@@ -701,8 +685,13 @@ pub fn diff(
             ))
         }
         (Some(size), None) => {
-            let layout = spirv::reflect::block_layout(&words, None)
-                .map_err(|e| format!("{}: {e}", input.name))?;
+            let layout = k
+                .blocks
+                .push_constants
+                .as_ref()
+                .ok_or_else(|| format!("{}: no push-constant block", input.name))?
+                .layout()
+                .map_err(|_| too_large(&input.name, None))?;
             fill(&layout, size as usize, &mut rng, invocations)
         }
         (None, None) => Vec::new(),

@@ -4,20 +4,23 @@
 //! nested structs and a trailing runtime array, exactly as the SPIR-V
 //! decorations lay them out.
 //!
-//! [`reflect::block_layout`](super::reflect::block_layout) flattens a block
-//! to scalars for `halc diff`; this keeps the structure, for the generated
-//! Rust bindings (`halc::build`) and the reflection JSON. It is computed once
-//! per kernel in [`crate::compile`] and carried on [`crate::Kernel::blocks`].
+//! The structure serves the generated Rust bindings (`halc::build`), the
+//! reflection JSON and the ABI lock; [`Block::layout`] flattens it to
+//! scalars for `halc diff`, so there is one reading of a block's layout. It
+//! is computed once per kernel in [`crate::compile`] and carried on
+//! [`crate::Kernel::blocks`].
 
 use std::collections::HashMap;
 
 use rspirv::spirv::{Decoration, Op, StorageClass};
 use serde::Serialize;
 
-use super::inst::Inst;
-use super::reflect::{
-    entry_point, function_bodies, invalid, used_ids, Bodies, Index, ScalarType, UsedIds,
+use super::index::{
+    entry_point, function_bodies, invalid, parse, used_ids, Bodies, Index, UsedIds,
 };
+use super::inst::Inst;
+use super::reflect::reflect_parsed;
+use super::types::{ModuleInfo, ScalarType};
 use super::{SpirvError, Words};
 
 /// The blocks one entry point statically uses.
@@ -203,6 +206,132 @@ impl BlockType {
     }
 }
 
+/// Where the scalars of a block live, flattened: the fixed part, and the
+/// element of a trailing runtime array. What `halc diff` fills with typed
+/// random data and compares by type ([`Block::layout`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BlockLayout {
+    /// (byte offset, type) of every scalar of the fixed part.
+    pub fixed: Vec<(u64, ScalarType)>,
+    /// Bytes of the fixed part (where a runtime array starts).
+    pub fixed_size: u64,
+    /// A trailing runtime array: (element stride, (offset in the element,
+    /// type) of each scalar of one element).
+    pub array: Option<(u64, Vec<(u64, ScalarType)>)>,
+}
+
+/// A type has more scalars than the caller's limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooManyScalars;
+
+impl BlockType {
+    /// Every scalar of this type placed at `base`, in memory order of the
+    /// members and elements, as (byte offset, type): vectors tightly
+    /// packed, matrices by their stride and major order, arrays by their
+    /// `ArrayStride`, struct members at their `Offset`. A runtime-sized
+    /// array inside a struct is left out (a [`BlockLayout`]'s `array` holds
+    /// its element); at the top level it has no scalars to give. Stops with
+    /// [`TooManyScalars`] once `out` holds more than `limit`.
+    pub fn scalars(
+        &self,
+        base: u64,
+        limit: usize,
+        out: &mut Vec<(u64, ScalarType)>,
+    ) -> Result<(), TooManyScalars> {
+        if out.len() > limit {
+            return Err(TooManyScalars);
+        }
+        match self {
+            BlockType::Scalar(t) => out.push((base, *t)),
+            BlockType::Vector { component, count } => {
+                let size = BlockType::scalar_size(*component);
+                out.extend(
+                    (0..u64::from(*count)).map(|i| (base.saturating_add(i * size), *component)),
+                );
+            }
+            BlockType::Matrix {
+                component,
+                columns,
+                rows,
+                stride,
+                row_major,
+            } => {
+                let size = BlockType::scalar_size(*component);
+                let stride = u64::from(*stride);
+                for c in 0..u64::from(*columns) {
+                    for r in 0..u64::from(*rows) {
+                        let at = if *row_major {
+                            r * stride + c * size
+                        } else {
+                            c * stride + r * size
+                        };
+                        out.push((base.saturating_add(at), *component));
+                    }
+                }
+            }
+            BlockType::Array {
+                element,
+                length: Some(n),
+                stride,
+            } => {
+                for i in 0..*n {
+                    let at = base.saturating_add(i.saturating_mul(u64::from(*stride)));
+                    element.scalars(at, limit, out)?;
+                }
+            }
+            BlockType::Array { length: None, .. } => {}
+            BlockType::Struct(st) => {
+                for m in &st.members {
+                    m.ty.scalars(base.saturating_add(m.offset), limit, out)?;
+                }
+            }
+        }
+        if out.len() > limit {
+            return Err(TooManyScalars);
+        }
+        Ok(())
+    }
+}
+
+/// Most scalars a block's fixed part (or one runtime-array element) may
+/// flatten to (a bound for hostile input).
+const MAX_BLOCK_SCALARS: usize = 1 << 20;
+
+impl Block {
+    /// The block flattened to scalars ([`BlockLayout`]); a `bool` is given
+    /// as the 32-bit word it occupies.
+    pub fn layout(&self) -> Result<BlockLayout, TooManyScalars> {
+        let word = |v: &mut Vec<(u64, ScalarType)>| {
+            for (_, t) in v.iter_mut() {
+                if *t == ScalarType::Bool {
+                    *t = ScalarType::UInt(32);
+                }
+            }
+        };
+        let mut out = BlockLayout {
+            fixed_size: self.ty.size,
+            ..BlockLayout::default()
+        };
+        for m in &self.ty.members {
+            m.ty.scalars(m.offset, MAX_BLOCK_SCALARS, &mut out.fixed)?;
+        }
+        word(&mut out.fixed);
+        if let Some(m) = self.ty.runtime_array() {
+            if let BlockType::Array {
+                element, stride, ..
+            } = &m.ty
+            {
+                out.fixed_size = out.fixed_size.max(m.offset);
+                let mut slots = Vec::new();
+                element.scalars(0, MAX_BLOCK_SCALARS, &mut slots)?;
+                word(&mut slots);
+                out.array = Some((u64::from(*stride), slots));
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// Deepest nesting of types reflected (a bound for hostile input).
 const MAX_DEPTH: u32 = 64;
 
@@ -234,7 +363,7 @@ impl Ctx<'_, '_> {
 /// The blocks of every GLCompute entry point of a module, by entry-point
 /// name.
 pub fn blocks(words: &Words) -> Result<HashMap<String, Blocks>, SpirvError> {
-    let insts = super::reflect::parse(words)?;
+    let insts = parse(words)?;
     let ix = Index::new(&insts);
     let functions = function_bodies(&insts);
     blocks_parsed(&insts, &ix, &functions)
@@ -475,6 +604,20 @@ fn block_type(
         }
         op => return Err(invalid(format!("type %{id} (Op{op:?}) in a block"))),
     })
+}
+
+/// [`reflect`](super::reflect::reflect) and [`blocks`] of one module, which is parsed
+/// and indexed once for both.
+pub fn reflect_with_blocks(
+    words: &Words,
+) -> Result<(ModuleInfo, HashMap<String, Blocks>), SpirvError> {
+    let insts = parse(words)?;
+    let ix = Index::new(&insts);
+    let functions = function_bodies(&insts);
+    Ok((
+        reflect_parsed(words, &insts, &ix, &functions)?,
+        blocks_parsed(&insts, &ix, &functions)?,
+    ))
 }
 
 #[cfg(test)]

@@ -559,7 +559,7 @@ mod tests {
         let ours = parse(words).unwrap_or_else(|e| panic!("{name}: {e}"));
         let theirs = oracle(words);
         assert_eq!(ours.len(), theirs.len(), "{name}: instruction count");
-        let ix = crate::spirv::reflect::Index::new(&ours);
+        let ix = crate::spirv::index::Index::new(&ours);
         let literal_words = |id| ix.literal_words(id);
         let mut with_ids = 0;
         for (a, b) in ours.iter().zip(&theirs) {

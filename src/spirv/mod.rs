@@ -9,21 +9,25 @@
 
 pub mod binary;
 pub mod blocks;
+mod index;
 pub(crate) mod inst;
 pub mod nesting;
 pub mod reflect;
 mod spec_indices;
 pub mod specialize;
 pub mod strip;
+pub mod types;
 pub mod validate;
 
 pub use binary::Words;
+pub use blocks::{reflect_with_blocks, BlockLayout};
 pub use blocks::{Block, BlockType, Blocks, BoundBlock, Member, StructType};
-pub use reflect::{
-    reflect, Access, Binding, BindingKind, BlockLayout, EntryPoint, ExecutionModel, ModuleInfo,
-    ScalarType, ScalarValue, SpecConstant, WorkgroupDim, WorkgroupSize,
-};
+pub use reflect::reflect;
 pub use specialize::{specialize, SpecValue};
+pub use types::{
+    Access, Binding, BindingKind, EntryPoint, ExecutionModel, ModuleInfo, ScalarType, ScalarValue,
+    SpecConstant, WorkgroupDim, WorkgroupSize,
+};
 
 /// Tests' SPIR-V: `text` assembled by SPIRV-Tools for `env`.
 #[cfg(test)]

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
-use super::reflect::{ScalarType, ScalarValue};
+use super::types::{ScalarType, ScalarValue};
 use super::{SpirvError, Words};
 
 const OP_DECORATE: u16 = 71;
