@@ -12,6 +12,7 @@ mod fixtures;
 mod glsl_cli;
 mod invalid;
 mod jobserver;
+mod layout;
 mod manifest;
 mod metallib;
 mod parallel;
