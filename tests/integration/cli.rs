@@ -67,7 +67,7 @@ fn compile_then_inspect_succeeds() {
         "{text}"
     );
     assert!(
-        text.contains("(set 0, binding 1) StorageBuffer ReadWrite"),
+        text.contains("(set 0, binding 1) storage-buffer read-write"),
         "{text}"
     );
     assert!(
