@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 use rspirv::spirv::{self, Decoration, Op};
 
 use super::inst::Inst;
+use super::spec_op::{evaluate, Refused};
 use super::types::ScalarType;
 use super::{SpirvError, Words};
 
@@ -201,115 +202,38 @@ impl<'a> Index<'a> {
     /// Evaluates the integer `OpSpecConstantOp`s that size arrays (e.g.
     /// `shared float t[gl_WorkGroupSize.x * 2]`) with current defaults.
     fn spec_op(&self, id: u32, inst: &Inst<'_>) -> Result<u64, SpirvError> {
-        let Some(opcode) = inst.word(0) else {
-            return Err(invalid(format!("%{id}: malformed OpSpecConstantOp")));
-        };
-        let Some(op) = Op::from_u32(opcode) else {
-            return Err(SpirvError::Unsupported(format!(
-                "%{id} is an OpSpecConstantOp of unknown opcode {opcode}, which halc cannot evaluate at build time"
-            )));
-        };
-        let arg = |i: usize| -> Result<u64, SpirvError> {
-            let a = inst
-                .word(i)
-                .ok_or_else(|| invalid(format!("%{id}: missing operand")))?;
-            self.const_u64(a)
-        };
-        let unsupported = || {
-            SpirvError::Unsupported(format!(
-                "%{id} is an OpSpecConstantOp {op:?}, which halc cannot evaluate at build time"
-            ))
-        };
-        // The signed, comparison and logical operations read their operands
-        // as 32-bit values: a 64-bit operand is refused.
-        let word = |i: usize| -> Result<u32, SpirvError> {
-            let a = inst
-                .word(i)
-                .ok_or_else(|| invalid(format!("%{id}: missing operand")))?;
-            if self.literal_words(a) == 2 {
-                return Err(unsupported());
-            }
-            Ok(self.const_u64(a)? as u32)
-        };
-        let int = |i: usize| word(i).map(|w| w as i32);
-        Ok(match op {
-            Op::CompositeExtract => {
-                let c = inst.word(1).ok_or_else(unsupported)?;
-                // Follow every index through nested constant composites.
-                let mut part = c;
-                for &index in inst.operands.get(2..).unwrap_or_default() {
-                    let comp = self.get(part)?;
-                    if !matches!(comp.op, Op::ConstantComposite | Op::SpecConstantComposite) {
-                        return Err(unsupported());
-                    }
-                    part = comp.word(index as usize).ok_or_else(unsupported)?;
-                }
-                self.const_u64(part)?
-            }
-            Op::IAdd => arg(1)?.wrapping_add(arg(2)?),
-            Op::ISub => arg(1)?.wrapping_sub(arg(2)?),
-            Op::IMul => arg(1)?.wrapping_mul(arg(2)?),
-            Op::UDiv => arg(1)?.checked_div(arg(2)?).ok_or_else(unsupported)?,
-            Op::UMod => arg(1)?.checked_rem(arg(2)?).ok_or_else(unsupported)?,
-            Op::ShiftLeftLogical => arg(1)?
-                .checked_shl(arg(2)? as u32)
-                .ok_or_else(unsupported)?,
-            Op::ShiftRightLogical => arg(1)?
-                .checked_shr(arg(2)? as u32)
-                .ok_or_else(unsupported)?,
-            Op::BitwiseAnd => arg(1)? & arg(2)?,
-            Op::BitwiseOr => arg(1)? | arg(2)?,
-            Op::BitwiseXor => arg(1)? ^ arg(2)?,
-            Op::UConvert | Op::SConvert | Op::Bitcast => arg(1)?,
-            // Signed operations on the 32-bit values (narrow signed literals
-            // are sign-extended to a word), as SPIR-V defines them: SDiv
-            // truncates, SRem takes the sign of the dividend; a zero divisor
-            // and i32::MIN / -1 are refused.
-            Op::SDiv | Op::SRem => {
-                let (a, b) = (int(1)?, int(2)?);
-                let q = match op {
-                    Op::SDiv => a.checked_div(b),
-                    _ => a.checked_rem(b),
-                };
-                u64::from(q.ok_or_else(unsupported)? as u32)
-            }
-            // SPIRV-Cross writes SMod as a call of its helper `spvSMod`,
-            // which is no constant expression: MSL cannot size an array with
-            // it (clang, as Metal's compiler, rejects the MSL).
-            Op::SMod => {
+        let opcode = inst
+            .word(0)
+            .ok_or_else(|| invalid(format!("%{id}: malformed OpSpecConstantOp")))?;
+        let operands = inst.operands.get(1..).unwrap_or_default();
+        let value = |a: u32| Ok((self.const_u64(a)?, self.literal_words(a)));
+        let part = |c: u32, index: u32| -> Result<u32, SpirvError> {
+            let comp = self.get(c)?;
+            if !matches!(comp.op, Op::ConstantComposite | Op::SpecConstantComposite) {
                 return Err(SpirvError::Unsupported(format!(
-                    "%{id} is an OpSpecConstantOp SMod (GLSL `%` on signed integers) in an array size: SPIRV-Cross writes it as a helper function call, which MSL cannot use in an array size; write the size without a signed `%`"
-                )))
+                    "%{id} is an OpSpecConstantOp CompositeExtract of %{c} (Op{:?}), which halc cannot evaluate at build time",
+                    comp.op
+                )));
             }
-            Op::SNegate => u64::from(int(1)?.wrapping_neg() as u32),
-            Op::Not => u64::from(!word(1)?),
-            Op::ShiftRightArithmetic => {
-                let n = Some(word(2)?).filter(|n| *n < 32).ok_or_else(unsupported)?;
-                u64::from((int(1)? >> n) as u32)
-            }
-            // Comparisons and logic give a bool: 1 or 0.
-            Op::IEqual | Op::LogicalEqual => u64::from(word(1)? == word(2)?),
-            Op::INotEqual | Op::LogicalNotEqual => u64::from(word(1)? != word(2)?),
-            Op::ULessThan => u64::from(word(1)? < word(2)?),
-            Op::ULessThanEqual => u64::from(word(1)? <= word(2)?),
-            Op::UGreaterThan => u64::from(word(1)? > word(2)?),
-            Op::UGreaterThanEqual => u64::from(word(1)? >= word(2)?),
-            Op::SLessThan => u64::from(int(1)? < int(2)?),
-            Op::SLessThanEqual => u64::from(int(1)? <= int(2)?),
-            Op::SGreaterThan => u64::from(int(1)? > int(2)?),
-            Op::SGreaterThanEqual => u64::from(int(1)? >= int(2)?),
-            Op::LogicalAnd => u64::from(arg(1)? != 0 && arg(2)? != 0),
-            Op::LogicalOr => u64::from(arg(1)? != 0 || arg(2)? != 0),
-            Op::LogicalNot => u64::from(arg(1)? == 0),
-            Op::Select => {
-                if arg(1)? != 0 {
-                    arg(2)?
-                } else {
-                    arg(3)?
-                }
-            }
-            _ => return Err(unsupported()),
-        } & 0xffff_ffff)
+            comp.word(index as usize).ok_or_else(|| {
+                invalid(format!(
+                    "%{id}: index {index} past the end of composite %{c}"
+                ))
+            })
+        };
+        evaluate(opcode, operands, value, part).map_err(|r| match r {
+            Refused::Operand(e) => e,
+            Refused::Missing => invalid(format!("%{id}: missing operand")),
+            Refused::UnknownOpcode(n) => SpirvError::Unsupported(format!(
+                "%{id} is an OpSpecConstantOp of unknown opcode {n}, which halc cannot evaluate at build time"
+            )),
+            Refused::SignedMod => SpirvError::Unsupported(format!(
+                "%{id} is an OpSpecConstantOp SMod (GLSL `%` on signed integers) in an array size: SPIRV-Cross writes it as a helper function call, which MSL cannot use in an array size; write the size without a signed `%`"
+            )),
+            Refused::Unsupported(op) => SpirvError::Unsupported(format!(
+                "%{id} is an OpSpecConstantOp {op:?}, which halc cannot evaluate at build time"
+            )),
+        })
     }
 
     pub(super) fn scalar_type(&self, type_id: u32) -> Result<ScalarType, SpirvError> {

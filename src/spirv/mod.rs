@@ -14,6 +14,7 @@ pub(crate) mod inst;
 pub mod nesting;
 pub mod reflect;
 mod spec_indices;
+mod spec_op;
 pub mod specialize;
 pub mod strip;
 pub mod types;

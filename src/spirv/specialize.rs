@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
+use super::spec_op::evaluate;
 use super::types::{ScalarType, ScalarValue};
 use super::{SpirvError, Words};
 
@@ -543,7 +544,7 @@ fn own_default(opcode: u16, w: &[u32], ty: ScalarType) -> Option<ScalarValue> {
 }
 
 /// Evaluates a 32-bit integer `OpSpecConstantOp` whose operands are all
-/// known plain constants; `None` when it is anything else.
+/// known plain constants ([`evaluate`]); `None` when it is anything else.
 fn fold(
     w: &[u32],
     types: &HashMap<u32, ScalarType>,
@@ -556,30 +557,15 @@ fn fold(
     ) {
         return None;
     }
-    let arg = |i: usize| w.get(i).and_then(|id| values.get(id)).copied();
-    let (a, b) = (|| arg(4), || arg(5));
-    let v = match w[3] {
-        81 => {
-            // CompositeExtract: follow the literal indices.
-            let mut id = *w.get(4)?;
-            for &index in &w[5..] {
-                id = *composites.get(&id)?.get(index as usize)?;
-            }
-            values.get(&id).copied()?
-        }
-        128 => a()?.wrapping_add(b()?),
-        130 => a()?.wrapping_sub(b()?),
-        132 => a()?.wrapping_mul(b()?),
-        134 => a()?.checked_div(b()?)?,
-        137 => a()?.checked_rem(b()?)?,
-        194 => a()?.checked_shr(u32::try_from(b()?).ok()?)?,
-        196 => a()?.checked_shl(u32::try_from(b()?).ok()?)?,
-        197 => a()? | b()?,
-        198 => a()? ^ b()?,
-        199 => a()? & b()?,
-        _ => return None,
+    let value = |id: u32| values.get(&id).map(|&v| (v, 1)).ok_or(());
+    let part = |id: u32, index: u32| {
+        composites
+            .get(&id)
+            .and_then(|parts| parts.get(index as usize))
+            .copied()
+            .ok_or(())
     };
-    Some(v & 0xffff_ffff)
+    evaluate(w[3], &w[4..], value, part).ok()
 }
 
 #[cfg(test)]
@@ -609,6 +595,56 @@ mod tests {
              %ptr = OpTypePointer Workgroup %arr\n%shared = OpVariable %ptr Workgroup\n\
              %main = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n"
         )
+    }
+
+    /// Baking a value folds the signed operations over it into plain
+    /// constants, with SPIR-V's semantics (reflection evaluates them the
+    /// same way, through the one evaluator): `%r` = `%a OP %b` with `%a`
+    /// baked to -7, then `%len` = `%r + 10` sizes a shared `uint` array.
+    #[test]
+    fn baking_folds_signed_operations_as_spirv_defines_them() {
+        for (op, b, len) in [
+            ("SDiv", "-3", 12),               // -7 / -3 = 2 (truncated)
+            ("SRem", "3", 9),                 // -7 rem 3 = -1 (dividend's sign)
+            ("ShiftRightArithmetic", "1", 6), // -7 >> 1 = -4
+            ("IMul", "-1", 17),               // 7
+        ] {
+            let text = format!(
+                "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+                 OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n\
+                 OpDecorate %a SpecId 0\n\
+                 %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%int = OpTypeInt 32 1\n\
+                 %uint = OpTypeInt 32 0\n\
+                 %a = OpSpecConstant %int 5\n%b = OpConstant %int {b}\n%ten = OpConstant %int 10\n\
+                 %r = OpSpecConstantOp %int {op} %a %b\n\
+                 %len = OpSpecConstantOp %int IAdd %r %ten\n\
+                 %arr = OpTypeArray %uint %len\n\
+                 %ptr = OpTypePointer Workgroup %arr\n%shared = OpVariable %ptr Workgroup\n\
+                 %pu = OpTypePointer Workgroup %uint\n%zero = OpConstant %uint 0\n\
+                 %main = OpFunction %void None %fn\n%l = OpLabel\n\
+                 %e = OpAccessChain %pu %shared %zero\nOpStore %e %zero\nOpReturn\nOpFunctionEnd\n"
+            );
+            let words = assemble(&text);
+            let value = SpecValue {
+                id: 0,
+                text: "-7".into(),
+            };
+            let (baked, _) = specialize(&words, &[value]).unwrap();
+            let left: Vec<_> = baked
+                .instructions()
+                .map(|i| i.unwrap())
+                .filter(|i| i.opcode == OP_SPEC_CONSTANT_OP)
+                .map(|i| i.words.to_vec())
+                .collect();
+            assert_eq!(left, Vec::<Vec<u32>>::new(), "{op}: not folded");
+            let info = crate::spirv::reflect(&baked).unwrap();
+            assert_eq!(
+                info.entry_points[0].threadgroup_memory_bytes,
+                4 * len,
+                "{op}"
+            );
+            crate::spirv::validate::spirv_tools(&baked).unwrap();
+        }
     }
 
     #[test]
