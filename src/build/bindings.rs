@@ -359,34 +359,12 @@ impl Types {
     }
 }
 
+/// `ty` in the reflection's vocabulary ([`BlockType::canonical`]), a
+/// struct by its name.
 fn describe_type(ty: &BlockType) -> String {
-    match ty {
-        BlockType::Scalar(s) => s.to_string(),
-        BlockType::Vector { component, count } => format!("{component}x{count}"),
-        BlockType::Matrix {
-            component,
-            columns,
-            rows,
-            stride,
-            row_major,
-        } => format!(
-            "{component} {columns}x{rows} matrix, {} stride {stride}",
-            if *row_major {
-                "row-major"
-            } else {
-                "column-major"
-            }
-        ),
-        BlockType::Array {
-            element,
-            length,
-            stride,
-        } => match length {
-            Some(n) => format!("[{}; {n}], stride {stride}", describe_type(element)),
-            None => format!("[{}], stride {stride}", describe_type(element)),
-        },
-        BlockType::Struct(s) => format!("struct {}", s.name.as_deref().unwrap_or("(unnamed)")),
-    }
+    ty.canonical_with(&|s: &StructType| {
+        format!("struct {}", s.name.as_deref().unwrap_or("(unnamed)"))
+    })
 }
 
 fn member_doc(ty: &BlockType, offset: u64) -> String {

@@ -144,6 +144,26 @@ impl BlockType {
     /// `struct{a: float32 @0, b: vec2<float32> @8}`. The reflection JSON and
     /// the ABI lock record push-constant members by it.
     pub fn canonical(&self) -> String {
+        self.canonical_with(&|st: &StructType| {
+            let members: Vec<String> = st
+                .members
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{}: {} @{}",
+                        m.name.as_deref().unwrap_or(""),
+                        m.ty.canonical(),
+                        m.offset
+                    )
+                })
+                .collect();
+            format!("struct{{{}}}", members.join(", "))
+        })
+    }
+
+    /// [`canonical`](Self::canonical), with each struct written by
+    /// `structs` (the generated bindings name it instead of spelling it out).
+    pub fn canonical_with(&self, structs: &dyn Fn(&StructType) -> String) -> String {
         fn scalar(t: ScalarType) -> String {
             match t {
                 ScalarType::Bool => "bool".into(),
@@ -176,24 +196,10 @@ impl BlockType {
                 stride,
             } => format!(
                 "array<{}, {}, stride {stride}>",
-                element.canonical(),
+                element.canonical_with(structs),
                 length.map_or("runtime".to_string(), |n| n.to_string())
             ),
-            BlockType::Struct(st) => {
-                let members: Vec<String> = st
-                    .members
-                    .iter()
-                    .map(|m| {
-                        format!(
-                            "{}: {} @{}",
-                            m.name.as_deref().unwrap_or(""),
-                            m.ty.canonical(),
-                            m.offset
-                        )
-                    })
-                    .collect();
-                format!("struct{{{}}}", members.join(", "))
-            }
+            BlockType::Struct(st) => structs(st),
         }
     }
 
