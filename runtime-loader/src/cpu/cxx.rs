@@ -5,10 +5,13 @@ use std::ffi::{c_void, CStr, CString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
-use super::{CpuError, SHIM_FILES};
+use super::exec::{self, EntryFn};
+use super::CpuError;
 
 /// The flags every kernel is compiled with: C++17, optimised, position
 /// independent; `char` is signed (MSL's `char` is); signed overflow wraps and
@@ -665,6 +668,66 @@ impl Drop for Library {
         // obtained from it outlives the `Pipeline` that owns this value.
         unsafe { libc::dlclose(self.handle) };
     }
+}
+
+/// The shim the kernels are compiled against: `(path, contents)` of every
+/// header, `metal_stdlib` first (the others include it).
+pub const SHIM_FILES: &[(&str, &str)] = &[
+    ("metal_stdlib", include_str!("shim/metal_stdlib")),
+    ("simd/simd.h", include_str!("shim/simd/simd.h")),
+    ("metal_atomic", include_str!("shim/metal_atomic")),
+    ("metal_common", include_str!("shim/metal_common")),
+    ("metal_compute", include_str!("shim/metal_compute")),
+    ("metal_geometric", include_str!("shim/metal_geometric")),
+    ("metal_integer", include_str!("shim/metal_integer")),
+    ("metal_limits", include_str!("shim/metal_limits")),
+    ("metal_math", include_str!("shim/metal_math")),
+    ("metal_matrix", include_str!("shim/metal_matrix")),
+    ("metal_numeric", include_str!("shim/metal_numeric")),
+    ("metal_pack", include_str!("shim/metal_pack")),
+    ("metal_relational", include_str!("shim/metal_relational")),
+    ("metal_simdgroup", include_str!("shim/metal_simdgroup")),
+    ("metal_type_traits", include_str!("shim/metal_type_traits")),
+    ("metal_types", include_str!("shim/metal_types")),
+];
+
+/// A compiled kernel, loaded.
+pub(super) struct Loaded {
+    pub(super) entry: EntryFn,
+    pub(super) library: Arc<Library>,
+    pub(super) compile_time: Option<Duration>,
+}
+
+/// Compiles (or takes from the cache) the prepared C++ of kernel `name` and
+/// loads its entry point.
+pub(super) fn load(compiler: &Compiler, name: &str, source: &str) -> Result<Loaded, CpuError> {
+    let start = Instant::now();
+    let compiled = compiler.compile(name, source)?;
+    let compile_time = start.elapsed();
+    let library = Library::open(&compiled.path)?;
+    let abi_fn = library.symbol("halc_abi")?;
+    // SAFETY: `halc_abi` is defined by the generated wrapper with this
+    // signature.
+    let abi =
+        unsafe { std::mem::transmute::<*mut std::ffi::c_void, extern "C" fn() -> u64>(abi_fn)() };
+    if abi != exec::ABI {
+        return Err(CpuError::Load {
+            path: compiled.path.display().to_string(),
+            message: format!(
+                "built for executor ABI {abi}, this runtime has {}",
+                exec::ABI
+            ),
+        });
+    }
+    let entry = library.symbol("halc_entry")?;
+    // SAFETY: `halc_entry` is defined by the generated wrapper with the
+    // `EntryFn` signature (checked by the ABI number above).
+    let entry = unsafe { std::mem::transmute::<*mut std::ffi::c_void, EntryFn>(entry) };
+    Ok(Loaded {
+        entry,
+        library: Arc::new(library),
+        compile_time: (!compiled.cached).then_some(compile_time),
+    })
 }
 
 #[cfg(test)]

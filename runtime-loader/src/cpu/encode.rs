@@ -8,8 +8,7 @@ use std::collections::BTreeMap;
 use std::ffi::c_void;
 
 use super::buffer::{Buffer, Mapping};
-use super::program::Pipeline;
-use super::source::ParamKind;
+use super::source::{Param, ParamKind};
 use super::CpuError;
 use crate::plan::{
     Bindings, BufferBinding, BytesPurpose, Command, DispatchPlan, MemberValue, Resource,
@@ -266,13 +265,15 @@ impl Encoded {
     }
 }
 
-/// Maps `plan`'s commands onto the kernel's parameters.
+/// Maps `plan`'s commands onto the parameters of kernel `kernel` (its
+/// `[[buffer(N)]]` table, `params`).
 pub(super) fn encode(
-    pipeline: &Pipeline<'_>,
+    kernel: &str,
+    params: &[Param],
     plan: &DispatchPlan,
     bindings: &ResourceBindings<'_>,
 ) -> Result<Encoded, CpuError> {
-    let kernel = pipeline.kernel().name().to_string();
+    let kernel = kernel.to_string();
     let mut slots: [*mut c_void; 31] =
         [std::ptr::null_mut(); MetalLimits::MaxBufferSlots.0 as usize];
     let mut keep = Vec::new();
@@ -372,7 +373,7 @@ pub(super) fn encode(
     })?;
 
     // Every [[buffer(N)]] the kernel declares must have been set.
-    for p in pipeline.params() {
+    for p in params {
         if let ParamKind::Buffer(n) = p.kind {
             if slots.get(n as usize).is_none_or(|s| s.is_null()) {
                 return Err(CpuError::UnboundSlot {
