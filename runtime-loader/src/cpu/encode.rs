@@ -11,8 +11,8 @@ use super::buffer::{Buffer, Mapping};
 use super::source::{Param, ParamKind};
 use super::CpuError;
 use crate::plan::{
-    Bindings, BufferBinding, BytesPurpose, Command, DispatchPlan, MemberValue, Resource,
-    ResourceKey,
+    range_inside, Bindings, BoundTable, BufferBinding, BytesPurpose, Command, DispatchPlan,
+    MemberValue, Resource, ResourceKey,
 };
 use crate::schema::MetalLimits;
 
@@ -80,7 +80,7 @@ impl<'r> crate::plan::BindResources<Bound<'r>> for ResourceBindings<'r> {
 /// CPU buffers bound to a dispatch, keyed by (set, binding).
 #[derive(Debug, Clone, Default)]
 pub struct ResourceBindings<'r> {
-    map: BTreeMap<(u32, u32), Vec<BoundRange<'r>>>,
+    table: BoundTable<BoundRange<'r>>,
 }
 
 impl<'r> ResourceBindings<'r> {
@@ -101,10 +101,8 @@ impl<'r> ResourceBindings<'r> {
         binding: u32,
         elements: impl IntoIterator<Item = Bound<'r>>,
     ) -> &mut Self {
-        self.map.insert(
-            (set, binding),
-            elements.into_iter().map(BoundRange::from).collect(),
-        );
+        self.table
+            .insert(set, binding, elements.into_iter().map(BoundRange::from));
         self
     }
 
@@ -135,60 +133,34 @@ impl<'r> ResourceBindings<'r> {
     }
 
     fn get(&self, key: ResourceKey) -> Result<&BoundRange<'r>, CpuError> {
-        self.map
-            .get(&(key.set, key.binding))
-            .and_then(|v| v.get(key.element as usize))
-            .ok_or(CpuError::Inconsistent {
-                key,
-                message: "the plan refers to an element that is not bound",
-            })
+        self.table.element(key).ok_or(CpuError::Inconsistent {
+            key,
+            message: "the plan refers to an element that is not bound",
+        })
     }
 
     /// The portable bindings a plan is made from: every buffer's GPU address
     /// is its host address.
     pub fn to_plan(&self) -> Result<Bindings, CpuError> {
-        let mut out = Bindings::new();
-        for (&(set, binding), elements) in &self.map {
-            let mut resources = Vec::with_capacity(elements.len());
-            for (element, b) in (0u32..).zip(elements) {
-                let key = ResourceKey {
-                    set,
-                    binding,
-                    element,
-                };
-                let end = b.offset.checked_add(b.length);
-                if end.is_none_or(|end| end > b.buffer.len()) {
-                    return Err(CpuError::RangeOutOfBounds {
-                        key,
-                        offset: b.offset,
-                        end: end.unwrap_or(u64::MAX),
-                        len: b.buffer.len(),
-                    });
-                }
-                resources.push(Resource::Buffer(BufferBinding {
-                    gpu_address: b.buffer.gpu_address(),
+        self.table.to_bindings(|key, b| {
+            range_inside(b.offset, b.length, b.buffer.len()).map_err(|end| {
+                CpuError::RangeOutOfBounds {
+                    key,
                     offset: b.offset,
-                    length: b.length,
-                }));
-            }
-            out.bind_array(set, binding, resources);
-        }
-        Ok(out)
+                    end,
+                    len: b.buffer.len(),
+                }
+            })?;
+            Ok(Resource::Buffer(BufferBinding {
+                gpu_address: b.buffer.gpu_address(),
+                offset: b.offset,
+                length: b.length,
+            }))
+        })
     }
 
     pub(super) fn buffers(&self) -> impl Iterator<Item = (ResourceKey, &BoundRange<'r>)> {
-        self.map.iter().flat_map(|(&(set, binding), v)| {
-            (0u32..).zip(v).map(move |(element, b)| {
-                (
-                    ResourceKey {
-                        set,
-                        binding,
-                        element,
-                    },
-                    b,
-                )
-            })
-        })
+        self.table.elements()
     }
 }
 
@@ -322,10 +294,7 @@ pub(super) fn encode(
                 let mut bytes = a.bytes.clone();
                 if let Some(t) = &a.sizes_table {
                     let m = Mapping::with_bytes(&t.bytes())?;
-                    let at = t.byte_offset as usize;
-                    if let Some(dst) = bytes.get_mut(at..at + 8) {
-                        dst.copy_from_slice(&(m.ptr() as u64).to_le_bytes());
-                    }
+                    t.write_address(&mut bytes, m.ptr() as u64);
                     regions.push(Region::of(
                         format!("the buffer-sizes table of set {set}"),
                         &m,

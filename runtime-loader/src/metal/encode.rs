@@ -2,7 +2,6 @@
 //! match arm per [`Command`], plus the two ways of filling an argument
 //! buffer. No decision is taken here that the plan has not already taken.
 
-use std::collections::BTreeMap;
 use std::ptr::NonNull;
 
 use objc2::rc::Retained;
@@ -19,8 +18,8 @@ use super::program::{ArgumentEncoding, Pipeline};
 use super::MetalError;
 use crate::memory::StorageMode;
 use crate::plan::{
-    ArgumentBufferPlan, Bindings, BufferBinding, Command, DispatchPlan, MemberValue, Resource,
-    ResourceKey,
+    range_inside, ArgumentBufferPlan, Bindings, BoundTable, BufferBinding, Command, DispatchPlan,
+    MemberValue, Resource, ResourceKey,
 };
 
 /// A Metal object bound to one array element of a binding.
@@ -72,7 +71,7 @@ impl<'r> crate::plan::BindResources<Bound<'r>> for ResourceBindings<'r> {
 /// Metal objects bound to a dispatch, keyed by (set, binding).
 #[derive(Debug, Clone, Default)]
 pub struct ResourceBindings<'r> {
-    map: BTreeMap<(u32, u32), Vec<Bound<'r>>>,
+    table: BoundTable<Bound<'r>>,
 }
 
 impl<'r> ResourceBindings<'r> {
@@ -83,8 +82,7 @@ impl<'r> ResourceBindings<'r> {
 
     /// Binds one object to (set, binding).
     pub fn bind(&mut self, set: u32, binding: u32, bound: Bound<'r>) -> &mut Self {
-        self.map.insert((set, binding), vec![bound]);
-        self
+        self.bind_array(set, binding, [bound])
     }
 
     /// Binds an array binding, one object per element.
@@ -94,8 +92,7 @@ impl<'r> ResourceBindings<'r> {
         binding: u32,
         elements: impl IntoIterator<Item = Bound<'r>>,
     ) -> &mut Self {
-        self.map
-            .insert((set, binding), elements.into_iter().collect());
+        self.table.insert(set, binding, elements);
         self
     }
 
@@ -126,89 +123,74 @@ impl<'r> ResourceBindings<'r> {
     }
 
     fn get(&self, key: ResourceKey) -> Result<&Bound<'r>, MetalError> {
-        self.map
-            .get(&(key.set, key.binding))
-            .and_then(|v| v.get(key.element as usize))
-            .ok_or(MetalError::Inconsistent {
-                key,
-                message: "the plan refers to an element that is not bound",
-            })
+        self.table.element(key).ok_or(MetalError::Inconsistent {
+            key,
+            message: "the plan refers to an element that is not bound",
+        })
     }
 
     /// The portable bindings the plan is made from. With `gpu_addresses`,
     /// buffers carry `gpuAddress` and textures/samplers `gpuResourceID`
     /// (Metal 3 only); otherwise those are 0 and unused.
     pub(super) fn to_plan(&self, gpu_addresses: bool) -> Result<Bindings, MetalError> {
-        let mut out = Bindings::new();
-        for (&(set, binding), elements) in &self.map {
-            let mut resources = Vec::with_capacity(elements.len());
-            for (element, b) in (0u32..).zip(elements) {
-                let key = ResourceKey {
-                    set,
-                    binding,
-                    element,
-                };
-                resources.push(match *b {
-                    Bound::Buffer {
-                        buffer,
+        self.table.to_bindings(|key, b| {
+            Ok(match *b {
+                Bound::Buffer {
+                    buffer,
+                    offset,
+                    length,
+                } => {
+                    range_inside(offset, length, buffer.len()).map_err(|end| {
+                        MetalError::RangeOutOfBounds {
+                            key,
+                            offset,
+                            end,
+                            len: buffer.len(),
+                        }
+                    })?;
+                    Resource::Buffer(BufferBinding {
+                        gpu_address: if gpu_addresses {
+                            buffer.gpu_address()
+                        } else {
+                            0
+                        },
                         offset,
                         length,
-                    } => {
-                        let end = offset.checked_add(length);
-                        if end.is_none_or(|end| end > buffer.len()) {
-                            return Err(MetalError::RangeOutOfBounds {
-                                key,
-                                offset,
-                                end: end.unwrap_or(u64::MAX),
-                                len: buffer.len(),
-                            });
-                        }
-                        Resource::Buffer(BufferBinding {
-                            gpu_address: if gpu_addresses {
-                                buffer.gpu_address()
-                            } else {
-                                0
-                            },
-                            offset,
-                            length,
-                        })
-                    }
-                    Bound::Texture(t) => Resource::Texture {
-                        resource_id: if gpu_addresses {
-                            t.gpuResourceID().to_raw()
-                        } else {
-                            0
-                        },
+                    })
+                }
+                Bound::Texture(t) => Resource::Texture {
+                    resource_id: if gpu_addresses {
+                        t.gpuResourceID().to_raw()
+                    } else {
+                        0
                     },
-                    Bound::Sampler(s) => Resource::Sampler {
-                        resource_id: if gpu_addresses {
-                            s.gpuResourceID().to_raw()
-                        } else {
-                            0
-                        },
+                },
+                Bound::Sampler(s) => Resource::Sampler {
+                    resource_id: if gpu_addresses {
+                        s.gpuResourceID().to_raw()
+                    } else {
+                        0
                     },
-                    Bound::CombinedImageSampler(t, s) => Resource::CombinedImageSampler {
-                        texture_id: if gpu_addresses {
-                            t.gpuResourceID().to_raw()
-                        } else {
-                            0
-                        },
-                        sampler_id: if gpu_addresses {
-                            s.gpuResourceID().to_raw()
-                        } else {
-                            0
-                        },
+                },
+                Bound::CombinedImageSampler(t, s) => Resource::CombinedImageSampler {
+                    texture_id: if gpu_addresses {
+                        t.gpuResourceID().to_raw()
+                    } else {
+                        0
                     },
-                });
-            }
-            out.bind_array(set, binding, resources);
-        }
-        Ok(out)
+                    sampler_id: if gpu_addresses {
+                        s.gpuResourceID().to_raw()
+                    } else {
+                        0
+                    },
+                },
+            })
+        })
     }
 
     /// Every bound buffer (once per binding element).
     pub(super) fn buffers(&self) -> impl Iterator<Item = &'r Buffer> + '_ {
-        self.map.values().flatten().filter_map(|b| match *b {
+        self.table.elements().filter_map(|(_, b)| match *b {
             Bound::Buffer { buffer, .. } => Some(buffer),
             _ => None,
         })
@@ -216,7 +198,7 @@ impl<'r> ResourceBindings<'r> {
 
     /// Every object, retained: kept alive until the command buffer completes.
     pub(super) fn retain_all(&self, keep: &mut Vec<KeepAlive>) {
-        for b in self.map.values().flatten() {
+        for (_, b) in self.table.elements() {
             match *b {
                 Bound::Buffer { buffer, .. } => keep.push(KeepAlive::Buffer(buffer.retained())),
                 Bound::Texture(t) => keep.push(KeepAlive::Texture(t.retain())),
@@ -268,10 +250,7 @@ fn materialize_direct(
     let sizes = match &a.sizes_table {
         Some(t) => {
             let table = buffer::shared_with_bytes(device, &t.bytes())?;
-            let at = t.byte_offset as usize;
-            if let Some(dst) = bytes.get_mut(at..at + 8) {
-                dst.copy_from_slice(&table.gpuAddress().to_le_bytes());
-            }
+            t.write_address(&mut bytes, table.gpuAddress());
             Some(table)
         }
         None => None,
