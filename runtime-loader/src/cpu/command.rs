@@ -29,8 +29,9 @@
 use std::ffi::c_void;
 use std::sync::Arc;
 
+use super::bindings::ResourceBindings;
 use super::buffer::Buffer;
-use super::encode::{self, Encoded, Region, ResourceBindings};
+use super::encode::{self, Encoded, Region};
 use super::handle::Device;
 use super::options::TransferRule;
 use super::polyfill::Builtin;

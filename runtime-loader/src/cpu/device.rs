@@ -6,10 +6,10 @@
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, OnceLock};
 
+use super::bindings::ResourceBindings;
 use super::buffer::Buffer;
 use super::command::{self, CommandBuffer};
 use super::cxx::{self, Compiler};
-use super::encode::ResourceBindings;
 use super::handle::{Device, Inner};
 use super::options::DeviceOptions;
 use super::program::{Pipeline, Program};

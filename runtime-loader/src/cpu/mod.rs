@@ -56,13 +56,14 @@
 //!
 //! The files, each importing only files before it in this list: `simd.rs`
 //! (the SIMD widths emulated), `error.rs`, `buffer.rs`, `source.rs`,
-//! `encode.rs`, `exec/` (the executor), `cxx.rs` (clang, the shim, the
+//! `bindings.rs` (what the host binds), `encode.rs`, `exec/` (the executor), `cxx.rs` (clang, the shim, the
 //! compile cache, loading an object), `options.rs` ([`DeviceOptions`]),
 //! `polyfill.rs`, `sync.rs`, `queue.rs` (running recorded commands),
 //! `handle.rs` (the [`Device`] value), `program.rs`, `command.rs`
 //! (recording), and `device.rs`, which makes all of them and which nothing
 //! imports.
 
+mod bindings;
 mod buffer;
 mod command;
 #[cfg(test)]
@@ -83,10 +84,10 @@ mod sync;
 #[cfg(test)]
 mod tests;
 
+pub use bindings::{Bound, ResourceBindings};
 pub use buffer::Buffer;
 pub use command::{CommandBuffer, ComputePass};
 pub use cxx::{find_clang, Clang, SHIM_FILES};
-pub use encode::{Bound, ResourceBindings};
 pub use error::{CpuError, FaultKind};
 pub use exec::ThreadgroupFill;
 pub use handle::Device;
