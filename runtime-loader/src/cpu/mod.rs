@@ -34,7 +34,7 @@
 //! How a dispatch runs:
 //! 1. `source.rs` rewrites the MSL for C++ (line numbers kept), bakes the
 //!    function constants, and generates an entry wrapper from the kernel's
-//!    parameter list; `cxx.rs` compiles it with clang against the
+//!    parameter list; `cxx/` compiles it with clang against the
 //!    `metal_stdlib` shim (`src/cpu/shim/`), cached by SHA-256.
 //! 2. `encode.rs` turns the plan's commands into the kernel's
 //!    `[[buffer(N)]]` table: argument buffers hold exactly the plan's bytes
@@ -56,12 +56,12 @@
 //!
 //! The files, each importing only files before it in this list: `simd.rs`
 //! (the SIMD widths emulated), `error.rs`, `buffer.rs`, `source.rs`,
-//! `bindings.rs` (what the host binds), `encode.rs`, `exec/` (the executor), `cxx.rs` (clang, the shim, the
-//! compile cache, loading an object), `options.rs` ([`DeviceOptions`]),
-//! `polyfill.rs`, `sync.rs`, `queue.rs` (running recorded commands),
-//! `handle.rs` (the [`Device`] value), `program.rs`, `command.rs`
-//! (recording), and `device.rs`, which makes all of them and which nothing
-//! imports.
+//! `bindings.rs` (what the host binds), `encode.rs`, `exec/` (the executor),
+//! `cxx/` (finding clang, the shim and the compile cache, loading an object),
+//! `options.rs` ([`DeviceOptions`]), `polyfill.rs`, `sync.rs`, `queue.rs`
+//! (running recorded commands), `handle.rs` (the [`Device`] value),
+//! `program.rs`, `command.rs` (recording), and `device.rs`, which makes all
+//! of them and which nothing imports.
 
 mod bindings;
 mod buffer;

@@ -22,9 +22,9 @@
 //!
 //! The files, each importing only files before it in this list: `conv.rs`
 //! (every conversion to Metal's types), `error.rs`, `buffer.rs`,
-//! `bindings.rs` (what the host binds), `polyfill.rs`, `handle.rs` (the [`Device`] value), `program.rs`,
-//! `encode.rs`, `sync.rs`, `command.rs`, and `device.rs`, which makes all of
-//! them and which nothing imports.
+//! `bindings.rs` (what the host binds), `polyfill.rs`, `handle.rs` (the
+//! [`Device`] value), `program.rs`, `encode.rs`, `sync.rs`, `command.rs`, and
+//! `device.rs`, which makes all of them and which nothing imports.
 //!
 //! The host-facing methods are the CPU backend's (`crate::cpu`, feature
 //! `cpu`): host code tested there compiles here unchanged
