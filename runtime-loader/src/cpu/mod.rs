@@ -32,7 +32,7 @@
 //! ([`TransferRule`]).
 //!
 //! How a dispatch runs:
-//! 1. `source.rs` rewrites the MSL for C++ (line numbers kept), bakes the
+//! 1. `source/` rewrites the MSL for C++ (line numbers kept), bakes the
 //!    function constants, and generates an entry wrapper from the kernel's
 //!    parameter list; `cxx/` compiles it with clang against the
 //!    `metal_stdlib` shim (`src/cpu/shim/`), cached by SHA-256.
@@ -55,7 +55,7 @@
 //! contraction), and textures and samplers, which are not supported yet.
 //!
 //! The files, each importing only files before it in this list: `simd.rs`
-//! (the SIMD widths emulated), `error.rs`, `buffer.rs`, `source.rs`,
+//! (the SIMD widths emulated), `error.rs`, `buffer.rs`, `source/`,
 //! `bindings.rs` (what the host binds), `encode.rs`, `exec/` (the executor),
 //! `cxx/` (finding clang, the shim and the compile cache, loading an object),
 //! `options.rs` ([`DeviceOptions`]), `polyfill.rs`, `sync.rs`, `queue.rs`
