@@ -24,7 +24,7 @@ fn halc() -> Command {
 }
 
 /// Whether the tools `halc test` needs are here (or must be).
-fn tools() -> bool {
+pub(crate) fn tools() -> bool {
     let has = |p: &str, arg: &str| {
         Command::new(p)
             .arg(arg)
@@ -137,7 +137,7 @@ fn every_amber_test_agrees_with_the_vulkan_reference() {
 }
 
 /// Whether a Vulkan driver is here (or must be).
-fn vulkan() -> bool {
+pub(crate) fn vulkan() -> bool {
     let ok = vulkan_reference::Reference::new(&Default::default()).is_ok();
     if !ok {
         assert_ne!(

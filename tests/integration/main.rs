@@ -8,6 +8,7 @@ mod contract;
 mod corpus;
 #[cfg(unix)]
 mod cpu;
+mod docs;
 mod fixtures;
 mod glsl_cli;
 mod invalid;

@@ -25,18 +25,20 @@ const WHOLE: &[&str] = &[
 /// with the profile and `[patch.crates-io]` sections a user must copy too.
 const TO_END: &[&str] = &["examples/kernels-app/Cargo.toml"];
 
-/// A fenced code block of the tour.
+/// A fenced code block of a page (the tour's, and every page's in docs.rs).
 #[derive(Debug)]
-struct Block {
+pub(crate) struct Block {
     /// 1-based line of its opening fence.
-    line: usize,
-    lang: String,
+    pub(crate) line: usize,
+    pub(crate) lang: String,
     /// The path of its `<!-- from PATH -->` line.
-    from: Option<String>,
-    body: Vec<String>,
+    pub(crate) from: Option<String>,
+    pub(crate) body: Vec<String>,
 }
 
-fn blocks(markdown: &str) -> Vec<Block> {
+/// The fenced code blocks of `markdown`, in order: a block opens at a line
+/// starting with ```` ``` ```` and closes at a line that is ```` ``` ```` alone.
+pub(crate) fn blocks(markdown: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let mut lines = markdown.lines().enumerate().peekable();
     let mut from = None;

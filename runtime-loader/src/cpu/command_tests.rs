@@ -6,7 +6,9 @@
 
 use std::time::{Duration, Instant};
 
-use super::device::{Device, DeviceOptions, ThreadgroupFill, TransferRule};
+use super::exec::ThreadgroupFill;
+use super::handle::Device;
+use super::options::{DeviceOptions, TransferRule};
 use super::CpuError;
 use crate::memory::MemoryType;
 use crate::transfer::{self, BlitAlignment, Route, TransferError};

@@ -7,191 +7,12 @@
 use std::collections::BTreeMap;
 use std::ffi::c_void;
 
+use super::bindings::ResourceBindings;
 use super::buffer::{Buffer, Mapping};
-use super::program::Pipeline;
-use super::source::ParamKind;
+use super::source::{Param, ParamKind};
 use super::CpuError;
-use crate::plan::{
-    Bindings, BufferBinding, BytesPurpose, Command, DispatchPlan, MemberValue, Resource,
-    ResourceKey,
-};
+use crate::plan::{BytesPurpose, Command, DispatchPlan, MemberValue};
 use crate::schema::MetalLimits;
-
-/// What is bound to one array element of a binding: a buffer range (the
-/// CPU backend has no textures or samplers yet; Metal's `Bound` also has
-/// those variants).
-#[derive(Debug, Clone, Copy)]
-pub enum Bound<'r> {
-    /// A buffer range.
-    Buffer {
-        /// The buffer.
-        buffer: &'r Buffer,
-        /// Byte offset.
-        offset: u64,
-        /// Byte length (what a buffer-sizes table records).
-        length: u64,
-    },
-}
-
-/// A bound buffer range, as stored.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct BoundRange<'r> {
-    pub(super) buffer: &'r Buffer,
-    pub(super) offset: u64,
-    pub(super) length: u64,
-}
-
-impl<'r> From<Bound<'r>> for BoundRange<'r> {
-    fn from(b: Bound<'r>) -> Self {
-        let Bound::Buffer {
-            buffer,
-            offset,
-            length,
-        } = b;
-        BoundRange {
-            buffer,
-            offset,
-            length,
-        }
-    }
-}
-
-impl<'r> crate::plan::BindResources<&'r Buffer> for ResourceBindings<'r> {
-    /// Binds whole buffers.
-    fn bind_resources(&mut self, set: u32, binding: u32, elements: &[&'r Buffer]) {
-        self.bind_array(
-            set,
-            binding,
-            elements.iter().map(|b| Bound::Buffer {
-                buffer: b,
-                offset: 0,
-                length: b.len(),
-            }),
-        );
-    }
-}
-
-impl<'r> crate::plan::BindResources<Bound<'r>> for ResourceBindings<'r> {
-    /// Binds buffer ranges.
-    fn bind_resources(&mut self, set: u32, binding: u32, elements: &[Bound<'r>]) {
-        self.bind_array(set, binding, elements.iter().copied());
-    }
-}
-
-/// CPU buffers bound to a dispatch, keyed by (set, binding).
-#[derive(Debug, Clone, Default)]
-pub struct ResourceBindings<'r> {
-    map: BTreeMap<(u32, u32), Vec<BoundRange<'r>>>,
-}
-
-impl<'r> ResourceBindings<'r> {
-    /// No bindings.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Binds one object to (set, binding).
-    pub fn bind(&mut self, set: u32, binding: u32, bound: Bound<'r>) -> &mut Self {
-        self.bind_array(set, binding, [bound])
-    }
-
-    /// Binds an array binding, one object per element.
-    pub fn bind_array(
-        &mut self,
-        set: u32,
-        binding: u32,
-        elements: impl IntoIterator<Item = Bound<'r>>,
-    ) -> &mut Self {
-        self.map.insert(
-            (set, binding),
-            elements.into_iter().map(BoundRange::from).collect(),
-        );
-        self
-    }
-
-    /// Binds a whole buffer.
-    pub fn buffer(&mut self, set: u32, binding: u32, buffer: &'r Buffer) -> &mut Self {
-        let length = buffer.len();
-        self.buffer_range(set, binding, buffer, 0, length)
-    }
-
-    /// Binds `length` bytes of a buffer from `offset`.
-    pub fn buffer_range(
-        &mut self,
-        set: u32,
-        binding: u32,
-        buffer: &'r Buffer,
-        offset: u64,
-        length: u64,
-    ) -> &mut Self {
-        self.bind(
-            set,
-            binding,
-            Bound::Buffer {
-                buffer,
-                offset,
-                length,
-            },
-        )
-    }
-
-    fn get(&self, key: ResourceKey) -> Result<&BoundRange<'r>, CpuError> {
-        self.map
-            .get(&(key.set, key.binding))
-            .and_then(|v| v.get(key.element as usize))
-            .ok_or(CpuError::Inconsistent {
-                key,
-                message: "the plan refers to an element that is not bound",
-            })
-    }
-
-    /// The portable bindings a plan is made from: every buffer's GPU address
-    /// is its host address.
-    pub fn to_plan(&self) -> Result<Bindings, CpuError> {
-        let mut out = Bindings::new();
-        for (&(set, binding), elements) in &self.map {
-            let mut resources = Vec::with_capacity(elements.len());
-            for (element, b) in (0u32..).zip(elements) {
-                let key = ResourceKey {
-                    set,
-                    binding,
-                    element,
-                };
-                let end = b.offset.checked_add(b.length);
-                if end.is_none_or(|end| end > b.buffer.len()) {
-                    return Err(CpuError::RangeOutOfBounds {
-                        key,
-                        offset: b.offset,
-                        end: end.unwrap_or(u64::MAX),
-                        len: b.buffer.len(),
-                    });
-                }
-                resources.push(Resource::Buffer(BufferBinding {
-                    gpu_address: b.buffer.gpu_address(),
-                    offset: b.offset,
-                    length: b.length,
-                }));
-            }
-            out.bind_array(set, binding, resources);
-        }
-        Ok(out)
-    }
-
-    pub(super) fn buffers(&self) -> impl Iterator<Item = (ResourceKey, &BoundRange<'r>)> {
-        self.map.iter().flat_map(|(&(set, binding), v)| {
-            (0u32..).zip(v).map(move |(element, b)| {
-                (
-                    ResourceKey {
-                        set,
-                        binding,
-                        element,
-                    },
-                    b,
-                )
-            })
-        })
-    }
-}
 
 /// A memory range with a name, to say what a faulting address hit.
 #[derive(Debug, Clone)]
@@ -266,13 +87,15 @@ impl Encoded {
     }
 }
 
-/// Maps `plan`'s commands onto the kernel's parameters.
+/// Maps `plan`'s commands onto the parameters of kernel `kernel` (its
+/// `[[buffer(N)]]` table, `params`).
 pub(super) fn encode(
-    pipeline: &Pipeline<'_>,
+    kernel: &str,
+    params: &[Param],
     plan: &DispatchPlan,
     bindings: &ResourceBindings<'_>,
 ) -> Result<Encoded, CpuError> {
-    let kernel = pipeline.kernel().name().to_string();
+    let kernel = kernel.to_string();
     let mut slots: [*mut c_void; 31] =
         [std::ptr::null_mut(); MetalLimits::MaxBufferSlots.0 as usize];
     let mut keep = Vec::new();
@@ -321,10 +144,7 @@ pub(super) fn encode(
                 let mut bytes = a.bytes.clone();
                 if let Some(t) = &a.sizes_table {
                     let m = Mapping::with_bytes(&t.bytes())?;
-                    let at = t.byte_offset as usize;
-                    if let Some(dst) = bytes.get_mut(at..at + 8) {
-                        dst.copy_from_slice(&(m.ptr() as u64).to_le_bytes());
-                    }
+                    t.write_address(&mut bytes, m.ptr() as u64);
                     regions.push(Region::of(
                         format!("the buffer-sizes table of set {set}"),
                         &m,
@@ -372,7 +192,7 @@ pub(super) fn encode(
     })?;
 
     // Every [[buffer(N)]] the kernel declares must have been set.
-    for p in pipeline.params() {
+    for p in params {
         if let ParamKind::Buffer(n) = p.kind {
             if slots.get(n as usize).is_none_or(|s| s.is_null()) {
                 return Err(CpuError::UnboundSlot {

@@ -50,7 +50,7 @@ pub enum CpuError {
     /// A SIMD width the CPU backend cannot emulate.
     #[error(
         "SIMD width {width}: the CPU backend emulates SIMD groups of {} lanes (Apple GPUs have 32)",
-        super::exec::SIMD_WIDTHS_TEXT
+        super::simd::SIMD_WIDTHS_TEXT
     )]
     SimdWidth {
         /// The width asked for.

@@ -32,16 +32,16 @@
 //! ([`TransferRule`]).
 //!
 //! How a dispatch runs:
-//! 1. `source.rs` rewrites the MSL for C++ (line numbers kept), bakes the
+//! 1. `source/` rewrites the MSL for C++ (line numbers kept), bakes the
 //!    function constants, and generates an entry wrapper from the kernel's
-//!    parameter list; `cxx.rs` compiles it with clang against the
+//!    parameter list; `cxx/` compiles it with clang against the
 //!    `metal_stdlib` shim (`src/cpu/shim/`), cached by SHA-256.
 //! 2. `encode.rs` turns the plan's commands into the kernel's
 //!    `[[buffer(N)]]` table: argument buffers hold exactly the plan's bytes
 //!    (a buffer's "GPU address" is its host address), `setBytes` copies,
 //!    `setBuffer` host address + offset; every buffer an argument buffer
 //!    points to must have been made resident by `useResource`.
-//! 3. `exec.rs` forks; the child runs threadgroups on worker threads, the
+//! 3. `exec/` forks (`fork.rs`); the child runs threadgroups on worker threads, the
 //!    threads of a group as fibers (barriers and SIMD-group operations are
 //!    fiber switches), with poisoned threadgroup memory. A crash, a time-out
 //!    or a kernel error fails the dispatch; the caller keeps running.
@@ -53,7 +53,17 @@
 //! timing (fibers run one at a time per group, in order; a race may not
 //! show), fast-math precision (the host computes IEEE float without FMA
 //! contraction), and textures and samplers, which are not supported yet.
+//!
+//! The files, each importing only files before it in this list: `simd.rs`
+//! (the SIMD widths emulated), `error.rs`, `buffer.rs`, `source/`,
+//! `bindings.rs` (what the host binds), `encode.rs`, `exec/` (the executor),
+//! `cxx/` (finding clang, the shim and the compile cache, loading an object),
+//! `options.rs` ([`DeviceOptions`]), `polyfill.rs`, `sync.rs`, `queue.rs`
+//! (running recorded commands), `handle.rs` (the [`Device`] value),
+//! `program.rs`, `command.rs` (recording), and `device.rs`, which makes all
+//! of them and which nothing imports.
 
+mod bindings;
 mod buffer;
 mod command;
 #[cfg(test)]
@@ -63,39 +73,26 @@ mod device;
 mod encode;
 mod error;
 mod exec;
+mod handle;
+mod options;
+mod polyfill;
 mod program;
+mod queue;
+mod simd;
 mod source;
 mod sync;
 #[cfg(test)]
 mod tests;
 
+pub use bindings::{Bound, ResourceBindings};
 pub use buffer::Buffer;
-pub use command::{CommandBuffer, ComputePass, Queue, Submission};
-pub use cxx::{find_clang, Clang};
-pub use device::{Device, DeviceOptions, ThreadgroupFill, TransferRule};
-pub use encode::{Bound, ResourceBindings};
+pub use command::{CommandBuffer, ComputePass};
+pub use cxx::{find_clang, Clang, SHIM_FILES};
 pub use error::{CpuError, FaultKind};
-pub use exec::{SIMD_WIDTH, SIMD_WIDTHS, SIMD_WIDTHS_TEXT};
+pub use exec::ThreadgroupFill;
+pub use handle::Device;
+pub use options::{DeviceOptions, TransferRule};
 pub use program::{Pipeline, Program};
+pub use queue::{Queue, Submission};
+pub use simd::{SIMD_WIDTH, SIMD_WIDTHS, SIMD_WIDTHS_TEXT};
 pub use sync::Semaphore;
-
-/// The shim the kernels are compiled against: `(path, contents)` of every
-/// header, `metal_stdlib` first (the others include it).
-pub const SHIM_FILES: &[(&str, &str)] = &[
-    ("metal_stdlib", include_str!("shim/metal_stdlib")),
-    ("simd/simd.h", include_str!("shim/simd/simd.h")),
-    ("metal_atomic", include_str!("shim/metal_atomic")),
-    ("metal_common", include_str!("shim/metal_common")),
-    ("metal_compute", include_str!("shim/metal_compute")),
-    ("metal_geometric", include_str!("shim/metal_geometric")),
-    ("metal_integer", include_str!("shim/metal_integer")),
-    ("metal_limits", include_str!("shim/metal_limits")),
-    ("metal_math", include_str!("shim/metal_math")),
-    ("metal_matrix", include_str!("shim/metal_matrix")),
-    ("metal_numeric", include_str!("shim/metal_numeric")),
-    ("metal_pack", include_str!("shim/metal_pack")),
-    ("metal_relational", include_str!("shim/metal_relational")),
-    ("metal_simdgroup", include_str!("shim/metal_simdgroup")),
-    ("metal_type_traits", include_str!("shim/metal_type_traits")),
-    ("metal_types", include_str!("shim/metal_types")),
-];

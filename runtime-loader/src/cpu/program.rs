@@ -1,11 +1,11 @@
 //! Programs and pipelines: a kernel's MSL, specialised and compiled.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::cxx::Library;
-use super::device::Device;
-use super::exec::{self, EntryFn};
+use super::cxx::{self, Library};
+use super::exec::EntryFn;
+use super::handle::Device;
 use super::source::{self, Param};
 use super::CpuError;
 use crate::kernel::Kernel;
@@ -60,7 +60,7 @@ impl<'a> Program<'a> {
                 error,
             })?;
         let prepared = source::prepare(msl, name, kernel.msl_name(), spec.constants())?;
-        let loaded = load(&self.device, name, &prepared.source)?;
+        let loaded = cxx::load(&self.device.inner.compiler, name, &prepared.source)?;
         Ok(Pipeline {
             kernel,
             spec,
@@ -70,81 +70,6 @@ impl<'a> Program<'a> {
             compile_time: loaded.compile_time,
             simd_width: self.device.simd_width(),
             device: self.device.clone(),
-        })
-    }
-}
-
-/// A compiled kernel, loaded.
-struct Loaded {
-    entry: EntryFn,
-    library: Arc<Library>,
-    compile_time: Option<Duration>,
-}
-
-/// Compiles (or takes from the cache) the prepared C++ of kernel `name` and
-/// loads its entry point.
-fn load(device: &Device, name: &str, source: &str) -> Result<Loaded, CpuError> {
-    let start = Instant::now();
-    let compiled = device.inner.compiler.compile(name, source)?;
-    let compile_time = start.elapsed();
-    let library = Library::open(&compiled.path)?;
-    let abi_fn = library.symbol("halc_abi")?;
-    // SAFETY: `halc_abi` is defined by the generated wrapper with this
-    // signature.
-    let abi =
-        unsafe { std::mem::transmute::<*mut std::ffi::c_void, extern "C" fn() -> u64>(abi_fn)() };
-    if abi != exec::ABI {
-        return Err(CpuError::Load {
-            path: compiled.path.display().to_string(),
-            message: format!(
-                "built for executor ABI {abi}, this runtime has {}",
-                exec::ABI
-            ),
-        });
-    }
-    let entry = library.symbol("halc_entry")?;
-    // SAFETY: `halc_entry` is defined by the generated wrapper with the
-    // `EntryFn` signature (checked by the ABI number above).
-    let entry = unsafe { std::mem::transmute::<*mut std::ffi::c_void, EntryFn>(entry) };
-    Ok(Loaded {
-        entry,
-        library: Arc::new(library),
-        compile_time: (!compiled.cached).then_some(compile_time),
-    })
-}
-
-/// One polyfill kernel of [`crate::transfer::POLYFILL_MSL`], loaded.
-#[derive(Debug, Clone)]
-pub(super) struct Builtin {
-    /// Its MSL name.
-    pub(super) name: &'static str,
-    pub(super) entry: EntryFn,
-    pub(super) library: Arc<Library>,
-}
-
-/// The polyfill kernels of a device: [`crate::transfer::POLYFILL_MSL`]
-/// through the same MSL → C++ → clang path as any kernel (Metal compiles
-/// the same string with `newLibraryWithSource`).
-#[derive(Debug)]
-pub(super) struct Builtins {
-    pub(super) fill: Builtin,
-    pub(super) copy: Builtin,
-}
-
-impl Builtins {
-    pub(super) fn new(device: &Device) -> Result<Builtins, CpuError> {
-        let one = |name: &'static str| -> Result<Builtin, CpuError> {
-            let prepared = source::prepare(crate::transfer::POLYFILL_MSL, name, name, &[])?;
-            let loaded = load(device, name, &prepared.source)?;
-            Ok(Builtin {
-                name,
-                entry: loaded.entry,
-                library: loaded.library,
-            })
-        };
-        Ok(Builtins {
-            fill: one(crate::transfer::FILL_KERNEL)?,
-            copy: one(crate::transfer::COPY_KERNEL)?,
         })
     }
 }

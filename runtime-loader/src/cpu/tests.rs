@@ -9,9 +9,11 @@ use std::time::Duration;
 
 use super::buffer::Buffer;
 use super::cxx::Library;
-use super::device::{Device, DeviceOptions, ThreadgroupFill};
 use super::encode::{Encoded, Region};
+use super::exec::ThreadgroupFill;
 use super::exec::{self, EntryFn, Launch};
+use super::handle::Device;
+use super::options::DeviceOptions;
 use super::source;
 use super::{CpuError, FaultKind};
 use crate::memory::MemoryType;

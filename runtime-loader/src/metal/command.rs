@@ -14,9 +14,10 @@ use objc2_metal::{
     MTLCommandQueue, MTLComputeCommandEncoder, MTLComputePipelineState,
 };
 
+use super::bindings::ResourceBindings;
 use super::buffer::Buffer;
 use super::conv;
-use super::encode::{self, KeepAlive, ResourceBindings};
+use super::encode::{self, KeepAlive};
 use super::handle::Device;
 use super::program::{ArgumentEncoding, Pipeline};
 use super::sync::Semaphore;

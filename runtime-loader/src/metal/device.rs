@@ -9,9 +9,9 @@ use objc2::rc::Retained;
 use objc2::runtime::ProtocolObject;
 use objc2_metal::{MTLCopyAllDevices, MTLCreateSystemDefaultDevice, MTLDevice};
 
+use super::bindings::ResourceBindings;
 use super::buffer::Buffer;
 use super::command::CommandBuffer;
-use super::encode::ResourceBindings;
 use super::handle::Device;
 use super::program::{Pipeline, Program};
 use super::sync::Semaphore;

@@ -2,7 +2,6 @@
 //! match arm per [`Command`], plus the two ways of filling an argument
 //! buffer. No decision is taken here that the plan has not already taken.
 
-use std::collections::BTreeMap;
 use std::ptr::NonNull;
 
 use objc2::rc::Retained;
@@ -13,222 +12,13 @@ use objc2_metal::{
     MTLResourceUsage, MTLSamplerState, MTLTexture,
 };
 
-use super::buffer::{self, Buffer};
+use super::bindings::{Bound, ResourceBindings};
+use super::buffer;
 use super::conv;
 use super::program::{ArgumentEncoding, Pipeline};
 use super::MetalError;
 use crate::memory::StorageMode;
-use crate::plan::{
-    ArgumentBufferPlan, Bindings, BufferBinding, Command, DispatchPlan, MemberValue, Resource,
-    ResourceKey,
-};
-
-/// A Metal object bound to one array element of a binding.
-#[derive(Debug, Clone, Copy)]
-pub enum Bound<'r> {
-    /// A buffer range.
-    Buffer {
-        /// The buffer.
-        buffer: &'r Buffer,
-        /// Byte offset.
-        offset: u64,
-        /// Byte length (what a buffer-sizes table records).
-        length: u64,
-    },
-    /// A texture (images, texel buffers).
-    Texture(&'r ProtocolObject<dyn MTLTexture>),
-    /// A sampler. In an argument buffer it must have been created with
-    /// `supportArgumentBuffers = YES`.
-    Sampler(&'r ProtocolObject<dyn MTLSamplerState>),
-    /// A combined image-sampler.
-    CombinedImageSampler(
-        &'r ProtocolObject<dyn MTLTexture>,
-        &'r ProtocolObject<dyn MTLSamplerState>,
-    ),
-}
-
-impl<'r> crate::plan::BindResources<&'r Buffer> for ResourceBindings<'r> {
-    /// Binds whole buffers.
-    fn bind_resources(&mut self, set: u32, binding: u32, elements: &[&'r Buffer]) {
-        self.bind_array(
-            set,
-            binding,
-            elements.iter().map(|b| Bound::Buffer {
-                buffer: b,
-                offset: 0,
-                length: b.len(),
-            }),
-        );
-    }
-}
-
-impl<'r> crate::plan::BindResources<Bound<'r>> for ResourceBindings<'r> {
-    /// Binds objects.
-    fn bind_resources(&mut self, set: u32, binding: u32, elements: &[Bound<'r>]) {
-        self.bind_array(set, binding, elements.iter().copied());
-    }
-}
-
-/// Metal objects bound to a dispatch, keyed by (set, binding).
-#[derive(Debug, Clone, Default)]
-pub struct ResourceBindings<'r> {
-    map: BTreeMap<(u32, u32), Vec<Bound<'r>>>,
-}
-
-impl<'r> ResourceBindings<'r> {
-    /// No bindings.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Binds one object to (set, binding).
-    pub fn bind(&mut self, set: u32, binding: u32, bound: Bound<'r>) -> &mut Self {
-        self.map.insert((set, binding), vec![bound]);
-        self
-    }
-
-    /// Binds an array binding, one object per element.
-    pub fn bind_array(
-        &mut self,
-        set: u32,
-        binding: u32,
-        elements: impl IntoIterator<Item = Bound<'r>>,
-    ) -> &mut Self {
-        self.map
-            .insert((set, binding), elements.into_iter().collect());
-        self
-    }
-
-    /// Binds a whole buffer.
-    pub fn buffer(&mut self, set: u32, binding: u32, buffer: &'r Buffer) -> &mut Self {
-        let length = buffer.len();
-        self.buffer_range(set, binding, buffer, 0, length)
-    }
-
-    /// Binds `length` bytes of a buffer from `offset`.
-    pub fn buffer_range(
-        &mut self,
-        set: u32,
-        binding: u32,
-        buffer: &'r Buffer,
-        offset: u64,
-        length: u64,
-    ) -> &mut Self {
-        self.bind(
-            set,
-            binding,
-            Bound::Buffer {
-                buffer,
-                offset,
-                length,
-            },
-        )
-    }
-
-    fn get(&self, key: ResourceKey) -> Result<&Bound<'r>, MetalError> {
-        self.map
-            .get(&(key.set, key.binding))
-            .and_then(|v| v.get(key.element as usize))
-            .ok_or(MetalError::Inconsistent {
-                key,
-                message: "the plan refers to an element that is not bound",
-            })
-    }
-
-    /// The portable bindings the plan is made from. With `gpu_addresses`,
-    /// buffers carry `gpuAddress` and textures/samplers `gpuResourceID`
-    /// (Metal 3 only); otherwise those are 0 and unused.
-    pub(super) fn to_plan(&self, gpu_addresses: bool) -> Result<Bindings, MetalError> {
-        let mut out = Bindings::new();
-        for (&(set, binding), elements) in &self.map {
-            let mut resources = Vec::with_capacity(elements.len());
-            for (element, b) in (0u32..).zip(elements) {
-                let key = ResourceKey {
-                    set,
-                    binding,
-                    element,
-                };
-                resources.push(match *b {
-                    Bound::Buffer {
-                        buffer,
-                        offset,
-                        length,
-                    } => {
-                        let end = offset.checked_add(length);
-                        if end.is_none_or(|end| end > buffer.len()) {
-                            return Err(MetalError::RangeOutOfBounds {
-                                key,
-                                offset,
-                                end: end.unwrap_or(u64::MAX),
-                                len: buffer.len(),
-                            });
-                        }
-                        Resource::Buffer(BufferBinding {
-                            gpu_address: if gpu_addresses {
-                                buffer.gpu_address()
-                            } else {
-                                0
-                            },
-                            offset,
-                            length,
-                        })
-                    }
-                    Bound::Texture(t) => Resource::Texture {
-                        resource_id: if gpu_addresses {
-                            t.gpuResourceID().to_raw()
-                        } else {
-                            0
-                        },
-                    },
-                    Bound::Sampler(s) => Resource::Sampler {
-                        resource_id: if gpu_addresses {
-                            s.gpuResourceID().to_raw()
-                        } else {
-                            0
-                        },
-                    },
-                    Bound::CombinedImageSampler(t, s) => Resource::CombinedImageSampler {
-                        texture_id: if gpu_addresses {
-                            t.gpuResourceID().to_raw()
-                        } else {
-                            0
-                        },
-                        sampler_id: if gpu_addresses {
-                            s.gpuResourceID().to_raw()
-                        } else {
-                            0
-                        },
-                    },
-                });
-            }
-            out.bind_array(set, binding, resources);
-        }
-        Ok(out)
-    }
-
-    /// Every bound buffer (once per binding element).
-    pub(super) fn buffers(&self) -> impl Iterator<Item = &'r Buffer> + '_ {
-        self.map.values().flatten().filter_map(|b| match *b {
-            Bound::Buffer { buffer, .. } => Some(buffer),
-            _ => None,
-        })
-    }
-
-    /// Every object, retained: kept alive until the command buffer completes.
-    pub(super) fn retain_all(&self, keep: &mut Vec<KeepAlive>) {
-        for b in self.map.values().flatten() {
-            match *b {
-                Bound::Buffer { buffer, .. } => keep.push(KeepAlive::Buffer(buffer.retained())),
-                Bound::Texture(t) => keep.push(KeepAlive::Texture(t.retain())),
-                Bound::Sampler(s) => keep.push(KeepAlive::Sampler(s.retain())),
-                Bound::CombinedImageSampler(t, s) => {
-                    keep.push(KeepAlive::Texture(t.retain()));
-                    keep.push(KeepAlive::Sampler(s.retain()));
-                }
-            }
-        }
-    }
-}
+use crate::plan::{ArgumentBufferPlan, Command, DispatchPlan, MemberValue, ResourceKey};
 
 /// An object a command buffer keeps alive until it completes (resources
 /// reached through argument buffers are not retained by Metal itself).
@@ -241,6 +31,22 @@ pub(super) enum KeepAlive {
     Buffer(Retained<ProtocolObject<dyn MTLBuffer>>),
     Texture(Retained<ProtocolObject<dyn MTLTexture>>),
     Sampler(Retained<ProtocolObject<dyn MTLSamplerState>>),
+}
+
+/// Every object `bindings` holds, retained: kept alive until the command
+/// buffer completes.
+pub(super) fn retain_all(bindings: &ResourceBindings<'_>, keep: &mut Vec<KeepAlive>) {
+    for b in bindings.objects() {
+        match *b {
+            Bound::Buffer { buffer, .. } => keep.push(KeepAlive::Buffer(buffer.retained())),
+            Bound::Texture(t) => keep.push(KeepAlive::Texture(t.retain())),
+            Bound::Sampler(s) => keep.push(KeepAlive::Sampler(s.retain())),
+            Bound::CombinedImageSampler(t, s) => {
+                keep.push(KeepAlive::Texture(t.retain()));
+                keep.push(KeepAlive::Sampler(s.retain()));
+            }
+        }
+    }
 }
 
 /// An argument buffer made real: the buffer and its sizes table.
@@ -268,10 +74,7 @@ fn materialize_direct(
     let sizes = match &a.sizes_table {
         Some(t) => {
             let table = buffer::shared_with_bytes(device, &t.bytes())?;
-            let at = t.byte_offset as usize;
-            if let Some(dst) = bytes.get_mut(at..at + 8) {
-                dst.copy_from_slice(&table.gpuAddress().to_le_bytes());
-            }
+            t.write_address(&mut bytes, table.gpuAddress());
             Some(table)
         }
         None => None,
@@ -468,7 +271,7 @@ pub(super) fn encode(
         }
     }
 
-    bindings.retain_all(keep);
+    retain_all(bindings, keep);
     for m in abs {
         keep.push(KeepAlive::Buffer(m.buffer));
         if let Some(s) = m.sizes {

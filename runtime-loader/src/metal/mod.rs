@@ -20,6 +20,12 @@
 //! Every Metal call a dispatch makes is in `encode.rs`, one match arm per
 //! [`crate::plan::Command`].
 //!
+//! The files, each importing only files before it in this list: `conv.rs`
+//! (every conversion to Metal's types), `error.rs`, `buffer.rs`,
+//! `bindings.rs` (what the host binds), `polyfill.rs`, `handle.rs` (the
+//! [`Device`] value), `program.rs`, `encode.rs`, `sync.rs`, `command.rs`, and
+//! `device.rs`, which makes all of them and which nothing imports.
+//!
 //! The host-facing methods are the CPU backend's (`crate::cpu`, feature
 //! `cpu`): host code tested there compiles here unchanged
 //! (`runtime-loader/tests/portable`).
@@ -27,6 +33,8 @@
 mod error;
 pub use error::MetalError;
 
+#[cfg(target_vendor = "apple")]
+mod bindings;
 #[cfg(target_vendor = "apple")]
 mod buffer;
 #[cfg(target_vendor = "apple")]
@@ -48,9 +56,9 @@ mod sync;
 
 #[cfg(target_vendor = "apple")]
 pub use self::{
+    bindings::{Bound, ResourceBindings},
     buffer::Buffer,
     command::{CommandBuffer, ComputePass, Submission},
-    encode::{Bound, ResourceBindings},
     handle::Device,
     program::{ArgumentEncoding, LibraryOrigin, Pipeline, Program},
     sync::Semaphore,

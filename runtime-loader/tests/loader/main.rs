@@ -5,6 +5,7 @@
 mod common;
 
 mod fuzz;
+mod layout;
 mod plan;
 mod verify;
 

@@ -1,14 +1,14 @@
-//! clang++: finding it, compiling a kernel's C++ into a shared object (cached
-//! by content), and loading it.
+//! Compiling a kernel's C++ into a shared object against the shim's
+//! precompiled header, everything cached by content.
 
-use std::ffi::{c_void, CStr, CString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use sha2::{Digest, Sha256};
 
-use super::{CpuError, SHIM_FILES};
+use super::super::CpuError;
+use super::clang::Clang;
 
 /// The flags every kernel is compiled with: C++17, optimised, position
 /// independent; `char` is signed (MSL's `char` is); signed overflow wraps and
@@ -16,7 +16,7 @@ use super::{CpuError, SHIM_FILES};
 /// float without FMA contraction. The shim's precompiled header is built
 /// with the same flags (`-x c++-header` for `-x c++`): clang refuses a PCH
 /// whose language options differ.
-pub(super) const FLAGS: &[&str] = &[
+pub(in crate::cpu) const FLAGS: &[&str] = &[
     "-x",
     "c++",
     "-std=c++17",
@@ -39,7 +39,8 @@ pub(super) const FLAGS: &[&str] = &[
 /// (libm, libgcc_s for half conversions), and refusing an undefined symbol
 /// at link time, so a kernel that would need more fails to compile naming
 /// the symbol instead of failing to load.
-pub(super) const LINK_FLAGS: &[&str] = &["-shared", "-nostdlib++", "-Wl,--as-needed,-z,defs"];
+pub(in crate::cpu) const LINK_FLAGS: &[&str] =
+    &["-shared", "-nostdlib++", "-Wl,--as-needed,-z,defs"];
 
 /// Round every `half` (`_Float16`) operation to half, as Metal computes it,
 /// instead of evaluating in float and rounding at the end (clang's default
@@ -52,7 +53,7 @@ const HALF_PRECISION: [&str; 2] = ["-Xclang", "-ffloat16-excess-precision=none"]
 /// a narrower unsigned `div`, so a 64-bit division by zero would trap in a
 /// 32-bit instruction and get a 32-bit all-ones quotient; the executor
 /// completes a trapping division with a value of the instruction's width
-/// (exec.rs).
+/// (`exec/division.rs`).
 #[cfg(target_arch = "x86_64")]
 const DIVISION_WIDTH: &[&str] = &[
     "-Xclang",
@@ -67,87 +68,33 @@ const DIVISION_WIDTH: &[&str] = &[
 #[cfg(not(target_arch = "x86_64"))]
 const DIVISION_WIDTH: &[&str] = &[];
 
-/// Oldest clang major version that compiles the shim.
-pub const MIN_CLANG_MAJOR: u32 = 15;
-
-/// A clang++ found on this machine.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Clang {
-    /// The command (a path or a name looked up in `PATH`).
-    pub path: PathBuf,
-    /// Major version.
-    pub major: u32,
-    /// `clang++ --version`, part of every cache key.
-    pub version_text: String,
-}
-
-fn probe(cmd: &Path) -> Result<Clang, String> {
-    let out = Command::new(cmd)
-        .arg("--version")
-        .output()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => "not found".to_string(),
-            _ => e.to_string(),
-        })?;
-    if !out.status.success() {
-        return Err(format!("`--version` exited with {}", out.status));
-    }
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    let major = text
-        .find("clang version ")
-        .and_then(|i| {
-            text[i + "clang version ".len()..]
-                .split(|c: char| !c.is_ascii_digit())
-                .next()
-                .and_then(|m| m.parse::<u32>().ok())
-        })
-        .ok_or_else(|| "not clang (no `clang version` in --version)".to_string())?;
-    if major < MIN_CLANG_MAJOR {
-        return Err(format!(
-            "clang {major} is too old (the shim needs {MIN_CLANG_MAJOR} or newer)"
-        ));
-    }
-    Ok(Clang {
-        path: cmd.to_path_buf(),
-        major,
-        version_text: text,
-    })
-}
-
-/// Finds clang++: `HALC_CLANG` if set (and then only it), else the first of
-/// `clang++-22` … `clang++-15` that runs, else `clang++` if it is version 15
-/// or newer.
-pub fn find_clang() -> Result<Clang, CpuError> {
-    if let Some(p) = std::env::var_os("HALC_CLANG").filter(|p| !p.is_empty()) {
-        return probe(Path::new(&p)).map_err(|message| CpuError::BadClang {
-            path: p.to_string_lossy().into_owned(),
-            message,
-        });
-    }
-    let mut tried = Vec::new();
-    let mut missing = Vec::new();
-    let names = (MIN_CLANG_MAJOR..=22)
-        .rev()
-        .map(|v| format!("clang++-{v}"))
-        .chain(["clang++".to_string()]);
-    for name in names {
-        match probe(Path::new(&name)) {
-            Ok(c) => return Ok(c),
-            Err(e) if e == "not found" => missing.push(name),
-            Err(e) => tried.push(format!("{name}: {e}")),
-        }
-    }
-    if !missing.is_empty() {
-        tried.insert(0, format!("{}: not found", missing.join(", ")));
-    }
-    Err(CpuError::ClangNotFound {
-        tried: tried.join("; "),
-    })
-}
+/// The shim the kernels are compiled against: `(path, contents)` of every
+/// header, `metal_stdlib` first (the others include it).
+pub const SHIM_FILES: &[(&str, &str)] = &[
+    ("metal_stdlib", include_str!("../shim/metal_stdlib")),
+    ("simd/simd.h", include_str!("../shim/simd/simd.h")),
+    ("metal_atomic", include_str!("../shim/metal_atomic")),
+    ("metal_common", include_str!("../shim/metal_common")),
+    ("metal_compute", include_str!("../shim/metal_compute")),
+    ("metal_geometric", include_str!("../shim/metal_geometric")),
+    ("metal_integer", include_str!("../shim/metal_integer")),
+    ("metal_limits", include_str!("../shim/metal_limits")),
+    ("metal_math", include_str!("../shim/metal_math")),
+    ("metal_matrix", include_str!("../shim/metal_matrix")),
+    ("metal_numeric", include_str!("../shim/metal_numeric")),
+    ("metal_pack", include_str!("../shim/metal_pack")),
+    ("metal_relational", include_str!("../shim/metal_relational")),
+    ("metal_simdgroup", include_str!("../shim/metal_simdgroup")),
+    (
+        "metal_type_traits",
+        include_str!("../shim/metal_type_traits"),
+    ),
+    ("metal_types", include_str!("../shim/metal_types")),
+];
 
 /// The cache directory: `$HALC_CPU_CACHE`, else `$XDG_CACHE_HOME/halc/cpu`,
 /// else `~/.cache/halc/cpu`, else a directory under the temp dir.
-pub(super) fn default_cache_dir() -> PathBuf {
+pub(in crate::cpu) fn default_cache_dir() -> PathBuf {
     let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
     if let Some(d) = env("HALC_CPU_CACHE") {
         return PathBuf::from(d);
@@ -170,7 +117,7 @@ fn io_err(what: String) -> impl FnOnce(std::io::Error) -> CpuError {
 
 static UNIQUE: AtomicU64 = AtomicU64::new(0);
 
-fn unique_suffix() -> String {
+pub(super) fn unique_suffix() -> String {
     format!(
         "{}.{}",
         std::process::id(),
@@ -200,18 +147,18 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CpuError> {
 /// it; a lock per kernel only saves two processes compiling the same kernel
 /// at once.
 #[derive(Debug, Clone)]
-pub(super) struct Compiler {
-    pub(super) clang: Clang,
-    pub(super) cache_dir: PathBuf,
+pub(in crate::cpu) struct Compiler {
+    pub(in crate::cpu) clang: Clang,
+    pub(in crate::cpu) cache_dir: PathBuf,
 }
 
 /// What one compile did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Compiled {
+pub(in crate::cpu) struct Compiled {
     /// The shared object.
-    pub(super) path: PathBuf,
+    pub(in crate::cpu) path: PathBuf,
     /// Whether it came from the cache.
-    pub(super) cached: bool,
+    pub(in crate::cpu) cached: bool,
 }
 
 /// An exclusive `flock` on a file of the cache, held by one process at a
@@ -260,15 +207,15 @@ impl Drop for Lock {
 
 /// The shim in the cache.
 #[derive(Debug)]
-pub(super) struct Shim {
+pub(in crate::cpu) struct Shim {
     /// The directory of its headers (the `-I`).
-    pub(super) dir: PathBuf,
+    pub(in crate::cpu) dir: PathBuf,
     /// `metal_stdlib` precompiled, or `None` if clang could not (kernels
     /// then compile the headers each time, and say why if they fail too).
-    pub(super) pch: Option<PathBuf>,
+    pub(in crate::cpu) pch: Option<PathBuf>,
     /// Whether this call built the precompiled header (the tests read it).
     #[cfg_attr(not(test), allow(dead_code))]
-    pub(super) built: bool,
+    pub(in crate::cpu) built: bool,
 }
 
 /// `flags` for a header: `-x c++-header` instead of `-x c++`.
@@ -286,7 +233,7 @@ fn header_flags<'a>(flags: &[&'a str]) -> Vec<&'a str> {
 /// flags, every shim file's path and bytes, and the directory they are read
 /// from; so a changed shim, clang or flag gets a header of its own, never a
 /// stale one (clang also refuses a header built with other options).
-pub(super) fn prepare_shim(
+pub(in crate::cpu) fn prepare_shim(
     clang: &Clang,
     cache_dir: &Path,
     flags: &[&str],
@@ -360,7 +307,7 @@ fn run(args: &[String]) -> Result<Result<(), String>, CpuError> {
 /// The arguments of the one command in `clang -###` output (each printed in
 /// double quotes, `\` escaping `"`, `\` and `$`), or `None` if there is not
 /// exactly one.
-fn parse_jobs(text: &str) -> Option<Vec<String>> {
+pub(super) fn parse_jobs(text: &str) -> Option<Vec<String>> {
     let mut jobs = text.lines().filter(|l| l.starts_with(" \""));
     let line = jobs.next()?;
     if jobs.next().is_some() {
@@ -394,7 +341,7 @@ const IN: &str = "{in}";
 
 impl Compiler {
     /// The flags for this clang.
-    fn flags(&self) -> Vec<&'static str> {
+    pub(super) fn flags(&self) -> Vec<&'static str> {
         let mut v = FLAGS.to_vec();
         v.extend(DIVISION_WIDTH);
         if self.clang.major >= 16 {
@@ -404,7 +351,7 @@ impl Compiler {
     }
 
     /// The cache key of `source`.
-    pub(super) fn key(&self, source: &str) -> String {
+    pub(in crate::cpu) fn key(&self, source: &str) -> String {
         let mut h = Sha256::new();
         h.update(shim_hash(SHIM_FILES));
         let flags = format!("{} {}", self.flags().join(" "), LINK_FLAGS.join(" "));
@@ -418,7 +365,7 @@ impl Compiler {
     /// Where the link command is kept: named by a hash of clang, the link
     /// flags and the environment variables that move clang's search for the
     /// linker and libraries.
-    fn link_template_path(&self) -> PathBuf {
+    pub(super) fn link_template_path(&self) -> PathBuf {
         let mut h = Sha256::new();
         let path_text = self.clang.path.to_string_lossy();
         let env: String = ["COMPILER_PATH", "LIBRARY_PATH", "GCC_EXEC_PREFIX"]
@@ -444,7 +391,12 @@ impl Compiler {
     /// clang (25 ms a kernel). A template that fails (a compiler upgrade
     /// moved a library) is asked for again; if clang's output cannot be
     /// read as one command, clang++ links.
-    pub(super) fn link(&self, kernel: &str, obj: &Path, out: &Path) -> Result<(), CpuError> {
+    pub(in crate::cpu) fn link(
+        &self,
+        kernel: &str,
+        obj: &Path,
+        out: &Path,
+    ) -> Result<(), CpuError> {
         let (obj_text, out_text) = (obj.to_string_lossy(), out.to_string_lossy());
         let fill = |template: &[String]| -> Vec<String> {
             template
@@ -517,7 +469,7 @@ impl Compiler {
 
     /// Compiles `source` (C++ including `<metal_stdlib>`) for `kernel`, or
     /// finds it in the cache.
-    pub(super) fn compile(&self, kernel: &str, source: &str) -> Result<Compiled, CpuError> {
+    pub(in crate::cpu) fn compile(&self, kernel: &str, source: &str) -> Result<Compiled, CpuError> {
         let key = self.key(source);
         let so = self.cache_dir.join(format!("{key}.so"));
         let hit = || Compiled {
@@ -597,264 +549,4 @@ fn shim_hash(files: &[(&str, &str)]) -> [u8; 32] {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn dlerror() -> String {
-    // SAFETY: dlerror returns NULL or a NUL-terminated string valid until the
-    // next dl* call on this thread; it is copied at once.
-    unsafe {
-        let e = libc::dlerror();
-        if e.is_null() {
-            "unknown error".into()
-        } else {
-            CStr::from_ptr(e).to_string_lossy().into_owned()
-        }
-    }
-}
-
-/// A loaded shared object (closed when dropped).
-#[derive(Debug)]
-pub(super) struct Library {
-    handle: *mut c_void,
-    path: PathBuf,
-}
-
-// SAFETY: a dlopen handle may be used from any thread.
-unsafe impl Send for Library {}
-// SAFETY: as above; dlsym is thread-safe.
-unsafe impl Sync for Library {}
-
-impl Library {
-    pub(super) fn open(path: &Path) -> Result<Library, CpuError> {
-        let fail = |message: String| CpuError::Load {
-            path: path.display().to_string(),
-            message,
-        };
-        let c = CString::new(path.as_os_str().as_encoded_bytes())
-            .map_err(|_| fail("the path contains a NUL byte".into()))?;
-        // SAFETY: `c` is a valid NUL-terminated path; the library is one we
-        // compiled, whose static initialisers only set plain globals.
-        let handle = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
-        if handle.is_null() {
-            return Err(fail(dlerror()));
-        }
-        Ok(Library {
-            handle,
-            path: path.to_path_buf(),
-        })
-    }
-
-    /// The address of `symbol`.
-    pub(super) fn symbol(&self, symbol: &str) -> Result<*mut c_void, CpuError> {
-        let c = CString::new(symbol).expect("symbol names have no NUL");
-        // SAFETY: `handle` is a live dlopen handle and `c` a valid C string.
-        let p = unsafe { libc::dlsym(self.handle, c.as_ptr()) };
-        if p.is_null() {
-            return Err(CpuError::Load {
-                path: self.path.display().to_string(),
-                message: format!("no symbol `{symbol}`"),
-            });
-        }
-        Ok(p)
-    }
-}
-
-impl Drop for Library {
-    fn drop(&mut self) {
-        // SAFETY: the handle came from dlopen and is closed once; nothing
-        // obtained from it outlives the `Pipeline` that owns this value.
-        unsafe { libc::dlclose(self.handle) };
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    //! The compile pipeline's caching: the precompiled shim, the link
-    //! template, the per-kernel lock. They need clang++ ≥ 15: without it
-    //! they print why and pass, unless `HALC_REQUIRE_CLANG=1`.
-
-    use super::*;
-
-    fn clang() -> Option<Clang> {
-        match find_clang() {
-            Ok(c) => Some(c),
-            Err(e) if std::env::var("HALC_REQUIRE_CLANG").as_deref() != Ok("1") => {
-                println!("skipped: {e}");
-                None
-            }
-            Err(e) => panic!("{e}"),
-        }
-    }
-
-    /// A fresh cache directory.
-    fn cache(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("halc-cxx-{name}-{}", unique_suffix()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    }
-
-    fn compiler(name: &str) -> Option<Compiler> {
-        Some(Compiler {
-            clang: clang()?,
-            cache_dir: cache(name),
-        })
-    }
-
-    /// The shim with `#define HALC_TEST_MARK mark` at the end of
-    /// `metal_stdlib`.
-    fn marked_shim(mark: u32) -> Vec<(&'static str, String)> {
-        SHIM_FILES
-            .iter()
-            .map(|(p, t)| match *p {
-                "metal_stdlib" => (*p, format!("{t}\n#define HALC_TEST_MARK {mark}\n")),
-                _ => (*p, t.to_string()),
-            })
-            .collect()
-    }
-
-    fn borrowed<'a>(files: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
-        files.iter().map(|(p, t)| (*p, t.as_str())).collect()
-    }
-
-    /// Whether `source` compiles (`-fsyntax-only`) against `shim`'s header.
-    fn compiles_with(c: &Compiler, flags: &[&str], shim: &Shim, source: &str) -> bool {
-        let src = c.cache_dir.join(format!("probe-{}.cpp", unique_suffix()));
-        std::fs::write(&src, source).unwrap();
-        let out = Command::new(&c.clang.path)
-            .args(flags)
-            .arg("-fsyntax-only")
-            .arg("-include-pch")
-            .arg(shim.pch.as_ref().unwrap())
-            .arg("-I")
-            .arg(&shim.dir)
-            .arg(&src)
-            .output()
-            .unwrap();
-        out.status.success()
-    }
-
-    #[test]
-    fn a_changed_shim_or_flag_gets_a_new_precompiled_header_never_a_stale_one() {
-        let Some(c) = compiler("pch") else { return };
-        let flags = c.flags();
-        let (v1, v2) = (marked_shim(1), marked_shim(2));
-        let first = prepare_shim(&c.clang, &c.cache_dir, &flags, &borrowed(&v1)).unwrap();
-        let p1 = first.pch.clone().expect("the shim precompiles");
-        assert!(first.built);
-        let built_at = std::fs::metadata(&p1).unwrap().modified().unwrap();
-
-        // Negative control: the same clang, flags and shim reuse the header.
-        let again = prepare_shim(&c.clang, &c.cache_dir, &flags, &borrowed(&v1)).unwrap();
-        assert!(!again.built, "nothing changed, nothing is rebuilt");
-        assert_eq!(again.pch.as_ref(), Some(&p1));
-        assert_eq!(
-            std::fs::metadata(&p1).unwrap().modified().unwrap(),
-            built_at
-        );
-
-        // Another shim: a header of its own, which has the new content.
-        let second = prepare_shim(&c.clang, &c.cache_dir, &flags, &borrowed(&v2)).unwrap();
-        assert!(second.built);
-        let p2 = second.pch.clone().unwrap();
-        assert_ne!(p1, p2);
-        let wants_2 = "static_assert(HALC_TEST_MARK == 2, \"stale\");\n";
-        assert!(compiles_with(&c, &flags, &second, wants_2));
-        // The check can fail: the first header holds mark 1.
-        assert!(!compiles_with(&c, &flags, &first, wants_2));
-
-        // Another flag: a header of its own too.
-        let mut more = flags.clone();
-        more.push("-DHALC_TEST_FLAG=1");
-        let third = prepare_shim(&c.clang, &c.cache_dir, &more, &borrowed(&v2)).unwrap();
-        assert!(third.built);
-        let p3 = third.pch.clone().unwrap();
-        assert!(p3 != p1 && p3 != p2);
-        assert!(compiles_with(
-            &c,
-            &more,
-            &third,
-            "static_assert(HALC_TEST_FLAG == 1, \"\");\n"
-        ));
-        let _ = std::fs::remove_dir_all(&c.cache_dir);
-    }
-
-    const KERNEL: &str = "#include <metal_stdlib>\nusing namespace metal;\n\
-        extern \"C\" __attribute__((visibility(\"default\"))) float k(float x) \
-        { return metal::atan2(x, 2.0f) + float(half(x)); }\n";
-
-    #[test]
-    fn a_corrupt_precompiled_header_or_link_template_is_not_fatal() {
-        let Some(c) = compiler("fallback") else {
-            return;
-        };
-        assert!(!c.compile("test", KERNEL).unwrap().cached);
-        let shim = prepare_shim(&c.clang, &c.cache_dir, &c.flags(), SHIM_FILES).unwrap();
-        std::fs::write(shim.pch.as_ref().unwrap(), b"not a precompiled header").unwrap();
-        let template = c.link_template_path();
-        assert!(template.exists(), "the first link kept its command");
-        std::fs::write(&template, "/nonexistent/ld\n{out}\n{in}").unwrap();
-
-        let other = format!("{KERNEL}// another kernel\n");
-        let compiled = c.compile("test", &other).unwrap();
-        assert!(!compiled.cached);
-        let lib = Library::open(&compiled.path).unwrap();
-        // SAFETY: `k` is defined above with this signature.
-        let k = unsafe {
-            std::mem::transmute::<*mut c_void, extern "C" fn(f32) -> f32>(lib.symbol("k").unwrap())
-        };
-        assert_eq!(k(2.0), std::f32::consts::FRAC_PI_4 + 2.0);
-        let text = std::fs::read_to_string(&template).unwrap();
-        assert!(
-            !text.starts_with("/nonexistent"),
-            "the template is asked for again: {text}"
-        );
-        let _ = std::fs::remove_dir_all(&c.cache_dir);
-    }
-
-    #[test]
-    fn a_kernel_needing_an_undefined_symbol_fails_to_compile_naming_it() {
-        let Some(c) = compiler("undefined") else {
-            return;
-        };
-        let src = "extern \"C\" void halc_no_such_function();\n\
-            extern \"C\" __attribute__((visibility(\"default\"))) void k() { halc_no_such_function(); }\n";
-        match c.compile("test", src) {
-            Err(CpuError::Compile { stderr, .. }) => {
-                assert!(stderr.contains("halc_no_such_function"), "{stderr}")
-            }
-            other => panic!("{other:?}"),
-        }
-        let _ = std::fs::remove_dir_all(&c.cache_dir);
-    }
-
-    #[test]
-    fn concurrent_compiles_of_one_kernel_run_clang_once() {
-        let Some(c) = compiler("lock") else { return };
-        let src = format!("{KERNEL}// {}\n", unique_suffix());
-        let results: Vec<Compiled> = std::thread::scope(|s| {
-            let hs: Vec<_> = (0..2)
-                .map(|_| s.spawn(|| c.compile("test", &src).unwrap()))
-                .collect();
-            hs.into_iter().map(|h| h.join().unwrap()).collect()
-        });
-        assert_eq!(results[0].path, results[1].path);
-        assert_eq!(
-            results.iter().filter(|r| !r.cached).count(),
-            1,
-            "{results:?}"
-        );
-        let _ = std::fs::remove_dir_all(&c.cache_dir);
-    }
-
-    #[test]
-    fn clang_job_lines_are_unquoted() {
-        let text = "clang version 19\nInstalledDir: /x\n \"/usr/bin/ld\" \"-o\" \"a \\\"b\\\\c\" \"x.o\"\n";
-        assert_eq!(
-            parse_jobs(text).unwrap(),
-            ["/usr/bin/ld", "-o", "a \"b\\c", "x.o"]
-        );
-        assert_eq!(parse_jobs("no jobs\n"), None);
-        assert_eq!(parse_jobs(" \"a\"\n \"b\"\n"), None, "two jobs");
-    }
 }

@@ -1,0 +1,190 @@
+//! What the host binds to a dispatch: Metal objects by (set, binding), kept
+//! in the plan's [`BoundTable`] and turned into the portable [`Bindings`]
+//! a plan is made from.
+
+use objc2::runtime::ProtocolObject;
+use objc2_metal::{MTLSamplerState, MTLTexture};
+
+use super::buffer::Buffer;
+use super::MetalError;
+use crate::plan::{range_inside, Bindings, BoundTable, BufferBinding, Resource, ResourceKey};
+
+/// A Metal object bound to one array element of a binding.
+#[derive(Debug, Clone, Copy)]
+pub enum Bound<'r> {
+    /// A buffer range.
+    Buffer {
+        /// The buffer.
+        buffer: &'r Buffer,
+        /// Byte offset.
+        offset: u64,
+        /// Byte length (what a buffer-sizes table records).
+        length: u64,
+    },
+    /// A texture (images, texel buffers).
+    Texture(&'r ProtocolObject<dyn MTLTexture>),
+    /// A sampler. In an argument buffer it must have been created with
+    /// `supportArgumentBuffers = YES`.
+    Sampler(&'r ProtocolObject<dyn MTLSamplerState>),
+    /// A combined image-sampler.
+    CombinedImageSampler(
+        &'r ProtocolObject<dyn MTLTexture>,
+        &'r ProtocolObject<dyn MTLSamplerState>,
+    ),
+}
+
+impl<'r> crate::plan::BindResources<&'r Buffer> for ResourceBindings<'r> {
+    /// Binds whole buffers.
+    fn bind_resources(&mut self, set: u32, binding: u32, elements: &[&'r Buffer]) {
+        self.bind_array(
+            set,
+            binding,
+            elements.iter().map(|b| Bound::Buffer {
+                buffer: b,
+                offset: 0,
+                length: b.len(),
+            }),
+        );
+    }
+}
+
+impl<'r> crate::plan::BindResources<Bound<'r>> for ResourceBindings<'r> {
+    /// Binds objects.
+    fn bind_resources(&mut self, set: u32, binding: u32, elements: &[Bound<'r>]) {
+        self.bind_array(set, binding, elements.iter().copied());
+    }
+}
+
+/// Metal objects bound to a dispatch, keyed by (set, binding).
+#[derive(Debug, Clone, Default)]
+pub struct ResourceBindings<'r> {
+    table: BoundTable<Bound<'r>>,
+}
+
+impl<'r> ResourceBindings<'r> {
+    /// No bindings.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Binds one object to (set, binding).
+    pub fn bind(&mut self, set: u32, binding: u32, bound: Bound<'r>) -> &mut Self {
+        self.bind_array(set, binding, [bound])
+    }
+
+    /// Binds an array binding, one object per element.
+    pub fn bind_array(
+        &mut self,
+        set: u32,
+        binding: u32,
+        elements: impl IntoIterator<Item = Bound<'r>>,
+    ) -> &mut Self {
+        self.table.insert(set, binding, elements);
+        self
+    }
+
+    /// Binds a whole buffer.
+    pub fn buffer(&mut self, set: u32, binding: u32, buffer: &'r Buffer) -> &mut Self {
+        let length = buffer.len();
+        self.buffer_range(set, binding, buffer, 0, length)
+    }
+
+    /// Binds `length` bytes of a buffer from `offset`.
+    pub fn buffer_range(
+        &mut self,
+        set: u32,
+        binding: u32,
+        buffer: &'r Buffer,
+        offset: u64,
+        length: u64,
+    ) -> &mut Self {
+        self.bind(
+            set,
+            binding,
+            Bound::Buffer {
+                buffer,
+                offset,
+                length,
+            },
+        )
+    }
+
+    pub(super) fn get(&self, key: ResourceKey) -> Result<&Bound<'r>, MetalError> {
+        self.table.element(key).ok_or(MetalError::Inconsistent {
+            key,
+            message: "the plan refers to an element that is not bound",
+        })
+    }
+
+    /// The portable bindings the plan is made from. With `gpu_addresses`,
+    /// buffers carry `gpuAddress` and textures/samplers `gpuResourceID`
+    /// (Metal 3 only); otherwise those are 0 and unused.
+    pub(super) fn to_plan(&self, gpu_addresses: bool) -> Result<Bindings, MetalError> {
+        self.table.to_bindings(|key, b| {
+            Ok(match *b {
+                Bound::Buffer {
+                    buffer,
+                    offset,
+                    length,
+                } => {
+                    range_inside(offset, length, buffer.len()).map_err(|end| {
+                        MetalError::RangeOutOfBounds {
+                            key,
+                            offset,
+                            end,
+                            len: buffer.len(),
+                        }
+                    })?;
+                    Resource::Buffer(BufferBinding {
+                        gpu_address: if gpu_addresses {
+                            buffer.gpu_address()
+                        } else {
+                            0
+                        },
+                        offset,
+                        length,
+                    })
+                }
+                Bound::Texture(t) => Resource::Texture {
+                    resource_id: if gpu_addresses {
+                        t.gpuResourceID().to_raw()
+                    } else {
+                        0
+                    },
+                },
+                Bound::Sampler(s) => Resource::Sampler {
+                    resource_id: if gpu_addresses {
+                        s.gpuResourceID().to_raw()
+                    } else {
+                        0
+                    },
+                },
+                Bound::CombinedImageSampler(t, s) => Resource::CombinedImageSampler {
+                    texture_id: if gpu_addresses {
+                        t.gpuResourceID().to_raw()
+                    } else {
+                        0
+                    },
+                    sampler_id: if gpu_addresses {
+                        s.gpuResourceID().to_raw()
+                    } else {
+                        0
+                    },
+                },
+            })
+        })
+    }
+
+    /// Every bound object, in (set, binding, element) order.
+    pub(super) fn objects(&self) -> impl Iterator<Item = &Bound<'r>> + '_ {
+        self.table.elements().map(|(_, b)| b)
+    }
+
+    /// Every bound buffer (once per binding element).
+    pub(super) fn buffers(&self) -> impl Iterator<Item = &'r Buffer> + '_ {
+        self.table.elements().filter_map(|(_, b)| match *b {
+            Bound::Buffer { buffer, .. } => Some(buffer),
+            _ => None,
+        })
+    }
+}

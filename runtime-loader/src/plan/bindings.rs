@@ -1,0 +1,276 @@
+//! What a dispatch is given: resources bound by (set, binding), one per
+//! array element.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// One array element of one binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ResourceKey {
+    /// Descriptor set.
+    pub set: u32,
+    /// Binding in the set.
+    pub binding: u32,
+    /// Array element (0 for a plain resource).
+    pub element: u32,
+}
+
+impl fmt::Display for ResourceKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "(set {}, binding {}", self.set, self.binding)?;
+        if self.element != 0 {
+            write!(f, ", element {}", self.element)?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// A bound buffer range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BufferBinding {
+    /// `MTLBuffer.gpuAddress` (Metal 3); any value when argument buffers are
+    /// written through an `MTLArgumentEncoder` or bindings are discrete.
+    pub gpu_address: u64,
+    /// Byte offset of the range in the buffer.
+    pub offset: u64,
+    /// Byte length of the range: what the kernel sees, and what a buffer-sizes
+    /// table records.
+    pub length: u64,
+}
+
+/// What is bound to one array element of a binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resource {
+    /// Storage or uniform buffer.
+    Buffer(BufferBinding),
+    /// Storage / sampled image or texel buffer: the texture's
+    /// `gpuResourceID` (argument buffers, Metal 3).
+    Texture {
+        /// `MTLResourceID` as a u64.
+        resource_id: u64,
+    },
+    /// Sampler: its `gpuResourceID`.
+    Sampler {
+        /// `MTLResourceID` as a u64.
+        resource_id: u64,
+    },
+    /// Combined image-sampler.
+    CombinedImageSampler {
+        /// The texture's `MTLResourceID`.
+        texture_id: u64,
+        /// The sampler's `MTLResourceID`.
+        sampler_id: u64,
+    },
+}
+
+impl Resource {
+    pub(super) fn what(&self) -> &'static str {
+        match self {
+            Resource::Buffer(_) => "a buffer",
+            Resource::Texture { .. } => "a texture",
+            Resource::Sampler { .. } => "a sampler",
+            Resource::CombinedImageSampler { .. } => "a texture and sampler",
+        }
+    }
+}
+
+/// Resources bound to a dispatch, keyed by (set, binding); an array binding
+/// takes one [`Resource`] per element.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Bindings {
+    table: BoundTable<Resource>,
+}
+
+impl Bindings {
+    /// No bindings.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Binds `resource` to (set, binding), replacing what was there.
+    pub fn bind(&mut self, set: u32, binding: u32, resource: Resource) -> &mut Self {
+        self.table.insert(set, binding, [resource]);
+        self
+    }
+
+    /// Binds an array binding, one resource per element.
+    pub fn bind_array(
+        &mut self,
+        set: u32,
+        binding: u32,
+        elements: impl IntoIterator<Item = Resource>,
+    ) -> &mut Self {
+        self.table.insert(set, binding, elements);
+        self
+    }
+
+    /// Binds a buffer range to (set, binding).
+    pub fn buffer(
+        &mut self,
+        set: u32,
+        binding: u32,
+        gpu_address: u64,
+        offset: u64,
+        length: u64,
+    ) -> &mut Self {
+        self.bind(
+            set,
+            binding,
+            Resource::Buffer(BufferBinding {
+                gpu_address,
+                offset,
+                length,
+            }),
+        )
+    }
+
+    /// What is bound to (set, binding).
+    pub fn get(&self, set: u32, binding: u32) -> Option<&[Resource]> {
+        self.table.get(set, binding)
+    }
+
+    /// The resource of one element.
+    pub fn resource(&self, key: ResourceKey) -> Option<&Resource> {
+        self.table.element(key)
+    }
+
+    /// Every (set, binding) with its elements, in (set, binding) order.
+    pub fn iter(&self) -> impl Iterator<Item = ((u32, u32), &[Resource])> {
+        self.table.bindings()
+    }
+
+    /// Number of bound (set, binding) pairs.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Whether nothing is bound.
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+}
+
+/// Objects bound by (set, binding), one per array element: what [`Bindings`]
+/// and both backends' `ResourceBindings` hold, and the one walk over them
+/// (in (set, binding, element) order).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BoundTable<T> {
+    map: BTreeMap<(u32, u32), Vec<T>>,
+}
+
+impl<T> Default for BoundTable<T> {
+    fn default() -> Self {
+        BoundTable {
+            map: BTreeMap::new(),
+        }
+    }
+}
+
+impl<T> BoundTable<T> {
+    /// Binds `elements` to (set, binding), replacing what was there.
+    pub(crate) fn insert(&mut self, set: u32, binding: u32, elements: impl IntoIterator<Item = T>) {
+        self.map
+            .insert((set, binding), elements.into_iter().collect());
+    }
+
+    /// What is bound to (set, binding).
+    pub(crate) fn get(&self, set: u32, binding: u32) -> Option<&[T]> {
+        self.map.get(&(set, binding)).map(Vec::as_slice)
+    }
+
+    /// The object bound to one element.
+    pub(crate) fn element(&self, key: ResourceKey) -> Option<&T> {
+        self.get(key.set, key.binding)?.get(key.element as usize)
+    }
+
+    /// Every (set, binding) with its elements, in (set, binding) order.
+    pub(crate) fn bindings(&self) -> impl Iterator<Item = ((u32, u32), &[T])> {
+        self.map.iter().map(|(k, v)| (*k, v.as_slice()))
+    }
+
+    /// Every element with its key, in (set, binding, element) order.
+    #[cfg(any(all(feature = "cpu", unix), target_vendor = "apple"))]
+    pub(crate) fn elements(&self) -> impl Iterator<Item = (ResourceKey, &T)> {
+        self.map.iter().flat_map(|(&(set, binding), v)| {
+            (0u32..).zip(v).map(move |(element, b)| {
+                (
+                    ResourceKey {
+                        set,
+                        binding,
+                        element,
+                    },
+                    b,
+                )
+            })
+        })
+    }
+
+    /// Number of bound (set, binding) pairs.
+    pub(crate) fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether nothing is bound.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// The portable [`Bindings`] a plan is made from: `resource` gives each
+    /// element's [`Resource`] (with the backend's GPU address or resource
+    /// id); its first error ends the walk.
+    #[cfg(any(all(feature = "cpu", unix), target_vendor = "apple"))]
+    pub(crate) fn to_bindings<E>(
+        &self,
+        mut resource: impl FnMut(ResourceKey, &T) -> Result<Resource, E>,
+    ) -> Result<Bindings, E> {
+        let mut out = Bindings::new();
+        for (&(set, binding), elements) in &self.map {
+            let mut resources = Vec::with_capacity(elements.len());
+            for (element, b) in (0u32..).zip(elements) {
+                let key = ResourceKey {
+                    set,
+                    binding,
+                    element,
+                };
+                resources.push(resource(key, b)?);
+            }
+            out.bind_array(set, binding, resources);
+        }
+        Ok(out)
+    }
+}
+
+/// Whether a range of `length` bytes from `offset` lies inside a buffer of
+/// `len` bytes; if not, `Err` holds where it ends (`u64::MAX` when that
+/// overflows), for the backend's error.
+#[cfg(any(all(feature = "cpu", unix), target_vendor = "apple"))]
+pub(crate) fn range_inside(offset: u64, length: u64, len: u64) -> Result<(), u64> {
+    let end = offset.checked_add(length);
+    if end.is_none_or(|end| end > len) {
+        return Err(end.unwrap_or(u64::MAX));
+    }
+    Ok(())
+}
+
+impl From<BufferBinding> for Resource {
+    fn from(b: BufferBinding) -> Self {
+        Resource::Buffer(b)
+    }
+}
+
+/// Something resources can be bound into by (set, binding): the portable
+/// [`Bindings`] (any `R` that converts into a [`Resource`]) and both
+/// backends' `ResourceBindings` (`&Buffer` and `Bound`). The Rust bindings `halc::build`
+/// generates bind a kernel's typed argument struct through this trait, each
+/// field to its own (set, binding).
+pub trait BindResources<R> {
+    /// Binds `elements` (one per array element; one for a plain resource)
+    /// to (set, binding), replacing what was there.
+    fn bind_resources(&mut self, set: u32, binding: u32, elements: &[R]);
+}
+
+impl<R: Copy + Into<Resource>> BindResources<R> for Bindings {
+    fn bind_resources(&mut self, set: u32, binding: u32, elements: &[R]) {
+        self.bind_array(set, binding, elements.iter().map(|&r| r.into()));
+    }
+}
