@@ -16,6 +16,7 @@ use super::polyfill::Builtins;
 use super::queue::{Queue, RunOptions};
 use super::CpuError;
 
+/// What a device's clones share.
 #[derive(Debug)]
 pub(super) struct Inner {
     pub(super) compiler: Compiler,
