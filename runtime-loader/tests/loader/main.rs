@@ -5,7 +5,6 @@
 mod common;
 
 mod fuzz;
-mod layout;
 mod plan;
 mod verify;
 

@@ -40,7 +40,7 @@ use super::options::{GlslOptions, GlslOutput};
 const SETTLED: Duration = Duration::from_secs(2);
 
 /// A directory of glslc outputs kept between runs, with what each depends
-/// on (the module docs of `src/glsl_cache.rs`, and docs/guide/build-integration.md's *Use from
+/// on (the module docs of `src/build/glsl/cache.rs`, and docs/guide/build-integration.md's *Use from
 /// build.rs*, say when one is used). Given to
 /// [`LazyGlslc::compile_all_cached`](super::lazy::LazyGlslc::compile_all_cached).
 #[derive(Debug, Clone)]
@@ -188,7 +188,7 @@ impl GlslCache {
     }
 }
 
-/// GLSL given as text on glslc's standard input: `halc test`'s (src/amber/run.rs).
+/// GLSL given as text on glslc's standard input: `halc test`'s (src/run/amber/run.rs).
 #[cfg(feature = "run")]
 impl GlslCache {
     /// The name a GLSL text given on glslc's standard input is kept under:

@@ -5,7 +5,7 @@
 //! compiling the kernel's MSL on a cold cache (about 0.4 s) and the
 //! dispatches: one process running one file after the other keeps one core
 //! busy most of the time. Each file runs in a `fork` of the calling process
-//! (`src/forked.rs`: the device, the options and the caller's `tamper`
+//! (`src/driver/forked.rs`: the device, the options and the caller's `tamper`
 //! hook are simply there), up to `jobs` at once. A crash while running one
 //! file (a C++ abort in SPIRV-Cross, a bug in halc) is that file's failure,
 //! naming the signal, and the others still run. The outcomes and their
