@@ -280,6 +280,10 @@ pub enum FaultKind {
     /// SIGILL or SIGTRAP: a trap the compiler placed for undefined
     /// behaviour or unreachable code.
     Trap,
+    /// A system call the sandbox does not allow: the kernel tried to do
+    /// something other than compute (open a file or a socket, start a
+    /// program, signal another process).
+    Forbidden,
     /// Anything else: an abort, an invalid access inside a buffer's own
     /// pages, the dispatch process killed or exiting unexpectedly.
     Other,

@@ -72,6 +72,7 @@ impl Ready {
             time_limit: o.time_limit,
             workers: o.workers,
             simd_width: self.simd_width,
+            sandbox: true,
         })?;
         o.divisions.fetch_add(outcome.divisions, Ordering::Relaxed);
         for b in &self.written {

@@ -60,6 +60,17 @@ fn run_counting(
     groups: [u64; 3],
     threads: [u32; 3],
 ) -> Result<exec::Outcome, CpuError> {
+    launch(dev, msl, buffers, groups, threads, true)
+}
+
+fn launch(
+    dev: &Device,
+    msl: &str,
+    buffers: &[&Buffer],
+    groups: [u64; 3],
+    threads: [u32; 3],
+    sandbox: bool,
+) -> Result<exec::Outcome, CpuError> {
     let prepared = source::prepare(msl, "test", "main0", &[])?;
     let compiled = dev.inner.compiler.compile("test", &prepared.source)?;
     let lib = Library::open(&compiled.path)?;
@@ -80,6 +91,7 @@ fn run_counting(
         time_limit: dev.inner.time_limit,
         workers: dev.inner.workers,
         simd_width: dev.inner.simd_width,
+        sandbox,
     })
 }
 
@@ -793,4 +805,131 @@ fn a_warm_compile_is_a_cache_hit() {
     let second = c.compile("test", &prepared.source).unwrap();
     assert!(second.cached, "the second compile must come from the cache");
     assert_eq!(first.path, second.path);
+}
+
+/// A kernel doing what only a hostile one would, through the C library
+/// (the MSL is compiled as C++ against the host's libc): `call` on the
+/// first thread, its result in `out[0]`, `out[1]` set after it.
+#[cfg(target_os = "linux")]
+fn hostile(decl: &str, call: &str) -> String {
+    format!(
+        "{HEADER}extern \"C\" {{ {decl} }}\nkernel void main0(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]])\n{{\n    if (i != 0u) return;\n    out[0] = int({call});\n    out[1] = 1;\n}}\n"
+    )
+}
+
+/// The sandbox kills a kernel that opens a file, a socket or starts a
+/// program, and says so; the caller survives and its device still works.
+/// Without the sandbox (the control) each call succeeds.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_kernel_that_opens_a_file_a_socket_or_starts_a_program_is_stopped() {
+    let Some(dev) = dev() else { return };
+    let out = dev.buffer(8, MemoryType::HostVisible).unwrap();
+    let cases = [
+        (
+            "int open(const char*, int, ...);",
+            "open(\"/etc/hostname\", 0)",
+            "openat",
+        ),
+        ("int socket(int, int, int);", "socket(2, 1, 0)", "socket"),
+        (
+            "int execve(const char*, char* const*, char* const*);",
+            "execve(\"/bin/true\", nullptr, nullptr)",
+            "execve",
+        ),
+    ];
+    for (decl, call, name) in cases {
+        let msl = hostile(decl, call);
+        out.write(0, &[0xff; 8]).unwrap();
+        let e = launch(&dev, &msl, &[&out], [1, 1, 1], [1, 1, 1], true).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            matches!(
+                e,
+                CpuError::Fault {
+                    kind: FaultKind::Forbidden,
+                    ..
+                }
+            ) && text.contains("the kernel attempted a forbidden operation")
+                && text.contains(&format!("({name})")),
+            "{call}: {text}"
+        );
+        assert!(!FaultKind::Forbidden.may_come_from_data());
+        // The call never returned into the kernel.
+        assert_eq!(u32s(&out)[1], u32::MAX, "{call}");
+
+        // The control: without the sandbox the same kernel gets its way
+        // (a descriptor, or the process replaced by /bin/true, which
+        // exits 0 before the kernel finishes).
+        out.write(0, &[0xff; 8]).unwrap();
+        let unsandboxed = launch(&dev, &msl, &[&out], [1, 1, 1], [1, 1, 1], false);
+        assert!(unsandboxed.is_ok(), "{call}: {unsandboxed:?}");
+        let got = u32s(&out);
+        if name == "execve" {
+            assert_eq!(got[1], u32::MAX, "{call}: the kernel went on after execve");
+        } else {
+            assert_eq!(got[1], 1, "{call}");
+            assert!((got[0] as i32) >= 0, "{call}: {}", got[0] as i32);
+        }
+    }
+    // The device still works.
+    let ok = format!(
+        "{HEADER}kernel void main0(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]])\n{{\n    out[i] = 7;\n}}\n"
+    );
+    run(&dev, &ok, &[&out], [1, 1, 1], [2, 1, 1]).unwrap();
+    assert_eq!(u32s(&out), [7, 7]);
+}
+
+/// A kernel cannot signal another process or start one with `fork`
+/// (only threads of its own): stopped and reported.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_kernel_cannot_signal_another_process_or_fork() {
+    let Some(dev) = dev() else { return };
+    let out = dev.buffer(8, MemoryType::HostVisible).unwrap();
+    for (decl, call, name) in [
+        ("int kill(int, int);", "kill(1, 0)", "kill"),
+        ("int fork(void);", "fork()", "clone"),
+    ] {
+        let msl = hostile(decl, call);
+        let e = launch(&dev, &msl, &[&out], [1, 1, 1], [1, 1, 1], true).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains("the kernel attempted a forbidden operation") && text.contains(name),
+            "{call}: {text}"
+        );
+    }
+}
+
+/// What the sandbox costs a dispatch, beside the same dispatch without it:
+/// interleaved rounds, medians and their ratio printed (a measurement, not
+/// a check; run with `--ignored --nocapture`).
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore]
+fn sandbox_cost_per_dispatch() {
+    let Some(dev) = dev() else { return };
+    let out = dev.buffer(4 * 64, MemoryType::HostVisible).unwrap();
+    let msl = format!(
+        "{HEADER}kernel void main0(device uint* out [[buffer(0)]], uint i [[thread_position_in_grid]])\n{{\n    out[i] = i;\n}}\n"
+    );
+    let mut times = [Vec::new(), Vec::new()];
+    for round in 0..400 {
+        for k in [round % 2, 1 - round % 2] {
+            let start = std::time::Instant::now();
+            launch(&dev, &msl, &[&out], [1, 1, 1], [64, 1, 1], k == 1).unwrap();
+            times[k].push(start.elapsed().as_secs_f64());
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (off, on) = (median(&mut times[0]), median(&mut times[1]));
+    println!(
+        "dispatch of one 64-thread threadgroup, 400 interleaved rounds: without the sandbox {:.3} ms, with it {:.3} ms = {:.2}x",
+        off * 1e3,
+        on * 1e3,
+        on / off
+    );
 }

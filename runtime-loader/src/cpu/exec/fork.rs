@@ -14,6 +14,7 @@ use super::launch::{Launch, Outcome};
 use super::report::{
     child_fail, install_signal_handlers, Report, EXIT_ERROR, EXIT_OK, EXIT_SIGNAL, REPORT,
 };
+use super::sandbox;
 use crate::schema::MetalLimits;
 
 /// Runs a dispatch in a child process; returns when it is done.
@@ -43,6 +44,13 @@ pub(in crate::cpu) fn run(l: &Launch<'_>) -> Result<Outcome, CpuError> {
         .collect::<Result<Vec<_>, _>>()?;
     let report = Mapping::new(std::mem::size_of::<Report>().next_multiple_of(page_size()))?;
     let report_ptr = report.ptr().cast::<Report>();
+    let sandbox = match l.sandbox {
+        true => Some(sandbox::prepare().map_err(|why| CpuError::Os {
+            what: "the dispatch sandbox".into(),
+            message: why.to_string(),
+        })?),
+        false => None,
+    };
 
     // SAFETY: the child only runs the dispatch below, which ends in
     // `_exit`. Tied to this process: the time limit is kept by the thread
@@ -56,6 +64,13 @@ pub(in crate::cpu) fn run(l: &Launch<'_>) -> Result<Outcome, CpuError> {
     if pid == 0 {
         REPORT.store(report_ptr, Ordering::SeqCst);
         install_signal_handlers();
+        if let Some(prepared) = sandbox {
+            if let Err(why) = sandbox::enter(prepared, l.time_limit, workers) {
+                child_fail(&format!(
+                    "the dispatch process could not enter its sandbox: {why}"
+                ));
+            }
+        }
         let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             run_groups(l, &arenas, n as u32, total, workers)
         }));
@@ -204,6 +219,16 @@ fn signal_name(sig: c_int) -> String {
 fn describe_fault(r: &Report, regions: &[Region], arenas: &[Mapping]) -> (FaultKind, String) {
     let addr = r.address;
     let (kind, mut what) = match r.signal {
+        libc::SIGSYS => {
+            let nr = r.address as i64;
+            let name = sandbox::syscall_name(nr).map_or(String::new(), |n| format!(" ({n})"));
+            return (
+                FaultKind::Forbidden,
+                format!(
+                    "the kernel attempted a forbidden operation: system call {nr}{name}; the dispatch process may only compute and report (the CPU backend's sandbox)"
+                ),
+            );
+        }
         // x86-64 raises a general-protection fault, not a page fault, for a
         // misaligned aligned-vector access or an address outside the
         // canonical range; Linux reports it with no address (0), which is

@@ -56,6 +56,7 @@ mod fork;
 mod group;
 mod launch;
 mod report;
+mod sandbox;
 
 pub(super) use abi::{EntryFn, ABI};
 pub(super) use fork::run;

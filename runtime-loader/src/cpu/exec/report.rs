@@ -82,7 +82,11 @@ extern "C" fn on_signal(sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void
             {
                 (*r).signal = sig;
                 (*r).code = (*info).si_code;
-                (*r).address = signal_address(info);
+                (*r).address = if sig == libc::SIGSYS {
+                    signal_syscall(info)
+                } else {
+                    signal_address(info)
+                };
                 let t = CURRENT.with(Cell::get);
                 if !t.is_null() {
                     (*r).has_thread = 1;
@@ -108,7 +112,22 @@ unsafe fn signal_address(info: *mut libc::siginfo_t) -> u64 {
     unsafe { (*info).si_addr as u64 }
 }
 
-const SIGNALS: [c_int; 6] = [
+/// The system call a seccomp filter refused (SIGSYS's `si_syscall`).
+#[cfg(target_os = "linux")]
+unsafe fn signal_syscall(info: *mut libc::siginfo_t) -> u64 {
+    // SAFETY: the kernel's siginfo of a SIGSYS: after si_signo, si_errno,
+    // si_code and padding, `_sigsys` holds the call's address (8 bytes) then
+    // its number (an int) at byte 24, on every 64-bit Linux.
+    unsafe { *(info.cast::<u8>().add(24).cast::<i32>()) as u64 }
+}
+
+#[cfg(not(target_os = "linux"))]
+unsafe fn signal_syscall(_info: *mut libc::siginfo_t) -> u64 {
+    0
+}
+
+const SIGNALS: [c_int; 7] = [
+    libc::SIGSYS,
     libc::SIGSEGV,
     libc::SIGBUS,
     libc::SIGFPE,
