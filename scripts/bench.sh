@@ -93,36 +93,11 @@ for f in "${FILES[@]}"; do
 done
 
 # --- one kernel, cold process ------------------------------------------------
-# Runs the commands of one kernel interleaved: each round runs every command
-# once, in a random order, and times its whole process (posix_spawn to exit).
-# The VM's speed drifts (up to 1.5x within minutes) and a command run many
-# times in a row (as hyperfine does) takes whatever the VM gave that minute;
-# interleaved, each round's runs see the same machine, and the ratio of two
-# commands is taken within each round (the median of those ratios), so the
-# drift cancels. Writes {command: [seconds]} as JSON.
-cat > "$WORK/interleave.py" <<'PY'
-import json, os, random, sys, time
-rounds, out, spec = int(sys.argv[1]), sys.argv[2], json.load(open(sys.argv[3]))
-null = os.open(os.devnull, os.O_WRONLY)
-times = {name: [] for name in spec}
-def run(argv, env):
-    e = dict(os.environ, **env)
-    t = time.perf_counter()
-    pid = os.posix_spawnp(argv[0], argv, e, file_actions=[(os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, null, 2)])
-    _, status = os.waitpid(pid, 0)
-    dt = time.perf_counter() - t
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"{argv} failed")
-    return dt
-for name, c in spec.items():  # a first run of each, not counted
-    run(c["argv"], c.get("env", {}))
-for _ in range(rounds):
-    order = list(spec)
-    random.shuffle(order)
-    for name in order:
-        times[name].append(run(spec[name]["argv"], spec[name].get("env", {})))
-json.dump(times, open(out, "w"))
-PY
+# Runs the commands of one kernel interleaved (scripts/lib/interleave.py:
+# each round runs every command once, in a random order, timing its whole
+# process; the ratio of two commands is taken within each round, the
+# median of those given, so the VM's drift cancels). Writes {command: [seconds]}.
+INTERLEAVE=$(pwd)/scripts/lib/interleave.py
 single() { # NAME FILE
   local name=$1 f=$2
   python3 - "$f" "$WORK" "$HALC" "$NAGA" "$(grep -qxF "$f" "$WORK/naga-ok.txt" && echo 1 || echo 0)" > "$WORK/single-$name.spec.json" <<'PY'
@@ -144,7 +119,7 @@ if naga_ok == "1":
     spec["naga"] = {"argv": [naga, f, f"{work}/single-naga.metal"]}
 json.dump(spec, sys.stdout)
 PY
-  python3 "$WORK/interleave.py" "$ROUNDS" "$WORK/single-$name.json" "$WORK/single-$name.spec.json"
+  python3 "$INTERLEAVE" "$ROUNDS" "$WORK/single-$name.json" "$WORK/single-$name.spec.json"
   for _ in $(seq 20); do "$HALC" compile "$f" -o "$WORK/single.halc" --timings | tail -2; done > "$WORK/timings-$name.txt"
   # Page faults: in a cold process each costs microseconds (README).
   for _ in $(seq 5); do
@@ -195,7 +170,7 @@ json.dump({
     "naga-loop": sh("naga-loop"),
 }, sys.stdout)
 PY
-python3 "$WORK/interleave.py" "${BATCH_ROUNDS:-12}" "$WORK/batch.json" "$WORK/batch.spec.json"
+python3 "$INTERLEAVE" "${BATCH_ROUNDS:-12}" "$WORK/batch.json" "$WORK/batch.spec.json"
 if cmp -s "$WORK/batch.halc" "$WORK/batch-j1.halc"; then SAME=identical; else SAME=DIFFERENT; fi
 "$HALC" compile -q -j "$JOBS" "${FILES[@]}" -o "$WORK/batch.halc" --timings > "$WORK/batch-timings.txt"
 # One worker, as each job of the batch has (a single module otherwise runs
@@ -232,7 +207,7 @@ json.dump({
     "ignored": {"argv": make + [f"HALC_ARGS=-j {jobs}"]},
 }, sys.stdout)
 PY
-python3 "$WORK/interleave.py" 30 "$MK/times.json" "$MK/spec.json"
+python3 "$INTERLEAVE" 30 "$MK/times.json" "$MK/spec.json"
 mkdir -p "$MK/ignored"
 make -s -j"$JOBS" -C "$MK" >/dev/null && cp "$MK"/b*.halc "$MK/ignored/"
 make -s -j"$JOBS" -C "$MK" HALC_ARGS="-j $JOBS" >/dev/null
