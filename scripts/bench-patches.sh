@@ -23,14 +23,19 @@
 # The builds: the commit REV (default HEAD; committed files only, so that
 # work in progress in the checkout does not end up in one build and not the
 # other) is extracted to DIR/full, and each variant is a copy of it in
-# DIR/<variant> whose vendored crate has that one patch reversed
-# (`patch -R -F0`: without fuzz, so the tree is the one the vendor script
-# writes without that patch, the other patches touching other lines); its
-# `[patch.crates-io]` points the crates it does not change at DIR/full's. All
-# builds share one target directory, DIR/target: a crate is one unit per
-# path there, so each variant compiles its own copy of the one C++ crate it
-# changes, and halc, once, and a second run rebuilds nothing. The variants
-# are built and measured one after the other (the machine is shared).
+# DIR/<variant> whose `[patch.crates-io]` points the crate it changes at
+# DIR/<variant>.vendor/<crate>, a copy of DIR/full's with that one patch
+# reversed (`patch -R -F0`: without fuzz, so the tree is the one the vendor
+# script writes without that patch, the other patches touching other lines),
+# and the crates it does not change at DIR/full/vendor. All builds share one
+# target directory, DIR/target, where cargo keeps one build of a path crate
+# per path, outside a workspace (inside one it names the crate by its path
+# relative to the workspace's root, which every copy shares: a variant's
+# changed crate under its own vendor/ would be rebuilt by each variant and
+# be taken, stale, by the next). So the C++ of the crates no variant changes
+# is compiled twice (DIR/full's own, and the copies' shared one) and that of
+# each changed crate once per variant; halc, whose dependencies differ, in
+# each build. The variants are built and measured one after the other.
 #
 # Usage: bash scripts/bench-patches.sh [VARIANT...]     (default: all)
 #   BENCH_PATCHES_DIR  where the copies, the target directory and the results
@@ -72,7 +77,9 @@ FULL=$DIR/full
 if [ "$(cat "$FULL/.rev" 2>/dev/null)" != "$REV" ]; then
   rm -rf "$FULL"
   mkdir -p "$FULL"
-  git archive "$REV" | tar -x -C "$FULL"
+  # Files dated now (-m): older than nothing built here before, so cargo,
+  # which compares dates, rebuilds what a different REV changed.
+  git archive "$REV" | tar -x -m -C "$FULL"
   echo "$REV" > "$FULL/.rev"
 fi
 echo "measuring $(git log -1 --format='%h %s' "$REV" | cut -c1-80)" >&2
@@ -87,7 +94,7 @@ CORPUS=$DIR/corpus
 rm -rf "$CORPUS"
 "$CARGO_TARGET_DIR/release/examples/bench_corpus" "$CORPUS" > "$DIR/corpus.txt"
 mapfile -t FILES < <(awk '{print "'"$CORPUS"'/" $1}' "$DIR/corpus.txt")
-LARGE=$(ls -S "${FILES[@]}" | head -1)
+LARGE=$(ls -S "${FILES[@]}" | sed -n 1p)
 SMALL=$CORPUS/saxpy.spv
 [ -f "$SMALL" ]
 echo "corpus: ${#FILES[@]} modules; largest $(basename "$LARGE") ($(stat -c %s "$LARGE") bytes); small $(basename "$SMALL") ($(stat -c %s "$SMALL") bytes)" >&2
@@ -103,14 +110,17 @@ for v in "${VARIANTS[@]}"; do
   fi
   V=$DIR/$name
   if [ "$(cat "$V/.rev" 2>/dev/null)" != "$REV" ]; then
-    rm -rf "$V"
+    rm -rf "$V" "$V.vendor"
     cp -a "$FULL" "$V"
-    rm -f "$V/.rev"
-    patch -R -p1 -F0 -s -d "$V/vendor/$crate" < "$file"
+    rm -rf "$V/.rev" "$V/vendor"
+    mkdir -p "$V.vendor"
+    cp -a "$FULL/vendor/$crate" "$V.vendor/"
+    patch -R -p1 -F0 -s -d "$V.vendor/$crate" < "$file"
     for c in "${CRATES[@]}"; do
-      [ "$c" = "$crate" ] && continue
-      sed -i "s|^$c = { path = \"vendor/$c\" }|$c = { path = \"$FULL/vendor/$c\" }|" "$V/Cargo.toml"
-      grep -qxF "$c = { path = \"$FULL/vendor/$c\" }" "$V/Cargo.toml"
+      to=$FULL/vendor/$c
+      [ "$c" = "$crate" ] && to=$V.vendor/$c
+      sed -i "s|^$c = { path = \"vendor/$c\" }|$c = { path = \"$to\" }|" "$V/Cargo.toml"
+      grep -qxF "$c = { path = \"$to\" }" "$V/Cargo.toml"
     done
     echo "$REV" > "$V/.rev"
   fi
