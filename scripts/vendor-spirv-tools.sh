@@ -6,10 +6,9 @@
 # without the SPIR-V headers' grammar files and bindings for other languages,
 # with the patches in vendor/patches/spirv-tools-sys applied (vendor/README.md
 # says why). Before it installs or compares anything it builds the parts of
-# SPIRV-Tools the patched functions need and runs their differential tests:
+# SPIRV-Tools the patched function needs and runs its differential test:
 # the instruction count of the validator's state (0001) against the original
-# spvBinaryParse count on the fixtures and mutants of them, and the opcode
-# lookup (0002) against the original binary search for every opcode.
+# spvBinaryParse count on the fixtures and mutants of them.
 #   bash scripts/vendor-spirv-tools.sh          # rewrite vendor/spirv-tools-sys and vendor/spirv-tools
 #   bash scripts/vendor-spirv-tools.sh --check  # fail if it differs from what is committed
 # Needs cargo (to fetch the crate through the configured registry), c++ and patch.
@@ -56,8 +55,7 @@ mapfile -t shared < <(awk '/^fn shared\(/ { on = 1 } on && /^}/ { exit } on' "$p
 mkdir -p "$tmp/obj"
 printf '%s\n' "${shared[@]}" | xargs -P "$(nproc)" -I{} sh -c \
   'c++ "$@" -c "'"$p"'/spirv-tools/source/{}.cpp" -o "'"$tmp"'/obj/$(echo {} | tr / _).o"' sh "${flags[@]}"
-# table2.o apart: the lookup test compiles table2.cpp itself.
-ar rcs "$tmp/libshared.a" $(ls "$tmp"/obj/*.o | grep -v '/table2\.o$')
+ar rcs "$tmp/libshared.a" "$tmp"/obj/*.o
 
 # ValidationState_t's counts (0001): CountModule and ModuleCounts, cut out of
 # the patched validation_state.cpp, against spvBinaryParse's count.
@@ -73,18 +71,9 @@ ar rcs "$tmp/libshared.a" $(ls "$tmp"/obj/*.o | grep -v '/table2\.o$')
   echo '}'
 } > "$tmp/count_module.inc"
 grep -q '^ModuleCounts CountModule(' "$tmp/count_module.inc"
-c++ "${flags[@]}" "$patches/count_module_test.cpp" "$tmp/obj/table2.o" "$tmp/libshared.a" -o "$tmp/test-count"
+c++ "${flags[@]}" "$patches/count_module_test.cpp" "$tmp/libshared.a" -o "$tmp/test-count"
 spvs=("$root"/fixtures/kernels/*.spv "$root"/fixtures/invalid/*.spv)
 vendor_test "counts:" "$tmp/test-count" "${spvs[@]}"
-
-# LookupOpcode (0002): the original, cut out of the original table2.cpp and
-# renamed, against the patched one.
-awk '/^spv_result_t LookupOpcode\(spv::Op opcode, const InstructionDesc\*\* desc\) \{/ { on = 1 } on { print } on && /^}/ { exit }' \
-  "$tmp/original/spirv-tools/source/table2.cpp" | sed 's/^spv_result_t LookupOpcode(/spv_result_t OriginalLookupOpcode(/' \
-  > "$tmp/lookup_original.inc"
-grep -q '^spv_result_t OriginalLookupOpcode(' "$tmp/lookup_original.inc"
-c++ "${flags[@]}" "$patches/lookup_opcode_test.cpp" "$tmp/libshared.a" -o "$tmp/test-lookup"
-vendor_test "lookup:" "$tmp/test-lookup"
 
 # --- install or compare ----------------------------------------------------------
 vendor_finish spirv-tools-sys "$version" "$tmp" "$dest" "$patches" "${1:-}"

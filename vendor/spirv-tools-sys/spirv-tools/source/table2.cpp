@@ -166,27 +166,6 @@ utils::Span<const spv::Capability> ExtInstDesc::capabilities() const {
 }
 
 spv_result_t LookupOpcode(spv::Op opcode, const InstructionDesc** desc) {
-  // halc: the core instructions' opcodes (below 1024) index a table built
-  // once, of the first entry with each opcode, the entry the binary search
-  // below finds; other opcodes are searched for. The validator looks an
-  // opcode up for every instruction it parses.
-  static const std::array<uint16_t, 1024> kDense = [] {
-    std::array<uint16_t, 1024> dense{};
-    for (size_t i = 0; i < kInstructionDesc.size(); ++i) {
-      const uint32_t op = uint32_t(kInstructionDesc[i].opcode);
-      if (op < dense.size() && dense[op] == 0) {
-        dense[op] = static_cast<uint16_t>(i + 1);
-      }
-    }
-    return dense;
-  }();
-  static_assert(kInstructionDesc.size() < 0xffff, "indices fit in 16 bits");
-  if (uint32_t(opcode) < kDense.size()) {
-    const uint16_t found = kDense[uint32_t(opcode)];
-    if (found == 0) return SPV_ERROR_INVALID_LOOKUP;
-    *desc = &kInstructionDesc[found - 1u];
-    return SPV_SUCCESS;
-  }
   // Metaphor: Look for the needle in the haystack.
   const InstructionDesc needle(opcode);
   auto where = std::lower_bound(
