@@ -1,0 +1,166 @@
+//! AmberScript's `BUFFER`: its type and layout, and its contents from
+//! `DATA`, `FILL`, `SERIES_FROM`, `SIZE` or a `FILE`.
+
+use super::super::error::{err, unsupported, ParseError};
+use super::super::values::{encode_values, fill_value, series};
+use super::super::words::{parse_u32, tokens};
+use super::reader::AmberParser;
+use crate::run::amber::data::{DataType, Layout};
+use crate::run::amber::Buffer;
+
+impl<'a> AmberParser<'a> {
+    pub(super) fn buffer(&mut self, line: usize, t: &[&'a str]) -> Result<(), ParseError> {
+        let name = t
+            .get(1)
+            .ok_or_else(|| err(line, "BUFFER needs a name"))?
+            .to_string();
+        if self.script.buffers.iter().any(|b| b.name == name) {
+            return Err(err(line, format!("buffer `{name}` is declared twice")));
+        }
+        match t.get(2) {
+            Some(&"DATA_TYPE") => {}
+            Some(&"FORMAT") => {
+                return Err(unsupported(
+                    line,
+                    "image buffers (`FORMAT`) are outside halc's compute subset",
+                ))
+            }
+            _ => return Err(err(line, "expected `BUFFER NAME DATA_TYPE TYPE …`")),
+        }
+        let ty_name = t.get(3).ok_or_else(|| err(line, "missing data type"))?;
+        let ty = DataType::from_amber(ty_name)
+            .ok_or_else(|| err(line, format!("unknown data type `{ty_name}`")))?;
+        let mut i = 4;
+        let layout = match t.get(i) {
+            Some(&"STD140") => {
+                i += 1;
+                Layout::Std140
+            }
+            Some(&"STD430") => {
+                i += 1;
+                Layout::Std430
+            }
+            _ => Layout::Std430,
+        };
+        let bytes = match t.get(i) {
+            Some(&"DATA") => {
+                // Values may start on the same line and run to END.
+                let mut values: Vec<&str> = t[i + 1..].to_vec();
+                let mut ended = false;
+                if let Some(p) = values.iter().position(|v| *v == "END") {
+                    values.truncate(p);
+                    ended = true;
+                }
+                while !ended {
+                    let (_, more) = self
+                        .line()
+                        .ok_or_else(|| err(line, "BUFFER DATA has no END"))?;
+                    match more.iter().position(|v| *v == "END") {
+                        Some(p) => {
+                            values.extend_from_slice(&more[..p]);
+                            ended = true;
+                        }
+                        None => values.extend_from_slice(&more),
+                    }
+                }
+                encode_values(line, ty, layout, &values)?
+            }
+            Some(&"SIZE") => {
+                let n = parse_u32(line, "size", t.get(i + 1))? as usize;
+                let stride = ty.stride(layout);
+                if n.saturating_mul(stride) > 1 << 30 {
+                    return Err(err(line, "buffer larger than 1 GiB"));
+                }
+                let init = t.get(i + 2).copied();
+                let values: Vec<String> =
+                    match init {
+                        Some("FILL") => {
+                            let v = t
+                                .get(i + 3)
+                                .ok_or_else(|| err(line, "FILL needs a value"))?;
+                            vec![fill_value(line, ty.scalar, v)?; n * ty.components()]
+                        }
+                        Some("SERIES_FROM") => {
+                            let (Some(start), Some(&"INC_BY"), Some(inc)) =
+                                (t.get(i + 3), t.get(i + 4), t.get(i + 5))
+                            else {
+                                return Err(err(line, "expected `SERIES_FROM start INC_BY inc`"));
+                            };
+                            series(line, ty.scalar, start, inc, n * ty.components())?
+                        }
+                        // The file's data sizes the buffer, as in amber.
+                        Some("FILE") => {
+                            let bytes = self.buffer_file(line, ty, layout, &t[i + 3..])?;
+                            return self.push_buffer(name, ty, layout, bytes, line);
+                        }
+                        _ => return Err(err(
+                            line,
+                            "expected `FILL value` or `SERIES_FROM start INC_BY inc` after SIZE",
+                        )),
+                    };
+                if n == 0 {
+                    Vec::new()
+                } else {
+                    let refs: Vec<&str> = values.iter().map(String::as_str).collect();
+                    encode_values(line, ty, layout, &refs)?
+                }
+            }
+            Some(&"FILE") => self.buffer_file(line, ty, layout, &t[i + 1..])?,
+            Some(&"WIDTH") => {
+                return Err(unsupported(line, "WIDTH/HEIGHT buffers are not supported"))
+            }
+            _ => return Err(err(line, "expected DATA or SIZE")),
+        };
+        self.push_buffer(name, ty, layout, bytes, line)
+    }
+
+    /// Declares a buffer of the script (sized by its declaration).
+    pub(super) fn push_buffer(
+        &mut self,
+        name: String,
+        ty: DataType,
+        layout: Layout,
+        bytes: Vec<u8>,
+        line: usize,
+    ) -> Result<(), ParseError> {
+        self.script.buffers.push(Buffer {
+            name,
+            ty,
+            layout,
+            bytes,
+            line,
+            implicit_size: false,
+        });
+        Ok(())
+    }
+
+    /// `FILE [TEXT | BINARY] name` after a buffer's type: a binary file's
+    /// bytes, or a text file's values as `DATA` would give them.
+    pub(super) fn buffer_file(
+        &self,
+        line: usize,
+        ty: DataType,
+        layout: Layout,
+        t: &[&str],
+    ) -> Result<Vec<u8>, ParseError> {
+        let (kind, file) = match t {
+            [kind @ ("TEXT" | "BINARY"), file] => (*kind, *file),
+            [kind @ "PNG", _] => {
+                return Err(unsupported(
+                    line,
+                    format!("FILE {kind}: image data is outside halc's compute subset"),
+                ))
+            }
+            _ => return Err(err(line, "expected `FILE TEXT name` or `FILE BINARY name`")),
+        };
+        let data = self.file(line, file)?;
+        if kind == "BINARY" {
+            return Ok(data);
+        }
+        let text = String::from_utf8(data)
+            .map_err(|_| err(line, format!("FILE TEXT `{file}` is not UTF-8 text")))?;
+        // Values as in `DATA`, with `#` comments.
+        let values: Vec<&str> = text.lines().flat_map(tokens).collect();
+        encode_values(line, ty, layout, &values)
+    }
+}

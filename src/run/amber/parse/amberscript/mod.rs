@@ -1,0 +1,11 @@
+//! AmberScript (`#!amber`): the parser's state and line reader
+//! (`reader.rs`) and its commands, one file per kind: the command loop with
+//! `RUN`, `EXPECT`, `COPY`, `REPEAT` (`commands.rs`), `SHADER`
+//! (`shader.rs`), `BUFFER` (`buffer.rs`), `PIPELINE` with its `BIND`s and
+//! `SUBGROUP` (`pipeline.rs`).
+
+mod buffer;
+mod commands;
+mod pipeline;
+pub(super) mod reader;
+mod shader;
