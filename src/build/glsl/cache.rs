@@ -188,7 +188,7 @@ impl GlslCache {
     }
 }
 
-/// GLSL given as text on glslc's standard input: `halc test`'s (src/run/amber/run.rs).
+/// GLSL given as text on glslc's standard input: `halc test`'s (src/run/amber/run/module.rs).
 #[cfg(feature = "run")]
 impl GlslCache {
     /// The name a GLSL text given on glslc's standard input is kept under:

@@ -1,0 +1,184 @@
+//! Running one script: what halc's Metal target cannot run is a skip, the
+//! sides are made (the Vulkan device with what the modules need), and the
+//! runner runs the commands.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use runtime_loader::cpu;
+
+use super::cpu::CpuSide;
+use super::module::module;
+use super::options::{Outcome, RunOptions, Sides};
+use super::runner::{Runner, Stop};
+use super::side::Side;
+use super::vulkan::{vulkan_place, VulkanSide};
+
+/// Device features a Metal device (and halc) provides. Anything else makes
+/// a test a skip.
+const FEATURES: &[&str] = &[
+    "shaderInt16",
+    "shaderInt64",
+    "shaderFloat16",
+    "shaderInt8",
+    "Float16Int8Features.shaderFloat16",
+    "Float16Int8Features.shaderInt8",
+    "Storage16BitFeatures.storageBuffer16BitAccess",
+    "Storage16BitFeatures.uniformAndStorageBuffer16BitAccess",
+    "Storage8BitFeatures.storageBuffer8BitAccess",
+    "Storage8BitFeatures.uniformAndStorageBuffer8BitAccess",
+    "SubgroupSupportedOperations.basic",
+    "SubgroupSupportedOperations.vote",
+    "SubgroupSupportedOperations.arithmetic",
+    "SubgroupSupportedOperations.ballot",
+    "SubgroupSupportedOperations.shuffle",
+    "SubgroupSupportedOperations.shuffleRelative",
+    "SubgroupSupportedOperations.quad",
+    "SubgroupSupportedOperations.clustered",
+    "SubgroupSupportedStages.compute",
+    "VulkanMemoryModelFeatures.vulkanMemoryModel",
+    "VK_KHR_vulkan_memory_model",
+    // Metal's SIMD width is fixed (32 lanes on Apple GPUs): subgroup size
+    // control asks for a size (`SUBGROUP … REQUIRED_SIZE`) or for full
+    // subgroups (`FULLY_POPULATED`), which a pipeline gets when its
+    // threadgroup is a multiple of the width (checked at each RUN).
+    "SubgroupSizeControl.subgroupSizeControl",
+    "SubgroupSizeControl.computeFullSubgroups",
+    "VK_EXT_subgroup_size_control",
+    "VK_KHR_shader_subgroup_uniform_control_flow",
+    // SPIRV-Cross zeroes a Workgroup variable with a null initializer at
+    // the start of the threadgroup, then a barrier
+    // (tests/amber/zero_initialize_workgroup_memory.amber).
+    "VK_KHR_zero_initialize_workgroup_memory",
+    "VariablePointerFeatures.variablePointersStorageBuffer",
+    "VariablePointerFeatures.variablePointers",
+    "VK_KHR_variable_pointers",
+    "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
+    "shaderStorageBufferArrayDynamicIndexing",
+    "shaderUniformBufferArrayDynamicIndexing",
+    "VK_KHR_storage_buffer_storage_class",
+    "VK_KHR_16bit_storage",
+    "VK_KHR_8bit_storage",
+    "VK_KHR_shader_float16_int8",
+    "VK_KHR_shader_subgroup_extended_types",
+];
+
+/// Requirements that name no device capability: the SPIR-V version
+/// (`VK_KHR_spirv_1_4` raises the shaders' target environment, see
+/// `Runner::target_env`), and extensions every device halc's Metal target
+/// stands for has by construction (Vulkan 1.1's instance extension).
+const NOT_CAPABILITIES: &[&str] = &["VK_KHR_spirv_1_4", "VK_KHR_get_physical_device_properties2"];
+
+/// Parses and runs one script whose `FILE`s are named relative to the
+/// working directory ([`run_in`]).
+pub fn run(name: &str, text: &str, device: Option<&cpu::Device>, opts: &RunOptions) -> Outcome {
+    run_in(name, text, Path::new(""), device, opts)
+}
+
+/// Parses and runs one script. `name` is how failures name the file; `dir`
+/// is where its `FILE`s are (the script's directory); `device` is the CPU
+/// backend (needed unless only Vulkan runs).
+pub fn run_in(
+    name: &str,
+    text: &str,
+    dir: &Path,
+    device: Option<&cpu::Device>,
+    opts: &RunOptions,
+) -> Outcome {
+    let script = match crate::run::amber::parse::parse_in(text, dir) {
+        Ok(s) => s,
+        Err(e) if e.unsupported => {
+            return Outcome::Skip(format!("{name}:{}: {}", e.line, e.message))
+        }
+        Err(e) => return Outcome::Fail(format!("{name}:{}: {}", e.line, e.message)),
+    };
+    if opts.sides != Sides::Vulkan {
+        if let Some((what, line)) = script.requirements.iter().find(|(r, _)| {
+            !FEATURES.contains(&r.as_str()) && !NOT_CAPABILITIES.contains(&r.as_str())
+        }) {
+            return Outcome::Skip(format!(
+                "{name}:{line}: requires {what}, which halc's Metal target does not provide"
+            ));
+        }
+        // Float-controls properties (denormals preserved or flushed,
+        // rounding modes) are not part of Metal's contract: the Metal
+        // Shading Language specification leaves them to the GPU.
+        if let Some((what, line)) = script.properties.first() {
+            return Outcome::Skip(format!(
+                "{name}:{line}: requires device property {what}, which Metal does not guarantee"
+            ));
+        }
+    }
+    // Every pipeline's SPIR-V, made once: the Vulkan device is created
+    // with what the modules need.
+    let modules: BTreeMap<String, Result<Vec<u8>, String>> = script
+        .pipelines
+        .iter()
+        .map(|p| (p.name.clone(), module(name, &script, p, opts)))
+        .collect();
+    let mut sides: Vec<Box<dyn Side + '_>> = Vec::new();
+    if opts.sides != Sides::Vulkan {
+        let Some(device) = device else {
+            return Outcome::Fail(format!("{name}: no CPU device"));
+        };
+        sides.push(Box::new(CpuSide {
+            device,
+            implicit: script
+                .buffers
+                .iter()
+                .map(|b| (b.name.clone(), b.implicit_size))
+                .collect(),
+            widths: BTreeMap::new(),
+            buffers: BTreeMap::new(),
+        }));
+    }
+    if opts.sides != Sides::MetalOnCpu {
+        // What the script requests is enabled or the test skipped, as in
+        // amber; what its modules need (features of their capabilities,
+        // extensions of their OpExtensions) is enabled where the device
+        // has it, as the Vulkan CTS registers a test with its requirements.
+        let mut optional_features = Vec::new();
+        for bytes in modules.values().flatten() {
+            if let Ok(words) = crate::spirv::Words::from_bytes(bytes) {
+                optional_features.extend(
+                    vulkan_reference::required_by_module(words.as_slice()).unwrap_or_default(),
+                );
+            }
+        }
+        optional_features.sort();
+        optional_features.dedup();
+        let options = vulkan_reference::ReferenceOptions {
+            device: opts.vulkan_device.clone(),
+            features: script.requirements.iter().map(|(r, _)| r.clone()).collect(),
+            optional_features,
+            properties: script.properties.iter().map(|(r, _)| r.clone()).collect(),
+            timeout: opts.vulkan_timeout,
+            ..Default::default()
+        };
+        match vulkan_reference::Session::new(&options, vulkan_place(opts.vulkan_program.as_deref()))
+        {
+            Ok(reference) => sides.push(Box::new(VulkanSide {
+                reference,
+                buffers: BTreeMap::new(),
+                pipelines: BTreeMap::new(),
+            })),
+            Err(e @ vulkan_reference::Error::UnsupportedFeatures { .. }) => {
+                return Outcome::Skip(format!("{name}: vulkan: {e}"))
+            }
+            Err(e) => return Outcome::Fail(format!("{name}: vulkan: {e}")),
+        }
+    }
+    let mut runner = Runner {
+        name,
+        script: &script,
+        opts,
+        sides,
+        modules,
+        prepared: BTreeMap::new(),
+    };
+    match runner.run() {
+        Ok(()) => Outcome::Pass,
+        Err(Stop::Fail(m)) => Outcome::Fail(m),
+        Err(Stop::Skip(m)) => Outcome::Skip(m),
+    }
+}
