@@ -180,7 +180,7 @@ pub enum Isolation {
     /// whole process, so this is for a single-threaded program that owns
     /// them and its standard error; the halc CLI uses it for one module,
     /// where a worker's fork cost more than the compile. One exception: a
-    /// single module of at least [`OVERLAP_MIN_BYTES`], with a CPU free for
+    /// single module of at least [`OVERLAP_MIN_BYTES`](crate::OVERLAP_MIN_BYTES), with a CPU free for
     /// its validator and no jobserver, goes to forked workers as with
     /// [`Isolation::Forked`], the validator beside SPIRV-Cross, which
     /// finishes sooner there.

@@ -178,7 +178,7 @@ impl GlslOptions {
     }
 }
 
-/// What [`Glslc::compile`] produced.
+/// What [`Glslc::compile`](super::Glslc::compile) produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GlslOutput {
     /// The SPIR-V module.

@@ -1,0 +1,288 @@
+//! One entry point's stages: its refusals and binding layout
+//! (`prepare_entry`), SPIRV-Cross (in the worker or here), the check of its
+//! MSL against the layout, and its Metal function constants
+//! (`function_constants`).
+
+use std::time::Instant;
+
+#[cfg(unix)]
+use crate::driver::isolation::guard_lines;
+use crate::driver::module::Rewrites;
+use crate::driver::workers::{running_worker, settle, worker_failed};
+use crate::model::timings::{Stage, StageTimes};
+use crate::model::{
+    Error, ErrorKind, Input, Isolation, Kernel, Options, MAX_THREADGROUP_MEMORY_BYTES,
+    MAX_THREADS_PER_THREADGROUP,
+};
+use crate::msl::{self, MslOptions, MslVersion};
+use crate::spirv;
+
+/// What a job calls to take its next input ahead (see `run_jobs`).
+pub(super) type TakeNext<'a> = dyn FnMut(&mut Option<msl::worker::Worker>) + 'a;
+
+/// An entry point's refusals (workgroup size, threadgroup memory, texel
+/// buffers) and its binding layout.
+pub(super) fn prepare_entry(
+    input: &Input,
+    e: &spirv::EntryPoint,
+    options: &Options,
+    t: &mut StageTimes,
+) -> Result<(spirv::WorkgroupSize, msl::KernelLayout), Error> {
+    let fail = |k: ErrorKind| Error::new(Some(&input.name), Some(&e.name), k);
+    let workgroup = e.workgroup_size.ok_or_else(|| {
+        fail(ErrorKind::Internal(
+            "compute entry point without a workgroup size".into(),
+        ))
+    })?;
+    if let Some((axis, _)) = workgroup
+        .dims
+        .iter()
+        .enumerate()
+        .find(|(_, d)| d.value == 0)
+    {
+        return Err(fail(ErrorKind::Rejected(format!(
+            "workgroup size {:?} has a zero in dimension {}",
+            workgroup.values(),
+            ["x", "y", "z"][axis]
+        ))));
+    }
+    if workgroup.total() > u64::from(MAX_THREADS_PER_THREADGROUP) {
+        let [x, y, z] = workgroup.values();
+        let total = u128::from(x) * u128::from(y) * u128::from(z);
+        return Err(fail(ErrorKind::Rejected(format!(
+            "workgroup size {x}x{y}x{z} = {total} threads exceeds Metal's {MAX_THREADS_PER_THREADGROUP} threads per threadgroup"
+        ))));
+    }
+    if e.threadgroup_memory_bytes > u64::from(MAX_THREADGROUP_MEMORY_BYTES) {
+        return Err(fail(ErrorKind::Rejected(format!(
+            "uses {} bytes of threadgroup (shared) memory; Metal allows {MAX_THREADGROUP_MEMORY_BYTES}",
+            e.threadgroup_memory_bytes
+        ))));
+    }
+    if options.msl_version < (MslVersion { major: 2, minor: 1 })
+        && e.bindings.iter().any(|b| {
+            matches!(
+                b.kind,
+                spirv::BindingKind::UniformTexelBuffer | spirv::BindingKind::StorageTexelBuffer
+            )
+        })
+    {
+        return Err(fail(ErrorKind::Rejected(
+            "texel buffers need MSL 2.1 or newer (native texture buffers)".into(),
+        )));
+    }
+    let layout = t
+        .time(Stage::Layout, || msl::layout(e, &options.layout))
+        .map_err(|k| fail(k.into()))?;
+    Ok((workgroup, layout))
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn compile_entry(
+    input: &Input,
+    name: String,
+    words: &spirv::Words,
+    info: &spirv::ModuleInfo,
+    e: &spirv::EntryPoint,
+    rewrites: &Rewrites,
+    options: &Options,
+    msl_opts: &MslOptions,
+    worker: &mut Option<msl::worker::Worker>,
+    verdict: &mut bool,
+    take_next: Option<&mut TakeNext<'_>>,
+    t: &mut StageTimes,
+) -> Result<Kernel, Error> {
+    let fail = |k: ErrorKind| Error::new(Some(&input.name), Some(&e.name), k);
+    let (workgroup, layout) = match prepare_entry(input, e, options, t) {
+        Ok(p) => p,
+        Err(err) => {
+            settle(worker, verdict, t, &input.name)?;
+            return Err(err);
+        }
+    };
+    let generated = match &options.isolation {
+        Isolation::InProcess => t
+            .time(Stage::Generate, || {
+                msl::generate(words, &e.name, &layout, msl_opts)
+            })
+            .map_err(|k| fail(k.into()))?,
+        #[cfg(unix)]
+        Isolation::Guarded { time_limit } => {
+            let lines = guard_lines(&input.name, Some(&e.name), "SPIRV-Cross", *time_limit);
+            t.time(Stage::Generate, || {
+                crate::driver::guard::run(lines, *time_limit, || {
+                    msl::worker::crash_for_test_before(false);
+                    msl::generate(words, &e.name, &layout, msl_opts)
+                })
+            })
+            .map_err(|k| fail(k.into()))?
+        }
+        _ => {
+            let w = running_worker(worker, &options.isolation, t).map_err(fail)?;
+            // The worker holds the module since it was sent for validation;
+            // it takes this request up once the module is found valid.
+            let start = Instant::now();
+            w.send_generate(&e.name, &layout, msl_opts);
+            t.add(Stage::Worker, start.elapsed());
+            settle(worker, verdict, t, &input.name)?;
+            // The module's last MSL is on its way: start the next module.
+            if let Some(next) = take_next {
+                next(worker);
+            }
+            let Some(w) = worker.as_mut() else {
+                return Err(fail(ErrorKind::Internal("the worker is gone".into())));
+            };
+            let reply = w.generated();
+            t.add(Stage::Generate, w.last_work());
+            t.add(Stage::Worker, w.last_wait().saturating_sub(w.last_work()));
+            match reply {
+                Ok(g) => g,
+                Err(err) => {
+                    worker_failed(worker, &err);
+                    return Err(fail(ErrorKind::Worker(err)));
+                }
+            }
+        }
+    };
+    let mut workgroup = workgroup;
+    let function_constants = t.time(Stage::CheckMsl, || {
+        msl::check::check(
+            &generated.source,
+            &generated.function_name,
+            &layout,
+            &workgroup,
+        )
+        .map_err(|m| {
+            fail(ErrorKind::Internal(format!(
+                "generated MSL does not match the layout: {m}"
+            )))
+        })?;
+        // Only a module with clustered subgroup operations can hold the
+        // helpers looked for: other modules' MSL is not scanned.
+        let clustered = info
+            .capabilities
+            .iter()
+            .any(|c| c == "GroupNonUniformClustered");
+        if let Some(why) = clustered
+            .then(|| msl::check::known_miscompile(&generated.source))
+            .flatten()
+        {
+            return Err(fail(ErrorKind::Rejected(why.into())));
+        }
+        // Variable pointers: SPIRV-Cross declares an OpPhi of Workgroup
+        // pointers with its address space twice, which Metal rejects.
+        let variable_pointers = info
+            .capabilities
+            .iter()
+            .any(|c| c == "VariablePointers" || c == "VariablePointersStorageBuffer");
+        if let Some((line, text)) = variable_pointers
+            .then(|| msl::check::doubled_address_space(&generated.source))
+            .flatten()
+        {
+            return Err(fail(ErrorKind::Rejected(format!(
+                "a variable pointer that SPIRV-Cross declares with two address spaces, which Metal's compiler rejects (MSL line {line}: `{text}`): a pointer into Workgroup memory carried by OpPhi (through a loop) is not supported"
+            ))));
+        }
+        function_constants(&generated.source, &info.spec_constants, &mut workgroup).map_err(fail)
+    })?;
+    Ok(Kernel {
+        name,
+        input: input.name.clone(),
+        entry: e.clone(),
+        workgroup,
+        layout,
+        msl: generated,
+        function_constants,
+        baked: rewrites.baked.clone(),
+        debug_printfs: rewrites.debug_printfs,
+        capabilities: info.capabilities.clone(),
+        metallib: None,
+        blocks: spirv::Blocks::default(),
+    })
+}
+
+/// The kernel's Metal function constants: the spec constants its MSL
+/// declares `[[function_constant(id)]]`, each recorded with the type Metal
+/// declares it as. SpecIds SPIRV-Cross fixed as macros (they size arrays)
+/// are not function constants: a workgroup dimension they drive is fixed.
+pub(super) fn function_constants(
+    msl: &str,
+    specs: &[spirv::SpecConstant],
+    workgroup: &mut spirv::WorkgroupSize,
+) -> Result<Vec<spirv::SpecConstant>, ErrorKind> {
+    let used = msl::check::spec_constant_use(msl)
+        .map_err(|m| ErrorKind::Internal(format!("generated MSL: {m}")))?;
+    let mut out = Vec::new();
+    for sc in specs {
+        let declared = used.function_constants.get(&sc.id);
+        if declared.is_some() && used.macros.contains(&sc.id) {
+            return Err(ErrorKind::Rejected(format!(
+                "SpecId {} sizes an array, which SPIRV-Cross fixes when it generates the MSL, and is also read as a value, which stays a Metal function constant: specialising it at run time would change one and not the other; bake it with --spec {}=VALUE",
+                sc.id, sc.id
+            )));
+        }
+        let Some(msl_ty) = declared else { continue };
+        // Metal's function constant has the type of the declaration
+        // SPIRV-Cross chose; the others read its bits as their own type.
+        let mut decls: Vec<spirv::reflect::SpecAlias> =
+            std::iter::once(spirv::reflect::SpecAlias {
+                ty: sc.ty,
+                default: sc.default,
+                name: sc.name.clone(),
+            })
+            .chain(sc.aliases.iter().cloned())
+            .collect();
+        let Some(main) = decls
+            .iter()
+            .position(|d| msl::check::msl_scalar(d.ty) == Some(msl_ty.as_str()))
+        else {
+            return Err(ErrorKind::Internal(format!(
+                "function constant {} is declared as {msl_ty} in the MSL, but SpecId {} is a {}",
+                sc.id, sc.id, sc.ty
+            )));
+        };
+        let first = decls.remove(main);
+        out.push(spirv::SpecConstant {
+            id: sc.id,
+            ty: first.ty,
+            default: first.default,
+            name: first.name,
+            aliases: decls,
+        });
+    }
+    if let Some(id) = used
+        .function_constants
+        .keys()
+        .find(|id| !specs.iter().any(|s| s.id == **id))
+    {
+        return Err(ErrorKind::Internal(format!(
+            "the MSL declares function constant {id}, which is no open spec constant"
+        )));
+    }
+    for d in &mut workgroup.dims {
+        if d.spec_id.is_some_and(|id| !out.iter().any(|c| c.id == id)) {
+            d.spec_id = None;
+        }
+    }
+    // A SpecId that sizes the workgroup and also declares a constant of
+    // another type (valid SPIR-V: both read the same bytes) may become a
+    // non-integer function constant; the executable sizes threadgroups
+    // from integer function constants only.
+    for (axis, d) in ["x", "y", "z"].iter().zip(&workgroup.dims) {
+        let Some(c) = d.spec_id.and_then(|id| out.iter().find(|c| c.id == id)) else {
+            continue;
+        };
+        if !matches!(c.ty, spirv::ScalarType::Int(_) | spirv::ScalarType::UInt(_)) {
+            let name = c
+                .name
+                .as_deref()
+                .map(|n| format!(" `{n}`"))
+                .unwrap_or_default();
+            return Err(ErrorKind::Rejected(format!(
+                "SpecId {} sets the workgroup size {axis} and also declares the {} constant{name}, which is the type Metal gives function constant {}: a threadgroup dimension must be an integer constant; give the workgroup size a SpecId of its own",
+                c.id, c.ty, c.id
+            )));
+        }
+    }
+    Ok(out)
+}
