@@ -255,6 +255,17 @@ mod filter {
                 thread,
             )?])?],
         );
+        // glibc's two internal real-time signals (32 and 33, SIGCANCEL and
+        // SIGSETXID), whose handlers the first thread a process starts sets
+        // up: a dispatch forked from a single-threaded process (`halc
+        // test`'s per-file process) starts its first thread in here.
+        rules.insert(
+            libc::SYS_rt_sigaction,
+            [32, 33]
+                .into_iter()
+                .map(|sig| rule(vec![condition(0, SeccompCmpOp::Eq, sig)?]))
+                .collect::<Result<_, _>>()?,
+        );
         // Naming a worker thread.
         rules.insert(
             libc::SYS_prctl,
