@@ -111,6 +111,27 @@ EXPECT data EQ_BUFFER data
         }
     }
 
+    /// A buffer past the limit is refused naming the buffer, its size and
+    /// the limit, before anything is allocated (a script is untrusted).
+    #[test]
+    fn a_buffer_past_the_limit_names_the_buffer_and_the_limit() {
+        let e =
+            parse("#!amber\nBUFFER big DATA_TYPE uint32 SIZE 999999999999 FILL 0\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2: buffer `big`: SIZE 999999999999 of 4-byte elements is 3999999999996 bytes, past halc test's limit of 1073741824 bytes (1 GiB) per buffer"
+        );
+        let e =
+            parse("#!amber\nBUFFER v DATA_TYPE vec4<float> SIZE 67108865 FILL 0\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("buffer `v`: SIZE 67108865 of 16-byte elements"),
+            "{e}"
+        );
+        let s = parse("#!amber\nBUFFER ok DATA_TYPE uint32 SIZE 4 FILL 7\n").unwrap();
+        assert_eq!(s.buffers[0].bytes, [7u8, 0, 0, 0].repeat(4));
+    }
+
     #[test]
     fn errors_name_the_line() {
         let e = parse("#!amber\nBUFFER b DATA_TYPE uint33 DATA 1 END\n").unwrap_err();

@@ -3,10 +3,14 @@
 
 use super::super::error::{err, unsupported, ParseError};
 use super::super::values::{encode_values, fill_value, series};
-use super::super::words::{parse_u32, tokens};
+use super::super::words::{parse_u64, tokens};
 use super::reader::AmberParser;
 use crate::run::amber::data::{DataType, Layout};
 use crate::run::amber::Buffer;
+
+/// The largest buffer a script may declare: a script is untrusted input,
+/// and a buffer is allocated and mapped before any test runs.
+pub(crate) const MAX_BUFFER_BYTES: u64 = 1 << 30;
 
 impl<'a> AmberParser<'a> {
     pub(super) fn buffer(&mut self, line: usize, t: &[&'a str]) -> Result<(), ParseError> {
@@ -66,11 +70,19 @@ impl<'a> AmberParser<'a> {
                 encode_values(line, ty, layout, &values)?
             }
             Some(&"SIZE") => {
-                let n = parse_u32(line, "size", t.get(i + 1))? as usize;
-                let stride = ty.stride(layout);
-                if n.saturating_mul(stride) > 1 << 30 {
-                    return Err(err(line, "buffer larger than 1 GiB"));
+                let count = t.get(i + 1).ok_or_else(|| err(line, "missing size"))?;
+                let n = parse_u64(line, "size", count)?;
+                let stride = ty.stride(layout) as u64;
+                let bytes = n.saturating_mul(stride);
+                if bytes > MAX_BUFFER_BYTES {
+                    return Err(err(
+                        line,
+                        format!(
+                            "buffer `{name}`: SIZE {n} of {stride}-byte elements is {bytes} bytes, past halc test's limit of {MAX_BUFFER_BYTES} bytes (1 GiB) per buffer"
+                        ),
+                    ));
                 }
+                let n = n as usize;
                 let init = t.get(i + 2).copied();
                 let values: Vec<String> =
                     match init {
