@@ -20,9 +20,7 @@
 #include <stack>
 #include <utility>
 
-#include "source/binary.h"
 #include "source/opcode.h"
-#include "source/spirv_endian.h"
 #include "source/spirv_constant.h"
 #include "source/spirv_target_env.h"
 #include "source/table2.h"
@@ -107,53 +105,32 @@ ModuleLayoutSection InstructionLayoutSection(
   return kLayoutFunctionDefinitions;
 }
 
-// halc: what the constructor reads before validating, without parsing every
-// operand as a spvBinaryParse with counting callbacks did (a seventh of a
-// validation): the header as that parse reads it before its header callback,
-// and the instructions and OpFunctions counted by their word counts. Every
-// instruction the validating parse accepts starts where this walk counts one
-// (both advance by the instruction's word count from the first instruction,
-// and that parse stops at a word count of 0 or at the end), so the counts
-// are at least the instructions and functions it adds, and the vectors
-// sized from them never reallocate under the pointers taken into them. Past
-// where that parse stops (an invalid module) the walk only reserves more.
-struct ModuleCounts {
-  bool header = false;
-  uint32_t version = 0;
-  uint32_t generator = 0;
-  uint32_t bound = 0;
-  size_t instructions = 0;
-  size_t functions = 0;
-};
-
-ModuleCounts CountModule(const uint32_t* words, size_t num_words) {
-  ModuleCounts counts;
-  spv_const_binary_t binary{words, num_words};
-  spv_endianness_t endian;
-  spv_header_t header;
-  if (!words || num_words < SPV_INDEX_INSTRUCTION ||
-      spvBinaryEndianness(&binary, &endian) != SPV_SUCCESS ||
-      spvBinaryHeaderGet(&binary, endian, &header) != SPV_SUCCESS) {
-    return counts;
-  }
-  counts.header = true;
-  counts.version = header.version;
-  counts.generator = header.generator;
-  counts.bound = header.bound;
-  size_t index = SPV_INDEX_INSTRUCTION;
-  while (index < num_words) {
-    const uint32_t first = spvFixWord(words[index], endian);
-    const uint32_t word_count = first >> 16;
-    if (word_count == 0) break;
-    if (spv::Op(first & 0xffff) == spv::Op::OpFunction) counts.functions++;
-    counts.instructions++;
-    index += word_count;
-  }
-  return counts;
-}
-
 bool IsInstructionInLayoutSection(ModuleLayoutSection layout, spv::Op op) {
   return layout == InstructionLayoutSection(layout, op);
+}
+
+// Counts the number of instructions and functions in the file.
+spv_result_t CountInstructions(void* user_data,
+                               const spv_parsed_instruction_t* inst) {
+  ValidationState_t& _ = *(reinterpret_cast<ValidationState_t*>(user_data));
+  if (spv::Op(inst->opcode) == spv::Op::OpFunction) {
+    _.increment_total_functions();
+  }
+  _.increment_total_instructions();
+
+  return SPV_SUCCESS;
+}
+
+spv_result_t setHeader(void* user_data, spv_endianness_t, uint32_t,
+                       uint32_t version, uint32_t generator, uint32_t id_bound,
+                       uint32_t) {
+  ValidationState_t& vstate =
+      *(reinterpret_cast<ValidationState_t*>(user_data));
+  vstate.setIdBound(id_bound);
+  vstate.setGenerator(generator);
+  vstate.setVersion(version);
+
+  return SPV_SUCCESS;
 }
 
 // Add features based on SPIR-V core version number.
@@ -226,16 +203,16 @@ ValidationState_t::ValidationState_t(const spv_const_context ctx,
   // Only attempt to count if we have words, otherwise let the other validation
   // fail and generate an error.
   if (num_words > 0) {
-    // Count the number of instructions in the binary (halc: by their word
-    // counts, CountModule above, instead of a parse).
-    const ModuleCounts counts = CountModule(words, num_words);
-    if (counts.header) {
-      setIdBound(counts.bound);
-      setGenerator(counts.generator);
-      setVersion(counts.version);
-    }
-    total_instructions_ = counts.instructions;
-    total_functions_ = counts.functions;
+    // Count the number of instructions in the binary.
+    // This parse should not produce any error messages. Hijack the context and
+    // replace the message consumer so that we do not pollute any state in input
+    // consumer.
+    spv_context_t hijacked_context = *ctx;
+    hijacked_context.consumer = [](spv_message_level_t, const char*,
+                                   const spv_position_t&, const char*) {};
+    spvBinaryParse(&hijacked_context, this, words, num_words, setHeader,
+                   CountInstructions,
+                   /* diagnostic = */ nullptr);
     preallocateStorage();
   }
   UpdateFeaturesBasedOnSpirvVersion(&features_, version_);
