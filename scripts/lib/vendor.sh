@@ -28,10 +28,12 @@ TOML
   tar -xzf "$file" -C "$tmp/patched" --strip-components=1
 }
 
-# vendor_patch PATCHES TMP: every PATCHES/*.patch applied to TMP/patched, in order.
+# vendor_patch PATCHES TMP: every PATCHES/*.patch applied to TMP/patched, in
+# order (none when PATCHES does not exist).
 vendor_patch() {
   local p
   for p in "$1"/*.patch; do
+    [ -e "$p" ] || continue
     patch -s -p1 -d "$2/patched" < "$p"
   done
 }
@@ -47,10 +49,13 @@ vendor_finish() {
       echo "$name differs from $crate $version with ${patches##*/vendor/} applied: run scripts/vendor-${crate%-sys}.sh" >&2
       exit 1
     fi
-    echo "$name is $crate $version with $(ls "$patches"/*.patch | wc -l) patch(es) applied"
+    echo "$name is $crate $version with $(find "$patches" -name '*.patch' 2>/dev/null | wc -l) patch(es) applied"
   else
     rm -rf "$dest"
     cp -a "$tmp/patched" "$dest"
+    # Dated now, not as the crate's archive dates them (years back): cargo
+    # rebuilds a path crate only for files newer than its last build.
+    find "$dest" -type f -exec touch {} +
     echo "wrote $dest ($(du -sh "$dest" | cut -f1))"
   fi
 }

@@ -24,9 +24,8 @@ extern "C" {
 void *mi_malloc(std::size_t size) noexcept;
 void mi_free(void *p) noexcept;
 bool mi_is_in_heap_region(const void *p) noexcept;
-// mimalloc's internals (libmimalloc-sys is pinned to the version that has
-// them): what its process constructor calls, and whether that has run.
-void _mi_auto_process_init(void) noexcept;
+// One of mimalloc's internals (libmimalloc-sys is pinned to the version
+// that has it): whether its process constructor has run, for the tests.
 extern bool _mi_process_is_initialized;
 }
 
@@ -69,14 +68,9 @@ void deallocate(void *p) noexcept
 
 extern "C" void halc_worker_use_mimalloc() noexcept
 {
-	// halc's mimalloc (vendor/libmimalloc-sys, patch 0001) has no process
-	// constructor, which cost every halc process 0.05 to 0.1 ms at start
-	// though only a batch's workers use it: initialise it here, as the
-	// constructor would have. A build of halc without the patched crate
-	// (a crate depending on halc without its [patch] section) has run the
-	// constructor already.
-	if (!_mi_process_is_initialized)
-		_mi_auto_process_init();
+	// mimalloc's process constructor has initialised it in every process
+	// that links it (a patch that removed the constructor bought under 5 %
+	// and was dropped: vendor/README.md).
 	use_mimalloc = true;
 }
 

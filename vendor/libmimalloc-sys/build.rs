@@ -102,11 +102,6 @@ fn main() {
         build.define("MI_NO_THP", "1");
     }
 
-    // halc: no process constructor (c_src/mimalloc/v2/src/prim/prim.c); the
-    // program initialises mimalloc with _mi_auto_process_init() before it
-    // first allocates from it.
-    build.define("MI_NO_PROCESS_ATTACH", "1");
-
     if debug_enabled {
         build.define("MI_DEBUG", "3");
         build.define("MI_SHOW_ERRORS", "1");

@@ -27,11 +27,7 @@ terms of the MIT license. A copy of the license can be found in the file
 #endif
 
 // Generic process initialization
-// halc: with MI_NO_PROCESS_ATTACH, no constructor initialises mimalloc in
-// every process that links it: the program calls _mi_auto_process_init()
-// itself before its first allocation from mimalloc (halc's batch workers),
-// and a process that never allocates from it pays nothing at start or exit.
-#if !defined(MI_PRIM_HAS_PROCESS_ATTACH) && !defined(MI_NO_PROCESS_ATTACH)
+#ifndef MI_PRIM_HAS_PROCESS_ATTACH
 #if defined(__GNUC__) || defined(__clang__)
   // gcc,clang: use the constructor/destructor attribute
   // which for both seem to run before regular constructors/destructors
