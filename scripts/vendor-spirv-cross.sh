@@ -8,8 +8,7 @@
 # on every code path it has (SSE2, the scalar loop, and AArch64 NEON when
 # aarch64-linux-gnu-g++ and qemu-aarch64 are installed: apt-get install
 # g++-aarch64-linux-gnu qemu-user; HALC_REQUIRE_NEON_TEST=1 makes their
-# absence an error), inherit_expression_dependencies (0002), and the keyword
-# sets against their sorted arrays (0004). 0003, 0005, 0006 and 0007 change
+# absence an error). 0003, 0005, 0006 and 0007 change
 # the MSL (clustered min and max, ldexp, OpCopyMemory, half matrix inverse):
 # their tests run that MSL (cargo test: tests/amber/subgroup_clustered.amber,
 # ldexp_int64_exponent.amber, copy_memory.amber, matrix_inverse_half.amber).
@@ -82,55 +81,6 @@ elif [ "${HALC_REQUIRE_NEON_TEST:-0}" = 1 ]; then
 else
   echo "NEON:    not tested (apt-get install g++-aarch64-linux-gnu qemu-user)"
 fi
-
-# Compiler::inherit_expression_dependencies (0002): the lines that join the
-# lists, from `auto &e_deps` to the function's end, as a free function NAME
-# over an `Expression` the test defines.
-extract_inherit() { # FILE NAME
-  echo "static void $2(Expression &e, Expression *s, uint32_t source_expression)"
-  echo "{"
-  awk '/^void Compiler::inherit_expression_dependencies\(/ { on = 1 }
-       on && /auto &e_deps = e\.expression_dependencies;/ { copy = 1 }
-       copy { print }
-       on && /^}\r?$/ { exit }' "$1" | tr -d '\r'
-}
-{
-  extract_inherit "$tmp/original/native/SPIRV-Cross/spirv_cross.cpp" original_inherit
-  extract_inherit "$tmp/patched/native/SPIRV-Cross/spirv_cross.cpp" patched_inherit
-} > "$tmp/inherit.inc"
-[ "$(grep -c 'auto &e_deps = e.expression_dependencies;' "$tmp/inherit.inc")" = 2 ]
-c++ -std=c++14 -O2 -DNDEBUG -I"$tmp" -I"$tmp/original/native/SPIRV-Cross" \
-  "$patches/inherit_expression_dependencies_test.cpp" -o "$tmp/test-inherit"
-vendor_test "inherit:" "$tmp/test-inherit"
-
-# The keyword sets (0004): upstream's std::unordered_set<std::string>s against
-# the patched sorted arrays and the SortedNames that searches them.
-block() { # FILE START N DECL: DECL, then the lines after the Nth line holding
-  # START up to the end of its initializer list (a line `\t};`)
-  awk -v start="$2" -v n="$3" -v decl="$4" '
-    index($0, start) { if (++seen == n) { print decl; on = 1; next } }
-    on { print }
-    on && /^\t};\r?$/ { exit }' "$1" | tr -d '\r'
-}
-{
-  o="$tmp/original/native/SPIRV-Cross"
-  p="$tmp/patched/native/SPIRV-Cross"
-  echo 'namespace original {'
-  block "$o/spirv_glsl.cpp" 'static const unordered_set<string> keywords = {' 1 'static const std::unordered_set<std::string> glsl = {'
-  block "$o/spirv_msl.cpp" 'static const unordered_set<string> keywords = {' 1 'static const std::unordered_set<std::string> msl_keywords = {'
-  block "$o/spirv_msl.cpp" 'static const unordered_set<string> illegal_func_names = {' 1 'static const std::unordered_set<std::string> msl_functions = {'
-  echo '}'
-  echo 'namespace patched {'
-  awk '/^class SortedNames\r?$/ { on = 1 } on { print } on && /^};\r?$/ { exit }' "$p/spirv_glsl.hpp" | tr -d '\r'
-  block "$p/spirv_glsl.cpp" 'static const char *const names[] = {' 1 'static const char *const glsl[] = {'
-  block "$p/spirv_msl.cpp" 'static const char *const names[] = {' 1 'static const char *const msl_keywords[] = {'
-  block "$p/spirv_msl.cpp" 'static const char *const names[] = {' 2 'static const char *const msl_functions[] = {'
-  echo '}'
-} > "$tmp/keywords.inc"
-[ "$(grep -c '^	};$' "$tmp/keywords.inc")" = 6 ]
-grep -q '^class SortedNames$' "$tmp/keywords.inc"
-c++ -std=c++11 -O2 -DNDEBUG -I"$tmp" "$patches/keyword_tables_test.cpp" -o "$tmp/test-keywords"
-vendor_test "keywords:" "$tmp/test-keywords"
 
 # --- install or compare ----------------------------------------------------------
 vendor_finish spirv-cross-sys "$version" "$tmp" "$dest" "$patches" "${1:-}"

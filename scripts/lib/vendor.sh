@@ -34,7 +34,7 @@ vendor_patch() {
   local p
   for p in "$1"/*.patch; do
     [ -e "$p" ] || continue
-    patch -s -p1 -d "$2/patched" < "$p"
+    patch -s -p1 --no-backup-if-mismatch -d "$2/patched" < "$p"
   done
 }
 

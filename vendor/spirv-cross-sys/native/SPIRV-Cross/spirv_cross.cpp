@@ -2732,65 +2732,6 @@ void Compiler::inherit_expression_dependencies(uint32_t dst, uint32_t source_exp
 	auto &s_deps = s->expression_dependencies;
 
 	// If we depend on a expression, we also depend on all sub-dependencies from source.
-	// Every list this function writes is sorted and free of duplicates, so the union
-	// is a merge; sorting the concatenation cost each operation of a long chain of
-	// forwarded expressions a sort of its whole list. Lists from anywhere else take
-	// the sort below.
-	const auto strictly_increasing = [](const SmallVector<ID> &v) {
-		return adjacent_find(begin(v), end(v), [](ID a, ID b) { return !(a < b); }) == end(v);
-	};
-	if (&e_deps != &s_deps && strictly_increasing(e_deps) && strictly_increasing(s_deps))
-	{
-		const ID source(source_expression);
-		const size_t n = e_deps.size(), m = s_deps.size();
-		if (n == 0)
-		{
-			// The first operand: its list, and itself.
-			e_deps.reserve(m + 1);
-			e_deps.insert(end(e_deps), begin(s_deps), end(s_deps));
-			auto *pos = lower_bound(begin(e_deps), end(e_deps), source);
-			if (pos == end(e_deps) || *pos != source)
-				e_deps.insert(pos, source);
-			return;
-		}
-		// Merge e_deps, s_deps and source from the back into the end of e_deps,
-		// each value once. Every step consumes at least one value and writes one,
-		// so the write position w stays at or above i + j and never reaches an
-		// unread value of e_deps.
-		e_deps.resize(n + m + 1);
-		ID *e_ptr = e_deps.data();
-		const ID *s_ptr = s_deps.data();
-		size_t i = n, j = m, w = n + m + 1;
-		bool source_pending = true;
-		while (i != 0 || j != 0 || source_pending)
-		{
-			bool found = false;
-			ID largest;
-			if (i != 0)
-			{
-				largest = e_ptr[i - 1];
-				found = true;
-			}
-			if (j != 0 && (!found || largest < s_ptr[j - 1]))
-			{
-				largest = s_ptr[j - 1];
-				found = true;
-			}
-			if (source_pending && (!found || largest < source))
-				largest = source;
-			if (i != 0 && e_ptr[i - 1] == largest)
-				i--;
-			if (j != 0 && s_ptr[j - 1] == largest)
-				j--;
-			if (source_pending && source == largest)
-				source_pending = false;
-			e_ptr[--w] = largest;
-		}
-		move(e_ptr + w, e_ptr + n + m + 1, e_ptr);
-		e_deps.resize(n + m + 1 - w);
-		return;
-	}
-
 	e_deps.push_back(source_expression);
 	e_deps.insert(end(e_deps), begin(s_deps), end(s_deps));
 

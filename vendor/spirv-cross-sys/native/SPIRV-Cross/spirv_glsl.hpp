@@ -26,7 +26,6 @@
 
 #include "GLSL.std.450.h"
 #include "spirv_cross.hpp"
-#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -75,36 +74,6 @@ enum AccessChainFlagBits
 	ACCESS_CHAIN_PTR_CHAIN_CAST_TO_SCALAR_BIT = 1 << 8
 };
 typedef uint32_t AccessChainFlags;
-
-// halc patch 0004: a fixed set of names, as a sorted array of C strings (in
-// std::string::compare order, without repeats) searched by bisection.
-// SPIRV-Cross kept its keyword lists in std::unordered_set<std::string>s
-// built on first use: in every new process, about 800 allocations and half
-// of the instructions CompilerMSL::compile spends on a small kernel.
-class SortedNames
-{
-public:
-	template <size_t N>
-	explicit SortedNames(const char *const (&names_)[N])
-	    : names(names_)
-	    , size(N)
-	{
-	}
-
-	// 1 if `name` is in the set, else 0 (as std::unordered_set::count).
-	size_t count(const std::string &name) const
-	{
-		const char *const *last = names + size;
-		const char *const *it = std::lower_bound(names, last, name, [](const char *a, const std::string &b) {
-			return b.compare(a) > 0;
-		});
-		return it != last && name.compare(*it) == 0 ? 1 : 0;
-	}
-
-private:
-	const char *const *names;
-	size_t size;
-};
 
 class CompilerGLSL : public Compiler
 {
@@ -938,9 +907,6 @@ protected:
 
 	virtual void replace_illegal_names();
 	void replace_illegal_names(const std::unordered_set<std::string> &keywords);
-	void replace_illegal_names(const SortedNames &keywords);
-	template <typename Names>
-	void replace_illegal_names_in(const Names &keywords);
 	virtual void emit_entry_point_declarations();
 
 	void replace_fragment_output(SPIRVariable &var);

@@ -16913,77 +16913,313 @@ string CompilerMSL::ensure_valid_name(string name, string pfx)
 	return (name.size() >= 2 && name[0] == '_' && isdigit(name[1])) ? (pfx + name) : name;
 }
 
-const SortedNames &CompilerMSL::get_reserved_keyword_set()
+const std::unordered_set<std::string> &CompilerMSL::get_reserved_keyword_set()
 {
-	// clang-format off
-	// MSL keywords, the Metal headers' macros and limits, and the MSL type names emitted
-	// by sampler_type() and image_type_glsl(). A variable or struct member carrying one of
-	// these shadows the type itself, and the next declaration that uses the type fails to
-	// compile:
-	//   texture2d<float> sampler [[id(0)]];
-	//   sampler samplerSmplr [[id(1)]];   // error: must use 'struct' tag to refer to type
-	// GLSL permits a uniform named "sampler", so this is reachable from ordinary shaders.
-	// Sorted in std::string::compare order, without repeats: SortedNames bisects it.
-	static const char *const names[] = {
-		"CHAR_BIT", "CHAR_MAX", "CHAR_MIN", "DBL_DIG", "DBL_EPSILON", "DBL_MANT_DIG", "DBL_MAX", "DBL_MAX_10_EXP",
-		"DBL_MAX_EXP", "DBL_MIN", "DBL_MIN_10_EXP", "DBL_MIN_EXP", "DBL_RADIX", "FLT_DIG", "FLT_EPSILON",
-		"FLT_MANT_DIG", "FLT_MAX", "FLT_MAX_10_EXP", "FLT_MAX_EXP", "FLT_MIN", "FLT_MIN_10_EXP", "FLT_MIN_EXP",
-		"FLT_RADIX", "FP_ILOGB0", "FP_ILOGBNAN", "HALF_DIG", "HALF_EPSILON", "HALF_MANT_DIG", "HALF_MAX",
-		"HALF_MAX_10_EXP", "HALF_MAX_EXP", "HALF_MIN", "HALF_MIN_10_EXP", "HALF_MIN_EXP", "HALF_RADIX", "HUGE_VAL",
-		"HUGE_VALF", "HUGE_VALH", "INFINITY", "INT_MAX", "INT_MIN", "MAXFLOAT", "MAXHALF", "METAL_ALIGN",
-		"METAL_ARG_UNIFORM", "METAL_ASM", "METAL_COMPATIBLE_COMPARE_EXCHANGE_ORDERS", "METAL_CONST",
-		"METAL_CONST_ARG", "METAL_DEPRECATED", "METAL_ENABLE_IF", "METAL_EXPLICIT", "METAL_FUNC", "METAL_IMPLICIT",
-		"METAL_INTERNAL", "METAL_NON_NULL_RETURN", "METAL_NORETURN", "METAL_NOTHROW", "METAL_PURE",
-		"METAL_UNAVAILABLE", "METAL_VALID_COMPARE_EXCHANGE_FAILURE_ORDER", "METAL_VALID_LEVEL_ARG",
-		"METAL_VALID_LOAD_ORDER", "METAL_VALID_LOD_ARG", "METAL_VALID_RENDER_TARGET", "METAL_VALID_STORE_ORDER",
-		"METAL_ZERO_ARG", "M_1_PI", "M_1_PI_F", "M_1_PI_H", "M_2_PI", "M_2_PI_F", "M_2_PI_H", "M_2_SQRTPI",
-		"M_2_SQRTPI_F", "M_2_SQRTPI_H", "M_E", "M_E_F", "M_E_H", "M_LN10", "M_LN10_F", "M_LN10_H", "M_LN2",
-		"M_LN2_F", "M_LN2_H", "M_LOG10E", "M_LOG10E_F", "M_LOG10E_H", "M_LOG2E", "M_LOG2E_F", "M_LOG2E_H", "M_PI",
-		"M_PI_2", "M_PI_2_F", "M_PI_2_H", "M_PI_4", "M_PI_4_F", "M_PI_4_H", "M_PI_F", "M_PI_H", "M_SQRT1_2",
-		"M_SQRT1_2_F", "M_SQRT1_2_H", "M_SQRT2", "M_SQRT2_F", "M_SQRT2_H", "NAN", "SCHAR_MAX", "SCHAR_MIN",
-		"SHRT_MAX", "SHRT_MIN", "STATIC_DATA_TRACEPOINT", "STATIC_DATA_TRACEPOINT_V", "UCHAR_MAX", "UINT_MAX",
-		"USHRT_MAX", "VARIABLE_TRACEPOINT", "assert", "bias", "compute", "constant", "depth2d", "depth2d_array",
-		"depth2d_ms", "depth2d_ms_array", "depthcube", "depthcube_array", "device", "fragment", "gradient2d",
-		"gradient3d", "gradientcube", "is_function_constant_defined", "kernel", "level", "min_lod_clamp",
-		"quad_broadcast", "sampler", "signed", "texture1d", "texture1d_array", "texture2d", "texture2d_array",
-		"texture2d_ms", "texture2d_ms_array", "texture3d", "texture_buffer", "texturecube", "texturecube_array",
-		"thread", "threadgroup", "vertex",
+	static const unordered_set<string> keywords = {
+		"kernel",
+		"vertex",
+		"fragment",
+		"compute",
+		"constant",
+		"device",
+		"bias",
+		"level",
+		"gradient2d",
+		"gradientcube",
+		"gradient3d",
+		"min_lod_clamp",
+
+		// MSL type names emitted by sampler_type() and image_type_glsl(). A variable or struct
+		// member carrying one of these shadows the type itself, and the next declaration that
+		// uses the type fails to compile:
+		//   texture2d<float> sampler [[id(0)]];
+		//   sampler samplerSmplr [[id(1)]];   // error: must use 'struct' tag to refer to type
+		// GLSL permits a uniform named "sampler", so this is reachable from ordinary shaders.
+		"sampler",
+		"texture1d",
+		"texture1d_array",
+		"texture2d",
+		"texture2d_array",
+		"texture2d_ms",
+		"texture2d_ms_array",
+		"texture3d",
+		"texture_buffer",
+		"texturecube",
+		"texturecube_array",
+		"depth2d",
+		"depth2d_array",
+		"depth2d_ms",
+		"depth2d_ms_array",
+		"depthcube",
+		"depthcube_array",
+		"assert",
+		"VARIABLE_TRACEPOINT",
+		"STATIC_DATA_TRACEPOINT",
+		"STATIC_DATA_TRACEPOINT_V",
+		"METAL_ALIGN",
+		"METAL_ASM",
+		"METAL_CONST",
+		"METAL_DEPRECATED",
+		"METAL_ENABLE_IF",
+		"METAL_FUNC",
+		"METAL_INTERNAL",
+		"METAL_NON_NULL_RETURN",
+		"METAL_NORETURN",
+		"METAL_NOTHROW",
+		"METAL_PURE",
+		"METAL_UNAVAILABLE",
+		"METAL_IMPLICIT",
+		"METAL_EXPLICIT",
+		"METAL_CONST_ARG",
+		"METAL_ARG_UNIFORM",
+		"METAL_ZERO_ARG",
+		"METAL_VALID_LOD_ARG",
+		"METAL_VALID_LEVEL_ARG",
+		"METAL_VALID_STORE_ORDER",
+		"METAL_VALID_LOAD_ORDER",
+		"METAL_VALID_COMPARE_EXCHANGE_FAILURE_ORDER",
+		"METAL_COMPATIBLE_COMPARE_EXCHANGE_ORDERS",
+		"METAL_VALID_RENDER_TARGET",
+		"is_function_constant_defined",
+		"CHAR_BIT",
+		"SCHAR_MAX",
+		"SCHAR_MIN",
+		"UCHAR_MAX",
+		"CHAR_MAX",
+		"CHAR_MIN",
+		"USHRT_MAX",
+		"SHRT_MAX",
+		"SHRT_MIN",
+		"UINT_MAX",
+		"INT_MAX",
+		"INT_MIN",
+		"FLT_DIG",
+		"FLT_MANT_DIG",
+		"FLT_MAX_10_EXP",
+		"FLT_MAX_EXP",
+		"FLT_MIN_10_EXP",
+		"FLT_MIN_EXP",
+		"FLT_RADIX",
+		"FLT_MAX",
+		"FLT_MIN",
+		"FLT_EPSILON",
+		"FP_ILOGB0",
+		"FP_ILOGBNAN",
+		"MAXFLOAT",
+		"HUGE_VALF",
+		"INFINITY",
+		"NAN",
+		"M_E_F",
+		"M_LOG2E_F",
+		"M_LOG10E_F",
+		"M_LN2_F",
+		"M_LN10_F",
+		"M_PI_F",
+		"M_PI_2_F",
+		"M_PI_4_F",
+		"M_1_PI_F",
+		"M_2_PI_F",
+		"M_2_SQRTPI_F",
+		"M_SQRT2_F",
+		"M_SQRT1_2_F",
+		"HALF_DIG",
+		"HALF_MANT_DIG",
+		"HALF_MAX_10_EXP",
+		"HALF_MAX_EXP",
+		"HALF_MIN_10_EXP",
+		"HALF_MIN_EXP",
+		"HALF_RADIX",
+		"HALF_MAX",
+		"HALF_MIN",
+		"HALF_EPSILON",
+		"MAXHALF",
+		"HUGE_VALH",
+		"M_E_H",
+		"M_LOG2E_H",
+		"M_LOG10E_H",
+		"M_LN2_H",
+		"M_LN10_H",
+		"M_PI_H",
+		"M_PI_2_H",
+		"M_PI_4_H",
+		"M_1_PI_H",
+		"M_2_PI_H",
+		"M_2_SQRTPI_H",
+		"M_SQRT2_H",
+		"M_SQRT1_2_H",
+		"DBL_DIG",
+		"DBL_MANT_DIG",
+		"DBL_MAX_10_EXP",
+		"DBL_MAX_EXP",
+		"DBL_MIN_10_EXP",
+		"DBL_MIN_EXP",
+		"DBL_RADIX",
+		"DBL_MAX",
+		"DBL_MIN",
+		"DBL_EPSILON",
+		"HUGE_VAL",
+		"M_E",
+		"M_LOG2E",
+		"M_LOG10E",
+		"M_LN2",
+		"M_LN10",
+		"M_PI",
+		"M_PI_2",
+		"M_PI_4",
+		"M_1_PI",
+		"M_2_PI",
+		"M_2_SQRTPI",
+		"M_SQRT2",
+		"M_SQRT1_2",
+		"quad_broadcast",
+		"thread",
+		"threadgroup",
+		"signed",
 	};
-	// clang-format on
-	static const SortedNames keywords(names);
 
 	return keywords;
 }
 
-const SortedNames &CompilerMSL::get_illegal_func_names()
+const std::unordered_set<std::string> &CompilerMSL::get_illegal_func_names()
 {
-	// clang-format off
-	// Names an MSL function may not have.
-	// Sorted in std::string::compare order, without repeats: SortedNames bisects it.
-	static const char *const names[] = {
-		"CHAR_BIT", "CHAR_MAX", "CHAR_MIN", "DBL_DIG", "DBL_EPSILON", "DBL_MANT_DIG", "DBL_MAX", "DBL_MAX_10_EXP",
-		"DBL_MAX_EXP", "DBL_MIN", "DBL_MIN_10_EXP", "DBL_MIN_EXP", "DBL_RADIX", "FLT_DIG", "FLT_EPSILON",
-		"FLT_MANT_DIG", "FLT_MAX", "FLT_MAX_10_EXP", "FLT_MAX_EXP", "FLT_MIN", "FLT_MIN_10_EXP", "FLT_MIN_EXP",
-		"FLT_RADIX", "FP_ILOGB0", "FP_ILOGBNAN", "HALF_DIG", "HALF_EPSILON", "HALF_MANT_DIG", "HALF_MAX",
-		"HALF_MAX_10_EXP", "HALF_MAX_EXP", "HALF_MIN", "HALF_MIN_10_EXP", "HALF_MIN_EXP", "HALF_RADIX", "HUGE_VAL",
-		"HUGE_VALF", "HUGE_VALH", "INFINITY", "INT_MAX", "INT_MIN", "MAXFLOAT", "MAXHALF", "METAL_ALIGN",
-		"METAL_ARG_UNIFORM", "METAL_ASM", "METAL_COMPATIBLE_COMPARE_EXCHANGE_ORDERS", "METAL_CONST",
-		"METAL_CONST_ARG", "METAL_DEPRECATED", "METAL_ENABLE_IF", "METAL_EXPLICIT", "METAL_FUNC", "METAL_IMPLICIT",
-		"METAL_INTERNAL", "METAL_NON_NULL_RETURN", "METAL_NORETURN", "METAL_NOTHROW", "METAL_PURE",
-		"METAL_UNAVAILABLE", "METAL_VALID_COMPARE_EXCHANGE_FAILURE_ORDER", "METAL_VALID_LEVEL_ARG",
-		"METAL_VALID_LOAD_ORDER", "METAL_VALID_LOD_ARG", "METAL_VALID_RENDER_TARGET", "METAL_VALID_STORE_ORDER",
-		"METAL_ZERO_ARG", "M_1_PI", "M_1_PI_F", "M_1_PI_H", "M_2_PI", "M_2_PI_F", "M_2_PI_H", "M_2_SQRTPI",
-		"M_2_SQRTPI_F", "M_2_SQRTPI_H", "M_E", "M_E_F", "M_E_H", "M_LN10", "M_LN10_F", "M_LN10_H", "M_LN2",
-		"M_LN2_F", "M_LN2_H", "M_LOG10E", "M_LOG10E_F", "M_LOG10E_H", "M_LOG2E", "M_LOG2E_F", "M_LOG2E_H", "M_PI",
-		"M_PI_2", "M_PI_2_F", "M_PI_2_H", "M_PI_4", "M_PI_4_F", "M_PI_4_H", "M_PI_F", "M_PI_H", "M_SQRT1_2",
-		"M_SQRT1_2_F", "M_SQRT1_2_H", "M_SQRT2", "M_SQRT2_F", "M_SQRT2_H", "NAN", "SCHAR_MAX", "SCHAR_MIN",
-		"SHRT_MAX", "SHRT_MIN", "STATIC_DATA_TRACEPOINT", "STATIC_DATA_TRACEPOINT_V", "UCHAR_MAX", "UINT_MAX",
-		"USHRT_MAX", "VARIABLE_TRACEPOINT", "assert", "divide", "float16", "float8", "fmax3", "fmin3", "fmod",
-		"fragment", "int16", "int8", "is_function_constant_defined", "kernel", "main", "median3", "saturate",
-		"signed", "uint16", "uint8", "vertex",
+	static const unordered_set<string> illegal_func_names = {
+		"main",
+		"fragment",
+		"vertex",
+		"kernel",
+		"saturate",
+		"assert",
+		"fmin3",
+		"fmax3",
+		"divide",
+		"fmod",
+		"median3",
+		"VARIABLE_TRACEPOINT",
+		"STATIC_DATA_TRACEPOINT",
+		"STATIC_DATA_TRACEPOINT_V",
+		"METAL_ALIGN",
+		"METAL_ASM",
+		"METAL_CONST",
+		"METAL_DEPRECATED",
+		"METAL_ENABLE_IF",
+		"METAL_FUNC",
+		"METAL_INTERNAL",
+		"METAL_NON_NULL_RETURN",
+		"METAL_NORETURN",
+		"METAL_NOTHROW",
+		"METAL_PURE",
+		"METAL_UNAVAILABLE",
+		"METAL_IMPLICIT",
+		"METAL_EXPLICIT",
+		"METAL_CONST_ARG",
+		"METAL_ARG_UNIFORM",
+		"METAL_ZERO_ARG",
+		"METAL_VALID_LOD_ARG",
+		"METAL_VALID_LEVEL_ARG",
+		"METAL_VALID_STORE_ORDER",
+		"METAL_VALID_LOAD_ORDER",
+		"METAL_VALID_COMPARE_EXCHANGE_FAILURE_ORDER",
+		"METAL_COMPATIBLE_COMPARE_EXCHANGE_ORDERS",
+		"METAL_VALID_RENDER_TARGET",
+		"is_function_constant_defined",
+		"CHAR_BIT",
+		"SCHAR_MAX",
+		"SCHAR_MIN",
+		"UCHAR_MAX",
+		"CHAR_MAX",
+		"CHAR_MIN",
+		"USHRT_MAX",
+		"SHRT_MAX",
+		"SHRT_MIN",
+		"UINT_MAX",
+		"INT_MAX",
+		"INT_MIN",
+		"FLT_DIG",
+		"FLT_MANT_DIG",
+		"FLT_MAX_10_EXP",
+		"FLT_MAX_EXP",
+		"FLT_MIN_10_EXP",
+		"FLT_MIN_EXP",
+		"FLT_RADIX",
+		"FLT_MAX",
+		"FLT_MIN",
+		"FLT_EPSILON",
+		"FP_ILOGB0",
+		"FP_ILOGBNAN",
+		"MAXFLOAT",
+		"HUGE_VALF",
+		"INFINITY",
+		"NAN",
+		"M_E_F",
+		"M_LOG2E_F",
+		"M_LOG10E_F",
+		"M_LN2_F",
+		"M_LN10_F",
+		"M_PI_F",
+		"M_PI_2_F",
+		"M_PI_4_F",
+		"M_1_PI_F",
+		"M_2_PI_F",
+		"M_2_SQRTPI_F",
+		"M_SQRT2_F",
+		"M_SQRT1_2_F",
+		"HALF_DIG",
+		"HALF_MANT_DIG",
+		"HALF_MAX_10_EXP",
+		"HALF_MAX_EXP",
+		"HALF_MIN_10_EXP",
+		"HALF_MIN_EXP",
+		"HALF_RADIX",
+		"HALF_MAX",
+		"HALF_MIN",
+		"HALF_EPSILON",
+		"MAXHALF",
+		"HUGE_VALH",
+		"M_E_H",
+		"M_LOG2E_H",
+		"M_LOG10E_H",
+		"M_LN2_H",
+		"M_LN10_H",
+		"M_PI_H",
+		"M_PI_2_H",
+		"M_PI_4_H",
+		"M_1_PI_H",
+		"M_2_PI_H",
+		"M_2_SQRTPI_H",
+		"M_SQRT2_H",
+		"M_SQRT1_2_H",
+		"DBL_DIG",
+		"DBL_MANT_DIG",
+		"DBL_MAX_10_EXP",
+		"DBL_MAX_EXP",
+		"DBL_MIN_10_EXP",
+		"DBL_MIN_EXP",
+		"DBL_RADIX",
+		"DBL_MAX",
+		"DBL_MIN",
+		"DBL_EPSILON",
+		"HUGE_VAL",
+		"M_E",
+		"M_LOG2E",
+		"M_LOG10E",
+		"M_LN2",
+		"M_LN10",
+		"M_PI",
+		"M_PI_2",
+		"M_PI_4",
+		"M_1_PI",
+		"M_2_PI",
+		"M_2_SQRTPI",
+		"M_SQRT2",
+		"M_SQRT1_2",
+		"int8",
+		"uint8",
+		"int16",
+		"uint16",
+		"float8",
+		"float16",
+		"signed",
 	};
-	// clang-format on
-	static const SortedNames illegal_func_names(names);
 
 	return illegal_func_names;
 }
@@ -17002,7 +17238,7 @@ void CompilerMSL::replace_illegal_names()
 			return;
 
 		auto &dec = meta->decoration;
-		if (keywords.count(dec.alias) != 0)
+		if (keywords.find(dec.alias) != end(keywords))
 			dec.alias += "0";
 	});
 
@@ -17012,7 +17248,7 @@ void CompilerMSL::replace_illegal_names()
 			return;
 
 		auto &dec = meta->decoration;
-		if (illegal_func_names.count(dec.alias) != 0)
+		if (illegal_func_names.find(dec.alias) != end(illegal_func_names))
 			dec.alias += "0";
 	});
 
@@ -17022,7 +17258,7 @@ void CompilerMSL::replace_illegal_names()
 			return;
 
 		for (auto &mbr_dec : meta->members)
-			if (keywords.count(mbr_dec.alias) != 0)
+			if (keywords.find(mbr_dec.alias) != end(keywords))
 				mbr_dec.alias += "0";
 	});
 
@@ -17040,7 +17276,7 @@ void CompilerMSL::replace_illegal_entry_point_names()
 	{
 		// Change both the entry point name and the alias, to keep them synced.
 		string &ep_name = entry.second.name;
-		if (illegal_func_names.count(ep_name) != 0)
+		if (illegal_func_names.find(ep_name) != end(illegal_func_names))
 			ep_name += "0";
 
 		ir.meta[entry.first].decoration.alias = ep_name;

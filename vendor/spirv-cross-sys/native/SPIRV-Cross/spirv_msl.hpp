@@ -992,8 +992,8 @@ protected:
 	void replace_illegal_entry_point_names();
 	void sync_entry_point_aliases_and_names();
 
-	static const SortedNames &get_reserved_keyword_set();
-	static const SortedNames &get_illegal_func_names();
+	static const std::unordered_set<std::string> &get_reserved_keyword_set();
+	static const std::unordered_set<std::string> &get_illegal_func_names();
 
 	// Constant arrays of non-primitive types (i.e. matrices) won't link properly into Metal libraries
 	void declare_complex_constant_arrays();
