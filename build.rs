@@ -1,6 +1,6 @@
 //! Compiles `src/msl/worker_alloc.cpp` on Linux: the C++ allocation
 //! functions that let a batch's forked workers give SPIRV-Cross and
-//! SPIRV-Tools mimalloc (`src/msl/worker.rs`, `CxxAllocator`).
+//! SPIRV-Tools mimalloc (`src/msl/worker/allocator.rs`, `CxxAllocator`).
 
 fn main() {
     println!("cargo:rerun-if-changed=src/msl/worker_alloc.cpp");

@@ -63,9 +63,8 @@ VARIANTS=(
   "cross-0004 spirv-cross-sys 0004-keyword-sets-sorted-arrays"
   "tools-0001 spirv-tools-sys 0001-validation-state-counts-by-word-counts"
   "tools-0002 spirv-tools-sys 0002-lookup-opcode-dense-table"
-  "mimalloc-0001 libmimalloc-sys 0001-no-process-constructor"
 )
-CRATES=(spirv-cross-sys spirv-tools-sys spirv-tools libmimalloc-sys)
+CRATES=(spirv-cross-sys spirv-tools-sys spirv-tools)
 WANT=("$@")
 wanted() { [ ${#WANT[@]} = 0 ] || printf '%s\n' "${WANT[@]}" | grep -qxF "$1"; }
 

@@ -1,4 +1,4 @@
-# Shared by scripts/vendor-spirv-cross.sh, vendor-spirv-tools.sh and vendor-libmimalloc.sh
+# Shared by scripts/vendor-spirv-cross.sh, and vendor-spirv-tools.sh
 # (sourced): fetch a crate as the registry serves it, apply halc's patches to
 # a copy, and install the patched copy under vendor/ or compare it with what
 # is committed there. Each script prunes, tests its patches and then calls

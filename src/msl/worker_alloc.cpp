@@ -11,7 +11,7 @@
 // request and while it is single-threaded; from then on new allocates from
 // mimalloc, and delete hands a pointer to mimalloc only if mimalloc owns it:
 // what was allocated before the call (the parent's static data the fork
-// copied) is still freed by glibc. src/msl/worker.rs; docs/performance.md.
+// copied) is still freed by glibc. src/msl/worker/allocator.rs; docs/performance.md.
 //
 // The aligned (std::align_val_t) forms are not replaced: libstdc++ pairs
 // them with aligned_alloc and free, which stay glibc's.

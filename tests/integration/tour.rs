@@ -291,7 +291,7 @@ fn the_readme_recipe_is_the_example_ci_builds() {
     // Negative controls: the manifest cut before its [patch] section, and
     // a dependency line edited.
     let cut = readme.replacen(
-        "libmimalloc-sys = { path = \"../../vendor/libmimalloc-sys\" }\n```",
+        "spirv-tools = { path = \"../../vendor/spirv-tools\" }\n```",
         "```",
         1,
     );
