@@ -132,6 +132,33 @@ EXPECT data EQ_BUFFER data
         assert_eq!(s.buffers[0].bytes, [7u8, 0, 0, 0].repeat(4));
     }
 
+    /// A FILE that is not a regular file (a device that never ends, a
+    /// directory) or is past the buffer limit is refused before it is read.
+    #[test]
+    fn a_file_is_read_only_when_regular_and_within_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = |file: &str| format!("#!amber\nBUFFER b DATA_TYPE uint8 FILE BINARY {file}\n");
+        let e = parse_in(&script("/dev/zero"), dir.path()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2: cannot read FILE `/dev/zero`: not a regular file"
+        );
+        std::fs::create_dir(dir.path().join("d")).unwrap();
+        let e = parse_in(&script("d"), dir.path()).unwrap_err();
+        assert!(e.to_string().ends_with("/d`: not a regular file"), "{e}");
+        // Sparse: one byte past the limit, nothing written.
+        let big = std::fs::File::create(dir.path().join("big")).unwrap();
+        big.set_len((1 << 30) + 1).unwrap();
+        let e = parse_in(&script("big"), dir.path()).unwrap_err();
+        assert!(
+            e.to_string().ends_with("/big`: 1073741825 bytes, past halc test's limit of 1073741824 bytes (1 GiB) per buffer"),
+            "{e}"
+        );
+        std::fs::write(dir.path().join("ok"), [1u8, 2, 3]).unwrap();
+        let s = parse_in(&script("ok"), dir.path()).unwrap();
+        assert_eq!(s.buffers[0].bytes, [1, 2, 3]);
+    }
+
     #[test]
     fn errors_name_the_line() {
         let e = parse("#!amber\nBUFFER b DATA_TYPE uint33 DATA 1 END\n").unwrap_err();

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::super::error::{err, ParseError};
 use super::super::words::{continued, tokens};
+use super::buffer::MAX_BUFFER_BYTES;
 use crate::run::amber::Script;
 
 pub(in crate::run::amber::parse) struct AmberParser<'a> {
@@ -30,10 +31,38 @@ impl<'a> AmberParser<'a> {
     }
 
     /// The bytes of `FILE name`, relative to the script's directory.
+    /// A script is untrusted: only a regular file is read (a device such
+    /// as `/dev/zero` or a FIFO would never end), and at most
+    /// [`MAX_BUFFER_BYTES`], the limit of the buffer it fills.
     pub(super) fn file(&self, line: usize, name: &str) -> Result<Vec<u8>, ParseError> {
+        use std::io::Read;
         let path = self.dir.join(name);
-        std::fs::read(&path)
-            .map_err(|e| err(line, format!("cannot read FILE `{}`: {e}", path.display())))
+        let fail = |why: String| {
+            err(
+                line,
+                format!("cannot read FILE `{}`: {why}", path.display()),
+            )
+        };
+        let meta = std::fs::metadata(&path).map_err(|e| fail(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(fail("not a regular file".into()));
+        }
+        let too_large = |bytes: u64| {
+            fail(format!(
+                "{bytes} bytes, past halc test's limit of {MAX_BUFFER_BYTES} bytes (1 GiB) per buffer"
+            ))
+        };
+        if meta.len() > MAX_BUFFER_BYTES {
+            return Err(too_large(meta.len()));
+        }
+        let mut data = Vec::new();
+        std::fs::File::open(&path)
+            .and_then(|f| f.take(MAX_BUFFER_BYTES + 1).read_to_end(&mut data))
+            .map_err(|e| fail(e.to_string()))?;
+        if data.len() as u64 > MAX_BUFFER_BYTES {
+            return Err(too_large(data.len() as u64));
+        }
+        Ok(data)
     }
 
     /// The next line with tokens, as (1-based line, tokens). A line ending
