@@ -2,6 +2,7 @@
 # Runs one fuzz target for a given time, seeding its corpus first.
 #   bash fuzz/run.sh TARGET SECONDS
 # TARGET: compile_bytes | compile_mutated   (fuzz/, the compiler)
+#         amber_parse                         (fuzz/, halc test's Amber parser)
 #         load_bytes | load_mutated         (runtime-loader/fuzz/, the loader)
 # Needs nightly and cargo-fuzz (`cargo install cargo-fuzz`). Crashes land in
 # the package's artifacts/TARGET/; each becomes a regression fixture.
@@ -10,7 +11,7 @@ target="${1:?target}"
 secs="${2:-60}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 case "$target" in
-  compile_*) pkg="$root/fuzz" ;;
+  compile_*|amber_*) pkg="$root/fuzz" ;;
   load_*) pkg="$root/runtime-loader/fuzz" ;;
   *) echo "unknown target $target" >&2; exit 2 ;;
 esac
@@ -20,6 +21,9 @@ mkdir -p "$seeds" "$pkg/corpus/$target"
 case "$target" in
   compile_*)
     cp "$root"/fixtures/kernels/*.spv "$seeds/"
+    ;;
+  amber_*)
+    cp "$root"/tests/amber/*.amber "$root"/tests/amber/*.vkscript "$root"/tests/amber/negative/*.amber "$seeds/"
     ;;
   load_mutated)
     cargo build -q --manifest-path "$root/Cargo.toml" --bin halc
