@@ -4,13 +4,9 @@
 use super::super::error::{err, unsupported, ParseError};
 use super::super::values::{encode_values, fill_value, series};
 use super::super::words::{parse_u64, tokens};
-use super::reader::AmberParser;
+use super::reader::{AmberParser, MAX_BUFFER_BYTES};
 use crate::run::amber::data::{DataType, Layout};
 use crate::run::amber::Buffer;
-
-/// The largest buffer a script may declare: a script is untrusted input,
-/// and a buffer is allocated and mapped before any test runs.
-pub(crate) const MAX_BUFFER_BYTES: u64 = 1 << 30;
 
 impl<'a> AmberParser<'a> {
     pub(super) fn buffer(&mut self, line: usize, t: &[&'a str]) -> Result<(), ParseError> {

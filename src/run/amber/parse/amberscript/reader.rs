@@ -6,8 +6,11 @@ use std::path::{Path, PathBuf};
 
 use super::super::error::{err, ParseError};
 use super::super::words::{continued, tokens};
-use super::buffer::MAX_BUFFER_BYTES;
 use crate::run::amber::Script;
+
+/// The largest buffer a script may declare: a script is untrusted input,
+/// and a buffer is allocated and mapped before any test runs.
+pub(crate) const MAX_BUFFER_BYTES: u64 = 1 << 30;
 
 pub(in crate::run::amber::parse) struct AmberParser<'a> {
     pub(super) lines: Vec<&'a str>,
