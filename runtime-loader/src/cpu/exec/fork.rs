@@ -44,13 +44,14 @@ pub(in crate::cpu) fn run(l: &Launch<'_>) -> Result<Outcome, CpuError> {
         .collect::<Result<Vec<_>, _>>()?;
     let report = Mapping::new(std::mem::size_of::<Report>().next_multiple_of(page_size()))?;
     let report_ptr = report.ptr().cast::<Report>();
-    let sandbox = match l.sandbox {
-        true => Some(sandbox::prepare().map_err(|why| CpuError::Os {
+    let sandbox = l
+        .sandbox
+        .then(sandbox::prepare)
+        .transpose()
+        .map_err(|why| CpuError::Os {
             what: "the dispatch sandbox".into(),
             message: why.to_string(),
-        })?),
-        false => None,
-    };
+        })?;
 
     // SAFETY: the child only runs the dispatch below, which ends in
     // `_exit`. Tied to this process: the time limit is kept by the thread
