@@ -23,8 +23,8 @@
 extern crate self as halc;
 
 // The tree, in the order data moves (docs/guide/development.md, *Layout*):
-// the values between stages, the stages, the driver that runs them, then
-// what is built around them.
+// the values between stages (the ground floor, importing nothing of halc),
+// the stages, the driver that runs them, then what is built around them.
 pub mod model;
 mod position;
 

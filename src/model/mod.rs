@@ -3,17 +3,32 @@
 //! ([`Compiled`], its [`Kernel`]s, [`Warning`]s, [`timings`]) and why it failed
 //! ([`Error`]).
 //!
-//! Each stage's own products ([`crate::spirv::EntryPoint`],
-//! [`crate::msl::KernelLayout`], [`crate::msl::GeneratedMsl`], …) are defined
-//! by the stage and carried here; nothing in the stages imports this module.
+//! This is the ground floor: it imports nothing of halc. The values each
+//! stage produces and the next reads are defined here too — what
+//! reflection finds in an entry point ([`entry`]), spec-constant values
+//! ([`spec`]), block structure ([`blocks`]), the binding contract's values
+//! ([`layout`]), MSL versions, generated MSL and metallibs ([`msl`]), every
+//! stage's error ([`error`]) — and each stage re-exports its own at the
+//! path it always had ([`crate::spirv::EntryPoint`],
+//! [`crate::msl::KernelLayout`], …), beside the code that makes them.
 
 pub mod timings;
-
 use sha2::{Digest, Sha256};
 
-use crate::msl::metallib::{MathMode, Metallib};
-use crate::msl::{self, BindingModel, KernelLayout, LayoutOptions, MslVersion, Platform, Tier};
-use crate::spirv::{self, SpecValue, SpirvError};
+pub mod blocks;
+pub mod entry;
+pub mod error;
+pub mod layout;
+pub mod msl;
+pub mod spec;
+
+pub use error::{Error, ErrorKind};
+
+use blocks::Blocks;
+use entry::{EntryPoint, SpecConstant, WorkgroupSize};
+use layout::{BindingModel, KernelLayout, LayoutOptions, Platform, Tier};
+use msl::{GeneratedMsl, MathMode, Metallib, MslVersion};
+use spec::{Baked, SpecValue};
 
 /// Metal's limit on threads per threadgroup.
 pub const MAX_THREADS_PER_THREADGROUP: u32 =
@@ -114,7 +129,7 @@ pub struct Options {
     /// Where SPIRV-Cross runs.
     pub isolation: Isolation,
     /// Limits checked before work starts.
-    pub limits: spirv::validate::Limits,
+    pub limits: Limits,
     /// Input modules compiled at once, each job with its own worker process
     /// under [`Isolation::Subprocess`]; 0 (the default) is one per core. The
     /// output and the error reported do not depend on it.
@@ -162,7 +177,7 @@ pub enum Isolation {
     /// threads. When every job can have a second core that no other task is
     /// running on, each job forks a second worker for the validator, so that
     /// validating a module and running SPIRV-Cross on it overlap
-    /// ([`msl::worker::separate_validators`]).
+    /// ([`crate::msl::worker::separate_validators`]).
     #[cfg(unix)]
     Forked {
         /// Longest time one request may take.
@@ -191,6 +206,51 @@ pub enum Isolation {
     },
 }
 
+/// The allocator behind C++'s `new` and `delete` in a forked worker, where
+/// SPIRV-Cross and SPIRV-Tools allocate (glibc's malloc and free took a
+/// fifth of a batch's cycles). `src/msl/worker_alloc.cpp` replaces those
+/// operators in every program linking halc on Linux; they stay glibc's
+/// until a worker switches, once, before its first request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CxxAllocator {
+    /// glibc's malloc, as everywhere else.
+    System,
+    /// mimalloc 2 (Linux): faster for SPIRV-Cross's many short strings and
+    /// vectors, but its first allocation of each size takes a fresh page,
+    /// about 0.2 ms in a cold process, so it only pays in a worker that
+    /// compiles several modules.
+    Mimalloc,
+}
+
+/// Limits checked before any work starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest module in bytes.
+    pub max_bytes: usize,
+    /// Largest id bound (SPIR-V: ids are below 4 194 303).
+    pub max_id_bound: u32,
+    /// Most instructions in a module.
+    pub max_instructions: usize,
+    /// Most structured merges (loops and selections) in one function: bounds
+    /// the control-flow nesting SPIRV-Cross recurses through.
+    pub max_merges_per_function: usize,
+    /// Deepest structured-control-flow nesting (constructs inside
+    /// constructs): SPIRV-Tools' validator takes time growing with its cube.
+    pub max_nesting_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_bytes: 64 << 20,
+            max_id_bound: 4_194_303,
+            max_instructions: 4_000_000,
+            max_merges_per_function: 20_000,
+            max_nesting_depth: 256,
+        }
+    }
+}
+
 /// Default for [`Isolation::Subprocess`]'s time limit: far above what real
 /// kernels need (milliseconds), far below the hours a hostile module's
 /// nesting can cost the validator.
@@ -205,19 +265,19 @@ pub struct Kernel {
     /// Input it came from.
     pub input: String,
     /// Reflection of the entry point.
-    pub entry: spirv::EntryPoint,
+    pub entry: EntryPoint,
     /// Its workgroup size.
-    pub workgroup: spirv::WorkgroupSize,
+    pub workgroup: WorkgroupSize,
     /// The binding layout.
     pub layout: KernelLayout,
     /// Generated MSL.
-    pub msl: msl::GeneratedMsl,
+    pub msl: GeneratedMsl,
     /// Open spec constants (Metal function constants).
-    pub function_constants: Vec<spirv::SpecConstant>,
+    pub function_constants: Vec<SpecConstant>,
     /// Values baked with `--spec`.
-    pub baked: Vec<spirv::specialize::Baked>,
+    pub baked: Vec<Baked>,
     /// `debugPrintfEXT` calls in its module, removed with the module's
-    /// non-semantic instructions ([`spirv::strip`]): they print nothing on
+    /// non-semantic instructions ([`crate::spirv::strip`]): they print nothing on
     /// Metal.
     pub debug_printfs: u32,
     /// Declared capabilities.
@@ -225,7 +285,7 @@ pub struct Kernel {
     /// Precompiled library, when built with `--metallib`.
     pub metallib: Option<Metallib>,
     /// The structure of its push-constant and buffer blocks.
-    pub blocks: spirv::Blocks,
+    pub blocks: Blocks,
 }
 
 impl Kernel {
@@ -298,7 +358,7 @@ pub enum Warning {
     },
     /// A SpecId sizes an array (which Metal needs constant) and is also read
     /// as a value: halc fixed it at its defaults, each declaration its own
-    /// ([`spirv::specialize::array_size_conflicts`]).
+    /// ([`crate::spirv::specialize::array_size_conflicts`]).
     FrozenSpec {
         /// The input.
         input: String,
@@ -344,67 +404,6 @@ impl Kernel {
             let other = b.defaults.iter().find(|d| d.0 != 1)?;
             one.then_some((b.id, other.0))
         })
-    }
-}
-
-/// What went wrong, without the location.
-#[derive(Debug, thiserror::Error)]
-pub enum ErrorKind {
-    /// Reading or reflecting SPIR-V.
-    #[error(transparent)]
-    Spirv(#[from] SpirvError),
-    /// The layout cannot be built.
-    #[error(transparent)]
-    Layout(#[from] msl::LayoutError),
-    /// SPIRV-Cross failed.
-    #[error(transparent)]
-    Cross(#[from] msl::CrossError),
-    /// A Metal limit is exceeded, or the input is not compilable.
-    #[error("{0}")]
-    Rejected(String),
-    /// Bad options (unknown entry point, unused --spec, ...).
-    #[error("{0}")]
-    Options(String),
-    /// The SPIRV-Cross worker failed or crashed.
-    #[error(transparent)]
-    Worker(msl::worker::WorkerError),
-    /// halc produced something inconsistent; a bug, never silent.
-    #[error("internal error: {0}")]
-    Internal(String),
-}
-
-/// An error with the file and entry point it concerns.
-#[derive(Debug)]
-pub struct Error {
-    /// Input file, when the error concerns one.
-    pub file: Option<String>,
-    /// Entry point, when the error concerns one.
-    pub entry: Option<String>,
-    /// What went wrong.
-    pub kind: ErrorKind,
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if let Some(file) = &self.file {
-            write!(f, "{file}: ")?;
-        }
-        if let Some(entry) = &self.entry {
-            write!(f, "entry point `{entry}`: ")?;
-        }
-        write!(f, "{}", self.kind)
-    }
-}
-
-impl std::error::Error for Error {}
-
-impl Error {
-    pub(crate) fn new(file: Option<&str>, entry: Option<&str>, kind: impl Into<ErrorKind>) -> Self {
-        Error {
-            file: file.map(str::to_string),
-            entry: entry.map(str::to_string),
-            kind: kind.into(),
-        }
     }
 }
 

@@ -148,7 +148,7 @@ pub struct Timings {
     /// The allocator the forked workers gave SPIRV-Cross and SPIRV-Tools
     /// ([`crate::msl::worker::CxxAllocator::for_batch`]); `None` without
     /// forked workers.
-    pub workers_cxx_allocator: Option<crate::msl::worker::CxxAllocator>,
+    pub workers_cxx_allocator: Option<super::CxxAllocator>,
     /// Where the validator ran.
     pub validator: ValidatorPlace,
 }

@@ -16,58 +16,13 @@ use spirv_cross2::{Compiler, Module};
 use super::layout::{BindingModel, KernelLayout, Platform, Tier};
 use crate::spirv::Words;
 
+pub use crate::model::error::CrossError;
+pub use crate::model::msl::{GeneratedMsl, MslVersion};
+
 /// Version of the SPIRV-Cross sources compiled in (crate `spirv-cross-sys`,
 /// whose build metadata is the upstream commit). A test keeps it in step
 /// with Cargo.lock.
 pub const SPIRV_CROSS_VERSION: &str = "spirv-cross-sys 0.7.4+aa217ae";
-
-/// An MSL language version.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct MslVersion {
-    /// Major.
-    pub major: u16,
-    /// Minor.
-    pub minor: u16,
-}
-
-impl MslVersion {
-    /// Oldest accepted (argument buffers need 2.0).
-    pub const MIN: MslVersion = MslVersion { major: 2, minor: 0 };
-    /// Newest accepted.
-    pub const MAX: MslVersion = MslVersion { major: 3, minor: 2 };
-    /// halc's default.
-    pub const DEFAULT: MslVersion = MslVersion { major: 3, minor: 0 };
-}
-
-impl Default for MslVersion {
-    fn default() -> Self {
-        MslVersion::DEFAULT
-    }
-}
-
-impl std::fmt::Display for MslVersion {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
-    }
-}
-
-impl std::str::FromStr for MslVersion {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let (a, b) = s.split_once('.').unwrap_or((s, "0"));
-        let v = match (a.parse::<u16>(), b.parse::<u16>()) {
-            (Ok(major), Ok(minor)) => MslVersion { major, minor },
-            _ => return Err(format!("`{s}` is not an MSL version such as 3.0")),
-        };
-        let known = matches!((v.major, v.minor), (2, 0..=4) | (3, 0..=2));
-        if !known {
-            return Err(format!(
-                "MSL {v} is not supported (halc accepts 2.0 to 2.4 and 3.0 to 3.2)"
-            ));
-        }
-        Ok(v)
-    }
-}
 
 /// Options of MSL generation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,20 +34,6 @@ pub struct MslOptions {
     /// Argument-buffer tier.
     pub tier: Tier,
 }
-
-/// Generated MSL for one entry point.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GeneratedMsl {
-    /// The source.
-    pub source: String,
-    /// The kernel function's name in the source.
-    pub function_name: String,
-}
-
-/// SPIRV-Cross rejected or failed on the module.
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("SPIRV-Cross: {0}")]
-pub struct CrossError(pub String);
 
 fn cross<E: std::fmt::Display>(e: E) -> CrossError {
     CrossError(e.to_string().trim_end_matches('.').to_string())

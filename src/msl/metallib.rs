@@ -20,24 +20,7 @@ use std::process::{Command, ExitStatus, Output, Stdio};
 
 use crate::msl::{MslVersion, Platform};
 
-/// Math mode of the Metal compiler.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
-pub enum MathMode {
-    /// IEEE-respecting math (halc's default).
-    #[default]
-    Safe,
-    /// Metal fast math.
-    Fast,
-}
-
-/// A compiled Metal library.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Metallib {
-    /// The `.metallib` bytes.
-    pub bytes: Vec<u8>,
-    /// The toolchain that built it, as it describes itself.
-    pub toolchain: String,
-}
+pub use crate::model::msl::{MathMode, Metallib};
 
 /// The environment variable naming the `xcrun` to use.
 pub const XCRUN_ENV: &str = "HALC_XCRUN";

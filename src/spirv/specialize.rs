@@ -8,11 +8,11 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use serde::Serialize;
-
 use super::spec_op::evaluate;
 use super::types::{ScalarType, ScalarValue};
 use super::{SpirvError, Words};
+
+pub use crate::model::spec::{Baked, SpecValue};
 
 const OP_DECORATE: u16 = 71;
 const OP_TYPE_BOOL: u16 = 20;
@@ -29,37 +29,6 @@ const OP_CONSTANT_NULL: u16 = 46;
 const OP_SPEC_CONSTANT_COMPOSITE: u16 = 51;
 const OP_SPEC_CONSTANT_OP: u16 = 52;
 const DECORATION_SPEC_ID: u32 = 1;
-
-/// A value given on the command line for a SpecId, still as text: it is
-/// parsed by the constant's type once that is known.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct SpecValue {
-    /// SpecId.
-    pub id: u32,
-    /// Text as given (`true`, `-4`, `0x10`, `2.5`).
-    pub text: String,
-}
-
-impl std::str::FromStr for SpecValue {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let (id, text) = s
-            .split_once('=')
-            .ok_or_else(|| format!("`{s}`: expected ID=VALUE"))?;
-        let id = id
-            .trim()
-            .parse::<u32>()
-            .map_err(|_| format!("`{s}`: spec constant id `{id}` is not a non-negative integer"))?;
-        let text = text.trim();
-        if text.is_empty() {
-            return Err(format!("`{s}`: missing value"));
-        }
-        Ok(SpecValue {
-            id,
-            text: text.to_string(),
-        })
-    }
-}
 
 fn parse_int(text: &str) -> Option<i128> {
     let (neg, t) = match text.strip_prefix('-') {
@@ -173,29 +142,6 @@ pub(crate) fn f32_to_f16_bits(f: f32) -> u16 {
         r += 1;
     }
     sign | r as u16
-}
-
-/// A value baked into a module.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Baked {
-    /// SpecId.
-    pub id: u32,
-    /// Type of the constant.
-    pub ty: ScalarType,
-    /// Bits (of the first declaration, for a [`frozen`](Baked::frozen)
-    /// SpecId whose declarations have defaults of their own).
-    pub value: ScalarValue,
-    /// Fixed by halc at the declarations' own defaults, not by `--spec`:
-    /// the SpecId sizes an array and is also read as a value (see
-    /// [`array_size_conflicts`]).
-    #[serde(skip)]
-    pub frozen: bool,
-    /// For a [`frozen`](Baked::frozen) SpecId, the distinct defaults of its
-    /// declarations in module order (`local_size_x_id = 0` defaulting to 1
-    /// beside `constant_id = 0` defaulting to 64 gives `[64, 1]` or
-    /// `[1, 64]`); empty for a value given with `--spec`.
-    #[serde(skip)]
-    pub defaults: Vec<ScalarValue>,
 }
 
 /// Bakes `values` into `words`. Returns the rewritten module and, for each

@@ -19,6 +19,8 @@ use super::spec_indices::{
 };
 use super::{SpirvError, Words};
 
+pub use crate::model::Limits;
+
 const OP_CAPABILITY: u16 = 17;
 const OP_EXTENSION: u16 = 10;
 
@@ -51,35 +53,6 @@ const OP_TYPE_POINTER: u16 = 32;
 const OP_TYPE_FORWARD_POINTER: u16 = 39;
 const OP_TYPE_UNTYPED_POINTER: u16 = 4417;
 const OP_SPEC_CONSTANT_OP: u16 = 52;
-
-/// Limits checked before any work starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Largest module in bytes.
-    pub max_bytes: usize,
-    /// Largest id bound (SPIR-V: ids are below 4 194 303).
-    pub max_id_bound: u32,
-    /// Most instructions in a module.
-    pub max_instructions: usize,
-    /// Most structured merges (loops and selections) in one function: bounds
-    /// the control-flow nesting SPIRV-Cross recurses through.
-    pub max_merges_per_function: usize,
-    /// Deepest structured-control-flow nesting (constructs inside
-    /// constructs): SPIRV-Tools' validator takes time growing with its cube.
-    pub max_nesting_depth: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_bytes: 64 << 20,
-            max_id_bound: 4_194_303,
-            max_instructions: 4_000_000,
-            max_merges_per_function: 20_000,
-            max_nesting_depth: 256,
-        }
-    }
-}
 
 const OP_VARIABLE: u16 = 59;
 

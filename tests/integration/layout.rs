@@ -19,14 +19,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// halc's top-level parts from the ground up; a part may import itself and
-/// the parts before it. `model` (what `compile` takes and returns) sits on
-/// the stages whose values it carries; `position` is text positions, used
-/// by every part that reads a text file.
+/// the parts before it. `model` is the ground floor: the values that pass
+/// between the stages and out to users (what `compile` takes and returns,
+/// each stage's products and errors), importing nothing of halc;
+/// `position` is text positions, used by every part that reads a text file.
 const HALC_LAYERS: &[&str] = &[
+    "model",
     "position",
     "spirv",
     "msl",
-    "model",
     "flatbuffer",
     "driver",
     "describe",

@@ -8,21 +8,7 @@
 /// `mimalloc` ([`CxxAllocator::for_batch`]).
 pub const ALLOCATOR_ENV: &str = "HALC_WORKER_ALLOCATOR";
 
-/// The allocator behind C++'s `new` and `delete` in a forked worker, where
-/// SPIRV-Cross and SPIRV-Tools allocate (glibc's malloc and free took a
-/// fifth of a batch's cycles). `src/msl/worker_alloc.cpp` replaces those
-/// operators in every program linking halc on Linux; they stay glibc's
-/// until a worker switches, once, before its first request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CxxAllocator {
-    /// glibc's malloc, as everywhere else.
-    System,
-    /// mimalloc 2 (Linux): faster for SPIRV-Cross's many short strings and
-    /// vectors, but its first allocation of each size takes a fresh page,
-    /// about 0.2 ms in a cold process, so it only pays in a worker that
-    /// compiles several modules.
-    Mimalloc,
-}
+pub use crate::model::CxxAllocator;
 
 impl CxxAllocator {
     /// Which allocator the forked workers of a `compile` call of `inputs`
