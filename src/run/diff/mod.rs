@@ -1,0 +1,163 @@
+//! `halc diff`: a differential run of one kernel without writing a test.
+//! Its buffers are sized from the reflected block layouts, filled with
+//! seeded random data of each scalar's own type, and the kernel runs twice:
+//! halc's MSL on the CPU backend and the original SPIR-V on the Vulkan
+//! reference. Every storage buffer is then compared scalar by scalar
+//! (integers exactly, floats within a ULP tolerance, NaN equal to NaN).
+//!
+//! An out-of-bounds access on the CPU side (random data used as indices)
+//! makes the run *inconclusive*, not a failure of the compiler.
+//!
+//! Data can be given instead: a buffer's or the push constants' bytes
+//! whole ([`DiffOptions::given`], [`DiffOptions::push`]), or block members
+//! by name ([`DiffOptions::values`]: `n=64`, `v=1,2,3,4`), written at the
+//! reflected offsets over the bytes there would otherwise be (the given
+//! bytes, else the seed's random data: a member not named keeps its random
+//! value).
+
+mod compare;
+mod data;
+mod named;
+mod seeds;
+mod sides;
+#[cfg(test)]
+mod tests;
+
+use std::time::Duration;
+
+use runtime_loader::cpu;
+
+use crate::model::{Input, Options};
+use crate::spirv::{self, BindingKind, BlockLayout};
+
+pub use named::NamedValue;
+pub use seeds::diff_seeds;
+
+/// What a differential run does.
+#[derive(Debug, Clone)]
+pub struct DiffOptions {
+    /// Compile options (binding model, MSL version, `specs` baked on both
+    /// sides, `entries` to pick the kernel).
+    pub compile: Options,
+    /// Workgroups to dispatch.
+    pub groups: [u32; 3],
+    /// Seed of the random data.
+    pub seed: u64,
+    /// Buffer contents given instead of random data: (set, binding, bytes).
+    pub given: Vec<(u32, u32, Vec<u8>)>,
+    /// Push-constant contents given instead of random data: exactly the
+    /// kernel's push-constant block (real kernels take sizes and strides
+    /// there, which random values turn into out-of-bounds indexing).
+    pub push: Option<Vec<u8>>,
+    /// Block members given by name, written in order over the push
+    /// constants or uniform block's bytes (given or random).
+    pub values: Vec<NamedValue>,
+    /// Vulkan device (substring of its name; default lavapipe).
+    pub vulkan_device: Option<String>,
+    /// Runs the Vulkan side in a child process, `PROGRAM __vulkan-reference`
+    /// (the `halc` binary), so that a driver crash is an error rather than
+    /// this process's end; `None`: in this process.
+    pub vulkan_program: Option<std::path::PathBuf>,
+    /// Float tolerance in units in the last place.
+    pub ulp: u32,
+    /// Absolute float tolerance, for results near zero: a Vulkan driver may
+    /// fuse `a * x + y` into one rounding (SPIR-V allows it), and near zero
+    /// one rounding of `a * x` is many ULPs of the result.
+    pub atol: f64,
+    /// Longest time one dispatch may take, on either side.
+    pub time_limit: Duration,
+    /// Changes the compiled kernel before it runs on the Metal side (tests
+    /// inject miscompiles with it); `None` in real use.
+    pub tamper: Option<fn(&mut crate::model::Compiled)>,
+}
+
+impl Default for DiffOptions {
+    fn default() -> Self {
+        DiffOptions {
+            compile: Options::default(),
+            groups: [1, 1, 1],
+            seed: 1,
+            given: Vec::new(),
+            push: None,
+            values: Vec::new(),
+            vulkan_device: None,
+            vulkan_program: None,
+            ulp: 4,
+            atol: 1e-6,
+            time_limit: Duration::from_secs(60),
+            tamper: None,
+        }
+    }
+}
+
+/// How a differential run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DiffOutcome {
+    /// Every storage buffer agrees.
+    Agree(String),
+    /// The first difference (the compiler, or implementation-defined
+    /// behaviour, is to blame).
+    Differ(String),
+    /// No verdict: the kernel read or wrote out of bounds with this data,
+    /// or it uses subgroup operations and the Vulkan device's subgroup size
+    /// is one the CPU backend does not emulate.
+    Inconclusive(String),
+}
+
+/// One buffer of the run: where it is bound, what it is, its reflected
+/// layout, and the bytes both sides start from.
+struct DiffBuffer {
+    set: u32,
+    binding: u32,
+    kind: BindingKind,
+    layout: BlockLayout,
+    bytes: Vec<u8>,
+}
+
+/// Runs `input`'s kernel on both sides with seeded data and compares.
+pub fn diff(
+    input: &Input,
+    opts: &DiffOptions,
+    device: &cpu::Device,
+) -> Result<DiffOutcome, String> {
+    let compiled = crate::driver::compile(std::slice::from_ref(input), &opts.compile)
+        .map_err(|e| e.to_string())?;
+    let [k] = compiled.kernels.as_slice() else {
+        return Err(format!(
+            "{}: {} kernels; pick one with --entry",
+            input.name,
+            compiled.kernels.len()
+        ));
+    };
+    // The Vulkan side runs the same specialization, baked the same way.
+    let words = spirv::Words::from_bytes(&input.bytes).map_err(|e| e.to_string())?;
+    let (words, _) = spirv::specialize(&words, &opts.compile.specs).map_err(|e| e.to_string())?;
+    let wg = k.workgroup.values();
+    let invocations: u64 = opts
+        .groups
+        .iter()
+        .chain(wg.iter())
+        .map(|&v| u64::from(v))
+        .product();
+
+    let mut rng = data::Rng(opts.seed);
+    let mut buffers = data::buffers(&input.name, k, opts, invocations, &mut rng)?;
+    let mut push = data::push_constants(&input.name, k, opts, invocations, &mut rng)?;
+    named::apply(&input.name, k, &opts.values, &mut push, &mut buffers)?;
+
+    match sides::run(opts, &compiled, k, &words, &buffers, &push, device)? {
+        sides::Ran::Inconclusive(why) => Ok(DiffOutcome::Inconclusive(why)),
+        sides::Ran::Both {
+            cpu,
+            vulkan,
+            simd_width,
+        } => Ok(compare::compare(
+            opts,
+            &buffers,
+            &cpu,
+            &vulkan,
+            invocations,
+            simd_width,
+        )),
+    }
+}

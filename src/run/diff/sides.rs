@@ -1,0 +1,238 @@
+//! The two runs: halc's MSL on the CPU backend, the original SPIR-V on the
+//! Vulkan reference, each from the same bytes; what each left in the
+//! storage buffers comes back for the comparison.
+
+use runtime_loader::cpu::{self, CpuError, FaultKind, ResourceBindings};
+use runtime_loader::memory::MemoryType;
+use runtime_loader::plan::Grid;
+use runtime_loader::Executable;
+
+use super::{DiffBuffer, DiffOptions};
+use crate::model::{Compiled, Kernel};
+use crate::spirv::{self, BindingKind};
+
+/// Each buffer's bytes after a side's dispatch: the storage buffers,
+/// `None` for the others.
+pub(super) type After = Vec<Option<Vec<u8>>>;
+
+/// What the two runs gave.
+pub(super) enum Ran {
+    /// Both ran: each storage buffer's bytes after the dispatch, per side
+    /// (`None` for the other buffers), and the SIMD width the CPU emulated
+    /// for a kernel with subgroup operations.
+    Both {
+        /// Metal on the CPU.
+        cpu: After,
+        /// The SPIR-V on Vulkan.
+        vulkan: After,
+        /// The SIMD width, when the kernel uses subgroups.
+        simd_width: Option<u32>,
+    },
+    /// No verdict, and why.
+    Inconclusive(String),
+}
+
+/// Runs `k` of `compiled` (after `opts.tamper`) on the CPU, then `words`
+/// (the same specialization, baked the same way) on Vulkan.
+pub(super) fn run(
+    opts: &DiffOptions,
+    compiled: &Compiled,
+    k: &Kernel,
+    words: &spirv::Words,
+    buffers: &[DiffBuffer],
+    push: &[u8],
+    device: &cpu::Device,
+) -> Result<Ran, String> {
+    // The SPIR-V on Vulkan: a driver session, opened before the CPU run
+    // only when that run needs the device's subgroup size, else after it,
+    // when the CPU side gave something to compare.
+    let open = || {
+        // What the module needs (features for its capabilities, extensions
+        // for its OpExtensions), enabled where the device has it, as the
+        // Vulkan CTS registers a test with its requirements.
+        let optional_features = vulkan_reference::required_by_module(words.as_slice())
+            .map_err(|e| format!("vulkan: {e}"))?;
+        vulkan_reference::Session::new(
+            &vulkan_reference::ReferenceOptions {
+                device: opts.vulkan_device.clone(),
+                optional_features,
+                timeout: opts.time_limit,
+                ..Default::default()
+            },
+            crate::run::amber::run::vulkan_place(opts.vulkan_program.as_deref()),
+        )
+        .map_err(|e| format!("vulkan: {e}"))
+    };
+    // Subgroup results depend on the width: the CPU emulates the Vulkan
+    // device's (Apple GPUs have 32 lanes; the MSL reads the width at run
+    // time, as `threads_per_simdgroup`).
+    let subgroups = k.uses_subgroups();
+    let mut opened = None;
+    let narrowed;
+    let device = if subgroups {
+        let reference = open()?;
+        let width = reference.subgroup_size();
+        opened = Some(reference);
+        if width == device.simd_width() {
+            device
+        } else {
+            narrowed = match device.with_simd_width(width) {
+                Ok(d) => d,
+                Err(_) => {
+                    return Ok(Ran::Inconclusive(format!(
+                        "the kernel uses subgroup operations and the Vulkan device's subgroups are {width} lanes, a width the CPU backend does not emulate ({}): not compared",
+                        cpu::SIMD_WIDTHS_TEXT
+                    )))
+                }
+            };
+            &narrowed
+        }
+    } else {
+        device
+    };
+    let cpu = match on_cpu(opts, compiled, k, buffers, push, device)? {
+        Ok(cpu) => cpu,
+        Err(why) => return Ok(Ran::Inconclusive(why)),
+    };
+    let reference = match opened {
+        Some(r) => r,
+        None => open()?,
+    };
+    let vulkan = on_vulkan(&reference, k, words, buffers, push, opts.groups)?;
+    Ok(Ran::Both {
+        cpu,
+        vulkan,
+        simd_width: subgroups.then(|| device.simd_width()),
+    })
+}
+
+/// Metal on the CPU: the storage buffers afterwards, or (inner `Err`) why
+/// this data gives no verdict.
+fn on_cpu(
+    opts: &DiffOptions,
+    compiled: &Compiled,
+    k: &Kernel,
+    buffers: &[DiffBuffer],
+    push: &[u8],
+    device: &cpu::Device,
+) -> Result<Result<After, String>, String> {
+    let mut metal = compiled.clone();
+    if let Some(f) = opts.tamper {
+        f(&mut metal);
+    }
+    let exe_bytes = metal.to_flatbuffer();
+    let exe = Executable::load(&exe_bytes).map_err(|e| e.to_string())?;
+    let program = device.load(exe).map_err(|e| e.to_string())?;
+    let pipeline = program.pipeline(&k.name, &[]).map_err(|e| e.to_string())?;
+    let cpu_bufs: Vec<cpu::Buffer> = buffers
+        .iter()
+        .map(|b| device.buffer_with_data(&b.bytes, MemoryType::HostVisible))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    let mut bindings = ResourceBindings::new();
+    for (b, buf) in buffers.iter().zip(&cpu_bufs) {
+        bindings.buffer(b.set, b.binding, buf);
+    }
+    let grid = Grid::Threadgroups(opts.groups);
+    let divisions = device.undefined_divisions();
+    match device.dispatch(&pipeline, &bindings, push, grid) {
+        // A division by zero completes on the CPU with halc's value (a GPU
+        // gives one of its own): undefined, so nothing to compare either.
+        Ok(_) if device.undefined_divisions() > divisions => {
+            return Ok(Err(format!(
+                "seed {}: the kernel divided an integer by zero (or INT_MIN by -1) on the CPU with this data, which is undefined; it depends on the data",
+                opts.seed
+            )));
+        }
+        Ok(_) => {}
+        // Random data can send an index out of bounds or make a divisor
+        // zero in a correct kernel: undefined behaviour on both sides, so
+        // nothing to compare, but not a finding either.
+        Err(e @ CpuError::Fault { kind, .. }) if kind.may_come_from_data() => {
+            let why = match kind {
+                FaultKind::IntegerDivision => "divided an integer by zero (or INT_MIN by -1)",
+                FaultKind::OutOfBounds => "accessed memory out of bounds",
+                _ => "accessed memory outside every buffer",
+            };
+            return Ok(Err(format!(
+                "seed {}: the kernel {why} on the CPU with this data ({e}); it depends on the data",
+                opts.seed
+            )));
+        }
+        Err(e) => return Err(format!("metal-on-cpu: {e}")),
+    }
+    let mut out = Vec::new();
+    for (b, buf) in buffers.iter().zip(&cpu_bufs) {
+        out.push(if b.kind == BindingKind::StorageBuffer {
+            Some(buf.to_vec().map_err(|e| e.to_string())?)
+        } else {
+            None
+        });
+    }
+    Ok(Ok(out))
+}
+
+/// The SPIR-V on Vulkan: the storage buffers afterwards.
+fn on_vulkan(
+    reference: &vulkan_reference::Session,
+    k: &Kernel,
+    words: &spirv::Words,
+    buffers: &[DiffBuffer],
+    push: &[u8],
+    groups: [u32; 3],
+) -> Result<After, String> {
+    let descs: Vec<vulkan_reference::BindingDesc> = buffers
+        .iter()
+        .map(|b| vulkan_reference::BindingDesc {
+            set: b.set,
+            binding: b.binding,
+            kind: if b.kind == BindingKind::UniformBuffer {
+                vulkan_reference::BindingKind::Uniform
+            } else {
+                vulkan_reference::BindingKind::Storage
+            },
+            count: 1,
+        })
+        .collect();
+    let vk_pipeline = reference
+        .pipeline(&vulkan_reference::PipelineDesc {
+            spirv: words.as_slice(),
+            entry: &k.entry.name,
+            specialization: &[],
+            bindings: &descs,
+            push_constant_size: k.entry.push_constant_size.unwrap_or(0),
+            require_full_subgroups: false,
+            allow_varying_subgroup_size: false,
+            required_subgroup_size: None,
+        })
+        .map_err(|e| format!("vulkan: {e}"))?;
+    let vk_bufs: Vec<vulkan_reference::BufferId> = buffers
+        .iter()
+        .map(|b| reference.buffer(&b.bytes))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("vulkan: {e}"))?;
+    let bound: Vec<vulkan_reference::SessionBound> = buffers
+        .iter()
+        .zip(&vk_bufs)
+        .map(|(b, buf)| vulkan_reference::SessionBound {
+            set: b.set,
+            binding: b.binding,
+            element: 0,
+            buffer: *buf,
+            offset: 0,
+            range: None,
+        })
+        .collect();
+    reference
+        .dispatch(vk_pipeline, &bound, push, groups)
+        .map_err(|e| format!("vulkan: {e}"))?;
+    let mut out = Vec::new();
+    for (b, buf) in buffers.iter().zip(&vk_bufs) {
+        out.push(if b.kind == BindingKind::StorageBuffer {
+            Some(reference.read(*buf).map_err(|e| format!("vulkan: {e}"))?)
+        } else {
+            None
+        });
+    }
+    Ok(out)
+}
