@@ -7,10 +7,12 @@ use ash::vk;
 
 use crate::buffer::Buffer;
 use crate::error::{vk_err, Error, Result};
+use crate::format::Format;
+use crate::image::{Filter, Image, Sampler};
 use crate::pipeline::{descriptor_type, BindingKind, Pipeline};
 use crate::reference::{Reference, Submitted};
 
-/// A buffer bound to one descriptor of a pipeline.
+/// A resource bound to one descriptor of a pipeline.
 #[derive(Debug, Clone, Copy)]
 pub struct Bound<'a> {
     /// Descriptor set.
@@ -19,27 +21,84 @@ pub struct Bound<'a> {
     pub binding: u32,
     /// Array element of the binding (0 unless its count is > 1).
     pub element: u32,
-    /// The buffer.
-    pub buffer: &'a Buffer,
-    /// Byte offset of the range (a multiple of the device's
-    /// `min{Storage,Uniform}BufferOffsetAlignment`).
-    pub offset: u64,
-    /// Byte size of the range (`None`: to the end of the buffer). What the
-    /// kernel sees, e.g. for `OpArrayLength`.
-    pub range: Option<u64>,
+    /// What is bound.
+    pub resource: Resource<'a>,
+}
+
+/// What a [`Bound`] binds; the binding's [`BindingKind`] says which it
+/// must be.
+#[derive(Debug, Clone, Copy)]
+pub enum Resource<'a> {
+    /// A storage or uniform buffer range.
+    Buffer {
+        /// The buffer.
+        buffer: &'a Buffer,
+        /// Byte offset of the range (a multiple of the device's
+        /// `min{Storage,Uniform}BufferOffsetAlignment`).
+        offset: u64,
+        /// Byte size of the range (`None`: to the end of the buffer). What
+        /// the kernel sees, e.g. for `OpArrayLength`.
+        range: Option<u64>,
+    },
+    /// A uniform or storage texel buffer: a range of a buffer seen as
+    /// texels of `format`.
+    TexelBuffer {
+        /// The buffer.
+        buffer: &'a Buffer,
+        /// The texels' format.
+        format: Format,
+        /// Byte offset (a multiple of `minTexelBufferOffsetAlignment`).
+        offset: u64,
+        /// Byte size (`None`: to the end), a whole number of texels.
+        range: Option<u64>,
+    },
+    /// A storage or sampled image.
+    Image(&'a Image),
+    /// A sampler.
+    Sampler(&'a Sampler),
+    /// A combined image-sampler.
+    CombinedImageSampler(&'a Image, &'a Sampler),
 }
 
 impl<'a> Bound<'a> {
     /// The whole `buffer` at (`set`, `binding`), element 0.
     pub fn new(set: u32, binding: u32, buffer: &'a Buffer) -> Bound<'a> {
+        Bound::range(set, binding, buffer, 0, None)
+    }
+
+    /// `range` bytes of `buffer` from `offset` (`None`: to its end).
+    pub fn range(
+        set: u32,
+        binding: u32,
+        buffer: &'a Buffer,
+        offset: u64,
+        range: Option<u64>,
+    ) -> Bound<'a> {
         Bound {
             set,
             binding,
             element: 0,
-            buffer,
-            offset: 0,
-            range: None,
+            resource: Resource::Buffer {
+                buffer,
+                offset,
+                range,
+            },
         }
+    }
+
+    /// `resource` at (`set`, `binding`), element 0.
+    pub fn of(set: u32, binding: u32, resource: Resource<'a>) -> Bound<'a> {
+        Bound {
+            set,
+            binding,
+            element: 0,
+            resource,
+        }
+    }
+
+    /// The same at array element `element`.
+    pub fn at(self, element: u32) -> Bound<'a> {
+        Bound { element, ..self }
     }
 }
 
@@ -94,8 +153,8 @@ impl Reference {
             });
         }
 
-        // Check the bound buffers against the declared bindings.
-        let mut slots: BTreeMap<(u32, u32, u32), (&Bound<'_>, u64)> = BTreeMap::new();
+        // Check what is bound against the declared bindings.
+        let mut slots: BTreeMap<(u32, u32, u32), (Resource<'_>, u64)> = BTreeMap::new();
         for b in bound {
             let bad = |reason: String| Error::Binding {
                 entry: entry.clone(),
@@ -103,9 +162,6 @@ impl Reference {
                 binding: b.binding,
                 reason,
             };
-            if !Arc::ptr_eq(&b.buffer.inner, inner) {
-                return Err(Error::Foreign("a bound buffer"));
-            }
             let Some(desc) = pipeline
                 .bindings
                 .iter()
@@ -119,51 +175,24 @@ impl Reference {
                     b.element, desc.count
                 )));
             }
-            let len = b.buffer.len() as u64;
-            let (align, max) = match desc.kind {
-                BindingKind::Storage => (
-                    inner.limits.min_storage_buffer_offset_alignment,
-                    inner.limits.max_storage_buffer_range,
-                ),
-                BindingKind::Uniform => (
-                    inner.limits.min_uniform_buffer_offset_alignment,
-                    inner.limits.max_uniform_buffer_range,
-                ),
-            };
-            if b.offset > len {
-                return Err(bad(format!(
-                    "offset {} is past the end of the buffer ({len} bytes)",
-                    b.offset
-                )));
+            let ours = |other: &Arc<crate::reference::Inner>| Arc::ptr_eq(other, inner);
+            match b.resource {
+                Resource::Buffer { buffer, .. } | Resource::TexelBuffer { buffer, .. }
+                    if !ours(&buffer.inner) =>
+                {
+                    return Err(Error::Foreign("a bound buffer"))
+                }
+                Resource::Image(i) | Resource::CombinedImageSampler(i, _) if !ours(&i.inner) => {
+                    return Err(Error::Foreign("a bound image"))
+                }
+                Resource::Sampler(s) | Resource::CombinedImageSampler(_, s) if !ours(&s.inner) => {
+                    return Err(Error::Foreign("a bound sampler"))
+                }
+                _ => {}
             }
-            if align > 0 && b.offset % align != 0 {
-                return Err(bad(format!(
-                    "offset {} is not a multiple of the device's minimum offset alignment ({align})",
-                    b.offset
-                )));
-            }
-            let range = b.range.unwrap_or(len - b.offset);
-            if range == 0 {
-                return Err(bad(
-                    "empty range (a zero-length buffer or offset at its end): \
-                     Vulkan descriptors cannot be empty"
-                        .into(),
-                ));
-            }
-            if b.offset + range > len {
-                return Err(bad(format!(
-                    "range {}..{} overruns the buffer of {len} bytes",
-                    b.offset,
-                    b.offset + range
-                )));
-            }
-            if range > u64::from(max) {
-                return Err(bad(format!(
-                    "range of {range} bytes exceeds the device's limit ({max})"
-                )));
-            }
+            let range = self.check_bound(desc.kind, &b.resource).map_err(bad)?;
             if slots
-                .insert((b.set, b.binding, b.element), (b, range))
+                .insert((b.set, b.binding, b.element), (b.resource, range))
                 .is_some()
             {
                 return Err(bad(format!("element {} bound twice", b.element)));
@@ -177,9 +206,9 @@ impl Reference {
                         set: d.set,
                         binding: d.binding,
                         reason: if d.count == 1 {
-                            "declared but no buffer is bound".into()
+                            "declared but nothing is bound".into()
                         } else {
-                            format!("array element {element} has no buffer bound")
+                            format!("array element {element} has nothing bound")
                         },
                     });
                 }
@@ -205,6 +234,7 @@ impl Reference {
                 fence: vk::Fence::null(),
                 command_pool: vk::CommandPool::null(),
                 descriptor_pool: vk::DescriptorPool::null(),
+                buffer_views: Vec::new(),
                 entry: entry.clone(),
             }),
         };
@@ -246,36 +276,81 @@ impl Reference {
             // SAFETY: the pool was sized for these layouts; freed with it.
             sets = unsafe { device.allocate_descriptor_sets(&alloc) }
                 .map_err(vk_err("vkAllocateDescriptorSets"))?;
-            let infos: Vec<[vk::DescriptorBufferInfo; 1]> = slots
-                .values()
-                .map(|(b, range)| {
-                    [vk::DescriptorBufferInfo::default()
-                        .buffer(b.buffer.buffer)
-                        .offset(b.offset)
-                        .range(*range)]
-                })
-                .collect();
+            // Each write's info, made first so that the writes can point
+            // at them.
+            enum Info {
+                Buffer([vk::DescriptorBufferInfo; 1]),
+                Image([vk::DescriptorImageInfo; 1]),
+                View([vk::BufferView; 1]),
+            }
+            let mut infos = Vec::with_capacity(slots.len());
+            for (resource, range) in slots.values() {
+                infos.push(match *resource {
+                    Resource::Buffer { buffer, offset, .. } => {
+                        Info::Buffer([vk::DescriptorBufferInfo::default()
+                            .buffer(buffer.buffer)
+                            .offset(offset)
+                            .range(*range)])
+                    }
+                    Resource::TexelBuffer {
+                        buffer,
+                        format,
+                        offset,
+                        ..
+                    } => {
+                        let info = vk::BufferViewCreateInfo::default()
+                            .buffer(buffer.buffer)
+                            .format(format.vk())
+                            .offset(offset)
+                            .range(*range);
+                        // SAFETY: a view of a live buffer's range, in a
+                        // format the device supports for its use (checked
+                        // above); destroyed with the dispatch's objects.
+                        let view = unsafe { device.create_buffer_view(&info, None) }
+                            .map_err(vk_err("vkCreateBufferView"))?;
+                        objects.buffer_views.push(view);
+                        Info::View([view])
+                    }
+                    Resource::Image(image) => Info::Image([vk::DescriptorImageInfo::default()
+                        .image_view(image.view)
+                        .image_layout(vk::ImageLayout::GENERAL)]),
+                    Resource::Sampler(sampler) => {
+                        Info::Image([vk::DescriptorImageInfo::default().sampler(sampler.sampler)])
+                    }
+                    Resource::CombinedImageSampler(image, sampler) => {
+                        Info::Image([vk::DescriptorImageInfo::default()
+                            .image_view(image.view)
+                            .image_layout(vk::ImageLayout::GENERAL)
+                            .sampler(sampler.sampler)])
+                    }
+                });
+            }
             let writes: Vec<vk::WriteDescriptorSet<'_>> = slots
-                .iter()
+                .keys()
                 .zip(&infos)
-                .map(|(((set, binding, element), _), info)| {
+                .map(|((set, binding, element), info)| {
                     let kind = pipeline
                         .bindings
                         .iter()
                         .find(|d| (d.set, d.binding) == (*set, *binding))
                         .expect("checked above")
                         .kind;
-                    vk::WriteDescriptorSet::default()
+                    let write = vk::WriteDescriptorSet::default()
                         .dst_set(sets[*set as usize])
                         .dst_binding(*binding)
                         .dst_array_element(*element)
-                        .descriptor_type(descriptor_type(kind))
-                        .buffer_info(info)
+                        .descriptor_type(descriptor_type(kind));
+                    match info {
+                        Info::Buffer(i) => write.buffer_info(i),
+                        Info::Image(i) => write.image_info(i),
+                        Info::View(v) => write.texel_buffer_view(v),
+                    }
                 })
                 .collect();
             // SAFETY: every write targets a set allocated above with a
-            // matching binding type, and a live buffer range that fits
-            // (checked above).
+            // matching binding type, and a live resource of that kind
+            // (buffer ranges that fit, images in GENERAL layout with the
+            // usage the kind needs: checked above).
             unsafe { device.update_descriptor_sets(&writes, &[]) };
         }
 
@@ -377,6 +452,157 @@ impl Reference {
                 // Unknown state: treat the work as still running.
                 inner.state().stuck = guard.objects.take();
                 Err(vk_err("vkWaitForFences")(e))
+            }
+        }
+    }
+}
+
+impl Reference {
+    /// Whether `resource` (of this device) may be bound to a binding of
+    /// `kind` (the reason why not), and the byte range a buffer descriptor
+    /// covers (0 for images and samplers).
+    fn check_bound(
+        &self,
+        kind: BindingKind,
+        resource: &Resource<'_>,
+    ) -> std::result::Result<u64, String> {
+        let inner = &self.inner;
+        let wants = match kind {
+            BindingKind::Storage => "a storage buffer",
+            BindingKind::Uniform => "a uniform buffer",
+            BindingKind::StorageImage => "a storage image",
+            BindingKind::SampledImage => "a sampled image",
+            BindingKind::Sampler => "a sampler",
+            BindingKind::CombinedImageSampler => "an image and a sampler",
+            BindingKind::UniformTexelBuffer => "a uniform texel buffer",
+            BindingKind::StorageTexelBuffer => "a storage texel buffer",
+        };
+        let mismatch = |what: &str| format!("{what} is bound to a binding that takes {wants}");
+        let range_of = |buffer: &Buffer, offset: u64, range: Option<u64>, align: u64, max: u64| {
+            let len = buffer.len() as u64;
+            if offset > len {
+                return Err(format!(
+                    "offset {offset} is past the end of the buffer ({len} bytes)"
+                ));
+            }
+            if align > 0 && offset % align != 0 {
+                return Err(format!(
+                    "offset {offset} is not a multiple of the device's minimum offset alignment ({align})"
+                ));
+            }
+            let range = range.unwrap_or(len - offset);
+            if range == 0 {
+                return Err("empty range (a zero-length buffer or offset at its end): \
+                     Vulkan descriptors cannot be empty"
+                    .into());
+            }
+            if offset + range > len {
+                return Err(format!(
+                    "range {offset}..{} overruns the buffer of {len} bytes",
+                    offset + range
+                ));
+            }
+            if range > max {
+                return Err(format!(
+                    "range of {range} bytes exceeds the device's limit ({max})"
+                ));
+            }
+            Ok(range)
+        };
+        match *resource {
+            Resource::Buffer {
+                buffer,
+                offset,
+                range,
+            } => {
+                let (align, max) = match kind {
+                    BindingKind::Storage => (
+                        inner.limits.min_storage_buffer_offset_alignment,
+                        inner.limits.max_storage_buffer_range,
+                    ),
+                    BindingKind::Uniform => (
+                        inner.limits.min_uniform_buffer_offset_alignment,
+                        inner.limits.max_uniform_buffer_range,
+                    ),
+                    _ => return Err(mismatch("a buffer")),
+                };
+                range_of(buffer, offset, range, align, u64::from(max))
+            }
+            Resource::TexelBuffer {
+                buffer,
+                format,
+                offset,
+                range,
+            } => {
+                let need = match kind {
+                    BindingKind::UniformTexelBuffer => vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER,
+                    BindingKind::StorageTexelBuffer => vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER,
+                    _ => return Err(mismatch("a texel buffer")),
+                };
+                // SAFETY: a plain query on the chosen physical device.
+                let props = unsafe {
+                    inner
+                        .instance
+                        .get_physical_device_format_properties(inner.physical, format.vk())
+                };
+                if !props.buffer_features.contains(need) {
+                    return Err(format!("the device has no {wants} of {format}"));
+                }
+                let texel = u64::from(format.texel_bytes());
+                let max = u64::from(inner.limits.max_texel_buffer_elements) * texel;
+                let range = range_of(
+                    buffer,
+                    offset,
+                    range,
+                    inner.limits.min_texel_buffer_offset_alignment,
+                    max,
+                )?;
+                if range % texel != 0 {
+                    return Err(format!(
+                        "a range of {range} bytes is not a whole number of {format} texels ({texel} bytes)"
+                    ));
+                }
+                Ok(range)
+            }
+            Resource::Image(image) => match kind {
+                BindingKind::StorageImage if !image.storage => Err(format!(
+                    "the device has no storage images of {}",
+                    image.desc.format
+                )),
+                BindingKind::SampledImage if !image.sampled => Err(format!(
+                    "the device cannot sample {} images",
+                    image.desc.format
+                )),
+                BindingKind::StorageImage | BindingKind::SampledImage => Ok(0),
+                _ => Err(mismatch("an image")),
+            },
+            Resource::Sampler(_) => match kind {
+                BindingKind::Sampler => Ok(0),
+                _ => Err(mismatch("a sampler")),
+            },
+            Resource::CombinedImageSampler(image, sampler) => {
+                if kind != BindingKind::CombinedImageSampler {
+                    return Err(mismatch("an image with a sampler"));
+                }
+                if !image.sampled {
+                    return Err(format!(
+                        "the device cannot sample {} images",
+                        image.desc.format
+                    ));
+                }
+                let linear = [
+                    sampler.desc.min_filter,
+                    sampler.desc.mag_filter,
+                    sampler.desc.mipmap_mode,
+                ]
+                .contains(&Filter::Linear);
+                if linear && !image.linear {
+                    return Err(format!(
+                        "the device cannot filter {} images linearly",
+                        image.desc.format
+                    ));
+                }
+                Ok(0)
             }
         }
     }

@@ -90,6 +90,10 @@ pub enum Error {
     /// A buffer write or creation out of range.
     #[error("buffer: {0}")]
     Buffer(String),
+    /// An image or sampler that cannot be made as asked, or image data
+    /// of the wrong size.
+    #[error("image: {0}")]
+    Image(String),
     /// The SPIR-V module is malformed at the level this crate reads.
     #[error("invalid SPIR-V: {0}")]
     InvalidSpirv(String),

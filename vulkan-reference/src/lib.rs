@@ -28,9 +28,12 @@
 //! ```
 //!
 //! The pieces: [`Reference`] (instance, device, queue; features),
-//! [`Buffer`] (host-visible coherent memory), [`Pipeline`] (module,
-//! layouts, specialization) and [`Reference::dispatch`] (descriptor sets,
-//! push constants, one submit and fence, with a time-out). [`Session`] is
+//! [`Buffer`] (host-visible coherent memory; also bound as a texel buffer
+//! of a [`Format`]), [`Image`] and [`Sampler`] (storage and sampled
+//! images of every dimensionality, filled from bytes and read back with
+//! [`Reference::read_image`]), [`Pipeline`] (module, layouts,
+//! specialization) and [`Reference::dispatch`] (descriptor sets of every
+//! kind, push constants, one submit and fence, with a time-out). [`Session`] is
 //! the same by handles, in this process or in a child process running
 //! [`serve`], where a crash of the driver becomes an error.
 //!
@@ -50,18 +53,26 @@ mod buffer;
 mod dispatch;
 mod error;
 mod features;
+mod format;
+mod image;
 mod pipeline;
 mod reference;
 mod session;
 mod spirv;
 
 pub use buffer::Buffer;
-pub use dispatch::Bound;
+pub use dispatch::{Bound, Resource};
 pub use error::{Error, Result};
 pub use features::{feature_names, property_names};
+pub use format::Format;
+pub use image::{
+    AddressMode, BorderColor, Filter, Image, ImageDesc, ImageDim, Sampler, SamplerDesc,
+};
 pub use pipeline::{BindingDesc, BindingKind, Pipeline, PipelineDesc};
 pub use reference::{DriverInfo, Reference, ReferenceOptions, DEFAULT_TIMEOUT};
-pub use session::{serve, BufferId, PipelineId, Place, Session, SessionBound};
+pub use session::{
+    serve, BufferId, ImageId, PipelineId, Place, SamplerId, Session, SessionBound, SessionResource,
+};
 pub use spirv::required_by_module;
 
 #[cfg(test)]

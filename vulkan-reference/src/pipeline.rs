@@ -11,13 +11,25 @@ use crate::features::{promoted_in, Feature};
 use crate::reference::{Inner, Reference};
 use crate::spirv::{self, Need};
 
-/// The kind of a buffer descriptor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// The kind of a descriptor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum BindingKind {
     /// `VK_DESCRIPTOR_TYPE_STORAGE_BUFFER`.
     Storage,
     /// `VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER`.
     Uniform,
+    /// `VK_DESCRIPTOR_TYPE_STORAGE_IMAGE`.
+    StorageImage,
+    /// `VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE`.
+    SampledImage,
+    /// `VK_DESCRIPTOR_TYPE_SAMPLER`.
+    Sampler,
+    /// `VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER`.
+    CombinedImageSampler,
+    /// `VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER`.
+    UniformTexelBuffer,
+    /// `VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER`.
+    StorageTexelBuffer,
 }
 
 /// One descriptor binding of the pipeline layout.
@@ -27,7 +39,7 @@ pub struct BindingDesc {
     pub set: u32,
     /// Binding number.
     pub binding: u32,
-    /// Storage or uniform buffer.
+    /// What kind of descriptor.
     pub kind: BindingKind,
     /// Descriptor count (1, or the array size).
     pub count: u32,
@@ -456,5 +468,11 @@ pub(crate) fn descriptor_type(kind: BindingKind) -> vk::DescriptorType {
     match kind {
         BindingKind::Storage => vk::DescriptorType::STORAGE_BUFFER,
         BindingKind::Uniform => vk::DescriptorType::UNIFORM_BUFFER,
+        BindingKind::StorageImage => vk::DescriptorType::STORAGE_IMAGE,
+        BindingKind::SampledImage => vk::DescriptorType::SAMPLED_IMAGE,
+        BindingKind::Sampler => vk::DescriptorType::SAMPLER,
+        BindingKind::CombinedImageSampler => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+        BindingKind::UniformTexelBuffer => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+        BindingKind::StorageTexelBuffer => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
     }
 }

@@ -180,7 +180,9 @@ pub struct Reference {
 /// What buffers and pipelines share with their `Reference`.
 pub(crate) struct Inner {
     entry: ash::Entry,
-    instance: ash::Instance,
+    pub(crate) instance: ash::Instance,
+    /// The physical device chosen (format queries).
+    pub(crate) physical: vk::PhysicalDevice,
     pub(crate) device: ash::Device,
     pub(crate) queue: vk::Queue,
     pub(crate) queue_family: u32,
@@ -214,6 +216,8 @@ pub(crate) struct Submitted {
     pub(crate) fence: vk::Fence,
     pub(crate) command_pool: vk::CommandPool,
     pub(crate) descriptor_pool: vk::DescriptorPool,
+    /// Texel-buffer views made for the dispatch.
+    pub(crate) buffer_views: Vec<vk::BufferView>,
     pub(crate) entry: String,
 }
 
@@ -228,6 +232,9 @@ impl Submitted {
             device.destroy_fence(self.fence, None);
             device.destroy_command_pool(self.command_pool, None);
             device.destroy_descriptor_pool(self.descriptor_pool, None);
+            for v in self.buffer_views {
+                device.destroy_buffer_view(v, None);
+            }
         }
     }
 }
@@ -500,6 +507,7 @@ impl Reference {
                     inner: Arc::new(Inner {
                         entry,
                         instance,
+                        physical: cand.handle,
                         device,
                         queue,
                         queue_family,

@@ -19,8 +19,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::buffer::Buffer;
-use crate::dispatch::Bound;
+use crate::dispatch::{Bound, Resource};
 use crate::error::{Error, Result};
+use crate::format::Format;
+use crate::image::{Image, ImageDesc, Sampler, SamplerDesc};
 use crate::pipeline::{BindingDesc, BindingKind, Pipeline, PipelineDesc};
 use crate::reference::{DriverInfo, Reference, ReferenceOptions};
 
@@ -36,15 +38,23 @@ pub enum Place {
 }
 
 /// A buffer of a [`Session`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BufferId(u32);
+
+/// An image of a [`Session`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageId(u32);
+
+/// A sampler of a [`Session`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SamplerId(u32);
 
 /// A pipeline of a [`Session`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PipelineId(u32);
 
-/// A buffer bound to one descriptor, as [`Bound`] but by handle.
-#[derive(Debug, Clone, Copy)]
+/// A resource bound to one descriptor, as [`Bound`] but by handle.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct SessionBound {
     /// Descriptor set.
     pub set: u32,
@@ -52,12 +62,65 @@ pub struct SessionBound {
     pub binding: u32,
     /// Array element (0 unless the binding's count is > 1).
     pub element: u32,
-    /// The buffer.
-    pub buffer: BufferId,
-    /// Byte offset of the range.
-    pub offset: u64,
-    /// Byte size of the range (`None`: to the end of the buffer).
-    pub range: Option<u64>,
+    /// What is bound.
+    pub resource: SessionResource,
+}
+
+impl SessionBound {
+    /// The whole `buffer` at (`set`, `binding`), element 0.
+    pub fn buffer(set: u32, binding: u32, buffer: BufferId) -> SessionBound {
+        SessionBound::of(
+            set,
+            binding,
+            SessionResource::Buffer {
+                buffer,
+                offset: 0,
+                range: None,
+            },
+        )
+    }
+
+    /// `resource` at (`set`, `binding`), element 0.
+    pub fn of(set: u32, binding: u32, resource: SessionResource) -> SessionBound {
+        SessionBound {
+            set,
+            binding,
+            element: 0,
+            resource,
+        }
+    }
+}
+
+/// What a [`SessionBound`] binds: [`Resource`] by handle.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub enum SessionResource {
+    /// A storage or uniform buffer range.
+    Buffer {
+        /// The buffer.
+        buffer: BufferId,
+        /// Byte offset of the range.
+        offset: u64,
+        /// Byte size of the range (`None`: to the end of the buffer).
+        range: Option<u64>,
+    },
+    /// A texel buffer: a buffer range as texels of `format`.
+    TexelBuffer {
+        /// The buffer.
+        buffer: BufferId,
+        /// The texels' format.
+        #[serde(with = "crate::image::format_name")]
+        format: Format,
+        /// Byte offset.
+        offset: u64,
+        /// Byte size (`None`: to the end).
+        range: Option<u64>,
+    },
+    /// A storage or sampled image.
+    Image(ImageId),
+    /// A sampler.
+    Sampler(SamplerId),
+    /// A combined image-sampler.
+    CombinedImageSampler(ImageId, SamplerId),
 }
 
 /// A [`Reference`] with its buffers and pipelines, in this process or a
@@ -176,6 +239,42 @@ impl Session {
         }
     }
 
+    /// An image holding `data` (see [`Reference::image`]).
+    pub fn image(&self, desc: &ImageDesc, data: &[u8]) -> Result<ImageId> {
+        match &self.imp {
+            Imp::Local(l) => l.borrow_mut().image(desc, data).map(ImageId),
+            Imp::Child(c) => c
+                .borrow_mut()
+                .call_id(&Request::Image { desc: *desc }, data, "creating an image")
+                .map(ImageId),
+        }
+    }
+
+    /// The image's texels, every level (see [`Reference::read_image`]).
+    pub fn read_image(&self, image: ImageId) -> Result<Vec<u8>> {
+        match &self.imp {
+            Imp::Local(l) => l.borrow().read_image(image.0),
+            Imp::Child(c) => {
+                let request = Request::ReadImage { image: image.0 };
+                match c.borrow_mut().call(&request, &[], "reading an image")? {
+                    (Reply::Done, bytes) => Ok(bytes),
+                    (other, _) => Err(other.unexpected()),
+                }
+            }
+        }
+    }
+
+    /// A sampler (see [`Reference::sampler`]).
+    pub fn sampler(&self, desc: &SamplerDesc) -> Result<SamplerId> {
+        match &self.imp {
+            Imp::Local(l) => l.borrow_mut().sampler(desc).map(SamplerId),
+            Imp::Child(c) => c
+                .borrow_mut()
+                .call_id(&Request::Sampler { desc: *desc }, &[], "creating a sampler")
+                .map(SamplerId),
+        }
+    }
+
     /// Creates a pipeline (see [`Reference::pipeline`]).
     pub fn pipeline(&self, desc: &PipelineDesc<'_>) -> Result<PipelineId> {
         match &self.imp {
@@ -214,7 +313,7 @@ impl Session {
             Imp::Child(c) => {
                 let request = Request::Dispatch {
                     pipeline: pipeline.0,
-                    bound: bound.iter().map(|b| (*b).into()).collect(),
+                    bound: bound.to_vec(),
                     groups,
                 };
                 c.borrow_mut()
@@ -273,6 +372,9 @@ fn answer(local: &mut Option<Local>, request: Request, payload: &[u8]) -> Result
         Request::New { .. } => unreachable!("answered above"),
         Request::Buffer => (Reply::Id(l.buffer(payload)?), Vec::new()),
         Request::Read { buffer } => (Reply::Done, l.read(buffer)?),
+        Request::Image { desc } => (Reply::Id(l.image(&desc, payload)?), Vec::new()),
+        Request::ReadImage { image } => (Reply::Done, l.read_image(image)?),
+        Request::Sampler { desc } => (Reply::Id(l.sampler(&desc)?), Vec::new()),
         Request::Write { buffer, offset } => {
             let offset = usize::try_from(offset)
                 .map_err(|_| Error::Buffer(format!("offset {offset} is out of range")))?;
@@ -316,7 +418,6 @@ fn answer(local: &mut Option<Local>, request: Request, payload: &[u8]) -> Result
             bound,
             groups,
         } => {
-            let bound: Vec<SessionBound> = bound.into_iter().map(Into::into).collect();
             l.dispatch(pipeline, &bound, payload, groups)?;
             (Reply::Done, Vec::new())
         }
@@ -327,6 +428,8 @@ fn answer(local: &mut Option<Local>, request: Request, payload: &[u8]) -> Result
 struct Local {
     r: Reference,
     buffers: Vec<Buffer>,
+    images: Vec<Image>,
+    samplers: Vec<Sampler>,
     pipelines: Vec<Pipeline>,
 }
 
@@ -335,6 +438,8 @@ impl Local {
         Ok(Local {
             r: Reference::new(options)?,
             buffers: Vec::new(),
+            images: Vec::new(),
+            samplers: Vec::new(),
             pipelines: Vec::new(),
         })
     }
@@ -359,6 +464,34 @@ impl Local {
         self.get(id)?.write(offset, bytes)
     }
 
+    fn image(&mut self, desc: &ImageDesc, data: &[u8]) -> Result<u32> {
+        let i = self.r.image(desc, data)?;
+        self.images.push(i);
+        Ok((self.images.len() - 1) as u32)
+    }
+
+    fn get_image(&self, id: u32) -> Result<&Image> {
+        self.images
+            .get(id as usize)
+            .ok_or_else(|| Error::Image(format!("no image {id} in this session")))
+    }
+
+    fn read_image(&self, id: u32) -> Result<Vec<u8>> {
+        self.r.read_image(self.get_image(id)?)
+    }
+
+    fn sampler(&mut self, desc: &SamplerDesc) -> Result<u32> {
+        let s = self.r.sampler(desc)?;
+        self.samplers.push(s);
+        Ok((self.samplers.len() - 1) as u32)
+    }
+
+    fn get_sampler(&self, id: u32) -> Result<&Sampler> {
+        self.samplers
+            .get(id as usize)
+            .ok_or_else(|| Error::Image(format!("no sampler {id} in this session")))
+    }
+
     fn pipeline(&mut self, desc: &PipelineDesc<'_>) -> Result<u32> {
         let p = self.r.pipeline(desc)?;
         self.pipelines.push(p);
@@ -379,13 +512,38 @@ impl Local {
         let bound: Vec<Bound<'_>> = bound
             .iter()
             .map(|b| {
+                let resource = match b.resource {
+                    SessionResource::Buffer {
+                        buffer,
+                        offset,
+                        range,
+                    } => Resource::Buffer {
+                        buffer: self.get(buffer.0)?,
+                        offset,
+                        range,
+                    },
+                    SessionResource::TexelBuffer {
+                        buffer,
+                        format,
+                        offset,
+                        range,
+                    } => Resource::TexelBuffer {
+                        buffer: self.get(buffer.0)?,
+                        format,
+                        offset,
+                        range,
+                    },
+                    SessionResource::Image(i) => Resource::Image(self.get_image(i.0)?),
+                    SessionResource::Sampler(s) => Resource::Sampler(self.get_sampler(s.0)?),
+                    SessionResource::CombinedImageSampler(i, s) => {
+                        Resource::CombinedImageSampler(self.get_image(i.0)?, self.get_sampler(s.0)?)
+                    }
+                };
                 Ok(Bound {
                     set: b.set,
                     binding: b.binding,
                     element: b.element,
-                    buffer: self.get(b.buffer.0)?,
-                    offset: b.offset,
-                    range: b.range,
+                    resource,
                 })
             })
             .collect::<Result<_>>()?;
@@ -654,8 +812,18 @@ enum Request {
     /// Payload: the push constants.
     Dispatch {
         pipeline: u32,
-        bound: Vec<WireBound>,
+        bound: Vec<SessionBound>,
         groups: [u32; 3],
+    },
+    /// Payload: every level's texels.
+    Image {
+        desc: ImageDesc,
+    },
+    ReadImage {
+        image: u32,
+    },
+    Sampler {
+        desc: SamplerDesc,
     },
 }
 
@@ -666,7 +834,8 @@ enum Reply {
         driver: WireDriver,
     },
     Id(u32),
-    /// Payload: a buffer's bytes after `Read`, else empty.
+    /// Payload: a buffer's or image's bytes after `Read` or
+    /// `ReadImage`, else empty.
     Done,
     /// The error's message, as the in-process error displays it; the
     /// unsupported features (device, names) when that is the error.
@@ -746,7 +915,7 @@ impl From<WireDriver> for DriverInfo {
 struct WireBinding {
     set: u32,
     binding: u32,
-    uniform: bool,
+    kind: BindingKind,
     count: u32,
 }
 
@@ -755,7 +924,7 @@ impl From<BindingDesc> for WireBinding {
         WireBinding {
             set: b.set,
             binding: b.binding,
-            uniform: b.kind == BindingKind::Uniform,
+            kind: b.kind,
             count: b.count,
         }
     }
@@ -766,48 +935,8 @@ impl From<WireBinding> for BindingDesc {
         BindingDesc {
             set: b.set,
             binding: b.binding,
-            kind: if b.uniform {
-                BindingKind::Uniform
-            } else {
-                BindingKind::Storage
-            },
+            kind: b.kind,
             count: b.count,
-        }
-    }
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-struct WireBound {
-    set: u32,
-    binding: u32,
-    element: u32,
-    buffer: u32,
-    offset: u64,
-    range: Option<u64>,
-}
-
-impl From<SessionBound> for WireBound {
-    fn from(b: SessionBound) -> Self {
-        WireBound {
-            set: b.set,
-            binding: b.binding,
-            element: b.element,
-            buffer: b.buffer.0,
-            offset: b.offset,
-            range: b.range,
-        }
-    }
-}
-
-impl From<WireBound> for SessionBound {
-    fn from(b: WireBound) -> Self {
-        SessionBound {
-            set: b.set,
-            binding: b.binding,
-            element: b.element,
-            buffer: BufferId(b.buffer),
-            offset: b.offset,
-            range: b.range,
         }
     }
 }

@@ -214,14 +214,7 @@ fn on_vulkan(
     let bound: Vec<vulkan_reference::SessionBound> = buffers
         .iter()
         .zip(&vk_bufs)
-        .map(|(b, buf)| vulkan_reference::SessionBound {
-            set: b.set,
-            binding: b.binding,
-            element: 0,
-            buffer: *buf,
-            offset: 0,
-            range: None,
-        })
+        .map(|(b, buf)| vulkan_reference::SessionBound::buffer(b.set, b.binding, *buf))
         .collect();
     reference
         .dispatch(vk_pipeline, &bound, push, groups)

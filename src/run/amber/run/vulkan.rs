@@ -127,9 +127,11 @@ impl Side for VulkanSide {
                         set,
                         binding,
                         element: element as u32,
-                        buffer: *buffer(&self.buffers, &e.buffer)?,
-                        offset: e.offset,
-                        range: e.range,
+                        resource: vulkan_reference::SessionResource::Buffer {
+                            buffer: *buffer(&self.buffers, &e.buffer)?,
+                            offset: e.offset,
+                            range: e.range,
+                        },
                     });
                 }
             }
