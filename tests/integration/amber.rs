@@ -322,6 +322,76 @@ fn graphics_and_unknown_features_are_skips_not_failures() {
     assert!(out.ends_with("0 passed, 0 failed, 2 skipped\n"), "{out}");
 }
 
+/// What halc cannot run of Amber's images is a skip naming it; a mistake
+/// in a script's images and samplers is a failure naming the line.
+#[test]
+fn image_declarations_halc_cannot_run_are_skips_and_mistakes_fail() {
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &str, &str, &str); 8] = [
+        (
+            "mips",
+            "IMAGE i FORMAT R8G8B8A8_UNORM MIP_LEVELS 2 DIM_2D WIDTH 4 HEIGHT 4",
+            "SKIP",
+            "mips.amber:2: mip-mapped Amber images",
+        ),
+        (
+            "samples",
+            "IMAGE i FORMAT R8G8B8A8_UNORM SAMPLES 4 DIM_2D WIDTH 4 HEIGHT 4",
+            "SKIP",
+            "samples.amber:2: multisampled images",
+        ),
+        (
+            "packed",
+            "IMAGE i FORMAT B10G11R11_UFLOAT_PACK32 DIM_2D WIDTH 4 HEIGHT 4 FILL 0",
+            "SKIP",
+            "packed.amber:2: B10G11R11_UFLOAT_PACK32: packed formats",
+        ),
+        (
+            "depth",
+            "IMAGE i FORMAT D32_SFLOAT DIM_2D WIDTH 4 HEIGHT 4",
+            "SKIP",
+            "depth.amber:2: format D32_SFLOAT is not one halc's images support",
+        ),
+        (
+            "no_height",
+            "IMAGE i DATA_TYPE float DIM_2D WIDTH 4",
+            "FAIL",
+            "no_height.amber:2: a DIM_2D IMAGE needs HEIGHT",
+        ),
+        (
+            "short_data",
+            "IMAGE i DATA_TYPE float DIM_1D WIDTH 4 DATA 1 2 3 END",
+            "FAIL",
+            "short_data.amber:2: image `i`: DATA gives 3 values for 4 texels",
+        ),
+        (
+            "compare",
+            "SAMPLER s COMPARE on",
+            "SKIP",
+            "compare.amber:2: depth-compare samplers",
+        ),
+        (
+            "filter",
+            "SAMPLER s MAG_FILTER cubic",
+            "FAIL",
+            "filter.amber:2: `cubic` is not a filter",
+        ),
+    ];
+    for (name, line, status, want) in cases {
+        let path = dir.path().join(format!("{name}.amber"));
+        std::fs::write(&path, format!("#!amber\n{line}\n")).unwrap();
+        let (_, out) = run(&["--reference", "vulkan"], &[path.display().to_string()]);
+        let first = out.lines().next().unwrap_or("");
+        assert!(
+            first.starts_with(&format!("{status} ")) && first.contains(&format!("/{want}")),
+            "{name}: expected {status} with `{want}` in:\n{out}"
+        );
+    }
+}
+
 /// `halc compile --check-msl` over every fixture in both binding models:
 /// the MSL compiles against the shim; only the texture fixtures are
 /// reported as unchecked, each with a warning.

@@ -22,8 +22,10 @@ pub use parse::{parse, ParseError};
 pub struct Script {
     /// Shaders by name.
     pub shaders: Vec<Shader>,
-    /// Buffers by name, with their initial contents.
+    /// Buffers (and images) by name, with their initial contents.
     pub buffers: Vec<Buffer>,
+    /// Samplers by name (`SAMPLER`).
+    pub samplers: Vec<Sampler>,
     /// Compute pipelines.
     pub pipelines: Vec<Pipeline>,
     /// What runs, in order.
@@ -71,14 +73,53 @@ pub struct Buffer {
     pub ty: DataType,
     /// Element layout.
     pub layout: Layout,
-    /// Initial bytes (`elements × stride`).
+    /// Initial bytes (`elements × stride`; an image's texels, tightly
+    /// packed, row by row, slice by slice).
     pub bytes: Vec<u8>,
+    /// Its texel format, when it has one: a format given as its data type
+    /// (`DATA_TYPE R8G8B8A8_UNORM`, what a texel buffer is bound with) or
+    /// an `IMAGE`'s.
+    pub format: Option<vulkan_reference::Format>,
+    /// The image it is, when declared with `IMAGE`.
+    pub image: Option<ImageShape>,
     /// Sized by what the script writes and probes (VkScript), not
     /// declared: a pipeline whose block is larger gets it grown with zeros
     /// to the block's size (amber binds the smaller buffer; a driver reads
     /// the block's trailing padding from the allocation's slack, which
     /// halc's runtime, checking every binding's size, does not allow).
     pub implicit_size: bool,
+    /// Line of the declaration.
+    pub line: usize,
+}
+
+/// An `IMAGE`'s dimensionality and size (one mip level, one sample).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImageShape {
+    /// 1, 2 or 3 (`DIM_1D`, `DIM_2D`, `DIM_3D`).
+    pub dims: u32,
+    /// Width in texels.
+    pub width: u32,
+    /// Height (1 for `DIM_1D`).
+    pub height: u32,
+    /// Depth (1 unless `DIM_3D`).
+    pub depth: u32,
+}
+
+impl ImageShape {
+    /// Texels in the image.
+    pub fn texels(&self) -> u64 {
+        u64::from(self.width) * u64::from(self.height) * u64::from(self.depth)
+    }
+}
+
+/// A `SAMPLER`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sampler {
+    /// Name.
+    pub name: String,
+    /// What it samples with (filters, address modes, border, LOD range,
+    /// coordinates), as the Vulkan reference takes it.
+    pub desc: vulkan_reference::SamplerDesc,
     /// Line of the declaration.
     pub line: usize,
 }
@@ -102,6 +143,78 @@ pub enum BindKind {
     },
     /// The push-constant block.
     PushConstant,
+    /// An image as a storage image at (set, binding).
+    StorageImage {
+        /// Descriptor set.
+        set: u32,
+        /// Binding.
+        binding: u32,
+    },
+    /// An image as a sampled image at (set, binding).
+    SampledImage {
+        /// Descriptor set.
+        set: u32,
+        /// Binding.
+        binding: u32,
+    },
+    /// An image with a sampler ([`BindElement::sampler`]) at (set,
+    /// binding).
+    CombinedImageSampler {
+        /// Descriptor set.
+        set: u32,
+        /// Binding.
+        binding: u32,
+    },
+    /// A sampler (`BIND SAMPLER`; [`BindElement::buffer`] names it) at
+    /// (set, binding).
+    Sampler {
+        /// Descriptor set.
+        set: u32,
+        /// Binding.
+        binding: u32,
+    },
+    /// A buffer with a format as a uniform texel buffer at (set, binding).
+    UniformTexelBuffer {
+        /// Descriptor set.
+        set: u32,
+        /// Binding.
+        binding: u32,
+    },
+    /// A buffer with a format as a storage texel buffer at (set, binding).
+    StorageTexelBuffer {
+        /// Descriptor set.
+        set: u32,
+        /// Binding.
+        binding: u32,
+    },
+}
+
+impl BindKind {
+    /// The (set, binding) of a descriptor; `None` for push constants.
+    pub fn slot(&self) -> Option<(u32, u32)> {
+        match *self {
+            BindKind::PushConstant => None,
+            BindKind::Storage { set, binding }
+            | BindKind::Uniform { set, binding }
+            | BindKind::StorageImage { set, binding }
+            | BindKind::SampledImage { set, binding }
+            | BindKind::CombinedImageSampler { set, binding }
+            | BindKind::Sampler { set, binding }
+            | BindKind::UniformTexelBuffer { set, binding }
+            | BindKind::StorageTexelBuffer { set, binding } => Some((set, binding)),
+        }
+    }
+
+    /// Whether a kernel may write what is bound (storage buffers, images
+    /// and texel buffers): what `--compare` compares after a `RUN`.
+    pub fn writable(&self) -> bool {
+        matches!(
+            self,
+            BindKind::Storage { .. }
+                | BindKind::StorageImage { .. }
+                | BindKind::StorageTexelBuffer { .. }
+        )
+    }
 }
 
 /// One `BIND BUFFER` or `BIND BUFFER_ARRAY`.
@@ -119,8 +232,10 @@ pub struct Bind {
 /// One buffer of a binding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BindElement {
-    /// Buffer name.
+    /// Buffer (or image) name; a sampler's for [`BindKind::Sampler`].
     pub buffer: String,
+    /// The sampler of a [`BindKind::CombinedImageSampler`].
+    pub sampler: Option<String>,
     /// Byte offset of the view: `DESCRIPTOR_OFFSET`, plus the dynamic
     /// `OFFSET` of a `uniform_dynamic` / `storage_dynamic` binding (Vulkan
     /// adds the two).

@@ -181,6 +181,7 @@ pub(super) fn vkscript(text: &str) -> Result<Script, ParseError> {
             if !binds.iter().any(|b| b.kind == kind) {
                 binds.push(Bind {
                     elements: vec![BindElement {
+                        sampler: None,
                         buffer: name.to_string(),
                         offset: 0,
                         range: None,
@@ -313,6 +314,8 @@ pub(super) fn vkscript(text: &str) -> Result<Script, ParseError> {
             ty,
             layout,
             bytes: vec![0; size],
+            format: None,
+            image: None,
             line,
             implicit_size: true,
         });

@@ -3,14 +3,16 @@
 
 use super::runner::{Runner, Stop};
 use crate::run::amber::data::{decode, Layout, Scalar, Value};
-use crate::run::amber::{BindKind, Check, Command, Pipeline, Tolerance};
+use crate::run::amber::{Check, Command, Pipeline, Tolerance};
 
 impl<'s> Runner<'s> {
     /// After a `RUN` on both sides: every storage buffer the pipeline binds
     /// must hold the same values.
     pub(super) fn compare_bound(&self, p: &Pipeline, line: usize) -> Result<(), Stop> {
         for b in &p.binds {
-            let BindKind::Storage { set, binding } = b.kind else {
+            // What the kernel may have written: storage buffers, images
+            // and texel buffers.
+            let (true, Some((set, binding))) = (b.kind.writable(), b.kind.slot()) else {
                 continue;
             };
             for e in &b.elements {

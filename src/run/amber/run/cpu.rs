@@ -47,7 +47,30 @@ impl Side for CpuSide<'_> {
         self.device.undefined_divisions()
     }
 
-    fn create(&mut self, name: &str, bytes: &[u8]) -> Result<(), String> {
+    fn create_image(
+        &mut self,
+        _name: &str,
+        _format: vulkan_reference::Format,
+        _shape: crate::run::amber::ImageShape,
+        _bytes: &[u8],
+    ) -> Result<(), String> {
+        Err("images on the CPU backend are not wired to halc test yet".into())
+    }
+
+    fn create_sampler(
+        &mut self,
+        _name: &str,
+        _desc: &vulkan_reference::SamplerDesc,
+    ) -> Result<(), String> {
+        Err("samplers on the CPU backend are not wired to halc test yet".into())
+    }
+
+    fn create(
+        &mut self,
+        name: &str,
+        bytes: &[u8],
+        _format: Option<vulkan_reference::Format>,
+    ) -> Result<(), String> {
         let b = self
             .device
             .buffer_with_data(bytes, MemoryType::HostVisible)

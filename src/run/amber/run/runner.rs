@@ -39,7 +39,13 @@ impl<'s> Runner<'s> {
     pub(super) fn run(&mut self) -> Result<(), Stop> {
         for b in &self.script.buffers {
             for side in &mut self.sides {
-                side.create(&b.name, &b.bytes).map_err(|e| {
+                let made = match (b.image, b.format) {
+                    (Some(shape), Some(format)) => {
+                        side.create_image(&b.name, format, shape, &b.bytes)
+                    }
+                    _ => side.create(&b.name, &b.bytes, b.format),
+                };
+                made.map_err(|e| {
                     format!(
                         "{}:{}: buffer `{}`: {}: {e}",
                         self.name,
@@ -48,6 +54,20 @@ impl<'s> Runner<'s> {
                         side.label()
                     )
                 })?;
+            }
+        }
+        for sampler in &self.script.samplers {
+            for side in &mut self.sides {
+                side.create_sampler(&sampler.name, &sampler.desc)
+                    .map_err(|e| {
+                        format!(
+                            "{}:{}: sampler `{}`: {}: {e}",
+                            self.name,
+                            sampler.line,
+                            sampler.name,
+                            side.label()
+                        )
+                    })?;
             }
         }
         for c in &self.script.commands {
@@ -179,7 +199,7 @@ impl<'s> Runner<'s> {
                 let mut data = side.read(buffer)?;
                 if data.len() < size {
                     data.resize(size, 0);
-                    side.create(buffer, &data)?;
+                    side.create(buffer, &data, None)?;
                 }
             }
         }

@@ -160,6 +160,9 @@ pub fn run_in(
             Ok(reference) => sides.push(Box::new(VulkanSide {
                 reference,
                 buffers: BTreeMap::new(),
+                formats: BTreeMap::new(),
+                images: BTreeMap::new(),
+                samplers: BTreeMap::new(),
                 pipelines: BTreeMap::new(),
             })),
             Err(e @ vulkan_reference::Error::UnsupportedFeatures { .. }) => {

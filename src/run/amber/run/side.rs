@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 
 use runtime_loader::plan::SpecValue;
+use vulkan_reference::{Format, SamplerDesc};
 
-use crate::run::amber::Pipeline;
+use crate::run::amber::{ImageShape, Pipeline};
 
 /// A pipeline's shader, prepared once for every side.
 pub(super) struct Prepared {
@@ -42,7 +43,19 @@ pub(super) struct MetalPrepared {
 /// One place a script runs.
 pub(super) trait Side {
     fn label(&self) -> &'static str;
-    fn create(&mut self, name: &str, bytes: &[u8]) -> Result<(), String>;
+    /// A buffer holding `bytes`; `format` when it is one (a texel buffer's).
+    fn create(&mut self, name: &str, bytes: &[u8], format: Option<Format>) -> Result<(), String>;
+    /// An image of `format` and `shape` holding `bytes` (tightly packed).
+    fn create_image(
+        &mut self,
+        name: &str,
+        format: Format,
+        shape: ImageShape,
+        bytes: &[u8],
+    ) -> Result<(), String>;
+    /// A sampler.
+    fn create_sampler(&mut self, name: &str, desc: &SamplerDesc) -> Result<(), String>;
+    /// A buffer's bytes, or an image's texels.
     fn read(&self, name: &str) -> Result<Vec<u8>, String>;
     fn write(&mut self, name: &str, offset: usize, bytes: &[u8]) -> Result<(), String>;
     fn dispatch(

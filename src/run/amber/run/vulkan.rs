@@ -4,9 +4,13 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use vulkan_reference::{
+    BindingKind, Format, ImageDesc, ImageDim, SamplerDesc, SessionBound, SessionResource,
+};
+
 use super::prepare::spec_value;
 use super::side::{buffer, Prepared, Side};
-use crate::run::amber::{BindKind, Pipeline, RequiredSize};
+use crate::run::amber::{BindKind, ImageShape, Pipeline, RequiredSize};
 
 /// The argument that makes the `halc` binary serve a Vulkan
 /// [`Session`](vulkan_reference::Session) on its stdin and stdout.
@@ -28,6 +32,10 @@ pub(crate) fn vulkan_place(program: Option<&Path>) -> vulkan_reference::Place {
 pub(super) struct VulkanSide {
     pub(super) reference: vulkan_reference::Session,
     pub(super) buffers: BTreeMap<String, vulkan_reference::BufferId>,
+    /// Each buffer's format, for those that have one.
+    pub(super) formats: BTreeMap<String, Format>,
+    pub(super) images: BTreeMap<String, vulkan_reference::ImageId>,
+    pub(super) samplers: BTreeMap<String, vulkan_reference::SamplerId>,
     pub(super) pipelines: BTreeMap<String, vulkan_reference::PipelineId>,
 }
 
@@ -36,19 +44,64 @@ impl Side for VulkanSide {
         "vulkan"
     }
 
-    fn create(&mut self, name: &str, bytes: &[u8]) -> Result<(), String> {
+    fn create(&mut self, name: &str, bytes: &[u8], format: Option<Format>) -> Result<(), String> {
         let b = self.reference.buffer(bytes).map_err(|e| e.to_string())?;
         self.buffers.insert(name.to_string(), b);
+        if let Some(f) = format {
+            self.formats.insert(name.to_string(), f);
+        }
+        Ok(())
+    }
+
+    fn create_image(
+        &mut self,
+        name: &str,
+        format: Format,
+        shape: ImageShape,
+        bytes: &[u8],
+    ) -> Result<(), String> {
+        let desc = ImageDesc {
+            dim: match shape.dims {
+                1 => ImageDim::D1,
+                2 => ImageDim::D2,
+                _ => ImageDim::D3,
+            },
+            format,
+            width: shape.width,
+            height: shape.height,
+            depth: shape.depth,
+            layers: 1,
+            mip_levels: 1,
+        };
+        let i = self
+            .reference
+            .image(&desc, bytes)
+            .map_err(|e| e.to_string())?;
+        self.images.insert(name.to_string(), i);
+        Ok(())
+    }
+
+    fn create_sampler(&mut self, name: &str, desc: &SamplerDesc) -> Result<(), String> {
+        let s = self.reference.sampler(desc).map_err(|e| e.to_string())?;
+        self.samplers.insert(name.to_string(), s);
         Ok(())
     }
 
     fn read(&self, name: &str) -> Result<Vec<u8>, String> {
+        if let Some(i) = self.images.get(name) {
+            return self.reference.read_image(*i).map_err(|e| e.to_string());
+        }
         self.reference
             .read(*buffer(&self.buffers, name)?)
             .map_err(|e| e.to_string())
     }
 
     fn write(&mut self, name: &str, offset: usize, bytes: &[u8]) -> Result<(), String> {
+        if self.images.contains_key(name) {
+            return Err(format!(
+                "`{name}` is an image: halc test writes images only when it creates them"
+            ));
+        }
         self.reference
             .write(*buffer(&self.buffers, name)?, offset, bytes)
             .map_err(|e| e.to_string())
@@ -73,13 +126,16 @@ impl Side for VulkanSide {
                 .binds
                 .iter()
                 .filter_map(|b| {
-                    let (set, binding, kind) = match b.kind {
-                        BindKind::Storage { set, binding } => {
-                            (set, binding, vulkan_reference::BindingKind::Storage)
-                        }
-                        BindKind::Uniform { set, binding } => {
-                            (set, binding, vulkan_reference::BindingKind::Uniform)
-                        }
+                    let (set, binding) = b.kind.slot()?;
+                    let kind = match b.kind {
+                        BindKind::Storage { .. } => BindingKind::Storage,
+                        BindKind::Uniform { .. } => BindingKind::Uniform,
+                        BindKind::StorageImage { .. } => BindingKind::StorageImage,
+                        BindKind::SampledImage { .. } => BindingKind::SampledImage,
+                        BindKind::CombinedImageSampler { .. } => BindingKind::CombinedImageSampler,
+                        BindKind::Sampler { .. } => BindingKind::Sampler,
+                        BindKind::UniformTexelBuffer { .. } => BindingKind::UniformTexelBuffer,
+                        BindKind::StorageTexelBuffer { .. } => BindingKind::StorageTexelBuffer,
                         BindKind::PushConstant => return None,
                     };
                     Some(vulkan_reference::BindingDesc {
@@ -120,20 +176,56 @@ impl Side for VulkanSide {
         }
         let mut bound = Vec::new();
         for b in &p.binds {
-            if let BindKind::Storage { set, binding } | BindKind::Uniform { set, binding } = b.kind
-            {
-                for (element, e) in b.elements.iter().enumerate() {
-                    bound.push(vulkan_reference::SessionBound {
-                        set,
-                        binding,
-                        element: element as u32,
-                        resource: vulkan_reference::SessionResource::Buffer {
+            let Some((set, binding)) = b.kind.slot() else {
+                continue;
+            };
+            for (element, e) in b.elements.iter().enumerate() {
+                let image = |name: &str| {
+                    self.images
+                        .get(name)
+                        .copied()
+                        .ok_or_else(|| format!("`{name}` is not an image"))
+                };
+                let resource = match b.kind {
+                    BindKind::Storage { .. } | BindKind::Uniform { .. } => {
+                        SessionResource::Buffer {
                             buffer: *buffer(&self.buffers, &e.buffer)?,
                             offset: e.offset,
                             range: e.range,
-                        },
-                    });
-                }
+                        }
+                    }
+                    BindKind::UniformTexelBuffer { .. } | BindKind::StorageTexelBuffer { .. } => {
+                        SessionResource::TexelBuffer {
+                            buffer: *buffer(&self.buffers, &e.buffer)?,
+                            format: *self
+                                .formats
+                                .get(&e.buffer)
+                                .ok_or_else(|| format!("`{}` has no format", e.buffer))?,
+                            offset: e.offset,
+                            range: e.range,
+                        }
+                    }
+                    BindKind::StorageImage { .. } | BindKind::SampledImage { .. } => {
+                        SessionResource::Image(image(&e.buffer)?)
+                    }
+                    BindKind::Sampler { .. } => {
+                        SessionResource::Sampler(*buffer(&self.samplers, &e.buffer)?)
+                    }
+                    BindKind::CombinedImageSampler { .. } => {
+                        let sampler = e.sampler.as_deref().ok_or("no sampler")?;
+                        SessionResource::CombinedImageSampler(
+                            image(&e.buffer)?,
+                            *buffer(&self.samplers, sampler)?,
+                        )
+                    }
+                    BindKind::PushConstant => continue,
+                };
+                bound.push(SessionBound {
+                    set,
+                    binding,
+                    element: element as u32,
+                    resource,
+                });
             }
         }
         self.reference

@@ -28,8 +28,14 @@ impl<'a> AmberParser<'a> {
             _ => return Err(err(line, "expected `BUFFER NAME DATA_TYPE TYPE …`")),
         }
         let ty_name = t.get(3).ok_or_else(|| err(line, "missing data type"))?;
-        let ty = DataType::from_amber(ty_name)
-            .ok_or_else(|| err(line, format!("unknown data type `{ty_name}`")))?;
+        // A format as the data type (`R8G8B8A8_UNORM`): what a texel
+        // buffer holds, its components as integers or floats.
+        let format = super::image::format_named(line, ty_name)?;
+        let ty = match format {
+            Some(f) => super::image::format_data_type(line, f)?,
+            None => DataType::from_amber(ty_name)
+                .ok_or_else(|| err(line, format!("unknown data type `{ty_name}`")))?,
+        };
         let mut i = 4;
         let layout = match t.get(i) {
             Some(&"STD140") => {
@@ -44,25 +50,7 @@ impl<'a> AmberParser<'a> {
         };
         let bytes = match t.get(i) {
             Some(&"DATA") => {
-                // Values may start on the same line and run to END.
-                let mut values: Vec<&str> = t[i + 1..].to_vec();
-                let mut ended = false;
-                if let Some(p) = values.iter().position(|v| *v == "END") {
-                    values.truncate(p);
-                    ended = true;
-                }
-                while !ended {
-                    let (_, more) = self
-                        .line()
-                        .ok_or_else(|| err(line, "BUFFER DATA has no END"))?;
-                    match more.iter().position(|v| *v == "END") {
-                        Some(p) => {
-                            values.extend_from_slice(&more[..p]);
-                            ended = true;
-                        }
-                        None => values.extend_from_slice(&more),
-                    }
-                }
+                let values = self.data_values(line, "BUFFER", &t[i + 1..])?;
                 encode_values(line, ty, layout, &values)?
             }
             Some(&"SIZE") => {
@@ -99,7 +87,8 @@ impl<'a> AmberParser<'a> {
                         // The file's data sizes the buffer, as in amber.
                         Some("FILE") => {
                             let bytes = self.buffer_file(line, ty, layout, &t[i + 3..])?;
-                            return self.push_buffer(name, ty, layout, bytes, line);
+                            self.push_buffer(name, ty, layout, bytes, line)?;
+                            return self.set_format(format);
                         }
                         _ => return Err(err(
                             line,
@@ -119,7 +108,45 @@ impl<'a> AmberParser<'a> {
             }
             _ => return Err(err(line, "expected DATA or SIZE")),
         };
-        self.push_buffer(name, ty, layout, bytes, line)
+        self.push_buffer(name, ty, layout, bytes, line)?;
+        self.set_format(format)
+    }
+
+    /// Gives the buffer declared last its format.
+    fn set_format(&mut self, format: Option<vulkan_reference::Format>) -> Result<(), ParseError> {
+        if let Some(b) = self.script.buffers.last_mut() {
+            b.format = format;
+        }
+        Ok(())
+    }
+
+    /// The values of a `DATA` initializer: those after it on its line,
+    /// then whole lines, up to `END`.
+    pub(super) fn data_values(
+        &mut self,
+        line: usize,
+        what: &str,
+        first: &[&'a str],
+    ) -> Result<Vec<&'a str>, ParseError> {
+        let mut values: Vec<&str> = first.to_vec();
+        let mut ended = false;
+        if let Some(p) = values.iter().position(|v| *v == "END") {
+            values.truncate(p);
+            ended = true;
+        }
+        while !ended {
+            let (_, more) = self
+                .line()
+                .ok_or_else(|| err(line, format!("{what} DATA has no END")))?;
+            match more.iter().position(|v| *v == "END") {
+                Some(p) => {
+                    values.extend_from_slice(&more[..p]);
+                    ended = true;
+                }
+                None => values.extend_from_slice(&more),
+            }
+        }
+        Ok(values)
     }
 
     /// Declares a buffer of the script (sized by its declaration).
@@ -136,6 +163,8 @@ impl<'a> AmberParser<'a> {
             ty,
             layout,
             bytes,
+            format: None,
+            image: None,
             line,
             implicit_size: false,
         });

@@ -15,6 +15,8 @@ impl<'a> AmberParser<'a> {
                 "END" if repeat.is_some() => return Ok(out),
                 "SHADER" => self.shader(line, &t)?,
                 "BUFFER" => self.buffer(line, &t)?,
+                "IMAGE" => self.image(line, &t)?,
+                "SAMPLER" => self.sampler(line, &t)?,
                 "PIPELINE" | "DERIVE_PIPELINE" => self.pipeline(line, &t)?,
                 "RUN" => {
                     // TIMED_EXECUTION asks the tool to time the run: it does
@@ -95,8 +97,7 @@ impl<'a> AmberParser<'a> {
                     }
                 }
                 "SET" => {} // ENGINE_DATA: timeouts; halc has its own.
-                "CLEAR" | "CLEAR_COLOR" | "CLEAR_DEPTH" | "CLEAR_STENCIL" | "IMAGE" | "SAMPLER"
-                | "STRUCT" | "DEBUG" => {
+                "CLEAR" | "CLEAR_COLOR" | "CLEAR_DEPTH" | "CLEAR_STENCIL" | "STRUCT" | "DEBUG" => {
                     return Err(unsupported(
                         line,
                         format!("`{}` is outside halc's compute subset", t[0]),

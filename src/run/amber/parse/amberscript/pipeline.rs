@@ -205,12 +205,7 @@ impl<'a> AmberParser<'a> {
         let array = match t.get(1) {
             Some(&"BUFFER") => false,
             Some(&"BUFFER_ARRAY") => true,
-            Some(&"SAMPLER") | Some(&"SAMPLER_ARRAY") => {
-                return Err(unsupported(
-                    line,
-                    format!("BIND {}: samplers are not supported yet", t[1]),
-                ))
-            }
+            Some(&"SAMPLER") | Some(&"SAMPLER_ARRAY") => return self.bind_sampler(line, t),
             _ => return Err(err(line, "expected `BIND BUFFER …`")),
         };
         let Some(as_at) = t.iter().position(|w| *w == "AS") else {
@@ -241,6 +236,7 @@ impl<'a> AmberParser<'a> {
         let mut dynamic: Vec<u64> = Vec::new();
         let mut rest = t[as_at + 2..].iter().peekable();
         let count = names.len();
+        let mut sampler = None;
         let numbers = |rest: &mut std::iter::Peekable<std::slice::Iter<'_, &'a str>>,
                        what: &str| { bind_numbers(line, rest, what, count) };
         while let Some(k) = rest.next() {
@@ -261,6 +257,21 @@ impl<'a> AmberParser<'a> {
                             r => parse_u64(line, "descriptor range", r).map(Some),
                         })
                         .collect::<Result<_, _>>()?
+                }
+                "SAMPLER" if *ty == "combined_image_sampler" => {
+                    let name = rest
+                        .next()
+                        .ok_or_else(|| err(line, "SAMPLER needs a sampler name"))?;
+                    self.sampler_exists(line, name)?;
+                    sampler = Some(name.to_string());
+                }
+                "BASE_MIP_LEVEL" => {
+                    if parse_u32(line, "base mip level", rest.next())? != 0 {
+                        return Err(unsupported(
+                            line,
+                            "BASE_MIP_LEVEL other than 0 is not supported yet",
+                        ));
+                    }
                 }
                 "OFFSET" => {
                     dynamic = numbers(&mut rest, "OFFSET")?
@@ -297,17 +308,33 @@ impl<'a> AmberParser<'a> {
                 BindKind::Uniform { set, binding }
             }
             "push_constant" if !array => BindKind::PushConstant,
-            "storage_image"
-            | "sampled_image"
-            | "combined_image_sampler"
-            | "uniform_texel_buffer"
-            | "storage_texel_buffer" => {
-                return Err(unsupported(
-                    line,
-                    format!(
-                        "buffers bound as {ty}: images and texel buffers are not supported yet"
-                    ),
-                ))
+            "storage_image" | "sampled_image" | "combined_image_sampler" => {
+                let (set, binding) = at()?;
+                for name in names {
+                    self.is_image(line, name, ty)?;
+                }
+                match *ty {
+                    "storage_image" => BindKind::StorageImage { set, binding },
+                    "sampled_image" => BindKind::SampledImage { set, binding },
+                    _ if sampler.is_none() => {
+                        return Err(err(
+                            line,
+                            "a combined_image_sampler binding needs SAMPLER name",
+                        ))
+                    }
+                    _ => BindKind::CombinedImageSampler { set, binding },
+                }
+            }
+            "uniform_texel_buffer" | "storage_texel_buffer" => {
+                let (set, binding) = at()?;
+                for name in names {
+                    self.is_texel_buffer(line, name, ty)?;
+                }
+                if *ty == "uniform_texel_buffer" {
+                    BindKind::UniformTexelBuffer { set, binding }
+                } else {
+                    BindKind::StorageTexelBuffer { set, binding }
+                }
             }
             other => {
                 return Err(err(
@@ -323,6 +350,7 @@ impl<'a> AmberParser<'a> {
             .enumerate()
             .map(|(i, name)| BindElement {
                 buffer: name.to_string(),
+                sampler: sampler.clone(),
                 offset: nth(&offsets, i) + nth(&dynamic, i),
                 range: ranges.get(i).or(ranges.first()).copied().flatten(),
             })
@@ -332,5 +360,78 @@ impl<'a> AmberParser<'a> {
             kind,
             line,
         })
+    }
+
+    /// `BIND SAMPLER name DESCRIPTOR_SET s BINDING b` (or `SAMPLER_ARRAY`
+    /// with several names).
+    fn bind_sampler(&self, line: usize, t: &[&'a str]) -> Result<Bind, ParseError> {
+        let Some(at) = t.iter().position(|w| *w == "DESCRIPTOR_SET") else {
+            return Err(err(
+                line,
+                "expected `BIND SAMPLER NAME DESCRIPTOR_SET s BINDING b`",
+            ));
+        };
+        let names = &t[2..at];
+        if names.is_empty() || (t[1] == "SAMPLER" && names.len() != 1) {
+            return Err(err(line, format!("BIND {} needs sampler names", t[1])));
+        }
+        for name in names {
+            self.sampler_exists(line, name)?;
+        }
+        let set = parse_u32(line, "descriptor set", t.get(at + 1))?;
+        if t.get(at + 2) != Some(&"BINDING") {
+            return Err(err(line, "expected BINDING after the descriptor set"));
+        }
+        let binding = parse_u32(line, "binding", t.get(at + 3))?;
+        if let Some(extra) = t.get(at + 4) {
+            return Err(err(line, format!("unexpected `{extra}`")));
+        }
+        Ok(Bind {
+            elements: names
+                .iter()
+                .map(|n| BindElement {
+                    buffer: n.to_string(),
+                    sampler: None,
+                    offset: 0,
+                    range: None,
+                })
+                .collect(),
+            kind: BindKind::Sampler { set, binding },
+            line,
+        })
+    }
+
+    fn sampler_exists(&self, line: usize, name: &str) -> Result<(), ParseError> {
+        if self.script.samplers.iter().any(|s| s.name == name) {
+            Ok(())
+        } else {
+            Err(err(line, format!("unknown sampler `{name}`")))
+        }
+    }
+
+    /// Whether `name` was declared with `IMAGE` (what an image binding
+    /// takes).
+    fn is_image(&self, line: usize, name: &str, ty: &str) -> Result<(), ParseError> {
+        match self.script.buffers.iter().find(|b| b.name == name) {
+            Some(b) if b.image.is_some() => Ok(()),
+            Some(_) => Err(unsupported(
+                line,
+                format!("`{name}` is bound as {ty} but is not an IMAGE: halc runs images declared with IMAGE"),
+            )),
+            None => Err(err(line, format!("unknown buffer `{name}`"))),
+        }
+    }
+
+    /// Whether `name` is a buffer with a format (what a texel buffer
+    /// binding takes).
+    fn is_texel_buffer(&self, line: usize, name: &str, ty: &str) -> Result<(), ParseError> {
+        match self.script.buffers.iter().find(|b| b.name == name) {
+            Some(b) if b.format.is_some() && b.image.is_none() => Ok(()),
+            Some(_) => Err(err(
+                line,
+                format!("`{name}` is bound as {ty} but has no format: declare it with `DATA_TYPE` a format such as R32G32B32A32_SFLOAT"),
+            )),
+            None => Err(err(line, format!("unknown buffer `{name}`"))),
+        }
     }
 }
