@@ -83,6 +83,7 @@ mod source;
 mod sync;
 #[cfg(test)]
 mod tests;
+mod texture;
 
 pub use bindings::{Bound, ResourceBindings};
 pub use buffer::Buffer;
@@ -96,3 +97,7 @@ pub use program::{Pipeline, Program};
 pub use queue::{Queue, Submission};
 pub use simd::{SIMD_WIDTH, SIMD_WIDTHS, SIMD_WIDTHS_TEXT};
 pub use sync::Semaphore;
+pub use texture::{
+    AddressMode, BorderColor, ComponentKind, MinMagFilter, MipFilter, PixelFormat, Sampler,
+    SamplerDescriptor, Texture, TextureDescriptor, TextureRegion, TextureType, MAX_MIP_LEVELS,
+};
