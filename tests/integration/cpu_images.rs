@@ -388,3 +388,275 @@ fn storage_images_convert_as_metal_defines_unorm_snorm_half_and_saturated_ints()
         assert!(check_storage(&wrong).is_err(), "{target:?}");
     }
 }
+
+const STORAGE_3D_ARRAY: &str = r#"#version 450
+layout(local_size_x = 2, local_size_y = 2, local_size_z = 2) in;
+layout(set = 0, binding = 0, r32ui) uniform uimage3D vol;
+layout(set = 0, binding = 1, rgba16f) uniform image2DArray arr;
+layout(set = 0, binding = 2) buffer Sizes { ivec4 sizes[2]; };
+void main() {
+    ivec3 p = ivec3(gl_GlobalInvocationID);
+    uvec4 v = imageLoad(vol, p);
+    imageStore(vol, p, v * 3u + uvec4(p.x + 10 * p.y + 100 * p.z));
+    // An RG16Float texture: blue reads 0 and alpha 1.
+    vec4 a = imageLoad(arr, p);
+    imageStore(arr, p, vec4(a.y + a.w + a.z * 100.0, a.x + float(p.z), 0.0, 0.0));
+    if (p == ivec3(0)) {
+        sizes[0] = ivec4(imageSize(vol), 7);
+        sizes[1] = ivec4(imageSize(arr), 7);
+    }
+}
+"#;
+
+fn vol_in(i: u32) -> u32 {
+    i * 7 + 1
+}
+
+/// (r, g) of array texel `i` (exact in half).
+fn arr_in(i: u32) -> [f32; 2] {
+    [i as f32 * 0.25, 8.0 - i as f32 * 0.5]
+}
+
+fn half_to_f32(h: u16) -> f32 {
+    let e = i32::from((h >> 10) & 31);
+    let m = f32::from(h & 1023);
+    let v = if e == 0 {
+        m * 2f32.powi(-24)
+    } else {
+        (1.0 + m / 1024.0) * 2f32.powi(e - 15)
+    };
+    if h & 0x8000 != 0 {
+        -v
+    } else {
+        v
+    }
+}
+
+/// Runs STORAGE_3D_ARRAY: the 3D texture (2x2x2, R32Uint), the array
+/// (2x2, 2 slices, RG16Float), the sizes.
+fn run_3d_array(
+    dev: &Device,
+    target: Target,
+    tamper: impl FnOnce(&mut DispatchPlan),
+) -> Result<(Vec<u32>, Vec<[f32; 2]>, Vec<i32>), CpuError> {
+    let bytes = build("storage_3d_array", STORAGE_3D_ARRAY, target);
+    let p = pipeline(dev, Executable::load(&bytes).unwrap());
+    let vol = dev
+        .texture(&TextureDescriptor {
+            texture_type: TextureType::D3,
+            depth: 2,
+            ..TextureDescriptor::d2(PixelFormat::R32Uint, 2, 2)
+        })
+        .unwrap();
+    let v: Vec<u8> = (0..8).flat_map(|i| vol_in(i).to_le_bytes()).collect();
+    vol.write_level(0, 0, &v).unwrap();
+    let arr = dev
+        .texture(&TextureDescriptor {
+            texture_type: TextureType::D2Array,
+            array_length: 2,
+            ..TextureDescriptor::d2(PixelFormat::RG16Float, 2, 2)
+        })
+        .unwrap();
+    for slice in 0..2 {
+        let texels: Vec<u8> = (0..4)
+            .flat_map(|i| arr_in(slice * 4 + i))
+            .flat_map(|x| half_bits(x).to_le_bytes())
+            .collect();
+        arr.write_level(0, slice, &texels).unwrap();
+    }
+    let sizes = dev.buffer(32, MemoryType::HostVisible).unwrap();
+    let mut b = ResourceBindings::new();
+    b.texture(0, 0, &vol)
+        .texture(0, 1, &arr)
+        .buffer(0, 2, &sizes);
+    run(dev, &p, &b, &[], Grid::Threads([2, 2, 2]), tamper)?;
+    let vol_out = vol
+        .level_bytes(0, 0)?
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let mut arr_out = Vec::new();
+    for slice in 0..2 {
+        for c in arr.level_bytes(0, slice)?.chunks_exact(4) {
+            arr_out.push([
+                half_to_f32(u16::from_le_bytes([c[0], c[1]])),
+                half_to_f32(u16::from_le_bytes([c[2], c[3]])),
+            ]);
+        }
+    }
+    let sizes = sizes
+        .to_vec()?
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    Ok((vol_out, arr_out, sizes))
+}
+
+fn check_3d_array(r: Result<(Vec<u32>, Vec<[f32; 2]>, Vec<i32>), CpuError>) -> Result<(), String> {
+    let (vol, arr, sizes) = r.map_err(|e| e.to_string())?;
+    for z in 0..2 {
+        for y in 0..2 {
+            for x in 0..2 {
+                let i = (z * 2 + y) * 2 + x;
+                let want = vol_in(i) * 3 + x + 10 * y + 100 * z;
+                if vol[i as usize] != want {
+                    return Err(format!(
+                        "vol ({x}, {y}, {z}): {} != {want}",
+                        vol[i as usize]
+                    ));
+                }
+                // Slice z, texel (x, y).
+                let [r, g] = arr_in(i);
+                let want = [g + 1.0, r + z as f32];
+                if arr[i as usize] != want {
+                    return Err(format!(
+                        "arr ({x}, {y}) slice {z}: {:?} != {want:?}",
+                        arr[i as usize]
+                    ));
+                }
+            }
+        }
+    }
+    if sizes != [2, 2, 2, 7, 2, 2, 2, 7] {
+        return Err(format!("imageSize: {sizes:?}"));
+    }
+    Ok(())
+}
+
+#[test]
+fn storage_images_3d_and_2d_array_read_write_and_size() {
+    let Some(dev) = device() else { return };
+    for target in WRITABLE {
+        check_3d_array(run_3d_array(&dev, target, |_| {}))
+            .unwrap_or_else(|e| panic!("{target:?}: {e}"));
+        // Negative control: the 3D texture in the array's slot (and back).
+        let wrong = run_3d_array(&dev, target, |plan| swap_slots(plan, (0, 0), (0, 1)));
+        assert!(check_3d_array(wrong).is_err(), "{target:?}");
+    }
+}
+
+const TEXEL_FETCH: &str = r#"#version 450
+layout(local_size_x = 6) in;
+layout(set = 0, binding = 0) uniform samplerBuffer tb;
+layout(set = 0, binding = 1) uniform isamplerBuffer itb;
+layout(set = 0, binding = 2) uniform sampler2D mipped;
+layout(set = 0, binding = 3) buffer Out { vec4 o[]; };
+void main() {
+    int i = int(gl_GlobalInvocationID.x);
+    int lod = i % 3;
+    o[4 * i + 0] = texelFetch(tb, i);
+    o[4 * i + 1] = vec4(texelFetch(itb, i));
+    o[4 * i + 2] = texelFetch(mipped, ivec2(i / 3, 0) * (2 - lod) / 2, lod);
+    o[4 * i + 3] = vec4(textureSize(mipped, lod), textureQueryLevels(mipped), textureSize(tb));
+}
+"#;
+
+/// R16Snorm texel-buffer element `i`.
+fn tb_in(i: usize) -> i16 {
+    [-32768, -32767, -16384, 0, 12345, 32767][i]
+}
+
+/// RGBA8Sint texel-buffer element `i`.
+fn itb_in(i: usize) -> [i8; 4] {
+    let i = i as i8;
+    [i, -i, 100 + i, -128 + i]
+}
+
+/// RGBA8Unorm texel (x, y) of level `lod`.
+fn mip_in(lod: u32, x: u32, y: u32) -> [u8; 4] {
+    [
+        (lod * 80 + x * 10 + y) as u8,
+        (x * 50) as u8,
+        255,
+        (lod * 100) as u8,
+    ]
+}
+
+fn run_texel_fetch(
+    dev: &Device,
+    target: Target,
+    tamper: impl FnOnce(&mut DispatchPlan),
+) -> Result<Vec<f32>, CpuError> {
+    let bytes = build("texel_fetch", TEXEL_FETCH, target);
+    let p = pipeline(dev, Executable::load(&bytes).unwrap());
+    let tb = dev
+        .texture(&TextureDescriptor::texture_buffer(PixelFormat::R16Snorm, 6))
+        .unwrap();
+    let v: Vec<u8> = (0..6).flat_map(|i| tb_in(i).to_le_bytes()).collect();
+    tb.write_level(0, 0, &v).unwrap();
+    let itb = dev
+        .texture(&TextureDescriptor::texture_buffer(
+            PixelFormat::RGBA8Sint,
+            6,
+        ))
+        .unwrap();
+    let v: Vec<u8> = (0..6).flat_map(itb_in).map(|x| x as u8).collect();
+    itb.write_level(0, 0, &v).unwrap();
+    let mipped = dev
+        .texture(&TextureDescriptor {
+            mipmap_level_count: 3,
+            ..TextureDescriptor::d2(PixelFormat::RGBA8Unorm, 4, 4)
+        })
+        .unwrap();
+    for lod in 0..3 {
+        let n = 4 >> lod;
+        let v: Vec<u8> = (0..n * n).flat_map(|i| mip_in(lod, i % n, i / n)).collect();
+        mipped.write_level(lod, 0, &v).unwrap();
+    }
+    let smp = dev.sampler(&SamplerDescriptor::default()).unwrap();
+    let out = dev.buffer(6 * 4 * 16, MemoryType::HostVisible).unwrap();
+    let mut b = ResourceBindings::new();
+    b.texture(0, 0, &tb)
+        .texture(0, 1, &itb)
+        .combined(0, 2, &mipped, &smp)
+        .buffer(0, 3, &out);
+    run(dev, &p, &b, &[], Grid::Threads([6, 1, 1]), tamper)?;
+    Ok(f32s(&out.to_vec()?))
+}
+
+fn check_texel_fetch(r: Result<Vec<f32>, CpuError>) -> Result<(), String> {
+    let o = r.map_err(|e| e.to_string())?;
+    for i in 0..6usize {
+        let at = |k: usize| &o[16 * i + 4 * k..16 * i + 4 * k + 4];
+        let s = (f32::from(tb_in(i)) / 32767.0).max(-1.0);
+        if at(0) != [s, 0.0, 0.0, 1.0] {
+            return Err(format!(
+                "texel buffer [{i}]: {:?}, want ({s}, 0, 0, 1)",
+                at(0)
+            ));
+        }
+        let want: Vec<f32> = itb_in(i).iter().map(|&x| f32::from(x)).collect();
+        if at(1) != want {
+            return Err(format!("int texel buffer [{i}]: {:?} != {want:?}", at(1)));
+        }
+        let lod = (i % 3) as u32;
+        let x = (i as u32 / 3) * (2 - lod) / 2;
+        let want: Vec<f32> = mip_in(lod, x, 0)
+            .iter()
+            .map(|&c| f32::from(c) / 255.0)
+            .collect();
+        if at(2) != want {
+            return Err(format!(
+                "texelFetch lod {lod} ({x}, 0): {:?} != {want:?}",
+                at(2)
+            ));
+        }
+        let n = (4 >> lod) as f32;
+        if at(3) != [n, n, 3.0, 6.0] {
+            return Err(format!("sizes at lod {lod}: {:?}", at(3)));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn texel_buffers_and_texel_fetch_with_lod_and_queries() {
+    let Some(dev) = device() else { return };
+    for target in ALL {
+        check_texel_fetch(run_texel_fetch(&dev, target, |_| {}))
+            .unwrap_or_else(|e| panic!("{target:?}: {e}"));
+        // Negative control: the float and the int texel buffers swapped.
+        let wrong = run_texel_fetch(&dev, target, |plan| swap_slots(plan, (0, 0), (0, 1)));
+        assert!(check_texel_fetch(wrong).is_err(), "{target:?}");
+    }
+}
