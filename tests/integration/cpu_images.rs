@@ -660,3 +660,369 @@ fn texel_buffers_and_texel_fetch_with_lod_and_queries() {
         assert!(check_texel_fetch(wrong).is_err(), "{target:?}");
     }
 }
+
+const SAMPLING: &str = r#"#version 450
+layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) uniform texture2D tex;
+layout(set = 0, binding = 1) uniform sampler smp;
+layout(set = 0, binding = 2) uniform sampler2D combined;
+layout(set = 0, binding = 3) readonly buffer In { vec4 uv_lod[]; };
+layout(set = 0, binding = 4) buffer Out { vec4 o[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    vec4 c = uv_lod[i];
+    o[2 * i] = textureLod(sampler2D(tex, smp), c.xy, c.z);
+    o[2 * i + 1] = textureGather(combined, c.xy, 1);
+}
+"#;
+
+/// (u, v, lod) per thread: inside, on texel centres, outside on every side
+/// (for the address modes), between levels.
+const COORDS: [[f32; 3]; 16] = [
+    [0.3, 0.6, 0.0],
+    [-0.3, 0.2, 0.0],
+    [1.2, 0.9, 0.0],
+    [-1.3, 1.7, 0.0],
+    [2.7, -0.45, 0.0],
+    [0.5, 0.5, 0.5],
+    [0.1, 0.85, 1.0],
+    [0.55, 0.2, 0.25],
+    [-0.05, 1.05, 0.0],
+    [0.999, 0.001, 0.0],
+    [0.125, 0.375, 0.0],
+    [1.0, 1.0, 0.0],
+    [-0.6, -1.4, 0.75],
+    [3.3, 2.1, 0.0],
+    [0.7, -0.1, 2.0],
+    [0.0, 0.0, 0.0],
+];
+
+/// Texel (x, y) of level `lod` of the 4x4 RGBA8Unorm texture, as bytes.
+fn smp_texel(lod: usize, x: i64, y: i64) -> [u8; 4] {
+    [
+        (lod as i64 * 90 + x * 50 + y * 7) as u8,
+        (y * 60 + x * 3) as u8,
+        (250 - x * 20 - y * 40 - lod as i64 * 5) as u8,
+        (200 + x + y * 4) as u8,
+    ]
+}
+
+/// Texel (x, y) of the 4x4 R32Float texture (no alpha).
+fn r32_texel(x: i64, y: i64) -> f32 {
+    0.5 + x as f32 - y as f32 * 0.25
+}
+
+/// The address mode's texel index, or `None` for the border (Vulkan's and
+/// Metal's rules on integer texel coordinates).
+fn wrap_ref(i: i64, n: i64, mode: AddressMode) -> Option<i64> {
+    match mode {
+        AddressMode::ClampToEdge => Some(i.clamp(0, n - 1)),
+        AddressMode::MirrorClampToEdge => Some(if i < 0 { -1 - i } else { i }.min(n - 1)),
+        AddressMode::Repeat => Some(i.rem_euclid(n)),
+        AddressMode::MirrorRepeat => {
+            let t = i.rem_euclid(2 * n);
+            Some(if t < n { t } else { 2 * n - 1 - t })
+        }
+        AddressMode::ClampToZero | AddressMode::ClampToBorderColor => {
+            (0..n).contains(&i).then_some(i)
+        }
+    }
+}
+
+/// A sampled texture as the reference sees it: levels of RGBA floats.
+struct RefTexture {
+    levels: Vec<Vec<[f32; 4]>>,
+    size: i64,
+    alpha: bool,
+}
+
+impl RefTexture {
+    fn rgba8() -> RefTexture {
+        RefTexture {
+            levels: (0..2)
+                .map(|lod| {
+                    let n = 4 >> lod;
+                    (0..n * n)
+                        .map(|i| smp_texel(lod, i % n, i / n).map(|c| f32::from(c) / 255.0))
+                        .collect()
+                })
+                .collect(),
+            size: 4,
+            alpha: true,
+        }
+    }
+
+    fn r32() -> RefTexture {
+        RefTexture {
+            levels: vec![(0..16)
+                .map(|i| [r32_texel(i % 4, i / 4), 0.0, 0.0, 1.0])
+                .collect()],
+            size: 4,
+            alpha: false,
+        }
+    }
+
+    fn texel(&self, d: &SamplerDescriptor, lod: usize, x: i64, y: i64) -> [f32; 4] {
+        let n = self.size >> lod;
+        let border = |mode| {
+            let a = if self.alpha { 0.0 } else { 1.0 };
+            match (mode, d.border_color) {
+                (AddressMode::ClampToBorderColor, BorderColor::OpaqueWhite) => [1.0; 4],
+                (AddressMode::ClampToBorderColor, BorderColor::OpaqueBlack) => [0.0, 0.0, 0.0, 1.0],
+                _ => [0.0, 0.0, 0.0, a],
+            }
+        };
+        let Some(x) = wrap_ref(x, n, d.s_address_mode) else {
+            return border(d.s_address_mode);
+        };
+        let Some(y) = wrap_ref(y, n, d.t_address_mode) else {
+            return border(d.t_address_mode);
+        };
+        self.levels[lod][(y * n + x) as usize]
+    }
+
+    /// One level, coordinates in texels.
+    fn filter(&self, d: &SamplerDescriptor, linear: bool, lod: usize, u: f64, v: f64) -> [f64; 4] {
+        if !linear {
+            return self
+                .texel(d, lod, u.floor() as i64, v.floor() as i64)
+                .map(f64::from);
+        }
+        let (x, y) = (u - 0.5, v - 0.5);
+        let (i, j) = (x.floor() as i64, y.floor() as i64);
+        let (a, b) = (x - x.floor(), y - y.floor());
+        let mut r = [0.0; 4];
+        for (dx, dy, w) in [
+            (0, 0, (1.0 - a) * (1.0 - b)),
+            (1, 0, a * (1.0 - b)),
+            (0, 1, (1.0 - a) * b),
+            (1, 1, a * b),
+        ] {
+            let t = self.texel(d, lod, i + dx, j + dy);
+            for c in 0..4 {
+                r[c] += w * f64::from(t[c]);
+            }
+        }
+        r
+    }
+
+    fn sample(&self, d: &SamplerDescriptor, [u, v, lod]: [f32; 3]) -> [f64; 4] {
+        let lambda = lod.clamp(d.lod_min_clamp, d.lod_max_clamp);
+        let linear = if lambda > 0.0 {
+            d.min_filter
+        } else {
+            d.mag_filter
+        } == MinMagFilter::Linear;
+        let max_level = (self.levels.len() - 1) as f32;
+        let l = lambda.clamp(0.0, max_level);
+        let at = |lod: usize| {
+            let n = (self.size >> lod) as f64;
+            let (u, v) = if d.normalized_coordinates {
+                (f64::from(u) * n, f64::from(v) * n)
+            } else {
+                (f64::from(u), f64::from(v))
+            };
+            self.filter(d, linear, lod, u, v)
+        };
+        match d.mip_filter {
+            MipFilter::NotMipmapped => at(0),
+            MipFilter::Nearest => at(if l <= 0.5 {
+                0
+            } else {
+                (l + 0.5).ceil() as usize - 1
+            }),
+            MipFilter::Linear => {
+                let l0 = l.floor();
+                let f = f64::from(l - l0);
+                let (a, b) = (
+                    at(l0 as usize),
+                    at((l0 as usize + 1).min(max_level as usize)),
+                );
+                [0, 1, 2, 3].map(|c| a[c] * (1.0 - f) + b[c] * f)
+            }
+        }
+    }
+
+    /// textureGather's four texels' component `c`: (i0, j1), (i1, j1),
+    /// (i1, j0), (i0, j0) of the bilinear footprint at level 0.
+    fn gather(&self, d: &SamplerDescriptor, [u, v, _]: [f32; 3], c: usize) -> [f64; 4] {
+        let n = self.size as f64;
+        let i = (f64::from(u) * n - 0.5).floor() as i64;
+        let j = (f64::from(v) * n - 0.5).floor() as i64;
+        [(0, 1), (1, 1), (1, 0), (0, 0)]
+            .map(|(dx, dy)| f64::from(self.texel(d, 0, i + dx, j + dy)[c]))
+    }
+}
+
+fn close(got: &[f32], want: &[f64]) -> bool {
+    got.iter()
+        .zip(want)
+        .all(|(g, w)| (f64::from(*g) - w).abs() < 1e-5)
+}
+
+/// Samplers to run: every filter with every address mode (border colour
+/// opaque white), mip filters, pixel coordinates.
+fn sampler_configs() -> Vec<SamplerDescriptor> {
+    let modes = [
+        AddressMode::ClampToEdge,
+        AddressMode::MirrorClampToEdge,
+        AddressMode::Repeat,
+        AddressMode::MirrorRepeat,
+        AddressMode::ClampToZero,
+        AddressMode::ClampToBorderColor,
+    ];
+    let mut v = Vec::new();
+    for filter in [MinMagFilter::Nearest, MinMagFilter::Linear] {
+        for mode in modes {
+            v.push(SamplerDescriptor {
+                min_filter: filter,
+                mag_filter: filter,
+                mip_filter: MipFilter::Linear,
+                s_address_mode: mode,
+                t_address_mode: mode,
+                border_color: BorderColor::OpaqueWhite,
+                ..Default::default()
+            });
+        }
+    }
+    v.push(SamplerDescriptor {
+        min_filter: MinMagFilter::Linear,
+        mag_filter: MinMagFilter::Nearest,
+        mip_filter: MipFilter::Nearest,
+        s_address_mode: AddressMode::Repeat,
+        t_address_mode: AddressMode::MirrorRepeat,
+        ..Default::default()
+    });
+    v.push(SamplerDescriptor {
+        min_filter: MinMagFilter::Linear,
+        mag_filter: MinMagFilter::Linear,
+        mip_filter: MipFilter::Linear,
+        lod_max_clamp: 0.5,
+        ..Default::default()
+    });
+    v.push(SamplerDescriptor {
+        min_filter: MinMagFilter::Linear,
+        mag_filter: MinMagFilter::Linear,
+        normalized_coordinates: false,
+        s_address_mode: AddressMode::ClampToEdge,
+        t_address_mode: AddressMode::ClampToZero,
+        ..Default::default()
+    });
+    v
+}
+
+/// What one sampling dispatch gave: per thread, the sample and the gather.
+fn run_sampling(
+    dev: &Device,
+    p: &Pipeline<'_>,
+    tex: &Texture,
+    d: &SamplerDescriptor,
+    gather_sampler: &SamplerDescriptor,
+) -> Result<Vec<f32>, CpuError> {
+    let smp = dev.sampler(d)?;
+    let gs = dev.sampler(gather_sampler)?;
+    let coords: Vec<f32> = COORDS
+        .iter()
+        .flat_map(|c| [c[0], c[1], c[2], 0.0])
+        .collect();
+    let input = dev.buffer_with_data(&f32_bytes(&coords), MemoryType::HostVisible)?;
+    let out = dev.buffer(16 * 2 * 16, MemoryType::HostVisible)?;
+    let mut b = ResourceBindings::new();
+    b.texture(0, 0, tex)
+        .sampler(0, 1, &smp)
+        .combined(0, 2, tex, &gs)
+        .buffer(0, 3, &input)
+        .buffer(0, 4, &out);
+    run(dev, p, &b, &[], Grid::Threads([16, 1, 1]), |_| {})?;
+    Ok(f32s(&out.to_vec()?))
+}
+
+fn check_sampling(
+    o: &[f32],
+    tex: &RefTexture,
+    d: &SamplerDescriptor,
+    g: &SamplerDescriptor,
+    component: usize,
+) -> Result<(), String> {
+    for (i, c) in COORDS.iter().enumerate() {
+        let want = tex.sample(d, *c);
+        let got = &o[8 * i..8 * i + 4];
+        if !close(got, &want) {
+            return Err(format!("sample at {c:?} with {d:?}: {got:?} != {want:?}"));
+        }
+        let want = tex.gather(g, *c, component);
+        let got = &o[8 * i + 4..8 * i + 8];
+        if !close(got, &want) {
+            return Err(format!("gather at {c:?} with {g:?}: {got:?} != {want:?}"));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn sampled_images_filter_address_and_gather_as_metal_defines() {
+    let Some(dev) = device() else { return };
+    let rgba8 = dev
+        .texture(&TextureDescriptor {
+            mipmap_level_count: 2,
+            ..TextureDescriptor::d2(PixelFormat::RGBA8Unorm, 4, 4)
+        })
+        .unwrap();
+    for lod in 0..2 {
+        let n = 4 >> lod;
+        let v: Vec<u8> = (0..n * n)
+            .flat_map(|i| smp_texel(lod, i % n, i / n))
+            .collect();
+        rgba8.write_level(lod as u32, 0, &v).unwrap();
+    }
+    let r32 = texture(
+        &dev,
+        TextureDescriptor::d2(PixelFormat::R32Float, 4, 4),
+        &f32_bytes(&(0..16).map(|i| r32_texel(i % 4, i / 4)).collect::<Vec<_>>()),
+    );
+    let gather = SamplerDescriptor {
+        s_address_mode: AddressMode::Repeat,
+        t_address_mode: AddressMode::MirrorRepeat,
+        ..Default::default()
+    };
+    let configs = sampler_configs();
+    for target in ALL {
+        let bytes = build("sampling", SAMPLING, target);
+        let p = pipeline(&dev, Executable::load(&bytes).unwrap());
+        let reference = RefTexture::rgba8();
+        for (k, d) in configs.iter().enumerate() {
+            let o = run_sampling(&dev, &p, &rgba8, d, &gather)
+                .unwrap_or_else(|e| panic!("{target:?}: {e}"));
+            check_sampling(&o, &reference, d, &gather, 1)
+                .unwrap_or_else(|e| panic!("{target:?}: {e}"));
+            // Negative controls: the reference of the next sampler, and the
+            // gather of another component.
+            let other = &configs[(k + 1) % configs.len()];
+            assert!(
+                check_sampling(&o, &reference, other, &gather, 1).is_err(),
+                "{target:?}: {d:?} and {other:?} agree"
+            );
+            assert!(check_sampling(&o, &reference, d, &gather, 0).is_err());
+        }
+        // A format without alpha: zero and the transparent black border
+        // read alpha 1.
+        let reference = RefTexture::r32();
+        for mode in [AddressMode::ClampToZero, AddressMode::ClampToBorderColor] {
+            let d = SamplerDescriptor {
+                s_address_mode: mode,
+                t_address_mode: mode,
+                ..Default::default()
+            };
+            let o = run_sampling(&dev, &p, &r32, &d, &gather)
+                .unwrap_or_else(|e| panic!("{target:?}: {e}"));
+            // The kernel gathers green, which an R32Float texture reads as 0.
+            check_sampling(&o, &reference, &d, &gather, 1)
+                .unwrap_or_else(|e| panic!("{target:?}: {e}"));
+            let alpha_zero = RefTexture {
+                alpha: true,
+                ..RefTexture::r32()
+            };
+            assert!(check_sampling(&o, &alpha_zero, &d, &gather, 1).is_err());
+        }
+    }
+}
