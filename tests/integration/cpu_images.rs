@@ -1026,3 +1026,220 @@ fn sampled_images_filter_address_and_gather_as_metal_defines() {
         }
     }
 }
+
+const STORE_ONE: &str = r#"#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, rgba16f) uniform writeonly image2D dst;
+layout(push_constant) uniform P { ivec2 at; vec4 value; };
+void main() {
+    imageStore(dst, at, value);
+}
+"#;
+
+fn store_push(at: [i32; 2], value: [f32; 4]) -> Vec<u8> {
+    let mut v: Vec<u8> = at.iter().flat_map(|c| c.to_le_bytes()).collect();
+    v.extend([0u8; 8]);
+    v.extend(f32_bytes(&value));
+    v
+}
+
+/// Stores `value` at `at` into a 4x4 texture of `format`; returns the
+/// texture.
+fn store_one<'a>(
+    dev: &Device,
+    p: &Pipeline<'_>,
+    format: PixelFormat,
+    at: [i32; 2],
+    value: [f32; 4],
+    tamper: impl FnOnce(&mut DispatchPlan),
+) -> Result<Texture, CpuError> {
+    let t = dev.texture(&TextureDescriptor::d2(format, 4, 4))?;
+    let mut b = ResourceBindings::new();
+    b.texture(0, 0, &t);
+    run(
+        dev,
+        p,
+        &b,
+        &store_push(at, value),
+        Grid::Threads([1, 1, 1]),
+        tamper,
+    )?;
+    Ok(t)
+}
+
+/// The bytes Metal's rules give `v` in `format` (computed here).
+fn encoded(format: PixelFormat, v: [f32; 4]) -> Vec<u8> {
+    let uf = |x: f32, mb: u32| -> u32 {
+        // Exact here: 0.25 and 2.0 are powers of two; negatives are 0.
+        if x <= 0.0 {
+            return 0;
+        }
+        let e = x.log2().floor() as i32;
+        let m = ((x / 2f32.powi(e) - 1.0) * (1 << mb) as f32).round() as u32;
+        (((e + 15) as u32) << mb) | m
+    };
+    match format {
+        PixelFormat::RGB10A2Unorm => {
+            let w = unorm(v[0], 10)
+                | unorm(v[1], 10) << 10
+                | unorm(v[2], 10) << 20
+                | unorm(v[3], 2) << 30;
+            w.to_le_bytes().to_vec()
+        }
+        PixelFormat::RG11B10Float => (uf(v[0], 6) | uf(v[1], 6) << 11 | uf(v[2], 5) << 22)
+            .to_le_bytes()
+            .to_vec(),
+        PixelFormat::BGRA8Unorm => [v[2], v[1], v[0], v[3]]
+            .iter()
+            .map(|&x| unorm(x, 8) as u8)
+            .collect(),
+        PixelFormat::RGBA16Unorm => v
+            .iter()
+            .flat_map(|&x| (unorm(x, 16) as u16).to_le_bytes())
+            .collect(),
+        PixelFormat::RG16Snorm => v[..2]
+            .iter()
+            .flat_map(|&x| (snorm(x, 16) as i16).to_le_bytes())
+            .collect(),
+        PixelFormat::R8Unorm => vec![unorm(v[0], 8) as u8],
+        PixelFormat::RG16Float => v[..2]
+            .iter()
+            .flat_map(|&x| half_bits(x).to_le_bytes())
+            .collect(),
+        PixelFormat::RGBA32Float => f32_bytes(&v),
+        f => panic!("no reference for {f:?}"),
+    }
+}
+
+#[test]
+fn packed_and_swizzled_formats_store_as_metal_defines() {
+    let Some(dev) = device() else { return };
+    let value = [0.25, -0.5, 2.0, 0.7];
+    let formats = [
+        PixelFormat::RGB10A2Unorm,
+        PixelFormat::RG11B10Float,
+        PixelFormat::BGRA8Unorm,
+        PixelFormat::RGBA16Unorm,
+        PixelFormat::RG16Snorm,
+        PixelFormat::R8Unorm,
+        PixelFormat::RG16Float,
+        PixelFormat::RGBA32Float,
+    ];
+    assert_eq!(
+        encoded(PixelFormat::RG11B10Float, value),
+        (832u32 | 512 << 22).to_le_bytes()
+    );
+    for target in WRITABLE {
+        let bytes = build("store_one", STORE_ONE, target);
+        let p = pipeline(&dev, Executable::load(&bytes).unwrap());
+        for format in formats {
+            let t = store_one(&dev, &p, format, [1, 2], value, |_| {})
+                .unwrap_or_else(|e| panic!("{target:?} {format:?}: {e}"));
+            let all = t.level_bytes(0, 0).unwrap();
+            let bpt = format.bytes_per_texel() as usize;
+            let at = (2 * 4 + 1) * bpt;
+            assert_eq!(
+                &all[at..at + bpt],
+                encoded(format, value),
+                "{target:?} {format:?}"
+            );
+            // Negative control: nothing else was written.
+            assert!(all[..at].iter().chain(&all[at + bpt..]).all(|&b| b == 0));
+        }
+    }
+}
+
+#[test]
+fn an_out_of_bounds_texture_write_fails_the_dispatch_naming_the_texture() {
+    let Some(dev) = device() else { return };
+    for target in WRITABLE {
+        let bytes = build("store_one", STORE_ONE, target);
+        let p = pipeline(&dev, Executable::load(&bytes).unwrap());
+        // In bounds: the last texel.
+        store_one(&dev, &p, PixelFormat::RGBA32Float, [3, 3], [1.0; 4], |_| {})
+            .unwrap_or_else(|e| panic!("{target:?}: {e}"));
+        for at in [[4, 0], [0, 4], [-1, 0]] {
+            let e =
+                store_one(&dev, &p, PixelFormat::RGBA32Float, at, [1.0; 4], |_| {}).unwrap_err();
+            let CpuError::Kernel { message, .. } = &e else {
+                panic!("{target:?} {at:?}: {e}")
+            };
+            assert!(
+                message.contains("out-of-bounds texture write")
+                    && message.contains("RGBA32Float 4x4x1"),
+                "{target:?} {at:?}: {e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn texture_binding_errors_are_reported() {
+    let Some(dev) = device() else { return };
+    let bytes = build("store_one", STORE_ONE, Target::ArgumentBuffers);
+    let p = pipeline(&dev, Executable::load(&bytes).unwrap());
+    // An integer texture bound to a float image.
+    let e = store_one(&dev, &p, PixelFormat::R32Uint, [0, 0], [1.0; 4], |_| {}).unwrap_err();
+    assert!(
+        matches!(&e, CpuError::Kernel { message, .. } if message.contains("a float texture type over an integer pixel format") && message.contains("R32Uint")),
+        "{e}"
+    );
+    // Not made resident.
+    let e = store_one(
+        &dev,
+        &p,
+        PixelFormat::RGBA32Float,
+        [0, 0],
+        [1.0; 4],
+        |plan| {
+            plan.commands
+                .retain(|c| !matches!(c, Command::UseResource { .. }))
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(e, CpuError::NotResident { .. }), "{e}");
+    // A resource id that is no texture's.
+    let e = store_one(
+        &dev,
+        &p,
+        PixelFormat::RGBA32Float,
+        [0, 0],
+        [1.0; 4],
+        |plan| {
+            let ab = &mut plan.argument_buffers[0];
+            let at = ab.members[0].byte_offset as usize;
+            ab.bytes[at..at + 8].copy_from_slice(&0x1234u64.to_le_bytes());
+        },
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            CpuError::StrayResourceId {
+                id: 0x1234,
+                what: "texture",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // Discrete: a texture slot never set.
+    let bytes = build("store_one", STORE_ONE, Target::Discrete);
+    let p = pipeline(&dev, Executable::load(&bytes).unwrap());
+    let e = store_one(
+        &dev,
+        &p,
+        PixelFormat::RGBA32Float,
+        [0, 0],
+        [1.0; 4],
+        |plan| {
+            plan.commands
+                .retain(|c| !matches!(c, Command::SetTexture { .. }))
+        },
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, CpuError::UnboundResourceSlot { attribute, .. } if attribute == "texture(0)"),
+        "{e}"
+    );
+}
