@@ -31,10 +31,12 @@ enum Target {
 }
 
 const ALL: [Target; 3] = [Target::ArgumentBuffers, Target::Discrete, Target::IosTier1];
-/// halc itself refuses iOS tier 1 for kernels with writable textures
-/// ("internal error: generated MSL does not match the layout: MSL binds two
-/// parameters at [[texture(0)]]"), so those run in the other two.
-const WRITABLE: [Target; 2] = [Target::ArgumentBuffers, Target::Discrete];
+/// halc itself fails on iOS tier 1 for kernels with storage images (an
+/// internal error: "generated MSL does not match the layout: MSL binds two
+/// parameters at [[texture(0)]]" for writable ones, "… uses [[texture(2)]],
+/// which the layout does not assign" for a read-only `imageCube`), so those
+/// run in the other two.
+const STORAGE: [Target; 2] = [Target::ArgumentBuffers, Target::Discrete];
 
 fn device() -> Option<Device> {
     let required = std::env::var("HALC_REQUIRE_CLANG").as_deref() == Ok("1");
@@ -379,7 +381,7 @@ fn storage_images_convert_as_metal_defines_unorm_snorm_half_and_saturated_ints()
     assert_eq!(snorm(-1.5, 8), -127, "snorm clamps to -1, which is -127");
     assert_eq!(half_bits(65520.0), 0x7c00);
     assert_eq!(half_bits(1.0 / 3.0), 0x3555);
-    for target in WRITABLE {
+    for target in STORAGE {
         let r = run_storage(&dev, target, |_| {});
         check_storage(&r).unwrap_or_else(|e| panic!("{target:?}: {e}"));
         // Negative control: the source and the half target in each other's
@@ -526,7 +528,7 @@ fn check_3d_array(r: Result<(Vec<u32>, Vec<[f32; 2]>, Vec<i32>), CpuError>) -> R
 #[test]
 fn storage_images_3d_and_2d_array_read_write_and_size() {
     let Some(dev) = device() else { return };
-    for target in WRITABLE {
+    for target in STORAGE {
         check_3d_array(run_3d_array(&dev, target, |_| {}))
             .unwrap_or_else(|e| panic!("{target:?}: {e}"));
         // Negative control: the 3D texture in the array's slot (and back).
@@ -1129,7 +1131,7 @@ fn packed_and_swizzled_formats_store_as_metal_defines() {
         encoded(PixelFormat::RG11B10Float, value),
         (832u32 | 512 << 22).to_le_bytes()
     );
-    for target in WRITABLE {
+    for target in STORAGE {
         let bytes = build("store_one", STORE_ONE, target);
         let p = pipeline(&dev, Executable::load(&bytes).unwrap());
         for format in formats {
@@ -1152,7 +1154,7 @@ fn packed_and_swizzled_formats_store_as_metal_defines() {
 #[test]
 fn an_out_of_bounds_texture_write_fails_the_dispatch_naming_the_texture() {
     let Some(dev) = device() else { return };
-    for target in WRITABLE {
+    for target in STORAGE {
         let bytes = build("store_one", STORE_ONE, target);
         let p = pipeline(&dev, Executable::load(&bytes).unwrap());
         // In bounds: the last texel.
@@ -1242,4 +1244,198 @@ fn texture_binding_errors_are_reported() {
         matches!(&e, CpuError::UnboundResourceSlot { attribute, .. } if attribute == "texture(0)"),
         "{e}"
     );
+}
+
+const CUBE: &str = r#"#version 450
+layout(local_size_x = 8) in;
+layout(set = 0, binding = 0) uniform samplerCube cube;
+layout(set = 0, binding = 1, rgba8) uniform readonly imageCube faces;
+layout(set = 0, binding = 2) readonly buffer In { vec4 dirs[]; };
+layout(set = 0, binding = 3) buffer Out { vec4 o[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    o[4 * i] = textureLod(cube, dirs[i].xyz, 0.0);
+    o[4 * i + 1] = imageLoad(faces, ivec3(i % 2, i / 2 % 2, i % 6));
+    o[4 * i + 2] = textureLod(cube, dirs[i].xyz * 2.0, 1.0);
+    o[4 * i + 3] = vec4(textureSize(cube, 0), imageSize(faces));
+}
+"#;
+
+/// Texel (x, y) of `face` at level `lod` of the 2x2 cube (RGBA8Unorm).
+fn cube_texel(face: u32, lod: u32, x: u32, y: u32) -> [u8; 4] {
+    [
+        (face * 40 + x * 10 + y * 5 + lod * 3) as u8,
+        (face * 7) as u8,
+        (x * 100 + y * 50) as u8,
+        255,
+    ]
+}
+
+/// The face and (s, t) of a direction: the cube map table of the Vulkan
+/// specification (which Metal follows).
+fn cube_ref(d: [f32; 3]) -> (u32, f32, f32) {
+    let [x, y, z] = d;
+    let (face, sc, tc, ma) = if z.abs() >= x.abs() && z.abs() >= y.abs() {
+        if z >= 0.0 {
+            (4, x, -y, z.abs())
+        } else {
+            (5, -x, -y, z.abs())
+        }
+    } else if y.abs() >= x.abs() {
+        if y >= 0.0 {
+            (2, x, z, y.abs())
+        } else {
+            (3, x, -z, y.abs())
+        }
+    } else if x >= 0.0 {
+        (0, -z, -y, x.abs())
+    } else {
+        (1, z, -y, x.abs())
+    };
+    (face, (sc / ma + 1.0) / 2.0, (tc / ma + 1.0) / 2.0)
+}
+
+fn run_cube(
+    dev: &Device,
+    p: &Pipeline<'_>,
+    d: &SamplerDescriptor,
+    dirs: &[[f32; 3]; 8],
+) -> Result<Vec<f32>, CpuError> {
+    let desc = TextureDescriptor {
+        texture_type: TextureType::Cube,
+        mipmap_level_count: 2,
+        ..TextureDescriptor::d2(PixelFormat::RGBA8Unorm, 2, 2)
+    };
+    let cube = dev.texture(&desc)?;
+    let faces = dev.texture(&TextureDescriptor {
+        mipmap_level_count: 1,
+        ..desc
+    })?;
+    for face in 0..6 {
+        for lod in 0..2 {
+            let n = 2 >> lod;
+            let v: Vec<u8> = (0..n * n)
+                .flat_map(|i| cube_texel(face, lod, i % n, i / n))
+                .collect();
+            cube.write_level(lod, face, &v)?;
+            if lod == 0 {
+                let v: Vec<u8> = v.iter().map(|b| b.wrapping_add(1)).collect();
+                faces.write_level(0, face, &v)?;
+            }
+        }
+    }
+    let smp = dev.sampler(d)?;
+    let v: Vec<f32> = dirs.iter().flat_map(|d| [d[0], d[1], d[2], 0.0]).collect();
+    let input = dev.buffer_with_data(&f32_bytes(&v), MemoryType::HostVisible)?;
+    let out = dev.buffer(8 * 4 * 16, MemoryType::HostVisible)?;
+    let mut b = ResourceBindings::new();
+    b.combined(0, 0, &cube, &smp)
+        .texture(0, 1, &faces)
+        .buffer(0, 2, &input)
+        .buffer(0, 3, &out);
+    run(dev, p, &b, &[], Grid::Threads([8, 1, 1]), |_| {})?;
+    Ok(f32s(&out.to_vec()?))
+}
+
+fn unorm8(t: [u8; 4]) -> [f32; 4] {
+    t.map(|c| f32::from(c) / 255.0)
+}
+
+fn check_cube(o: &[f32], dirs: &[[f32; 3]; 8], linear: bool) -> Result<(), String> {
+    for (i, d) in dirs.iter().enumerate() {
+        let i32_ = i as u32;
+        let (face, s, t) = cube_ref(*d);
+        let want = if linear {
+            // Face centres: the mean of the face's four texels.
+            let mut m = [0.0f32; 4];
+            for (x, y) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                for (c, v) in unorm8(cube_texel(face, 0, x, y)).iter().enumerate() {
+                    m[c] += v / 4.0;
+                }
+            }
+            m
+        } else {
+            let (x, y) = (((s * 2.0) as u32).min(1), ((t * 2.0) as u32).min(1));
+            unorm8(cube_texel(face, 0, x, y))
+        };
+        let got = &o[16 * i..16 * i + 4];
+        if !close(got, &want.map(f64::from)) {
+            return Err(format!(
+                "sample {d:?} (face {face}, {s}, {t}): {got:?} != {want:?}"
+            ));
+        }
+        let (x, y, f) = (i32_ % 2, i32_ / 2 % 2, i32_ % 6);
+        let want = unorm8(cube_texel(f, 0, x, y).map(|b| b.wrapping_add(1)));
+        if o[16 * i + 4..16 * i + 8] != want {
+            return Err(format!(
+                "imageLoad face {f} ({x}, {y}): {:?}",
+                &o[16 * i + 4..16 * i + 8]
+            ));
+        }
+        let want = unorm8(cube_texel(face, 1, 0, 0));
+        if !close(&o[16 * i + 8..16 * i + 12], &want.map(f64::from)) {
+            return Err(format!(
+                "level 1 of face {face}: {:?}",
+                &o[16 * i + 8..16 * i + 12]
+            ));
+        }
+        if o[16 * i + 12..16 * i + 16] != [2.0; 4] {
+            return Err(format!("sizes {:?}", &o[16 * i + 12..16 * i + 16]));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn cube_textures_sample_by_direction_and_read_by_face() {
+    let Some(dev) = device() else { return };
+    let dirs = [
+        [1.0, 0.2, -0.3],
+        [-1.0, -0.4, 0.1],
+        [0.3, 1.0, 0.45],
+        [-0.2, -1.0, -0.6],
+        [0.1, 0.3, 1.0],
+        [-0.35, 0.2, -1.0],
+        [0.9, -0.1, 0.2],
+        [0.05, -0.7, 0.1],
+    ];
+    let centres = [
+        [1.0, 0.0, 0.0],
+        [-1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, -1.0, 0.0],
+        [0.0, 0.0, 1.0],
+        [0.0, 0.0, -1.0],
+        [0.0, 0.0, 3.0],
+        [-2.0, 0.0, 0.0],
+    ];
+    let nearest = SamplerDescriptor {
+        mip_filter: MipFilter::Nearest,
+        ..Default::default()
+    };
+    let linear = SamplerDescriptor {
+        min_filter: MinMagFilter::Linear,
+        mag_filter: MinMagFilter::Linear,
+        mip_filter: MipFilter::Nearest,
+        ..Default::default()
+    };
+    for target in STORAGE {
+        let bytes = build("cube", CUBE, target);
+        let p = pipeline(&dev, Executable::load(&bytes).unwrap());
+        let o = run_cube(&dev, &p, &nearest, &dirs).unwrap_or_else(|e| panic!("{target:?}: {e}"));
+        check_cube(&o, &dirs, false).unwrap_or_else(|e| panic!("{target:?}: {e}"));
+        // Negative control: the directions' faces mirrored.
+        let flipped = dirs.map(|[x, y, z]| [-x, -y, -z]);
+        assert!(check_cube(&o, &flipped, false).is_err(), "{target:?}");
+        let o = run_cube(&dev, &p, &linear, &centres).unwrap_or_else(|e| panic!("{target:?}: {e}"));
+        check_cube(&o, &centres, true).unwrap_or_else(|e| panic!("{target:?}: {e}"));
+        assert!(check_cube(&o, &centres, false).is_err(), "{target:?}");
+        // Linear filtering across a face's edge (seamless in Metal) is
+        // refused rather than approximated.
+        let e = run_cube(&dev, &p, &linear, &dirs).unwrap_err();
+        assert!(
+            matches!(&e, CpuError::Kernel { message, .. } if message.contains("edge of a cube face")),
+            "{target:?}: {e}"
+        );
+    }
 }
