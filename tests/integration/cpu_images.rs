@@ -434,13 +434,16 @@ fn half_to_f32(h: u16) -> f32 {
     }
 }
 
+/// The 3D texture's texels, the array's (r, g) texels, the sizes.
+type Run3d = (Vec<u32>, Vec<[f32; 2]>, Vec<i32>);
+
 /// Runs STORAGE_3D_ARRAY: the 3D texture (2x2x2, R32Uint), the array
 /// (2x2, 2 slices, RG16Float), the sizes.
 fn run_3d_array(
     dev: &Device,
     target: Target,
     tamper: impl FnOnce(&mut DispatchPlan),
-) -> Result<(Vec<u32>, Vec<[f32; 2]>, Vec<i32>), CpuError> {
+) -> Result<Run3d, CpuError> {
     let bytes = build("storage_3d_array", STORAGE_3D_ARRAY, target);
     let p = pipeline(dev, Executable::load(&bytes).unwrap());
     let vol = dev
@@ -494,7 +497,7 @@ fn run_3d_array(
     Ok((vol_out, arr_out, sizes))
 }
 
-fn check_3d_array(r: Result<(Vec<u32>, Vec<[f32; 2]>, Vec<i32>), CpuError>) -> Result<(), String> {
+fn check_3d_array(r: Result<Run3d, CpuError>) -> Result<(), String> {
     let (vol, arr, sizes) = r.map_err(|e| e.to_string())?;
     for z in 0..2 {
         for y in 0..2 {
@@ -1047,7 +1050,7 @@ fn store_push(at: [i32; 2], value: [f32; 4]) -> Vec<u8> {
 
 /// Stores `value` at `at` into a 4x4 texture of `format`; returns the
 /// texture.
-fn store_one<'a>(
+fn store_one(
     dev: &Device,
     p: &Pipeline<'_>,
     format: PixelFormat,

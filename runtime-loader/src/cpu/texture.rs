@@ -370,6 +370,14 @@ impl TextureRegion {
     }
 }
 
+/// One row of a region: its byte offset in the mapping, and its row and
+/// depth image within the region.
+struct Row {
+    at: usize,
+    y: u32,
+    z: u32,
+}
+
 /// A texture of the CPU device (Metal's `MTLTexture`): made by
 /// [`super::Device::texture`], filled and read by the host per level and
 /// slice ([`Texture::replace_region`], [`Texture::get_bytes`]), bound with
@@ -472,14 +480,14 @@ impl Texture {
         &self.inner.m
     }
 
-    /// The byte offset of each row of `region` in `level`, `slice`, and
-    /// the row's length; checks it lies inside.
+    /// Each row of `region` in `level`, `slice`, and the rows' length in
+    /// bytes; checks the region lies inside.
     fn rows(
         &self,
         region: TextureRegion,
         level: u32,
         slice: u32,
-    ) -> Result<(Vec<(usize, [u32; 2])>, usize), CpuError> {
+    ) -> Result<(Vec<Row>, usize), CpuError> {
         let d = &self.inner.desc;
         let bad = |message: String| CpuError::TextureAccess {
             texture: self.label().to_string(),
@@ -517,7 +525,7 @@ impl Texture {
                     + (region.origin[2] + z) as usize * image_pitch
                     + (region.origin[1] + y) as usize * row_pitch
                     + region.origin[0] as usize * bpt;
-                rows.push((at, [y, z]));
+                rows.push(Row { at, y, z });
             }
         }
         Ok((rows, region.size[0] as usize * bpt))
@@ -536,7 +544,7 @@ impl Texture {
         bytes_per_image: usize,
     ) -> Result<(), CpuError> {
         let (rows, row_len) = self.rows(region, level, slice)?;
-        for (at, [y, z]) in rows {
+        for Row { at, y, z } in rows {
             let from = z as usize * bytes_per_image + y as usize * bytes_per_row;
             let src = bytes
                 .get(from..from + row_len)
@@ -572,7 +580,7 @@ impl Texture {
     ) -> Result<(), CpuError> {
         let (rows, row_len) = self.rows(region, level, slice)?;
         let len = out.len();
-        for (at, [y, z]) in rows {
+        for Row { at, y, z } in rows {
             let from = z as usize * bytes_per_image + y as usize * bytes_per_row;
             let dst = out
                 .get_mut(from..from + row_len)
