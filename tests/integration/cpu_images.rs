@@ -13,8 +13,9 @@ use std::time::Duration;
 
 use halc::msl::{BindingModel, LayoutOptions, Platform, Tier};
 use halc::runtime_loader::cpu::{
-    AddressMode, BorderColor, CpuError, Device, DeviceOptions, MinMagFilter, MipFilter, Pipeline,
-    PixelFormat, ResourceBindings, SamplerDescriptor, Texture, TextureDescriptor, TextureType,
+    AddressMode, BorderColor, Bound, CpuError, Device, DeviceOptions, MinMagFilter, MipFilter,
+    Pipeline, PixelFormat, ResourceBindings, SamplerDescriptor, Texture, TextureDescriptor,
+    TextureType,
 };
 use halc::runtime_loader::memory::MemoryType;
 use halc::runtime_loader::plan::{Command, DispatchPlan, Grid, ResourceKey};
@@ -1440,5 +1441,99 @@ fn cube_textures_sample_by_direction_and_read_by_face() {
             matches!(&e, CpuError::Kernel { message, .. } if message.contains("edge of a cube face")),
             "{target:?}: {e}"
         );
+    }
+}
+
+/// `fixtures/kernels/descriptor_arrays.spv` compiled for `target`.
+fn build_fixture(name: &str, target: Target) -> Vec<u8> {
+    let path = crate::kernel(&format!("{name}.spv"));
+    let layout = match target {
+        Target::Discrete => LayoutOptions {
+            model: BindingModel::Discrete,
+            ..Default::default()
+        },
+        _ => LayoutOptions::default(),
+    };
+    let options = halc::Options {
+        layout,
+        ..Default::default()
+    };
+    halc::compile(&[crate::input(&path)], &options)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .to_flatbuffer()
+}
+
+/// Texel x of texture `k` of the descriptor array (R32Float, 64x1).
+fn array_texel(k: usize, x: usize) -> f32 {
+    (k * 1000 + x) as f32
+}
+
+#[test]
+fn an_array_of_combined_image_samplers_is_indexed_dynamically() {
+    let Some(dev) = device() else { return };
+    let n = 64usize;
+    let input = |k: usize| -> Vec<f32> { (0..n).map(|i| (k * 100 + i) as f32 * 0.5).collect() };
+    for target in [Target::ArgumentBuffers, Target::Discrete] {
+        let bytes = build_fixture("descriptor_arrays", target);
+        let p = pipeline(&dev, Executable::load(&bytes).unwrap());
+        let bufs: Vec<_> = (0..4)
+            .map(|k| {
+                dev.buffer_with_data(&f32_bytes(&input(k)), MemoryType::HostVisible)
+                    .unwrap()
+            })
+            .collect();
+        let textures: Vec<Texture> = (0..3)
+            .map(|k| {
+                texture(
+                    &dev,
+                    TextureDescriptor::d2(PixelFormat::R32Float, n as u32, 1),
+                    &f32_bytes(&(0..n).map(|x| array_texel(k, x)).collect::<Vec<_>>()),
+                )
+            })
+            .collect();
+        let smp = dev.sampler(&SamplerDescriptor::default()).unwrap();
+        let (which, tex) = (2usize, 1usize);
+        let sel = dev
+            .buffer_with_data(
+                &[(which as i32).to_le_bytes(), (tex as i32).to_le_bytes()].concat(),
+                MemoryType::HostVisible,
+            )
+            .unwrap();
+        let mut b = ResourceBindings::new();
+        b.bind_array(
+            0,
+            0,
+            bufs.iter().map(|buffer| Bound::Buffer {
+                buffer,
+                offset: 0,
+                length: buffer.len(),
+            }),
+        )
+        .bind_array(
+            0,
+            1,
+            textures
+                .iter()
+                .map(|t| Bound::CombinedImageSampler(t, &smp)),
+        )
+        .buffer(0, 2, &sel);
+        run(&dev, &p, &b, &[], Grid::Threads([n as u32, 1, 1]), |_| {})
+            .unwrap_or_else(|e| panic!("{target:?}: {e}"));
+        let got = f32s(&bufs[3].to_vec().unwrap());
+        let expected = |tex: usize| -> Vec<f32> {
+            (0..n)
+                .map(|i| {
+                    input(0)[i]
+                        + input(1)[i]
+                        + input(which)[i]
+                        + array_texel(tex, i)
+                        + array_texel(0, 0)
+                })
+                .collect()
+        };
+        assert_eq!(got, expected(tex), "{target:?}");
+        // Negative control: what the other elements would have given.
+        assert_ne!(got, expected(0), "{target:?}");
+        assert_ne!(got, expected(2), "{target:?}");
     }
 }
