@@ -85,6 +85,28 @@ impl Encoded {
         }
     }
 
+    /// A full slot table made by hand (unit tests of the shim's textures),
+    /// keeping `textures` and `samplers` alive.
+    #[cfg(test)]
+    pub(super) fn for_test_slots(
+        slots: [*mut c_void; SLOT_COUNT],
+        threadgroups: [u64; 3],
+        threads: [u32; 3],
+        regions: Vec<Region>,
+        textures: Vec<Texture>,
+        samplers: Vec<Sampler>,
+    ) -> Encoded {
+        Encoded {
+            slots,
+            threadgroups,
+            threads,
+            regions,
+            _keep: Vec::new(),
+            _textures: textures,
+            _samplers: samplers,
+        }
+    }
+
     /// A table made by hand (unit tests of the executor).
     #[cfg(test)]
     pub(super) fn for_test(

@@ -110,6 +110,8 @@ mod sync;
 #[cfg(test)]
 mod tests;
 mod texture;
+#[cfg(test)]
+mod texture_tests;
 
 pub use bindings::{Bound, ResourceBindings};
 pub use buffer::Buffer;
