@@ -393,10 +393,10 @@ fn image_declarations_halc_cannot_run_are_skips_and_mistakes_fail() {
 }
 
 /// `halc compile --check-msl` over every fixture in both binding models:
-/// the MSL compiles against the shim; only the texture fixtures are
-/// reported as unchecked, each with a warning.
+/// the MSL compiles against the shim, the texture fixtures (`images`,
+/// `descriptor_arrays`) too, with no warning.
 #[test]
-fn check_msl_accepts_every_fixture_and_names_unchecked_ones() {
+fn check_msl_accepts_every_fixture() {
     if !tools() {
         return;
     }
@@ -413,16 +413,7 @@ fn check_msl_accepts_every_fixture_and_names_unchecked_ones() {
             let stderr = String::from_utf8(o.stderr).unwrap();
             assert_eq!(o.status.code(), Some(0), "{}: {stderr}", f.display());
             let name = f.file_stem().unwrap().to_string_lossy();
-            if name == "images" || name == "descriptor_arrays" {
-                assert!(
-                    stderr.starts_with("warning: ")
-                        && stderr.contains("MSL not checked")
-                        && stderr.contains("textures and samplers"),
-                    "{name}: {stderr}"
-                );
-            } else {
-                assert!(stderr.is_empty(), "{name}: {stderr}");
-            }
+            assert!(stderr.is_empty(), "{name}: {stderr}");
         }
     }
 }

@@ -8,6 +8,8 @@ mod contract;
 mod corpus;
 #[cfg(unix)]
 mod cpu;
+#[cfg(unix)]
+mod cpu_images;
 mod docs;
 mod fixtures;
 mod glsl_cli;

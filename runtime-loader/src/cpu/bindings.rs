@@ -1,14 +1,13 @@
-//! What the host binds to a dispatch: CPU buffers by (set, binding), kept
-//! in the plan's [`BoundTable`] and turned into the portable
-//! [`Bindings`] a plan is made from.
+//! What the host binds to a dispatch: CPU buffers, textures and samplers
+//! by (set, binding), kept in the plan's [`BoundTable`] and turned into the
+//! portable [`Bindings`] a plan is made from.
 
 use super::buffer::Buffer;
+use super::texture::{Sampler, Texture};
 use super::CpuError;
 use crate::plan::{range_inside, Bindings, BoundTable, BufferBinding, Resource, ResourceKey};
 
-/// What is bound to one array element of a binding: a buffer range (the
-/// CPU backend has no textures or samplers yet; Metal's `Bound` also has
-/// those variants).
+/// What is bound to one array element of a binding (as Metal's `Bound`).
 #[derive(Debug, Clone, Copy)]
 pub enum Bound<'r> {
     /// A buffer range.
@@ -20,27 +19,28 @@ pub enum Bound<'r> {
         /// Byte length (what a buffer-sizes table records).
         length: u64,
     },
+    /// A texture (storage and sampled images, texel buffers).
+    Texture(&'r Texture),
+    /// A sampler.
+    Sampler(&'r Sampler),
+    /// A combined image-sampler.
+    CombinedImageSampler(&'r Texture, &'r Sampler),
 }
 
-/// A bound buffer range, as stored.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct BoundRange<'r> {
-    pub(super) buffer: &'r Buffer,
-    pub(super) offset: u64,
-    pub(super) length: u64,
-}
+impl Bound<'_> {
+    /// Its texture, if it has one.
+    pub(super) fn texture(&self) -> Option<&Texture> {
+        match *self {
+            Bound::Texture(t) | Bound::CombinedImageSampler(t, _) => Some(t),
+            _ => None,
+        }
+    }
 
-impl<'r> From<Bound<'r>> for BoundRange<'r> {
-    fn from(b: Bound<'r>) -> Self {
-        let Bound::Buffer {
-            buffer,
-            offset,
-            length,
-        } = b;
-        BoundRange {
-            buffer,
-            offset,
-            length,
+    /// Its sampler, if it has one.
+    pub(super) fn sampler(&self) -> Option<&Sampler> {
+        match *self {
+            Bound::Sampler(s) | Bound::CombinedImageSampler(_, s) => Some(s),
+            _ => None,
         }
     }
 }
@@ -61,16 +61,17 @@ impl<'r> crate::plan::BindResources<&'r Buffer> for ResourceBindings<'r> {
 }
 
 impl<'r> crate::plan::BindResources<Bound<'r>> for ResourceBindings<'r> {
-    /// Binds buffer ranges.
+    /// Binds objects.
     fn bind_resources(&mut self, set: u32, binding: u32, elements: &[Bound<'r>]) {
         self.bind_array(set, binding, elements.iter().copied());
     }
 }
 
-/// CPU buffers bound to a dispatch, keyed by (set, binding).
+/// CPU buffers, textures and samplers bound to a dispatch, keyed by (set,
+/// binding).
 #[derive(Debug, Clone, Default)]
 pub struct ResourceBindings<'r> {
-    table: BoundTable<BoundRange<'r>>,
+    table: BoundTable<Bound<'r>>,
 }
 
 impl<'r> ResourceBindings<'r> {
@@ -91,8 +92,7 @@ impl<'r> ResourceBindings<'r> {
         binding: u32,
         elements: impl IntoIterator<Item = Bound<'r>>,
     ) -> &mut Self {
-        self.table
-            .insert(set, binding, elements.into_iter().map(BoundRange::from));
+        self.table.insert(set, binding, elements);
         self
     }
 
@@ -122,7 +122,28 @@ impl<'r> ResourceBindings<'r> {
         )
     }
 
-    pub(super) fn get(&self, key: ResourceKey) -> Result<&BoundRange<'r>, CpuError> {
+    /// Binds a texture.
+    pub fn texture(&mut self, set: u32, binding: u32, texture: &'r Texture) -> &mut Self {
+        self.bind(set, binding, Bound::Texture(texture))
+    }
+
+    /// Binds a sampler.
+    pub fn sampler(&mut self, set: u32, binding: u32, sampler: &'r Sampler) -> &mut Self {
+        self.bind(set, binding, Bound::Sampler(sampler))
+    }
+
+    /// Binds a combined image-sampler.
+    pub fn combined(
+        &mut self,
+        set: u32,
+        binding: u32,
+        texture: &'r Texture,
+        sampler: &'r Sampler,
+    ) -> &mut Self {
+        self.bind(set, binding, Bound::CombinedImageSampler(texture, sampler))
+    }
+
+    pub(super) fn get(&self, key: ResourceKey) -> Result<&Bound<'r>, CpuError> {
         self.table.element(key).ok_or(CpuError::Inconsistent {
             key,
             message: "the plan refers to an element that is not bound",
@@ -130,26 +151,54 @@ impl<'r> ResourceBindings<'r> {
     }
 
     /// The portable bindings a plan is made from: every buffer's GPU address
-    /// is its host address.
+    /// is its host address, every texture's and sampler's resource id the
+    /// address of the state the kernel reads.
     pub fn to_plan(&self) -> Result<Bindings, CpuError> {
         self.table.to_bindings(|key, b| {
-            range_inside(b.offset, b.length, b.buffer.len()).map_err(|end| {
-                CpuError::RangeOutOfBounds {
-                    key,
-                    offset: b.offset,
-                    end,
-                    len: b.buffer.len(),
+            Ok(match *b {
+                Bound::Buffer {
+                    buffer,
+                    offset,
+                    length,
+                } => {
+                    range_inside(offset, length, buffer.len()).map_err(|end| {
+                        CpuError::RangeOutOfBounds {
+                            key,
+                            offset,
+                            end,
+                            len: buffer.len(),
+                        }
+                    })?;
+                    Resource::Buffer(BufferBinding {
+                        gpu_address: buffer.gpu_address(),
+                        offset,
+                        length,
+                    })
                 }
-            })?;
-            Ok(Resource::Buffer(BufferBinding {
-                gpu_address: b.buffer.gpu_address(),
-                offset: b.offset,
-                length: b.length,
-            }))
+                Bound::Texture(t) => Resource::Texture {
+                    resource_id: t.gpu_resource_id(),
+                },
+                Bound::Sampler(s) => Resource::Sampler {
+                    resource_id: s.gpu_resource_id(),
+                },
+                Bound::CombinedImageSampler(t, s) => Resource::CombinedImageSampler {
+                    texture_id: t.gpu_resource_id(),
+                    sampler_id: s.gpu_resource_id(),
+                },
+            })
         })
     }
 
-    pub(super) fn buffers(&self) -> impl Iterator<Item = (ResourceKey, &BoundRange<'r>)> {
+    /// Every bound buffer, in (set, binding, element) order.
+    pub(super) fn buffers(&self) -> impl Iterator<Item = (ResourceKey, &'r Buffer)> + '_ {
+        self.table.elements().filter_map(|(key, b)| match *b {
+            Bound::Buffer { buffer, .. } => Some((key, buffer)),
+            _ => None,
+        })
+    }
+
+    /// Every bound object, in (set, binding, element) order.
+    pub(super) fn objects(&self) -> impl Iterator<Item = (ResourceKey, &Bound<'r>)> + '_ {
         self.table.elements()
     }
 }

@@ -71,14 +71,14 @@ fn prepare(
                 .binding(key.set, key.binding)
                 .is_none_or(|b| b.access() != Access::ReadOnly)
         })
-        .map(|(_, b)| b.buffer.clone())
+        .map(|(_, b)| b.clone())
         .collect();
     Ok(Ready {
         kernel: kernel.name().into(),
         entry: pipeline.entry(),
         _library: pipeline.library().clone(),
         encoded,
-        _buffers: bindings.buffers().map(|(_, b)| b.buffer.clone()).collect(),
+        _buffers: bindings.buffers().map(|(_, b)| b.clone()).collect(),
         _params: None,
         simd_width: pipeline.thread_execution_width(),
         written,

@@ -16,6 +16,7 @@ use super::program::{Pipeline, Program};
 use super::queue::{Queue, Submission};
 use super::simd::SIMD_WIDTHS;
 use super::sync::Semaphore;
+use super::texture::{Sampler, SamplerDescriptor, Texture, TextureDescriptor};
 use super::CpuError;
 use crate::memory::MemoryType;
 use crate::plan::{DispatchPlan, Grid};
@@ -93,6 +94,18 @@ impl Device {
     /// A buffer holding `data` (of any storage mode, as on Metal).
     pub fn buffer_with_data(&self, data: &[u8], memory: MemoryType) -> Result<Buffer, CpuError> {
         Buffer::with_data(data, memory, self.inner.unified_memory)
+    }
+
+    /// A zeroed texture (`newTextureWithDescriptor:`); see [`Texture`]. Fails
+    /// for a descriptor Metal would refuse.
+    pub fn texture(&self, descriptor: &TextureDescriptor) -> Result<Texture, CpuError> {
+        Texture::new(descriptor)
+    }
+
+    /// A sampler (`newSamplerStateWithDescriptor:`); fails for a descriptor
+    /// Metal would refuse.
+    pub fn sampler(&self, descriptor: &SamplerDescriptor) -> Result<Sampler, CpuError> {
+        Sampler::new(descriptor)
     }
 
     /// The executable's libraries on this device; pipelines come from the

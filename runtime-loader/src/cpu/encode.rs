@@ -1,15 +1,17 @@
 //! The plan → kernel-argument mapping: each [`Command`] of a plan becomes an
-//! entry of the kernel's `[[buffer(N)]]` table, exactly as the Metal backend
-//! turns it into one encoder call. No decision is taken here that the plan
+//! entry of the kernel's slot table (`[[buffer(N)]]`, `[[texture(N)]]`,
+//! `[[sampler(N)]]`), exactly as the Metal backend turns it into one encoder
+//! call. No decision is taken here that the plan
 //! has not already taken; what Metal would leave undefined (a slot never
 //! set, a resource never made resident) is an error.
 
 use std::collections::BTreeMap;
 use std::ffi::c_void;
 
-use super::bindings::ResourceBindings;
+use super::bindings::{Bound, ResourceBindings};
 use super::buffer::{Buffer, Mapping};
-use super::source::{Param, ParamKind};
+use super::source::{Param, ParamKind, SAMPLER_SLOT_BASE, SLOT_COUNT, TEXTURE_SLOT_BASE};
+use super::texture::{Sampler, Texture};
 use super::CpuError;
 use crate::plan::{BytesPurpose, Command, DispatchPlan, MemberValue};
 use crate::schema::MetalLimits;
@@ -37,16 +39,28 @@ impl Region {
     }
 }
 
-/// A plan made ready to run: the `[[buffer(N)]]` table and what it points to.
+/// A plan made ready to run: the slot table and what it points to.
 #[derive(Debug)]
 pub(super) struct Encoded {
-    pub(super) slots: [*mut c_void; MetalLimits::MaxBufferSlots.0 as usize],
+    /// `[[buffer(N)]]` at N, `[[texture(N)]]` at `TEXTURE_SLOT_BASE + N`,
+    /// `[[sampler(N)]]` at `SAMPLER_SLOT_BASE + N`.
+    pub(super) slots: [*mut c_void; SLOT_COUNT],
     pub(super) threadgroups: [u64; 3],
     pub(super) threads: [u32; 3],
     pub(super) regions: Vec<Region>,
     /// Argument buffers, `setBytes` copies and sizes tables, alive until the
     /// dispatch ends.
     _keep: Vec<Mapping>,
+    /// The textures and samplers the slots and argument buffers point to.
+    _textures: Vec<Texture>,
+    _samplers: Vec<Sampler>,
+}
+
+/// The full slot table with `buffers` at the buffer slots.
+fn with_buffers(buffers: [*mut c_void; 31]) -> [*mut c_void; SLOT_COUNT] {
+    let mut slots = [std::ptr::null_mut(); SLOT_COUNT];
+    slots[..31].copy_from_slice(&buffers);
+    slots
 }
 
 impl Encoded {
@@ -61,11 +75,35 @@ impl Encoded {
         keep: Vec<Mapping>,
     ) -> Encoded {
         Encoded {
-            slots,
+            slots: with_buffers(slots),
             threadgroups,
             threads,
             regions,
             _keep: keep,
+            _textures: Vec::new(),
+            _samplers: Vec::new(),
+        }
+    }
+
+    /// A full slot table made by hand (unit tests of the shim's textures),
+    /// keeping `textures` and `samplers` alive.
+    #[cfg(test)]
+    pub(super) fn for_test_slots(
+        slots: [*mut c_void; SLOT_COUNT],
+        threadgroups: [u64; 3],
+        threads: [u32; 3],
+        regions: Vec<Region>,
+        textures: Vec<Texture>,
+        samplers: Vec<Sampler>,
+    ) -> Encoded {
+        Encoded {
+            slots,
+            threadgroups,
+            threads,
+            regions,
+            _keep: Vec::new(),
+            _textures: textures,
+            _samplers: samplers,
         }
     }
 
@@ -78,11 +116,13 @@ impl Encoded {
         regions: Vec<Region>,
     ) -> Encoded {
         Encoded {
-            slots,
+            slots: with_buffers(slots),
             threadgroups,
             threads,
             regions,
             _keep: Vec::new(),
+            _textures: Vec::new(),
+            _samplers: Vec::new(),
         }
     }
 }
@@ -96,27 +136,28 @@ pub(super) fn encode(
     bindings: &ResourceBindings<'_>,
 ) -> Result<Encoded, CpuError> {
     let kernel = kernel.to_string();
-    let mut slots: [*mut c_void; 31] =
-        [std::ptr::null_mut(); MetalLimits::MaxBufferSlots.0 as usize];
+    let mut slots: [*mut c_void; SLOT_COUNT] = [std::ptr::null_mut(); SLOT_COUNT];
+    let mut textures: Vec<Texture> = Vec::new();
+    let mut samplers: Vec<Sampler> = Vec::new();
+    let mut resident_textures: Vec<Texture> = Vec::new();
     let mut keep = Vec::new();
     let mut regions = Vec::new();
     let mut resident: Vec<&Buffer> = Vec::new();
     let mut resident_sizes: Vec<u32> = Vec::new();
     let mut dispatch = None;
-    let slot = |index: u32| -> Result<usize, CpuError> {
+    let slot_of = |what: &str, base: usize, limit: MetalLimits, index: u32| {
         let i = index as usize;
-        if i < MetalLimits::MaxBufferSlots.0 as usize {
-            Ok(i)
+        if i < limit.0 as usize {
+            Ok(base + i)
         } else {
             Err(CpuError::Limit {
                 kernel: kernel.clone(),
-                message: format!(
-                    "buffer slot {index} is beyond Metal's {} slots",
-                    MetalLimits::MaxBufferSlots.0
-                ),
+                message: format!("{what} slot {index} is beyond Metal's {} slots", limit.0),
             })
         }
     };
+    let slot = |index: u32| slot_of("buffer", 0, MetalLimits::MaxBufferSlots, index);
+    let not = |key, message| CpuError::Inconsistent { key, message };
     // Each argument buffer's bytes with the sizes table's address patched in.
     let mut ab_copies: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
 
@@ -159,26 +200,59 @@ pub(super) fn encode(
             }
             Command::UseSizesTable { set } => resident_sizes.push(*set),
             Command::SetBuffer { index, key, offset } => {
-                let b = bindings.get(*key)?;
-                if *offset > b.buffer.len() {
+                let Bound::Buffer { buffer, .. } = bindings.get(*key)? else {
+                    return Err(not(*key, "the plan sets a buffer where no buffer is bound"));
+                };
+                if *offset > buffer.len() {
                     return Err(CpuError::RangeOutOfBounds {
                         key: *key,
                         offset: *offset,
                         end: *offset,
-                        len: b.buffer.len(),
+                        len: buffer.len(),
                     });
                 }
                 // SAFETY: `offset <= len`, so the pointer is inside (or one
                 // past) the buffer's bytes.
                 slots[slot(*index)?] =
-                    unsafe { b.buffer.mapping().ptr().add(*offset as usize) }.cast();
+                    unsafe { buffer.mapping().ptr().add(*offset as usize) }.cast();
             }
-            Command::UseResource { key, .. } => resident.push(bindings.get(*key)?.buffer),
-            Command::SetTexture { key, .. } | Command::SetSamplerState { key, .. } => {
-                return Err(CpuError::Unsupported {
-                    kernel: kernel.clone(),
-                    what: format!("{key} is a texture or sampler"),
-                })
+            Command::UseResource { key, .. } => match bindings.get(*key)? {
+                Bound::Buffer { buffer, .. } => resident.push(buffer),
+                b => {
+                    let t = b.texture().ok_or(not(
+                        *key,
+                        "the plan makes resident a sampler (only buffers and textures are)",
+                    ))?;
+                    resident_textures.push(t.clone());
+                }
+            },
+            Command::SetTexture { index, key } => {
+                let t = bindings.get(*key)?.texture().ok_or(not(
+                    *key,
+                    "the plan sets a texture where no texture is bound",
+                ))?;
+                let i = slot_of(
+                    "texture",
+                    TEXTURE_SLOT_BASE,
+                    MetalLimits::MaxTextureSlots,
+                    *index,
+                )?;
+                slots[i] = t.mapping().ptr().cast();
+                textures.push(t.clone());
+            }
+            Command::SetSamplerState { index, key } => {
+                let s = bindings.get(*key)?.sampler().ok_or(not(
+                    *key,
+                    "the plan sets a sampler where no sampler is bound",
+                ))?;
+                let i = slot_of(
+                    "sampler",
+                    SAMPLER_SLOT_BASE,
+                    MetalLimits::MaxSamplerSlots,
+                    *index,
+                )?;
+                slots[i] = s.gpu_resource_id() as *mut c_void;
+                samplers.push(s.clone());
             }
             Command::Dispatch {
                 threadgroups,
@@ -191,14 +265,37 @@ pub(super) fn encode(
         message: "the plan has no dispatch command".into(),
     })?;
 
-    // Every [[buffer(N)]] the kernel declares must have been set.
+    // Every [[buffer(N)]], [[texture(N)]] and [[sampler(N)]] the kernel
+    // declares must have been set (each element of an array).
     for p in params {
-        if let ParamKind::Buffer(n) = p.kind {
-            if slots.get(n as usize).is_none_or(|s| s.is_null()) {
-                return Err(CpuError::UnboundSlot {
+        let (at, attribute) = match p.kind {
+            ParamKind::Buffer(n) => {
+                if slots.get(n as usize).is_none_or(|s| s.is_null()) {
+                    return Err(CpuError::UnboundSlot {
+                        kernel,
+                        param: p.name.clone(),
+                        index: n,
+                    });
+                }
+                continue;
+            }
+            ParamKind::Texture { index, count } => (
+                TEXTURE_SLOT_BASE + index as usize,
+                ("texture", index, count),
+            ),
+            ParamKind::Sampler { index, count } => (
+                SAMPLER_SLOT_BASE + index as usize,
+                ("sampler", index, count),
+            ),
+            ParamKind::Builtin(_) => continue,
+        };
+        let (what, index, count) = attribute;
+        for e in 0..count as usize {
+            if slots.get(at + e).is_none_or(|s| s.is_null()) {
+                return Err(CpuError::UnboundResourceSlot {
                     kernel,
                     param: p.name.clone(),
-                    index: n,
+                    attribute: format!("{what}({})", index as usize + e),
                 });
             }
         }
@@ -219,17 +316,51 @@ pub(super) fn encode(
             });
         }
         for m in &a.members {
-            let MemberValue::Buffer { .. } = m.value else {
-                continue;
-            };
             let at = m.byte_offset as usize;
             let Some(word) = bytes.get(at..at + 8) else {
                 continue;
             };
             let address = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+            let stray = |what| CpuError::StrayResourceId {
+                kernel: kernel.clone(),
+                set: a.set,
+                byte_offset: m.byte_offset,
+                key: m.key,
+                id: address,
+                what,
+            };
+            match m.value {
+                MemberValue::Buffer { .. } => {}
+                MemberValue::Texture { .. } => {
+                    // The kernel finds the texture by the id in the bytes:
+                    // it must be a bound texture's, made resident.
+                    let t = bindings
+                        .objects()
+                        .find_map(|(_, b)| b.texture().filter(|t| t.gpu_resource_id() == address))
+                        .ok_or_else(|| stray("texture"))?;
+                    if !resident_textures.iter().any(|r| r.same(t)) {
+                        return Err(CpuError::NotResident {
+                            kernel,
+                            key: m.key,
+                            set: a.set,
+                            byte_offset: m.byte_offset,
+                        });
+                    }
+                    textures.push(t.clone());
+                    continue;
+                }
+                MemberValue::Sampler { .. } => {
+                    let s = bindings
+                        .objects()
+                        .find_map(|(_, b)| b.sampler().filter(|s| s.gpu_resource_id() == address))
+                        .ok_or_else(|| stray("sampler"))?;
+                    samplers.push(s.clone());
+                    continue;
+                }
+            }
             let target = bindings.buffers().find(|(_, b)| {
-                let start = b.buffer.gpu_address();
-                (start..=start + b.buffer.len()).contains(&address)
+                let start = b.gpu_address();
+                (start..=start + b.len()).contains(&address)
             });
             let Some((_, b)) = target else {
                 return Err(CpuError::StrayAddress {
@@ -240,7 +371,7 @@ pub(super) fn encode(
                     address,
                 });
             };
-            if !resident.iter().any(|r| r.same(b.buffer)) {
+            if !resident.iter().any(|r| r.same(b)) {
                 return Err(CpuError::NotResident {
                     kernel,
                     key: m.key,
@@ -254,8 +385,16 @@ pub(super) fn encode(
     for (key, b) in bindings.buffers() {
         regions.push(Region::of(
             format!("the buffer bound to {key}"),
-            b.buffer.mapping(),
+            b.mapping(),
         ));
+    }
+    for (key, b) in bindings.objects() {
+        if let Some(t) = b.texture() {
+            regions.push(Region::of(
+                format!("{} bound to {key}", t.label()),
+                t.mapping(),
+            ));
+        }
     }
     Ok(Encoded {
         slots,
@@ -263,5 +402,7 @@ pub(super) fn encode(
         threads,
         regions,
         _keep: keep,
+        _textures: textures,
+        _samplers: samplers,
     })
 }

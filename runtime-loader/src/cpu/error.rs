@@ -109,6 +109,52 @@ pub enum CpuError {
         /// The slot.
         index: u32,
     },
+    /// The kernel declares `[[texture(N)]]` or `[[sampler(N)]]` and the plan
+    /// never set slot N.
+    #[error(
+        "kernel `{kernel}`: parameter `{param}` is [[{attribute}]], which the plan never sets"
+    )]
+    UnboundResourceSlot {
+        /// Kernel.
+        kernel: String,
+        /// The parameter's name in the MSL.
+        param: String,
+        /// `texture(N)` or `sampler(N)`.
+        attribute: String,
+    },
+    /// An argument-buffer member holds a resource id that is no bound
+    /// texture's (or sampler's).
+    #[error("kernel `{kernel}`: the argument buffer of set {set} holds {id:#x} at byte offset {byte_offset} (member for {key}), which is no bound {what}'s resource id")]
+    StrayResourceId {
+        /// Kernel.
+        kernel: String,
+        /// Set.
+        set: u32,
+        /// Byte offset.
+        byte_offset: u32,
+        /// The member's binding.
+        key: ResourceKey,
+        /// The id found.
+        id: u64,
+        /// `texture` or `sampler`.
+        what: &'static str,
+    },
+    /// A texture or sampler descriptor Metal would refuse.
+    #[error("invalid {what} descriptor: {message}")]
+    InvalidDescriptor {
+        /// `texture` or `sampler`.
+        what: &'static str,
+        /// Why.
+        message: String,
+    },
+    /// A host upload or readback outside a texture (or with too few bytes).
+    #[error("{texture}: {message}")]
+    TextureAccess {
+        /// The texture's label.
+        texture: String,
+        /// What is outside.
+        message: String,
+    },
     /// A buffer reached through an argument buffer was not made resident.
     #[error("kernel `{kernel}`: {key} is reached through the argument buffer of set {set} (byte offset {byte_offset}) but no useResource makes it resident; a GPU can hang or fault")]
     NotResident {

@@ -19,6 +19,7 @@
 //! |---|---|
 //! | [`Device`] | the compiler (clang, cache directory) and the execution options |
 //! | [`Buffer`] | an exact-size shared mapping with a guard page before and after |
+//! | [`Texture`] / [`Sampler`] | from a [`TextureDescriptor`] / [`SamplerDescriptor`] (Metal's descriptors); texels in a shared mapping, host upload and readback per level and slice |
 //! | [`Program`] | an executable's MSL libraries |
 //! | [`Pipeline`] | one kernel with its [`crate::plan::Specialization`], compiled to a shared object and loaded |
 //! | [`CommandBuffer`] / [`ComputePass`] | recorded waits, signals, dispatches (planned and encoded when recorded), copies, fills; replayable |
@@ -36,11 +37,15 @@
 //!    function constants, and generates an entry wrapper from the kernel's
 //!    parameter list; `cxx/` compiles it with clang against the
 //!    `metal_stdlib` shim (`src/cpu/shim/`), cached by SHA-256.
-//! 2. `encode.rs` turns the plan's commands into the kernel's
-//!    `[[buffer(N)]]` table: argument buffers hold exactly the plan's bytes
-//!    (a buffer's "GPU address" is its host address), `setBytes` copies,
-//!    `setBuffer` host address + offset; every buffer an argument buffer
-//!    points to must have been made resident by `useResource`.
+//! 2. `encode.rs` turns the plan's commands into the kernel's slot table
+//!    (`[[buffer(N)]]`, `[[texture(N)]]`, `[[sampler(N)]]`): argument
+//!    buffers hold exactly the plan's bytes (a buffer's "GPU address" is its
+//!    host address, a texture's or sampler's resource id the address of the
+//!    header the shim reads), `setBytes` copies, `setBuffer` host address +
+//!    offset, `setTexture` / `setSamplerState` the resource id; every buffer
+//!    and texture an argument buffer points to must have been made resident
+//!    by `useResource`, and every id in it must be a bound texture's or
+//!    sampler's.
 //! 3. `exec/` forks (`fork.rs`); the child runs threadgroups on worker threads, the
 //!    threads of a group as fibers (barriers and SIMD-group operations are
 //!    fiber switches), with poisoned threadgroup memory. A crash, a time-out
@@ -51,11 +56,32 @@
 //! checked, e.g. a `threadgroup` array sized by a function constant),
 //! address-space rules (address spaces are erased), real SIMD and memory-model
 //! timing (fibers run one at a time per group, in order; a race may not
-//! show), fast-math precision (the host computes IEEE float without FMA
-//! contraction), and textures and samplers, which are not supported yet.
+//! show), and fast-math precision (the host computes IEEE float without FMA
+//! contraction).
+//!
+//! **Textures and samplers** follow the Metal Shading Language
+//! specification (the shim's `metal_texture`): `texture1d`, `texture1d_array`,
+//! `texture2d`, `texture2d_array`, `texture3d`, `texturecube`,
+//! `texturecube_array` and `texture_buffer` with `read`, `write`, `sample`
+//! (nearest and linear, mip filters, `level` / `bias` / `min_lod_clamp` /
+//! gradient options, offsets, normalized and pixel coordinates, every
+//! address mode and border colour), `gather`, the size queries and `fence`;
+//! the [`PixelFormat`]s Vulkan images map to, converted by Metal's rules
+//! (unorm and snorm scaled and rounded to nearest even after clamping, snorm
+//! reading its most negative value as -1, 8- and 16-bit integer writes
+//! saturated, half rounded to nearest even). A read or write outside a
+//! texture, a texture type whose component kind does not suit the pixel
+//! format, and linear filtering that would need more than the shim models
+//! (across a cube face's edge, which Metal filters seamlessly; of an
+//! integer format) fail the dispatch with an error naming the texture.
+//! Refused when the kernel is prepared: multisampled and depth textures,
+//! comparison sampling, `constexpr sampler`. Filtering weights are exact
+//! floats (a GPU's have a few bits of fraction), and image atomics are not
+//! modelled (halc refuses them when compiling).
 //!
 //! The files, each importing only files before it in this list: `simd.rs`
-//! (the SIMD widths emulated), `error.rs`, `buffer.rs`, `source/`,
+//! (the SIMD widths emulated), `error.rs`, `buffer.rs`, `texture.rs`
+//! (textures, samplers and their descriptors), `source/`,
 //! `bindings.rs` (what the host binds), `encode.rs`, `exec/` (the executor),
 //! `cxx/` (finding clang, the shim and the compile cache, loading an object),
 //! `options.rs` ([`DeviceOptions`]), `polyfill.rs`, `sync.rs`, `queue.rs`
@@ -83,6 +109,9 @@ mod source;
 mod sync;
 #[cfg(test)]
 mod tests;
+mod texture;
+#[cfg(test)]
+mod texture_tests;
 
 pub use bindings::{Bound, ResourceBindings};
 pub use buffer::Buffer;
@@ -96,3 +125,7 @@ pub use program::{Pipeline, Program};
 pub use queue::{Queue, Submission};
 pub use simd::{SIMD_WIDTH, SIMD_WIDTHS, SIMD_WIDTHS_TEXT};
 pub use sync::Semaphore;
+pub use texture::{
+    AddressMode, BorderColor, ComponentKind, MinMagFilter, MipFilter, PixelFormat, Sampler,
+    SamplerDescriptor, Texture, TextureDescriptor, TextureRegion, TextureType, MAX_MIP_LEVELS,
+};

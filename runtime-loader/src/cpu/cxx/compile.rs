@@ -90,6 +90,7 @@ pub const SHIM_FILES: &[(&str, &str)] = &[
         include_str!("../shim/metal_type_traits"),
     ),
     ("metal_types", include_str!("../shim/metal_types")),
+    ("metal_texture", include_str!("../shim/metal_texture")),
 ];
 
 /// The cache directory: `$HALC_CPU_CACHE`, else `$XDG_CACHE_HOME/halc/cpu`,

@@ -17,7 +17,9 @@
 //!
 //! Then an entry wrapper is appended, generated from the kernel's parameter
 //! list: each `[[buffer(N)]]` reads slot N of the table the plan filled,
-//! each builtin reads the executor's thread state.
+//! each `[[texture(N)]]` and `[[sampler(N)]]` (or array of them) the
+//! texture and sampler slots after the buffers', each builtin the
+//! executor's thread state.
 
 mod comparisons;
 mod decls;
@@ -32,7 +34,15 @@ use comparisons::rewrite_comparisons;
 use decls::{blank_unsafe_array, parse_function_constant, parse_threadgroup_local};
 use params::{kernel_params, parse_param};
 pub(super) use params::{Param, ParamKind};
-use tokens::{idents, rewrite_tokens, TEXTURE_TYPES};
+use tokens::{idents, rewrite_tokens, UNSUPPORTED_TEXTURE_WORDS};
+
+/// Where `[[texture(N)]]` is in the slot table the entry reads: after
+/// Metal's 31 buffer slots.
+pub(super) const TEXTURE_SLOT_BASE: usize = 31;
+/// Where `[[sampler(N)]]` is: after Metal's 128 texture slots.
+pub(super) const SAMPLER_SLOT_BASE: usize = TEXTURE_SLOT_BASE + 128;
+/// The slot table's length: and Metal's 16 sampler slots.
+pub(super) const SLOT_COUNT: usize = SAMPLER_SLOT_BASE + 16;
 
 /// The C++ for one pipeline.
 #[derive(Debug, Clone)]
@@ -49,16 +59,25 @@ pub(super) fn prepare(
     msl_name: &str,
     constants: &[ConstantValue],
 ) -> Result<Prepared, CpuError> {
-    // Textures and samplers (kernel parameters or argument-buffer members)
-    // have no host implementation yet: say so before clang does.
+    // Texture constructs the shim does not implement: say so before clang
+    // does. A `constexpr sampler` (SPIRV-Cross's immutable samplers) would
+    // need the shim's sampler to hold its state by value, which an
+    // argument-buffer member (a resource id) cannot.
     if let Some((n, word)) = msl.lines().enumerate().find_map(|(n, l)| {
+        let constexpr_sampler = idents(l)
+            .collect::<Vec<_>>()
+            .windows(2)
+            .any(|w| w == ["constexpr", "sampler"]);
+        if constexpr_sampler {
+            return Some((n + 1, "constexpr sampler".to_string()));
+        }
         idents(l)
-            .find(|w| TEXTURE_TYPES.contains(w))
+            .find(|w| UNSUPPORTED_TEXTURE_WORDS.contains(w))
             .map(|w| (n + 1, w.to_string()))
     }) {
         return Err(CpuError::Unsupported {
             kernel: kernel.into(),
-            what: format!("textures and samplers (`{word}` at MSL line {n})"),
+            what: format!("`{word}` at MSL line {n} (multisampled and depth textures, comparison sampling and constexpr samplers are not implemented)"),
         });
     }
     let (sig_line, raw_params) =
@@ -159,6 +178,16 @@ pub(super) fn prepare(
             ParamKind::Buffer(n) => {
                 src.push_str(&format!("reinterpret_cast<{}>(halc_slots[{n}])", p.ty))
             }
+            ParamKind::Texture { index, .. } => src.push_str(&format!(
+                "metal::halc_bind<{}>(halc_slots + {})",
+                p.ty,
+                TEXTURE_SLOT_BASE + index as usize
+            )),
+            ParamKind::Sampler { index, .. } => src.push_str(&format!(
+                "metal::halc_bind<{}>(halc_slots + {})",
+                p.ty,
+                SAMPLER_SLOT_BASE + index as usize
+            )),
             ParamKind::Builtin(b) => {
                 let [x, y, z] = b.exprs();
                 src.push_str(&format!("metal::halc_builtin<{}>({x}, {y}, {z})", p.ty));
@@ -198,13 +227,21 @@ mod tests {
             p.params[2].kind,
             ParamKind::Builtin(Builtin::ThreadPositionInGrid)
         );
-        let e = prepare(
-            "kernel void main0(texture2d<float> t [[texture(0)]])\n{}\n",
+        let p = prepare(
+            "kernel void main0(texture2d<float> t [[texture(3)]], array<sampler, 2> s [[sampler(1)]])\n{}\n",
             "main",
             "main0",
             &[],
         )
-        .unwrap_err();
-        assert!(matches!(e, CpuError::Unsupported { .. }), "{e}");
+        .unwrap();
+        assert_eq!(p.params[0].kind, ParamKind::Texture { index: 3, count: 1 });
+        assert_eq!(p.params[1].kind, ParamKind::Sampler { index: 1, count: 2 });
+        for refused in [
+            "kernel void main0(depth2d<float> t [[texture(0)]])\n{}\n",
+            "constexpr sampler s(filter::linear);\nkernel void main0(texture2d<float> t [[texture(0)]])\n{}\n",
+        ] {
+            let e = prepare(refused, "main", "main0", &[]).unwrap_err();
+            assert!(matches!(e, CpuError::Unsupported { .. }), "{e}");
+        }
     }
 }

@@ -82,6 +82,21 @@ impl Builtin {
 pub(in crate::cpu) enum ParamKind {
     /// `[[buffer(N)]]`.
     Buffer(u32),
+    /// `[[texture(N)]]`: a texture, or an `array<texture…, count>` at
+    /// `index..index + count`.
+    Texture {
+        /// First slot.
+        index: u32,
+        /// Elements (1 unless an array).
+        count: u32,
+    },
+    /// `[[sampler(N)]]`, or an array of samplers.
+    Sampler {
+        /// First slot.
+        index: u32,
+        /// Elements.
+        count: u32,
+    },
     /// A builtin.
     Builtin(Builtin),
 }
@@ -166,10 +181,18 @@ pub(super) fn parse_param(kernel: &str, line: usize, text: &str) -> Result<Param
             n.parse()
                 .map_err(|_| bad(format!("parameter `{name}`: bad slot `{n}`")))?,
         ),
-        ("texture" | "sampler", _) => {
-            return Err(unsupported(format!(
-                "parameter `{name}` is a {attr_name} (textures and samplers are not supported yet)"
-            )))
+        ("texture" | "sampler", Some(n)) => {
+            let index = n
+                .parse()
+                .map_err(|_| bad(format!("parameter `{name}`: bad slot `{n}`")))?;
+            let count = array_count(ty).ok_or_else(|| {
+                bad(format!("parameter `{name}`: cannot read the array length of `{ty}`"))
+            })?;
+            if attr_name == "texture" {
+                ParamKind::Texture { index, count }
+            } else {
+                ParamKind::Sampler { index, count }
+            }
         }
         ("threadgroup", _) => {
             return Err(unsupported(format!(
@@ -195,4 +218,20 @@ pub(super) fn parse_param(kernel: &str, line: usize, text: &str) -> Result<Param
         name: name.to_string(),
         kind,
     })
+}
+
+/// The element count of a parameter type: `N` of `array<T, N>`, else 1;
+/// `None` when the count is not a literal.
+fn array_count(ty: &str) -> Option<u32> {
+    let Some(inner) = ty.trim().strip_prefix("array<") else {
+        return Some(1);
+    };
+    let inner = inner.trim_end().strip_suffix('>')?;
+    inner
+        .rsplit(',')
+        .next()?
+        .trim()
+        .trim_end_matches(['u', 'U'])
+        .parse()
+        .ok()
 }
