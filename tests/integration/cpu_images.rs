@@ -1095,6 +1095,25 @@ fn encoded(format: PixelFormat, v: [f32; 4]) -> Vec<u8> {
         PixelFormat::RG11B10Float => (uf(v[0], 6) | uf(v[1], 6) << 11 | uf(v[2], 5) << 22)
             .to_le_bytes()
             .to_vec(),
+        PixelFormat::RGBA8UnormSrgb | PixelFormat::BGRA8UnormSrgb => {
+            // The MSL specification's linear → sRGB, then unorm8.
+            let srgb = |x: f32| {
+                let c = f64::from(x.clamp(0.0, 1.0));
+                let c = if c < 0.0031308 {
+                    12.92 * c
+                } else {
+                    1.055 * c.powf(1.0 / 2.4) - 0.055
+                };
+                (c * 255.0).round_ties_even() as u8
+            };
+            let rgb = [srgb(v[0]), srgb(v[1]), srgb(v[2])];
+            let [r, g, b] = if format == PixelFormat::BGRA8UnormSrgb {
+                [rgb[2], rgb[1], rgb[0]]
+            } else {
+                rgb
+            };
+            vec![r, g, b, unorm(v[3], 8) as u8]
+        }
         PixelFormat::BGRA8Unorm => [v[2], v[1], v[0], v[3]]
             .iter()
             .map(|&x| unorm(x, 8) as u8)
@@ -1125,6 +1144,8 @@ fn packed_and_swizzled_formats_store_as_metal_defines() {
         PixelFormat::RGB10A2Unorm,
         PixelFormat::RG11B10Float,
         PixelFormat::BGRA8Unorm,
+        PixelFormat::RGBA8UnormSrgb,
+        PixelFormat::BGRA8UnormSrgb,
         PixelFormat::RGBA16Unorm,
         PixelFormat::RG16Snorm,
         PixelFormat::R8Unorm,
