@@ -394,6 +394,11 @@ struct Row {
 /// [`super::Bound::Texture`]. Cloning shares it. Kernels read and write it
 /// with Metal's conversion rules (see the shim's `metal_texture`); an access
 /// outside it fails the dispatch with an error naming its label.
+///
+/// Its storage is shared (`MTLStorageModeShared`): the host may read what a
+/// dispatch wrote as soon as the dispatch completed. The CPU backend does
+/// not model private or managed textures (Metal's `blitEncoder` copies and
+/// `synchronizeResource:` of them).
 #[derive(Debug, Clone)]
 pub struct Texture {
     inner: Arc<TextureInner>,
