@@ -354,6 +354,12 @@ impl TextureDescriptor {
                 self.mipmap_level_count, largest
             ));
         }
+        if self.mipmap_level_count > MAX_MIP_LEVELS {
+            return Err(format!(
+                "{} mip levels: the CPU backend keeps at most {MAX_MIP_LEVELS} (a 32768-texel texture's)",
+                self.mipmap_level_count
+            ));
+        }
         if t == TextureType::TextureBuffer && self.mipmap_level_count != 1 {
             return Err("a texture buffer has one mip level".into());
         }
