@@ -393,6 +393,11 @@ fn host_upload_and_readback_follow_regions_rows_and_images() {
             ..desc
         },
         TextureDescriptor { width: 0, ..desc },
+        TextureDescriptor {
+            width: 1 << 17,
+            mipmap_level_count: 17,
+            ..TextureDescriptor::d2(PixelFormat::R8Unorm, 1, 1)
+        },
     ] {
         assert!(
             matches!(Texture::new(&bad), Err(CpuError::InvalidDescriptor { .. })),
