@@ -1095,6 +1095,25 @@ fn encoded(format: PixelFormat, v: [f32; 4]) -> Vec<u8> {
         PixelFormat::RG11B10Float => (uf(v[0], 6) | uf(v[1], 6) << 11 | uf(v[2], 5) << 22)
             .to_le_bytes()
             .to_vec(),
+        PixelFormat::RGBA8UnormSrgb | PixelFormat::BGRA8UnormSrgb => {
+            // The MSL specification's linear → sRGB, then unorm8.
+            let srgb = |x: f32| {
+                let c = f64::from(x.clamp(0.0, 1.0));
+                let c = if c < 0.0031308 {
+                    12.92 * c
+                } else {
+                    1.055 * c.powf(1.0 / 2.4) - 0.055
+                };
+                (c * 255.0).round_ties_even() as u8
+            };
+            let rgb = [srgb(v[0]), srgb(v[1]), srgb(v[2])];
+            let [r, g, b] = if format == PixelFormat::BGRA8UnormSrgb {
+                [rgb[2], rgb[1], rgb[0]]
+            } else {
+                rgb
+            };
+            vec![r, g, b, unorm(v[3], 8) as u8]
+        }
         PixelFormat::BGRA8Unorm => [v[2], v[1], v[0], v[3]]
             .iter()
             .map(|&x| unorm(x, 8) as u8)
@@ -1125,6 +1144,8 @@ fn packed_and_swizzled_formats_store_as_metal_defines() {
         PixelFormat::RGB10A2Unorm,
         PixelFormat::RG11B10Float,
         PixelFormat::BGRA8Unorm,
+        PixelFormat::RGBA8UnormSrgb,
+        PixelFormat::BGRA8UnormSrgb,
         PixelFormat::RGBA16Unorm,
         PixelFormat::RG16Snorm,
         PixelFormat::R8Unorm,
@@ -1535,5 +1556,51 @@ fn an_array_of_combined_image_samplers_is_indexed_dynamically() {
         // Negative control: what the other elements would have given.
         assert_ne!(got, expected(0), "{target:?}");
         assert_ne!(got, expected(2), "{target:?}");
+    }
+}
+
+/// A recorded dispatch keeps its textures and replays against their current
+/// texels: the command buffer is recorded once, the bindings dropped, and
+/// each submission stores the value the push constants carry (recorded) at
+/// a texel of the texture as it is then.
+#[test]
+fn a_recorded_dispatch_keeps_its_texture_and_replays() {
+    let Some(dev) = device() else { return };
+    for target in STORAGE {
+        let bytes = build("store_one", STORE_ONE, target);
+        let p = pipeline(&dev, Executable::load(&bytes).unwrap());
+        let t = dev
+            .texture(&TextureDescriptor::d2(PixelFormat::R32Float, 4, 4))
+            .unwrap();
+        let mut cb = dev.command_buffer().unwrap();
+        {
+            let t2 = t.clone();
+            let mut b = ResourceBindings::new();
+            b.texture(0, 0, &t2);
+            let mut pass = cb.compute().unwrap();
+            pass.dispatch(
+                &p,
+                &b,
+                &store_push([2, 3], [7.5, 0.0, 0.0, 0.0]),
+                Grid::Threads([1, 1, 1]),
+            )
+            .unwrap();
+            pass.end();
+        }
+        let at = (3 * 4 + 2) * 4;
+        for round in 0..2 {
+            t.write_level(0, 0, &[0u8; 64]).unwrap();
+            dev.submit(&cb)
+                .wait()
+                .unwrap_or_else(|e| panic!("{target:?}: {e}"));
+            let all = t.level_bytes(0, 0).unwrap();
+            assert_eq!(
+                all[at..at + 4],
+                7.5f32.to_le_bytes(),
+                "{target:?} round {round}"
+            );
+            // Negative control: every other texel stayed as the host left it.
+            assert!(all[..at].iter().chain(&all[at + 4..]).all(|&b| b == 0));
+        }
     }
 }

@@ -133,6 +133,12 @@ pub enum PixelFormat {
     RGBA32Float,
     /// Four 8-bit unorm components stored blue, green, red, alpha.
     BGRA8Unorm,
+    /// [`PixelFormat::RGBA8Unorm`] with sRGB-encoded red, green and blue:
+    /// reads convert to linear, writes from linear (the MSL specification's
+    /// formulas), alpha is plain unorm.
+    RGBA8UnormSrgb,
+    /// [`PixelFormat::BGRA8Unorm`] with sRGB-encoded colour.
+    BGRA8UnormSrgb,
     /// 10-bit unorm red, green, blue and 2-bit alpha in one little-endian
     /// 32-bit word, red in the low bits.
     RGB10A2Unorm,
@@ -148,6 +154,8 @@ const PACK_PLAIN: u8 = 0;
 const PACK_BGRA8: u8 = 1;
 const PACK_RGB10A2: u8 = 2;
 const PACK_RG11B10: u8 = 3;
+const PACK_RGBA8_SRGB: u8 = 4;
+const PACK_BGRA8_SRGB: u8 = 5;
 
 impl PixelFormat {
     /// (components, bits per component, kind, packing).
@@ -192,6 +200,8 @@ impl PixelFormat {
             RGBA32Sint => (4, 32, Sint, PACK_PLAIN),
             RGBA32Float => (4, 32, Float, PACK_PLAIN),
             BGRA8Unorm => (4, 8, Unorm, PACK_BGRA8),
+            RGBA8UnormSrgb => (4, 8, Unorm, PACK_RGBA8_SRGB),
+            BGRA8UnormSrgb => (4, 8, Unorm, PACK_BGRA8_SRGB),
             RGB10A2Unorm => (4, 10, Unorm, PACK_RGB10A2),
             RGB10A2Uint => (4, 10, Uint, PACK_RGB10A2),
             RG11B10Float => (3, 11, Float, PACK_RG11B10),
@@ -344,6 +354,12 @@ impl TextureDescriptor {
                 self.mipmap_level_count, largest
             ));
         }
+        if self.mipmap_level_count > MAX_MIP_LEVELS {
+            return Err(format!(
+                "{} mip levels: the CPU backend keeps at most {MAX_MIP_LEVELS} (a 32768-texel texture's)",
+                self.mipmap_level_count
+            ));
+        }
         if t == TextureType::TextureBuffer && self.mipmap_level_count != 1 {
             return Err("a texture buffer has one mip level".into());
         }
@@ -384,6 +400,11 @@ struct Row {
 /// [`super::Bound::Texture`]. Cloning shares it. Kernels read and write it
 /// with Metal's conversion rules (see the shim's `metal_texture`); an access
 /// outside it fails the dispatch with an error naming its label.
+///
+/// Its storage is shared (`MTLStorageModeShared`): the host may read what a
+/// dispatch wrote as soon as the dispatch completed. The CPU backend does
+/// not model private or managed textures (Metal's `blitEncoder` copies and
+/// `synchronizeResource:` of them).
 #[derive(Debug, Clone)]
 pub struct Texture {
     inner: Arc<TextureInner>,

@@ -393,6 +393,11 @@ fn host_upload_and_readback_follow_regions_rows_and_images() {
             ..desc
         },
         TextureDescriptor { width: 0, ..desc },
+        TextureDescriptor {
+            width: 1 << 17,
+            mipmap_level_count: 17,
+            ..TextureDescriptor::d2(PixelFormat::R8Unorm, 1, 1)
+        },
     ] {
         assert!(
             matches!(Texture::new(&bad), Err(CpuError::InvalidDescriptor { .. })),
@@ -416,4 +421,48 @@ fn host_upload_and_readback_follow_regions_rows_and_images() {
             "{bad:?}"
         );
     }
+}
+
+#[test]
+fn srgb_textures_read_linear_values() {
+    let Some(dev) = dev() else { return };
+    let msl = "#include <metal_stdlib>
+using namespace metal;
+kernel void main0(device float4* out [[buffer(0)]], texture2d<float> rgba [[texture(0)]], texture2d<float> bgra [[texture(1)]], uint i [[thread_position_in_grid]])
+{
+    out[0] = rgba.read(uint2(0, 0));
+    out[1] = bgra.read(uint2(0, 0));
+}
+";
+    let texel = [10u8, 128, 255, 51];
+    let rgba = dev
+        .texture(&TextureDescriptor::d2(PixelFormat::RGBA8UnormSrgb, 1, 1))
+        .unwrap();
+    rgba.write_level(0, 0, &texel).unwrap();
+    let bgra = dev
+        .texture(&TextureDescriptor::d2(PixelFormat::BGRA8UnormSrgb, 1, 1))
+        .unwrap();
+    bgra.write_level(0, 0, &[texel[2], texel[1], texel[0], texel[3]])
+        .unwrap();
+    let out = dev.buffer(32, MemoryType::HostVisible).unwrap();
+    run(&dev, msl, &out, &[&rgba, &bgra], &[]).unwrap();
+    let v: Vec<f32> = out
+        .to_vec()
+        .unwrap()
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    // The MSL specification's sRGB → linear; alpha is plain unorm.
+    let linear = |u: u8| {
+        let c = f64::from(u) / 255.0;
+        (if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }) as f32
+    };
+    let want = [linear(10), linear(128), linear(255), 51.0 / 255.0];
+    assert_eq!(v[..4], want);
+    assert_eq!(v[4..], want, "BGRA stores blue first");
+    assert!((want[1] - 0.2158605).abs() < 1e-6);
 }
