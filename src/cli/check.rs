@@ -8,7 +8,8 @@ use halc::runtime_loader::cpu::{CpuError, Device};
 use halc::runtime_loader::Executable;
 
 /// Checks every kernel of `compiled`; returns a warning per kernel the
-/// shim cannot check (textures), which the caller prints.
+/// shim cannot check (multisampled or depth textures, comparison sampling,
+/// `constexpr` samplers), which the caller prints.
 pub fn check_msl(compiled: &halc::Compiled) -> Result<Vec<String>> {
     let device = Device::new().map_err(|e| anyhow!("--check-msl: {e}"))?;
     let bytes = compiled.to_flatbuffer();

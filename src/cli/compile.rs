@@ -65,7 +65,8 @@ pub struct CompileArgs {
     time_limit: u64,
     /// Compile every generated kernel's MSL with clang++ against the CPU
     /// backend's `metal_stdlib` shim and fail on MSL that does not compile
-    /// (needs clang++ >= 15; kernels with textures are reported as unchecked).
+    /// (needs clang++ >= 15; a construct the shim cannot run, such as a
+    /// multisampled or depth texture, is reported as unchecked).
     #[arg(long)]
     check_msl: bool,
     /// Also write the reflection JSON (as `halc inspect --json` prints it) to FILE.

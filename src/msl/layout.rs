@@ -21,7 +21,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::spirv::{Access, BindingKind, EntryPoint};
+use crate::spirv::{BindingKind, EntryPoint};
 
 pub use crate::model::error::LayoutError;
 pub use crate::model::layout::*;
@@ -404,7 +404,10 @@ pub fn layout(entry: &EntryPoint, opts: &LayoutOptions) -> Result<KernelLayout, 
     })
 }
 
-/// Writable textures stay out of argument buffers on iOS tier 1.
+/// Storage images and storage texel buffers stay out of argument buffers
+/// on iOS tier 1, which cannot hold writable textures. Read-only ones too:
+/// SPIRV-Cross decides from the type alone (an argument buffer is encoded
+/// before a `NonWritable` decoration is known), so the layout follows it.
 fn forced_discrete(b: &BindingLayout, opts: &LayoutOptions) -> bool {
     opts.model == BindingModel::ArgumentBuffers
         && opts.platform == Platform::IOS
@@ -413,7 +416,6 @@ fn forced_discrete(b: &BindingLayout, opts: &LayoutOptions) -> bool {
             b.kind,
             BindingKind::StorageImage | BindingKind::StorageTexelBuffer
         )
-        && b.access != Access::ReadOnly
 }
 
 fn assign_discrete(
@@ -479,7 +481,7 @@ fn assign_ids(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spirv::{Binding, ExecutionModel};
+    use crate::spirv::{Access, Binding, ExecutionModel};
 
     fn buf(set: u32, binding: u32) -> Binding {
         Binding {
@@ -505,6 +507,50 @@ mod tests {
             push_constant_size: push,
             threadgroup_memory_bytes: 0,
         }
+    }
+
+    /// SPIRV-Cross keeps every storage image out of an iOS tier 1 argument
+    /// buffer, read-only or not (the type decides): the layout must too, or
+    /// a read-only one's member id becomes a `[[texture]]` index that
+    /// another texture also has.
+    #[test]
+    fn ios_tier1_keeps_every_storage_image_discrete() {
+        let image = |binding, access| Binding {
+            kind: BindingKind::StorageImage,
+            access,
+            min_size: 0,
+            runtime_array_stride: 0,
+            ..buf(0, binding)
+        };
+        let e = entry(
+            vec![
+                image(0, Access::WriteOnly),
+                image(1, Access::ReadOnly),
+                buf(0, 2),
+            ],
+            None,
+        );
+        let opts = LayoutOptions {
+            platform: Platform::IOS,
+            tier: Tier::Tier1,
+            ..LayoutOptions::default()
+        };
+        let l = layout(&e, &opts).unwrap();
+        let slots: Vec<_> = l
+            .bindings
+            .iter()
+            .map(|b| (b.binding, b.texture_index, b.id))
+            .collect();
+        assert_eq!(
+            slots,
+            [(0, Some(0), None), (1, Some(1), None), (2, None, Some(0))]
+        );
+        // macOS keeps them in the argument buffer.
+        let l = layout(&e, &LayoutOptions::default()).unwrap();
+        assert!(l
+            .bindings
+            .iter()
+            .all(|b| b.id.is_some() && b.texture_index.is_none()));
     }
 
     #[test]

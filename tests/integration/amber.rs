@@ -192,6 +192,10 @@ fn negative_controls_fail_for_their_reason() {
             "glsl_error.amber",
             "tests/amber/negative/glsl_error.amber:9: error:",
         ),
+        (
+            "wrong_texel.amber",
+            "wrong_texel.amber:26: EXPECT img IDX 0: value 2 (byte 8, uint32): expected == 30, got 31",
+        ),
     ];
     let listed = files("tests/amber/negative");
     assert_eq!(listed.len(), cases.len(), "{listed:?}");
@@ -474,6 +478,25 @@ mod injected {
         );
     }
 
+    /// The layout records two storage images' argument-buffer members
+    /// swapped (issue 38): the kernel reads its float source from the
+    /// RGBA8 target and writes the target's texels into the source.
+    #[test]
+    fn a_swapped_texture_slot() {
+        caught(
+            "tests/amber/image_storage.amber",
+            |c| {
+                let b = &mut c.kernels[0].layout.bindings;
+                let (i0, o0) = (b[0].id, b[0].byte_offset);
+                b[0].id = b[1].id;
+                b[0].byte_offset = b[1].byte_offset;
+                b[1].id = i0;
+                b[1].byte_offset = o0;
+            },
+            &["RUN pipeline: buffer `src` (set 0, binding 0) differs"],
+        );
+    }
+
     /// The first device-memory barrier of a Vulkan-memory-model kernel is
     /// dropped from the MSL: invocations read their neighbour's value
     /// before it is written.
@@ -579,6 +602,7 @@ fn diff_agrees_on_every_buffer_fixture() {
         // Not single buffers: refused with the reason.
         ("descriptor_arrays", "error"),
         ("images", "error"),
+        ("image_kinds", "error"),
         // Two kernels: refused without --entry.
         ("two_entry_points", "error"),
         ("two_entry_points_builtin", "error"),

@@ -9,7 +9,7 @@ use runtime_loader::plan::Grid;
 use runtime_loader::Executable;
 
 use super::side::{buffer, Prepared, Side};
-use crate::run::amber::{BindKind, Pipeline};
+use crate::run::amber::{BindKind, ImageShape, Pipeline};
 
 pub(super) struct CpuSide<'d> {
     pub(super) device: &'d cpu::Device,
@@ -18,7 +18,101 @@ pub(super) struct CpuSide<'d> {
     pub(super) implicit: BTreeMap<String, bool>,
     /// The device at other SIMD widths, made on first use.
     pub(super) widths: BTreeMap<u32, cpu::Device>,
+    /// The buffers the script binds as texel buffers: kept as textures.
+    pub(super) texel_buffers: std::collections::BTreeSet<String>,
     pub(super) buffers: BTreeMap<String, cpu::Buffer>,
+    /// Images, and buffers with a format (texel buffers: Metal's
+    /// `texture_buffer`).
+    pub(super) textures: BTreeMap<String, cpu::Texture>,
+    pub(super) samplers: BTreeMap<String, cpu::Sampler>,
+}
+
+/// The Metal pixel format of a Vulkan format (what SPIRV-Cross's MSL
+/// reads and writes a texture of that format as).
+fn pixel_format(f: vulkan_reference::Format) -> Result<cpu::PixelFormat, String> {
+    use cpu::PixelFormat::*;
+    Ok(match f.name() {
+        "R8_UNORM" => R8Unorm,
+        "R8_SNORM" => R8Snorm,
+        "R8_UINT" => R8Uint,
+        "R8_SINT" => R8Sint,
+        "R8G8_UNORM" => RG8Unorm,
+        "R8G8_SNORM" => RG8Snorm,
+        "R8G8_UINT" => RG8Uint,
+        "R8G8_SINT" => RG8Sint,
+        "R8G8B8A8_UNORM" => RGBA8Unorm,
+        "R8G8B8A8_SNORM" => RGBA8Snorm,
+        "R8G8B8A8_UINT" => RGBA8Uint,
+        "R8G8B8A8_SINT" => RGBA8Sint,
+        "B8G8R8A8_UNORM" => BGRA8Unorm,
+        "R16_UNORM" => R16Unorm,
+        "R16_SNORM" => R16Snorm,
+        "R16_UINT" => R16Uint,
+        "R16_SINT" => R16Sint,
+        "R16_SFLOAT" => R16Float,
+        "R16G16_UNORM" => RG16Unorm,
+        "R16G16_SNORM" => RG16Snorm,
+        "R16G16_UINT" => RG16Uint,
+        "R16G16_SINT" => RG16Sint,
+        "R16G16_SFLOAT" => RG16Float,
+        "R16G16B16A16_UNORM" => RGBA16Unorm,
+        "R16G16B16A16_SNORM" => RGBA16Snorm,
+        "R16G16B16A16_UINT" => RGBA16Uint,
+        "R16G16B16A16_SINT" => RGBA16Sint,
+        "R16G16B16A16_SFLOAT" => RGBA16Float,
+        "R32_UINT" => R32Uint,
+        "R32_SINT" => R32Sint,
+        "R32_SFLOAT" => R32Float,
+        "R32G32_UINT" => RG32Uint,
+        "R32G32_SINT" => RG32Sint,
+        "R32G32_SFLOAT" => RG32Float,
+        "R32G32B32A32_UINT" => RGBA32Uint,
+        "R32G32B32A32_SINT" => RGBA32Sint,
+        "R32G32B32A32_SFLOAT" => RGBA32Float,
+        "A2B10G10R10_UNORM_PACK32" => RGB10A2Unorm,
+        "A2B10G10R10_UINT_PACK32" => RGB10A2Uint,
+        "B10G11R11_UFLOAT_PACK32" => RG11B10Float,
+        other => {
+            return Err(format!(
+                "{other} has no Metal pixel format on the CPU backend"
+            ))
+        }
+    })
+}
+
+/// The Metal sampler a Vulkan sampler becomes.
+fn sampler_descriptor(d: &vulkan_reference::SamplerDesc) -> cpu::SamplerDescriptor {
+    use vulkan_reference::{AddressMode as A, BorderColor as B, Filter as F};
+    let filter = |f: F| match f {
+        F::Nearest => cpu::MinMagFilter::Nearest,
+        F::Linear => cpu::MinMagFilter::Linear,
+    };
+    let address = |a: A| match a {
+        A::Repeat => cpu::AddressMode::Repeat,
+        A::MirroredRepeat => cpu::AddressMode::MirrorRepeat,
+        A::ClampToEdge => cpu::AddressMode::ClampToEdge,
+        A::ClampToBorder => cpu::AddressMode::ClampToBorderColor,
+        A::MirrorClampToEdge => cpu::AddressMode::MirrorClampToEdge,
+    };
+    cpu::SamplerDescriptor {
+        min_filter: filter(d.min_filter),
+        mag_filter: filter(d.mag_filter),
+        mip_filter: match d.mipmap_mode {
+            F::Nearest => cpu::MipFilter::Nearest,
+            F::Linear => cpu::MipFilter::Linear,
+        },
+        s_address_mode: address(d.address_modes[0]),
+        t_address_mode: address(d.address_modes[1]),
+        r_address_mode: address(d.address_modes[2]),
+        border_color: match d.border_color {
+            B::TransparentBlack => cpu::BorderColor::TransparentBlack,
+            B::OpaqueBlack => cpu::BorderColor::OpaqueBlack,
+            B::OpaqueWhite => cpu::BorderColor::OpaqueWhite,
+        },
+        normalized_coordinates: d.normalized_coordinates,
+        lod_min_clamp: d.min_lod,
+        lod_max_clamp: d.max_lod,
+    }
 }
 
 impl CpuSide<'_> {
@@ -49,28 +143,67 @@ impl Side for CpuSide<'_> {
 
     fn create_image(
         &mut self,
-        _name: &str,
-        _format: vulkan_reference::Format,
-        _shape: crate::run::amber::ImageShape,
-        _bytes: &[u8],
+        name: &str,
+        format: vulkan_reference::Format,
+        shape: ImageShape,
+        bytes: &[u8],
     ) -> Result<(), String> {
-        Err("images on the CPU backend are not wired to halc test yet".into())
+        let texture_type = match shape.dims {
+            1 => cpu::TextureType::D1,
+            2 => cpu::TextureType::D2,
+            _ => cpu::TextureType::D3,
+        };
+        let desc = cpu::TextureDescriptor {
+            texture_type,
+            width: shape.width,
+            height: shape.height,
+            depth: shape.depth,
+            ..cpu::TextureDescriptor::d2(pixel_format(format)?, shape.width, shape.height)
+        };
+        let t = self.device.texture(&desc).map_err(|e| e.to_string())?;
+        t.write_level(0, 0, bytes).map_err(|e| e.to_string())?;
+        self.textures.insert(name.to_string(), t);
+        Ok(())
     }
 
     fn create_sampler(
         &mut self,
-        _name: &str,
-        _desc: &vulkan_reference::SamplerDesc,
+        name: &str,
+        desc: &vulkan_reference::SamplerDesc,
     ) -> Result<(), String> {
-        Err("samplers on the CPU backend are not wired to halc test yet".into())
+        let s = self
+            .device
+            .sampler(&sampler_descriptor(desc))
+            .map_err(|e| e.to_string())?;
+        self.samplers.insert(name.to_string(), s);
+        Ok(())
     }
 
     fn create(
         &mut self,
         name: &str,
         bytes: &[u8],
-        _format: Option<vulkan_reference::Format>,
+        format: Option<vulkan_reference::Format>,
     ) -> Result<(), String> {
+        // A buffer with a format is a texel buffer: on Metal a
+        // `texture_buffer`, which the CPU backend keeps as a texture.
+        if let Some(f) = format.filter(|_| self.texel_buffers.contains(name)) {
+            let texel = f.texel_bytes() as usize;
+            if bytes.is_empty() || bytes.len() % texel != 0 {
+                return Err(format!(
+                    "{} bytes are not a whole number of {f} texels",
+                    bytes.len()
+                ));
+            }
+            let desc = cpu::TextureDescriptor::texture_buffer(
+                pixel_format(f)?,
+                (bytes.len() / texel) as u32,
+            );
+            let t = self.device.texture(&desc).map_err(|e| e.to_string())?;
+            t.write_level(0, 0, bytes).map_err(|e| e.to_string())?;
+            self.textures.insert(name.to_string(), t);
+            return Ok(());
+        }
         let b = self
             .device
             .buffer_with_data(bytes, MemoryType::HostVisible)
@@ -80,12 +213,20 @@ impl Side for CpuSide<'_> {
     }
 
     fn read(&self, name: &str) -> Result<Vec<u8>, String> {
+        if let Some(t) = self.textures.get(name) {
+            return t.level_bytes(0, 0).map_err(|e| e.to_string());
+        }
         buffer(&self.buffers, name)?
             .to_vec()
             .map_err(|e| e.to_string())
     }
 
     fn write(&mut self, name: &str, offset: usize, bytes: &[u8]) -> Result<(), String> {
+        if self.textures.contains_key(name) {
+            return Err(format!(
+                "`{name}` is an image or texel buffer: halc test writes those only when it creates them"
+            ));
+        }
         buffer(&self.buffers, name)?
             .write(offset as u64, bytes)
             .map_err(|e| e.to_string())
@@ -128,24 +269,57 @@ impl Side for CpuSide<'_> {
             .map_err(|e| e.to_string())?;
         let mut bindings = ResourceBindings::new();
         for b in &p.binds {
-            if let BindKind::Storage { set, binding } | BindKind::Uniform { set, binding } = b.kind
-            {
-                // Amber binds what a test names; the layout says what the
-                // kernel uses.
-                if kernel.binding(set, binding).is_some() {
-                    let mut elements = Vec::new();
-                    for e in &b.elements {
+            let Some((set, binding)) = b.kind.slot() else {
+                continue;
+            };
+            // Amber binds what a test names; the layout says what the
+            // kernel uses.
+            if kernel.binding(set, binding).is_none() {
+                continue;
+            }
+            let texture = |name: &str| {
+                self.textures
+                    .get(name)
+                    .ok_or_else(|| format!("`{name}` is not an image or a buffer with a format"))
+            };
+            let mut elements = Vec::new();
+            for e in &b.elements {
+                elements.push(match b.kind {
+                    BindKind::Storage { .. } | BindKind::Uniform { .. } => {
                         let buf = buffer(&self.buffers, &e.buffer)?;
                         let range = e.range.unwrap_or(buf.len().saturating_sub(e.offset));
-                        elements.push(cpu::Bound::Buffer {
+                        cpu::Bound::Buffer {
                             buffer: buf,
                             offset: e.offset,
                             length: range,
-                        });
+                        }
                     }
-                    bindings.bind_array(set, binding, elements);
-                }
+                    BindKind::StorageImage { .. }
+                    | BindKind::SampledImage { .. }
+                    | BindKind::UniformTexelBuffer { .. }
+                    | BindKind::StorageTexelBuffer { .. } => {
+                        if e.offset != 0 || e.range.is_some() {
+                            return Err(format!(
+                                "`{}`: halc test binds a texel buffer whole (no DESCRIPTOR_OFFSET or DESCRIPTOR_RANGE)",
+                                e.buffer
+                            ));
+                        }
+                        cpu::Bound::Texture(texture(&e.buffer)?)
+                    }
+                    BindKind::Sampler { .. } => {
+                        cpu::Bound::Sampler(buffer(&self.samplers, &e.buffer)?)
+                    }
+                    BindKind::CombinedImageSampler { .. } => {
+                        let sampler = e.sampler.as_deref().ok_or("no sampler")?;
+                        cpu::Bound::CombinedImageSampler(
+                            texture(&e.buffer)?,
+                            buffer(&self.samplers, sampler)?,
+                        )
+                    }
+                    BindKind::PushConstant => continue,
+                });
             }
+            bindings.bind_array(set, binding, elements);
         }
         device
             .dispatch(&pipeline, &bindings, push, Grid::Threadgroups(groups))

@@ -318,20 +318,24 @@ impl<'a> AmberParser<'a> {
                 "ADDRESS_MODE_U" => desc.address_modes[0] = address(value()?)?,
                 "ADDRESS_MODE_V" => desc.address_modes[1] = address(value()?)?,
                 "ADDRESS_MODE_W" => desc.address_modes[2] = address(value()?)?,
-                "BORDER_COLOR" => desc.border_color = match value()? {
-                    "float_transparent_black" => BorderColor::TransparentBlack,
-                    "float_opaque_black" => BorderColor::OpaqueBlack,
-                    "float_opaque_white" => BorderColor::OpaqueWhite,
-                    c @ ("int_transparent_black" | "int_opaque_black" | "int_opaque_white") => {
-                        return Err(unsupported(
-                            line,
-                            format!(
+                "BORDER_COLOR" => {
+                    desc.border_color = match value()? {
+                        "float_transparent_black" => BorderColor::TransparentBlack,
+                        "float_opaque_black" => BorderColor::OpaqueBlack,
+                        "float_opaque_white" => BorderColor::OpaqueWhite,
+                        c @ ("int_transparent_black" | "int_opaque_black" | "int_opaque_white") => {
+                            return Err(unsupported(
+                                line,
+                                format!(
                                 "BORDER_COLOR {c}: integer border colours are not supported yet"
                             ),
-                        ))
+                            ))
+                        }
+                        other => {
+                            return Err(err(line, format!("`{other}` is not a border colour")))
+                        }
                     }
-                    other => return Err(err(line, format!("`{other}` is not a border colour"))),
-                },
+                }
                 "MIN_LOD" => desc.min_lod = parse_f64(line, "MIN_LOD", value()?)? as f32,
                 "MAX_LOD" => desc.max_lod = parse_f64(line, "MAX_LOD", value()?)? as f32,
                 "NORMALIZED_COORDS" => {
