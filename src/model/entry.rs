@@ -199,6 +199,75 @@ pub struct Binding {
     /// one variable is bound here).
     #[serde(skip_serializing_if = "is_zero")]
     pub aliases: u32,
+    /// For images, texel buffers and combined image-samplers, the image
+    /// type (`OpTypeImage`) the kernel declares.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub image: Option<ImageType>,
+}
+
+/// An `OpTypeImage` as a kernel declares it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ImageType {
+    /// `1d`, `2d`, `3d`, `cube` or `buffer`.
+    pub dim: &'static str,
+    /// An array of images (`image2DArray`).
+    pub arrayed: bool,
+    /// Multisampled.
+    pub multisampled: bool,
+    /// The type of a texel's components as the kernel reads them.
+    pub sampled_type: ScalarType,
+    /// The storage format the kernel declares, by its Vulkan name
+    /// (`R8G8B8A8_UNORM`); `None` for `Unknown` (sampled images, and
+    /// storage images without a format qualifier).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<&'static str>,
+}
+
+/// The Vulkan format of a SPIR-V `ImageFormat` operand (`None`: `Unknown`
+/// or not one with a Vulkan format).
+pub fn image_format_name(image_format: u32) -> Option<&'static str> {
+    Some(match image_format {
+        1 => "R32G32B32A32_SFLOAT",
+        2 => "R16G16B16A16_SFLOAT",
+        3 => "R32_SFLOAT",
+        4 => "R8G8B8A8_UNORM",
+        5 => "R8G8B8A8_SNORM",
+        6 => "R32G32_SFLOAT",
+        7 => "R16G16_SFLOAT",
+        8 => "B10G11R11_UFLOAT_PACK32",
+        9 => "R16_SFLOAT",
+        10 => "R16G16B16A16_UNORM",
+        11 => "A2B10G10R10_UNORM_PACK32",
+        12 => "R16G16_UNORM",
+        13 => "R8G8_UNORM",
+        14 => "R16_UNORM",
+        15 => "R8_UNORM",
+        16 => "R16G16B16A16_SNORM",
+        17 => "R16G16_SNORM",
+        18 => "R8G8_SNORM",
+        19 => "R16_SNORM",
+        20 => "R8_SNORM",
+        21 => "R32G32B32A32_SINT",
+        22 => "R16G16B16A16_SINT",
+        23 => "R8G8B8A8_SINT",
+        24 => "R32_SINT",
+        25 => "R32G32_SINT",
+        26 => "R16G16_SINT",
+        27 => "R8G8_SINT",
+        28 => "R16_SINT",
+        29 => "R8_SINT",
+        30 => "R32G32B32A32_UINT",
+        31 => "R16G16B16A16_UINT",
+        32 => "R8G8B8A8_UINT",
+        33 => "R32_UINT",
+        34 => "A2B10G10R10_UINT_PACK32",
+        35 => "R32G32_UINT",
+        36 => "R16G16_UINT",
+        37 => "R8G8_UINT",
+        38 => "R16_UINT",
+        39 => "R8_UINT",
+        _ => return None,
+    })
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -495,6 +495,7 @@ mod tests {
             uses_array_length: false,
             name: None,
             aliases: 0,
+            image: None,
         }
     }
 

@@ -5,3 +5,5 @@
 pub mod amber;
 #[cfg(all(unix, feature = "run"))]
 pub mod diff;
+#[cfg(all(unix, feature = "run"))]
+pub(crate) mod textures;

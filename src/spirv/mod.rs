@@ -28,8 +28,8 @@ pub use blocks::{Block, BlockType, Blocks, BoundBlock, Member, StructType};
 pub use reflect::reflect;
 pub use specialize::{specialize, SpecValue};
 pub use types::{
-    Access, Binding, BindingKind, EntryPoint, ExecutionModel, ModuleInfo, ScalarType, ScalarValue,
-    SpecConstant, WorkgroupDim, WorkgroupSize,
+    Access, Binding, BindingKind, EntryPoint, ExecutionModel, ImageType, ModuleInfo, ScalarType,
+    ScalarValue, SpecConstant, WorkgroupDim, WorkgroupSize,
 };
 
 /// Tests' SPIR-V: `text` assembled by SPIRV-Tools for `env`.

@@ -445,6 +445,37 @@ fn binding(
         (false, false) => Access::ReadWrite,
     };
 
+    // The image type a kernel declares (through a sampled image for a
+    // combined image-sampler).
+    let image_of = |id: u32| -> Result<ImageType, SpirvError> {
+        let i = ix.get(id)?;
+        let word = |n| i.word(n).unwrap_or(0);
+        Ok(ImageType {
+            dim: match word(1) {
+                0 => "1d",
+                1 => "2d",
+                2 => "3d",
+                3 => "cube",
+                5 => "buffer",
+                d => {
+                    return Err(SpirvError::Unsupported(format!(
+                        "{at}: an image of dimensionality {d} (Rect or SubpassData) is not supported on Metal compute"
+                    )))
+                }
+            },
+            arrayed: word(3) == 1,
+            multisampled: word(4) == 1,
+            sampled_type: ix.scalar_type(word(0))?,
+            format: crate::model::entry::image_format_name(word(6)),
+        })
+    };
+    let image = match (class, t.op) {
+        (StorageClass::UniformConstant, Op::TypeImage) => Some(image_of(ty)?),
+        (StorageClass::UniformConstant, Op::TypeSampledImage) => {
+            Some(image_of(t.word(0).unwrap_or(0))?)
+        }
+        _ => None,
+    };
     let (kind, access, min_size, stride) = match (class, t.op) {
         (StorageClass::StorageBuffer | StorageClass::Uniform, Op::TypeStruct) => {
             let is_storage =
@@ -514,6 +545,7 @@ fn binding(
         uses_array_length: uses_array_length && kind == BindingKind::StorageBuffer,
         name,
         aliases: 0,
+        image,
     })
 }
 

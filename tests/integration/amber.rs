@@ -599,10 +599,8 @@ fn diff_agrees_on_every_buffer_fixture() {
         // race; which invocation writes last may differ between the sides
         // (and between runs), so either verdict is right.
         ("fuzz_spec_id_two_dims", "race"),
-        // Not single buffers: refused with the reason.
+        // Arrays of buffers and images: refused with the reason.
         ("descriptor_arrays", "error"),
-        ("images", "error"),
-        ("image_kinds", "error"),
         // Two kernels: refused without --entry.
         ("two_entry_points", "error"),
         ("two_entry_points_builtin", "error"),
@@ -744,6 +742,88 @@ fn diff_compares_subgroup_kernels_at_the_vulkan_devices_width() {
 /// deterministic for it; data-dependent indexing (out of bounds, or past
 /// every buffer) and division by a random zero are inconclusive, not a
 /// false alarm or an error.
+/// `halc diff` on image kernels (issue 38): images, texel buffers and
+/// samplers made on both sides, random texels of each format, storage
+/// images compared texel by texel; a swapped texture slot and a wrong
+/// conversion are caught, naming the texel; coordinates out of the image
+/// are inconclusive.
+#[test]
+fn diff_compares_images_texel_by_texel() {
+    use halc::diff::{diff, DiffOptions, DiffOutcome};
+    if !tools() || !vulkan() {
+        return;
+    }
+    let device = halc::runtime_loader::cpu::Device::new().unwrap();
+    let kinds = crate::input(&crate::kernel("image_kinds.spv"));
+    let clean = DiffOptions {
+        seed: 7,
+        ..Default::default()
+    };
+    match diff(&kinds, &clean, &device).unwrap() {
+        DiffOutcome::Agree(m) => assert!(m.contains("texel components in 6 storage images"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    // The argument-buffer members of `bytes` (r8, read and written) and
+    // `halves` (rg16f, read) swapped: the kernel reads and writes each
+    // through the other's texture.
+    let swap: fn(&mut halc::Compiled) = |c| {
+        let b = &mut c.kernels[0].layout.bindings;
+        let (i, j) = (1, 2);
+        let (id, off) = (b[i].id, b[i].byte_offset);
+        b[i].id = b[j].id;
+        b[i].byte_offset = b[j].byte_offset;
+        b[j].id = id;
+        b[j].byte_offset = off;
+    };
+    // `1.0 - x` stored as `0.5 - x` into the r8 image.
+    let wrong: fn(&mut halc::Compiled) = |c| {
+        let msl = &mut c.kernels[0].msl.source;
+        *msl = msl.replace("float4(1.0 - ", "float4(0.5 - ");
+    };
+    for (name, tamper, want) in [
+        ("swapped", swap, "(set 0, binding "),
+        (
+            "wrong",
+            wrong,
+            "(set 0, binding 1) storage image texel (0, 0) (R8_UNORM), component 0",
+        ),
+    ] {
+        let opts = DiffOptions {
+            tamper: Some(tamper),
+            ..clean.clone()
+        };
+        match diff(&kinds, &opts, &device) {
+            Ok(DiffOutcome::Differ(m)) => assert!(m.contains(want), "{name}: {m}"),
+            Err(e) => panic!("{name}: {e}"),
+            other => panic!("{name}: not caught: {other:?}"),
+        }
+    }
+    // Random coordinates past the image: no verdict.
+    let dir = tempfile::tempdir().unwrap();
+    let spv = glsl_to_spv(
+        dir.path(),
+        "stray_texel",
+        "#version 450\nlayout(local_size_x = 8) in;\n\
+         layout(set = 0, binding = 0) readonly buffer I { int idx[]; };\n\
+         layout(set = 0, binding = 1, r32f) uniform image1D img;\n\
+         void main() { int i = int(gl_GlobalInvocationID.x); \
+         imageStore(img, i, imageLoad(img, idx[i] * 1000)); }\n",
+    );
+    let stray = halc::Input::new("stray_texel.spv", std::fs::read(&spv).unwrap());
+    let mut inconclusive = 0;
+    for seed in 1..=3 {
+        let opts = DiffOptions {
+            seed,
+            ..clean.clone()
+        };
+        if let DiffOutcome::Inconclusive(m) = diff(&stray, &opts, &device).unwrap() {
+            assert!(m.contains("texture out of bounds"), "{m}");
+            inconclusive += 1;
+        }
+    }
+    assert!(inconclusive > 0, "no seed read past the image");
+}
+
 #[test]
 fn diff_catches_miscompiles_and_is_inconclusive_on_data_dependent_indexing() {
     use halc::diff::{diff, DiffOptions, DiffOutcome};

@@ -1,20 +1,24 @@
 //! The verdict: every storage buffer compared scalar by scalar.
 
 use super::data::{floats_close, read_scalar, slots};
-use super::{DiffBuffer, DiffOptions, DiffOutcome};
+use super::sides::{After, Resources};
+use super::{images, DiffOptions, DiffOutcome};
 use crate::spirv::BindingKind;
 
-/// Compares what each side left in the storage buffers (`cpu[i]` and
-/// `vulkan[i]` of `buffers[i]`): the first scalar that differs, else how
-/// much agreed.
+/// Compares what each side left in the storage buffers, images and texel
+/// buffers ([`After`] of each side): the first scalar or texel component
+/// that differs, else how much agreed.
 pub(super) fn compare(
     opts: &DiffOptions,
-    buffers: &[DiffBuffer],
-    cpu: &[Option<Vec<u8>>],
-    vulkan: &[Option<Vec<u8>>],
+    resources: &Resources<'_>,
+    cpu: &After,
+    vulkan: &After,
     invocations: u64,
     simd_width: Option<u32>,
 ) -> DiffOutcome {
+    let buffers = resources.buffers;
+    let (cpu_images, vulkan_images) = (&cpu.images, &vulkan.images);
+    let (cpu, vulkan) = (&cpu.buffers, &vulkan.buffers);
     let mut scalars = 0usize;
     for (i, b) in buffers.iter().enumerate() {
         let (Some(want), Some(got)) = (&vulkan[i], &cpu[i]) else {
@@ -38,8 +42,24 @@ pub(super) fn compare(
             }
         }
     }
+    let mut components = 0usize;
+    let written = resources.images.iter().filter(|i| i.writable()).count();
+    for (i, image) in resources.images.iter().enumerate() {
+        let (Some(want), Some(got)) = (&vulkan_images[i], &cpu_images[i]) else {
+            continue;
+        };
+        match images::compare(opts.seed, image, want, got, opts.ulp, opts.atol) {
+            Ok(n) => components += n,
+            Err(differ) => return differ,
+        }
+    }
+    let images = if written > 0 {
+        format!(" and {components} texel components in {written} storage images")
+    } else {
+        String::new()
+    };
     DiffOutcome::Agree(format!(
-        "seed {}: {scalars} scalars in {} storage buffers agree ({} invocations{})",
+        "seed {}: {scalars} scalars in {} storage buffers{images} agree ({} invocations{})",
         opts.seed,
         buffers
             .iter()

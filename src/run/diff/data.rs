@@ -19,6 +19,10 @@ pub(super) fn buffers(
 ) -> Result<Vec<DiffBuffer>, String> {
     let mut buffers = Vec::new();
     for b in &k.entry.bindings {
+        // Images and samplers: `images.rs`.
+        if b.image.is_some() || b.kind == BindingKind::Sampler {
+            continue;
+        }
         if !b.kind.is_buffer() || b.count != 1 {
             return Err(format!(
                 "{input}: (set {}, binding {}): halc diff runs kernels whose resources are single buffers (this is a {}{})",
@@ -128,7 +132,7 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    fn below(&mut self, n: u64) -> u64 {
+    pub(super) fn below(&mut self, n: u64) -> u64 {
         if n == 0 {
             0
         } else {

@@ -5,8 +5,16 @@
 //! reference. Every storage buffer is then compared scalar by scalar
 //! (integers exactly, floats within a ULP tolerance, NaN equal to NaN).
 //!
-//! An out-of-bounds access on the CPU side (random data used as indices)
-//! makes the run *inconclusive*, not a failure of the compiler.
+//! Images and texel buffers (`images.rs`) get one texel per invocation
+//! along each dimension they have, random texels of the format the kernel
+//! declares (else RGBA8 unorm for float images, 32-bit integers
+//! otherwise); every sampler is nearest and clamps to the edge, so both
+//! sides read whole texels. Storage images and storage texel buffers are
+//! compared texel by texel, as the buffers are.
+//!
+//! An out-of-bounds access on the CPU side (random data used as indices or
+//! coordinates) makes the run *inconclusive*, not a failure of the
+//! compiler.
 //!
 //! Data can be given instead: a buffer's or the push constants' bytes
 //! whole ([`DiffOptions::given`], [`DiffOptions::push`]), or block members
@@ -17,6 +25,7 @@
 
 mod compare;
 mod data;
+mod images;
 mod named;
 mod seeds;
 mod sides;
@@ -144,8 +153,21 @@ pub fn diff(
     let mut buffers = data::buffers(&input.name, k, opts, invocations, &mut rng)?;
     let mut push = data::push_constants(&input.name, k, opts, invocations, &mut rng)?;
     named::apply(&input.name, k, &opts.values, &mut push, &mut buffers)?;
+    let grid: [u32; 3] = std::array::from_fn(|i| opts.groups[i].saturating_mul(wg[i]));
+    let images = images::images(&input.name, k, grid, &mut rng)?;
+    let resources = sides::Resources {
+        buffers: &buffers,
+        images: &images,
+        samplers: k
+            .entry
+            .bindings
+            .iter()
+            .filter(|b| b.kind == BindingKind::Sampler)
+            .map(|b| (b.set, b.binding))
+            .collect(),
+    };
 
-    match sides::run(opts, &compiled, k, &words, &buffers, &push, device)? {
+    match sides::run(opts, &compiled, k, &words, &resources, &push, device)? {
         sides::Ran::Inconclusive(why) => Ok(DiffOutcome::Inconclusive(why)),
         sides::Ran::Both {
             cpu,
@@ -153,7 +175,7 @@ pub fn diff(
             simd_width,
         } => Ok(compare::compare(
             opts,
-            &buffers,
+            &resources,
             &cpu,
             &vulkan,
             invocations,

@@ -7,13 +7,28 @@ use runtime_loader::memory::MemoryType;
 use runtime_loader::plan::Grid;
 use runtime_loader::Executable;
 
+use super::images::{sampler, DiffImage};
 use super::{DiffBuffer, DiffOptions};
 use crate::model::{Compiled, Kernel};
+use crate::run::textures::{pixel_format, sampler_descriptor};
 use crate::spirv::{self, BindingKind};
 
-/// Each buffer's bytes after a side's dispatch: the storage buffers,
-/// `None` for the others.
-pub(super) type After = Vec<Option<Vec<u8>>>;
+/// What the kernel binds: buffers, images and texel buffers, and the
+/// (set, binding) of each sampler (all get [`sampler`]; a combined
+/// image-sampler's too).
+pub(super) struct Resources<'a> {
+    pub(super) buffers: &'a [DiffBuffer],
+    pub(super) images: &'a [DiffImage],
+    pub(super) samplers: Vec<(u32, u32)>,
+}
+
+/// What a side's dispatch left: each storage buffer's bytes and each
+/// storage image's or storage texel buffer's texels (`None` for what the
+/// kernel cannot write).
+pub(super) struct After {
+    pub(super) buffers: Vec<Option<Vec<u8>>>,
+    pub(super) images: Vec<Option<Vec<u8>>>,
+}
 
 /// What the two runs gave.
 pub(super) enum Ran {
@@ -39,7 +54,7 @@ pub(super) fn run(
     compiled: &Compiled,
     k: &Kernel,
     words: &spirv::Words,
-    buffers: &[DiffBuffer],
+    resources: &Resources<'_>,
     push: &[u8],
     device: &cpu::Device,
 ) -> Result<Ran, String> {
@@ -90,7 +105,7 @@ pub(super) fn run(
     } else {
         device
     };
-    let cpu = match on_cpu(opts, compiled, k, buffers, push, device)? {
+    let cpu = match on_cpu(opts, compiled, k, resources, push, device)? {
         Ok(cpu) => cpu,
         Err(why) => return Ok(Ran::Inconclusive(why)),
     };
@@ -98,7 +113,7 @@ pub(super) fn run(
         Some(r) => r,
         None => open()?,
     };
-    let vulkan = on_vulkan(&reference, k, words, buffers, push, opts.groups)?;
+    let vulkan = on_vulkan(&reference, k, words, resources, push, opts.groups)?;
     Ok(Ran::Both {
         cpu,
         vulkan,
@@ -112,10 +127,11 @@ fn on_cpu(
     opts: &DiffOptions,
     compiled: &Compiled,
     k: &Kernel,
-    buffers: &[DiffBuffer],
+    resources: &Resources<'_>,
     push: &[u8],
     device: &cpu::Device,
 ) -> Result<Result<After, String>, String> {
+    let buffers = resources.buffers;
     let mut metal = compiled.clone();
     if let Some(f) = opts.tamper {
         f(&mut metal);
@@ -129,9 +145,28 @@ fn on_cpu(
         .map(|b| device.buffer_with_data(&b.bytes, MemoryType::HostVisible))
         .collect::<Result<_, _>>()
         .map_err(|e| e.to_string())?;
+    let textures: Vec<cpu::Texture> = resources
+        .images
+        .iter()
+        .map(|i| cpu_texture(device, i))
+        .collect::<Result<_, _>>()?;
+    let cpu_sampler = device
+        .sampler(&sampler_descriptor(&sampler()))
+        .map_err(|e| e.to_string())?;
     let mut bindings = ResourceBindings::new();
     for (b, buf) in buffers.iter().zip(&cpu_bufs) {
         bindings.buffer(b.set, b.binding, buf);
+    }
+    for (i, t) in resources.images.iter().zip(&textures) {
+        let bound = if i.kind == BindingKind::CombinedImageSampler {
+            cpu::Bound::CombinedImageSampler(t, &cpu_sampler)
+        } else {
+            cpu::Bound::Texture(t)
+        };
+        bindings.bind(i.set, i.binding, bound);
+    }
+    for &(set, binding) in &resources.samplers {
+        bindings.sampler(set, binding, &cpu_sampler);
     }
     let grid = Grid::Threadgroups(opts.groups);
     let divisions = device.undefined_divisions();
@@ -159,12 +194,31 @@ fn on_cpu(
                 opts.seed
             )));
         }
+        // The shim's report of a texture access outside the texture
+        // (runtime-loader's `metal_texture`): random coordinates, as
+        // random indices, give no verdict.
+        Err(e @ CpuError::Kernel { .. }) if e.to_string().contains("out-of-bounds texture") => {
+            return Ok(Err(format!(
+                "seed {}: the kernel accessed a texture out of bounds on the CPU with this data ({e}); it depends on the data",
+                opts.seed
+            )));
+        }
         Err(e) => return Err(format!("metal-on-cpu: {e}")),
     }
-    let mut out = Vec::new();
+    let mut out = After {
+        buffers: Vec::new(),
+        images: Vec::new(),
+    };
     for (b, buf) in buffers.iter().zip(&cpu_bufs) {
-        out.push(if b.kind == BindingKind::StorageBuffer {
+        out.buffers.push(if b.kind == BindingKind::StorageBuffer {
             Some(buf.to_vec().map_err(|e| e.to_string())?)
+        } else {
+            None
+        });
+    }
+    for (i, t) in resources.images.iter().zip(&textures) {
+        out.images.push(if i.writable() {
+            Some(texture_bytes(i, t)?)
         } else {
             None
         });
@@ -172,27 +226,93 @@ fn on_cpu(
     Ok(Ok(out))
 }
 
+/// Slices of a texture: array layers (cube faces included), one for 3D.
+fn slices(i: &DiffImage) -> u32 {
+    match &i.desc {
+        Some(d) if d.depth == 1 => d.layers,
+        _ => 1,
+    }
+}
+
+/// `i` as a CPU texture holding its bytes.
+fn cpu_texture(device: &cpu::Device, i: &DiffImage) -> Result<cpu::Texture, String> {
+    use vulkan_reference::ImageDim as D;
+    let pf = pixel_format(i.format)?;
+    let desc = match &i.desc {
+        None => cpu::TextureDescriptor::texture_buffer(pf, i.texels as u32),
+        Some(d) => {
+            let (texture_type, array_length) = match d.dim {
+                D::D1 => (cpu::TextureType::D1, 1),
+                D::D1Array => (cpu::TextureType::D1Array, d.layers),
+                D::D2 => (cpu::TextureType::D2, 1),
+                D::D2Array => (cpu::TextureType::D2Array, d.layers),
+                D::D3 => (cpu::TextureType::D3, 1),
+                D::Cube => (cpu::TextureType::Cube, 1),
+                D::CubeArray => (cpu::TextureType::CubeArray, d.layers / 6),
+            };
+            cpu::TextureDescriptor {
+                texture_type,
+                height: d.height,
+                depth: d.depth,
+                array_length,
+                ..cpu::TextureDescriptor::d2(pf, d.width, d.height)
+            }
+        }
+    };
+    let t = device.texture(&desc).map_err(|e| e.to_string())?;
+    let n = slices(i) as usize;
+    let per = i.bytes.len() / n;
+    for s in 0..n {
+        t.write_level(0, s as u32, &i.bytes[s * per..(s + 1) * per])
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(t)
+}
+
+/// Every slice of `t`, packed as the image's bytes are.
+fn texture_bytes(i: &DiffImage, t: &cpu::Texture) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    for s in 0..slices(i) {
+        out.extend(t.level_bytes(0, s).map_err(|e| e.to_string())?);
+    }
+    Ok(out)
+}
+
 /// The SPIR-V on Vulkan: the storage buffers afterwards.
 fn on_vulkan(
     reference: &vulkan_reference::Session,
     k: &Kernel,
     words: &spirv::Words,
-    buffers: &[DiffBuffer],
+    resources: &Resources<'_>,
     push: &[u8],
     groups: [u32; 3],
 ) -> Result<After, String> {
-    let descs: Vec<vulkan_reference::BindingDesc> = buffers
-        .iter()
-        .map(|b| vulkan_reference::BindingDesc {
-            set: b.set,
-            binding: b.binding,
-            kind: if b.kind == BindingKind::UniformBuffer {
-                vulkan_reference::BindingKind::Uniform
-            } else {
-                vulkan_reference::BindingKind::Storage
-            },
-            count: 1,
-        })
+    use vulkan_reference::{BindingDesc, BindingKind as K, SessionBound, SessionResource as R};
+    let buffers = resources.buffers;
+    let vulkan_kind = |kind| match kind {
+        BindingKind::StorageBuffer => K::Storage,
+        BindingKind::UniformBuffer => K::Uniform,
+        BindingKind::StorageImage => K::StorageImage,
+        BindingKind::SampledImage => K::SampledImage,
+        BindingKind::Sampler => K::Sampler,
+        BindingKind::CombinedImageSampler => K::CombinedImageSampler,
+        BindingKind::UniformTexelBuffer => K::UniformTexelBuffer,
+        BindingKind::StorageTexelBuffer => K::StorageTexelBuffer,
+    };
+    let desc = |set, binding, kind| BindingDesc {
+        set,
+        binding,
+        kind: vulkan_kind(kind),
+        count: 1,
+    };
+    let descs: Vec<BindingDesc> = (buffers.iter().map(|b| desc(b.set, b.binding, b.kind)))
+        .chain(
+            resources
+                .images
+                .iter()
+                .map(|i| desc(i.set, i.binding, i.kind)),
+        )
+        .chain((resources.samplers.iter()).map(|&(s, b)| desc(s, b, BindingKind::Sampler)))
         .collect();
     let vk_pipeline = reference
         .pipeline(&vulkan_reference::PipelineDesc {
@@ -211,20 +331,77 @@ fn on_vulkan(
         .map(|b| reference.buffer(&b.bytes))
         .collect::<Result<_, _>>()
         .map_err(|e| format!("vulkan: {e}"))?;
-    let bound: Vec<vulkan_reference::SessionBound> = buffers
+    let sampler_id = reference
+        .sampler(&sampler())
+        .map_err(|e| format!("vulkan: {e}"))?;
+    // An image's texels, or a texel buffer's buffer.
+    enum Made {
+        Image(vulkan_reference::ImageId),
+        Texels(vulkan_reference::BufferId),
+    }
+    let mut made = Vec::new();
+    for i in resources.images {
+        made.push(match &i.desc {
+            Some(d) => Made::Image(
+                reference
+                    .image(d, &i.bytes)
+                    .map_err(|e| format!("vulkan: {e}"))?,
+            ),
+            None => Made::Texels(
+                reference
+                    .buffer(&i.bytes)
+                    .map_err(|e| format!("vulkan: {e}"))?,
+            ),
+        });
+    }
+    let mut bound: Vec<SessionBound> = buffers
         .iter()
         .zip(&vk_bufs)
-        .map(|(b, buf)| vulkan_reference::SessionBound::buffer(b.set, b.binding, *buf))
+        .map(|(b, buf)| SessionBound::buffer(b.set, b.binding, *buf))
         .collect();
+    for (i, m) in resources.images.iter().zip(&made) {
+        let resource = match (m, i.kind) {
+            (Made::Image(id), BindingKind::CombinedImageSampler) => {
+                R::CombinedImageSampler(*id, sampler_id)
+            }
+            (Made::Image(id), _) => R::Image(*id),
+            (Made::Texels(buffer), _) => R::TexelBuffer {
+                buffer: *buffer,
+                format: i.format,
+                offset: 0,
+                range: None,
+            },
+        };
+        bound.push(SessionBound::of(i.set, i.binding, resource));
+    }
+    for &(set, binding) in &resources.samplers {
+        bound.push(SessionBound::of(set, binding, R::Sampler(sampler_id)));
+    }
     reference
         .dispatch(vk_pipeline, &bound, push, groups)
         .map_err(|e| format!("vulkan: {e}"))?;
-    let mut out = Vec::new();
+    let mut out = After {
+        buffers: Vec::new(),
+        images: Vec::new(),
+    };
     for (b, buf) in buffers.iter().zip(&vk_bufs) {
-        out.push(if b.kind == BindingKind::StorageBuffer {
+        out.buffers.push(if b.kind == BindingKind::StorageBuffer {
             Some(reference.read(*buf).map_err(|e| format!("vulkan: {e}"))?)
         } else {
             None
+        });
+    }
+    for (i, m) in resources.images.iter().zip(&made) {
+        out.images.push(match (i.writable(), m) {
+            (false, _) => None,
+            (true, Made::Image(id)) => Some(
+                reference
+                    .read_image(*id)
+                    .map_err(|e| format!("vulkan: {e}"))?,
+            ),
+            (true, Made::Texels(b)) => {
+                Some(reference.read(*b).map_err(|e| format!("vulkan: {e}"))?)
+            }
         });
     }
     Ok(out)

@@ -10,6 +10,7 @@ use runtime_loader::Executable;
 
 use super::side::{buffer, Prepared, Side};
 use crate::run::amber::{BindKind, ImageShape, Pipeline};
+use crate::run::textures::{pixel_format, sampler_descriptor};
 
 pub(super) struct CpuSide<'d> {
     pub(super) device: &'d cpu::Device,
@@ -25,94 +26,6 @@ pub(super) struct CpuSide<'d> {
     /// `texture_buffer`).
     pub(super) textures: BTreeMap<String, cpu::Texture>,
     pub(super) samplers: BTreeMap<String, cpu::Sampler>,
-}
-
-/// The Metal pixel format of a Vulkan format (what SPIRV-Cross's MSL
-/// reads and writes a texture of that format as).
-fn pixel_format(f: vulkan_reference::Format) -> Result<cpu::PixelFormat, String> {
-    use cpu::PixelFormat::*;
-    Ok(match f.name() {
-        "R8_UNORM" => R8Unorm,
-        "R8_SNORM" => R8Snorm,
-        "R8_UINT" => R8Uint,
-        "R8_SINT" => R8Sint,
-        "R8G8_UNORM" => RG8Unorm,
-        "R8G8_SNORM" => RG8Snorm,
-        "R8G8_UINT" => RG8Uint,
-        "R8G8_SINT" => RG8Sint,
-        "R8G8B8A8_UNORM" => RGBA8Unorm,
-        "R8G8B8A8_SNORM" => RGBA8Snorm,
-        "R8G8B8A8_UINT" => RGBA8Uint,
-        "R8G8B8A8_SINT" => RGBA8Sint,
-        "B8G8R8A8_UNORM" => BGRA8Unorm,
-        "R16_UNORM" => R16Unorm,
-        "R16_SNORM" => R16Snorm,
-        "R16_UINT" => R16Uint,
-        "R16_SINT" => R16Sint,
-        "R16_SFLOAT" => R16Float,
-        "R16G16_UNORM" => RG16Unorm,
-        "R16G16_SNORM" => RG16Snorm,
-        "R16G16_UINT" => RG16Uint,
-        "R16G16_SINT" => RG16Sint,
-        "R16G16_SFLOAT" => RG16Float,
-        "R16G16B16A16_UNORM" => RGBA16Unorm,
-        "R16G16B16A16_SNORM" => RGBA16Snorm,
-        "R16G16B16A16_UINT" => RGBA16Uint,
-        "R16G16B16A16_SINT" => RGBA16Sint,
-        "R16G16B16A16_SFLOAT" => RGBA16Float,
-        "R32_UINT" => R32Uint,
-        "R32_SINT" => R32Sint,
-        "R32_SFLOAT" => R32Float,
-        "R32G32_UINT" => RG32Uint,
-        "R32G32_SINT" => RG32Sint,
-        "R32G32_SFLOAT" => RG32Float,
-        "R32G32B32A32_UINT" => RGBA32Uint,
-        "R32G32B32A32_SINT" => RGBA32Sint,
-        "R32G32B32A32_SFLOAT" => RGBA32Float,
-        "A2B10G10R10_UNORM_PACK32" => RGB10A2Unorm,
-        "A2B10G10R10_UINT_PACK32" => RGB10A2Uint,
-        "B10G11R11_UFLOAT_PACK32" => RG11B10Float,
-        other => {
-            return Err(format!(
-                "{other} has no Metal pixel format on the CPU backend"
-            ))
-        }
-    })
-}
-
-/// The Metal sampler a Vulkan sampler becomes.
-fn sampler_descriptor(d: &vulkan_reference::SamplerDesc) -> cpu::SamplerDescriptor {
-    use vulkan_reference::{AddressMode as A, BorderColor as B, Filter as F};
-    let filter = |f: F| match f {
-        F::Nearest => cpu::MinMagFilter::Nearest,
-        F::Linear => cpu::MinMagFilter::Linear,
-    };
-    let address = |a: A| match a {
-        A::Repeat => cpu::AddressMode::Repeat,
-        A::MirroredRepeat => cpu::AddressMode::MirrorRepeat,
-        A::ClampToEdge => cpu::AddressMode::ClampToEdge,
-        A::ClampToBorder => cpu::AddressMode::ClampToBorderColor,
-        A::MirrorClampToEdge => cpu::AddressMode::MirrorClampToEdge,
-    };
-    cpu::SamplerDescriptor {
-        min_filter: filter(d.min_filter),
-        mag_filter: filter(d.mag_filter),
-        mip_filter: match d.mipmap_mode {
-            F::Nearest => cpu::MipFilter::Nearest,
-            F::Linear => cpu::MipFilter::Linear,
-        },
-        s_address_mode: address(d.address_modes[0]),
-        t_address_mode: address(d.address_modes[1]),
-        r_address_mode: address(d.address_modes[2]),
-        border_color: match d.border_color {
-            B::TransparentBlack => cpu::BorderColor::TransparentBlack,
-            B::OpaqueBlack => cpu::BorderColor::OpaqueBlack,
-            B::OpaqueWhite => cpu::BorderColor::OpaqueWhite,
-        },
-        normalized_coordinates: d.normalized_coordinates,
-        lod_min_clamp: d.min_lod,
-        lod_max_clamp: d.max_lod,
-    }
 }
 
 impl CpuSide<'_> {
