@@ -68,6 +68,11 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     (9, "Float16"),
     (11, "Int64"),
     (22, "Int16"),
+    // Vulkan feature declarations only (arrays of uniform or storage
+    // buffers indexed by a dynamically uniform value), which halc's layout
+    // already binds (tests/amber/buffer_array_dynamic_indexing.amber).
+    (28, "UniformBufferArrayDynamicIndexing"),
+    (30, "StorageBufferArrayDynamicIndexing"),
     (39, "Int8"),
     (46, "SampledBuffer"),
     (50, "ImageQuery"),
@@ -79,25 +84,38 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     (66, "GroupNonUniformShuffleRelative"),
     (67, "GroupNonUniformClustered"),
     (68, "GroupNonUniformQuad"),
+    // GL_ARB_shader_ballot and GL_ARB_shader_group_vote: the same SIMD-group
+    // functions as the GroupNonUniform forms (tests/amber/subgroup_ballot_khr.amber).
+    (4423, "SubgroupBallotKHR"),
+    (4431, "SubgroupVoteKHR"),
     (4433, "StorageBuffer16BitAccess"),
     (4434, "UniformAndStorageBuffer16BitAccess"),
+    (4435, "StoragePushConstant16"),
     (4448, "StorageBuffer8BitAccess"),
     (4449, "UniformAndStorageBuffer8BitAccess"),
+    (4450, "StoragePushConstant8"),
     (4441, "VariablePointersStorageBuffer"),
     (4442, "VariablePointers"),
     (5345, "VulkanMemoryModel"),
+    // `atomic_fetch_add_explicit` on `atomic_float`, in device and
+    // threadgroup memory: MSL 3.0 and newer (older versions are refused
+    // after SPIRV-Cross, see `msl::check::float_atomic`).
+    (6033, "AtomicFloat32AddEXT"),
 ];
 
 /// Extensions halc accepts: those the tested capabilities need.
 const TESTED_EXTENSIONS: &[&str] = &[
     "SPV_KHR_16bit_storage",
     "SPV_KHR_8bit_storage",
+    "SPV_EXT_shader_atomic_float_add",
+    "SPV_KHR_shader_ballot",
     "SPV_KHR_storage_buffer_storage_class",
     // Only the `SubgroupUniformControlFlowKHR` execution mode: a promise
     // that lanes in uniform control flow are converged, which Metal's SIMD
     // groups (and the CPU backend's) keep without being asked; SPIRV-Cross
     // emits nothing for it (tests/amber/subgroup_uniform_control_flow.amber).
     "SPV_KHR_subgroup_uniform_control_flow",
+    "SPV_KHR_subgroup_vote",
     "SPV_KHR_vulkan_memory_model",
 ];
 
