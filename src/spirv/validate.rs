@@ -657,6 +657,34 @@ mod tests {
         );
     }
 
+    /// The capabilities admitted in issue 38 pass halc's own checks (the
+    /// module then lacks an entry point); their image siblings do not.
+    #[test]
+    fn issue_38_capabilities_are_admitted_and_image_arrays_are_not() {
+        let check_caps = |caps: &[u32]| {
+            let body: Vec<u32> = caps.iter().flat_map(|c| [(2 << 16) | 17, *c]).collect();
+            match check(&module(&body), &Limits::default()) {
+                Err(e) => e.to_string(),
+                Ok(()) => "accepted".into(),
+            }
+        };
+        assert_eq!(
+            check_caps(&[1, 28, 30, 4423, 4431, 4435, 4450, 6033]),
+            "module has no entry point"
+        );
+        for (cap, name) in [
+            (29, "SampledImageArrayDynamicIndexing"),
+            (31, "StorageImageArrayDynamicIndexing"),
+            (6034, "AtomicFloat64AddEXT"),
+            (5612, "AtomicFloat32MinMaxEXT"),
+        ] {
+            assert_eq!(
+                check_caps(&[1, cap]),
+                format!("OpCapability {name} (word 7): {UNTESTED}")
+            );
+        }
+    }
+
     #[test]
     fn huge_id_bound_is_a_limit_error() {
         let mut raw = vec![super::super::binary::MAGIC, 0x0001_0000, 0, u32::MAX, 0];
