@@ -31,7 +31,9 @@ const FEATURES: &[&str] = &[
     "Storage8BitFeatures.storagePushConstant8",
     // `atomic_float` fetch_add in device and threadgroup memory (MSL 3.0;
     // an older `--msl-version` makes the test a skip when halc refuses it).
+    "ShaderAtomicFloatFeaturesEXT.shaderBufferFloat32Atomics",
     "ShaderAtomicFloatFeaturesEXT.shaderBufferFloat32AtomicAdd",
+    "ShaderAtomicFloatFeaturesEXT.shaderSharedFloat32Atomics",
     "ShaderAtomicFloatFeaturesEXT.shaderSharedFloat32AtomicAdd",
     "VK_EXT_shader_atomic_float",
     // GL_ARB_shader_ballot / GL_ARB_shader_group_vote: the SIMD-group
