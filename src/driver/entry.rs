@@ -67,9 +67,11 @@ pub(super) fn prepare_entry(
             )
         })
     {
-        return Err(fail(ErrorKind::Rejected(
-            "texel buffers need MSL 2.1 or newer (native texture buffers)".into(),
-        )));
+        return Err(fail(ErrorKind::MslVersion {
+            what: "texel buffers (native texture buffers)".into(),
+            needs: MslVersion { major: 2, minor: 1 },
+            target: options.msl_version,
+        }));
     }
     let layout = t
         .time(Stage::Layout, || msl::layout(e, &options.layout))
@@ -182,6 +184,19 @@ pub(super) fn compile_entry(
             return Err(fail(ErrorKind::Rejected(format!(
                 "a variable pointer that SPIRV-Cross declares with two address spaces, which Metal's compiler rejects (MSL line {line}: `{text}`): a pointer into Workgroup memory carried by OpPhi (through a loop) is not supported"
             ))));
+        }
+        // Float atomics: SPIRV-Cross emits `atomic_float` whatever the
+        // version; Metal has it from MSL 3.0 on.
+        const FLOAT_ATOMICS: MslVersion = MslVersion { major: 3, minor: 0 };
+        if let Some((line, text)) = (options.msl_version < FLOAT_ATOMICS)
+            .then(|| msl::check::float_atomic(&generated.source))
+            .flatten()
+        {
+            return Err(fail(ErrorKind::MslVersion {
+                what: format!("an atomic operation on a 32-bit float (`atomic_float`, MSL line {line}: `{text}`)"),
+                needs: FLOAT_ATOMICS,
+                target: options.msl_version,
+            }));
         }
         function_constants(&generated.source, &info.spec_constants, &mut workgroup).map_err(fail)
     })?;

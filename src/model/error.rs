@@ -111,6 +111,16 @@ pub enum ErrorKind {
     /// A Metal limit is exceeded, or the input is not compilable.
     #[error("{0}")]
     Rejected(String),
+    /// The kernel needs a newer MSL than the one asked for (`--msl-version`).
+    #[error("{what} needs MSL {needs} or newer; this build targets MSL {target} (--msl-version)")]
+    MslVersion {
+        /// What needs it, with where it is.
+        what: String,
+        /// The oldest MSL version that has it.
+        needs: crate::model::msl::MslVersion,
+        /// The version asked for.
+        target: crate::model::msl::MslVersion,
+    },
     /// Bad options (unknown entry point, unused --spec, ...).
     #[error("{0}")]
     Options(String),

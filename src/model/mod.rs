@@ -290,11 +290,13 @@ pub struct Kernel {
 
 impl Kernel {
     /// Whether its module declares subgroup (SIMD-group) operations, whose
-    /// results depend on the SIMD width it runs at.
+    /// results depend on the SIMD width it runs at: the `GroupNonUniform…`
+    /// capabilities and the older `SubgroupBallotKHR` and `SubgroupVoteKHR`
+    /// (GL_ARB_shader_ballot, GL_ARB_shader_group_vote).
     pub fn uses_subgroups(&self) -> bool {
-        self.capabilities
-            .iter()
-            .any(|c| c.starts_with("GroupNonUniform"))
+        self.capabilities.iter().any(|c| {
+            c.starts_with("GroupNonUniform") || c == "SubgroupBallotKHR" || c == "SubgroupVoteKHR"
+        })
     }
 }
 

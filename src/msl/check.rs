@@ -380,6 +380,19 @@ pub fn doubled_address_space(msl: &str) -> Option<(usize, String)> {
     None
 }
 
+/// The first line that operates on an `atomic_float`, with its 1-based
+/// line: SPIRV-Cross casts a float's address to `device atomic_float*` or
+/// `threadgroup atomic_float*` for every atomic on a 32-bit float
+/// (`OpAtomicFAddEXT`, and loads, stores and exchanges, which SPIR-V allows
+/// on floats without a capability). Metal has `atomic_float` from MSL 3.0
+/// on; SPIRV-Cross emits it at any version.
+pub fn float_atomic(msl: &str) -> Option<(usize, String)> {
+    let at = find(msl, " atomic_float*)")?;
+    let line = msl[..at].bytes().filter(|b| *b == b'\n').count() + 1;
+    let text = msl.lines().nth(line - 1).unwrap_or_default();
+    Some((line, text.trim().to_string()))
+}
+
 /// Helpers of SPIRV-Cross's MSL known to compute wrong values, recognised by
 /// their text: halc builds SPIRV-Cross with a patch for each
 /// (`vendor/patches/spirv-cross-sys/`), but a crate depending on halc that
@@ -416,6 +429,24 @@ mod tests {
             None
         );
         assert!(doubled_address_space("device  device float* x;").is_some());
+    }
+
+    #[test]
+    fn a_float_atomic_is_found_with_its_line() {
+        let msl = "kernel void k()\n{\n    float _60 = atomic_fetch_add_explicit((device atomic_float*)&_56.per[g], x, memory_order_relaxed);\n}\n";
+        assert_eq!(
+            float_atomic(msl),
+            Some((3, "float _60 = atomic_fetch_add_explicit((device atomic_float*)&_56.per[g], x, memory_order_relaxed);".into()))
+        );
+        assert!(float_atomic(
+            "atomic_exchange_explicit((threadgroup atomic_float*)&w, 1.0, memory_order_relaxed);"
+        )
+        .is_some());
+        // Integer atomics and a kernel's own names are not.
+        assert_eq!(
+            float_atomic("atomic_fetch_add_explicit((device atomic_uint*)&c, 1u, memory_order_relaxed);\nfloat atomic_float_count;"),
+            None
+        );
     }
 
     #[test]

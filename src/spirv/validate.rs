@@ -68,6 +68,11 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     (9, "Float16"),
     (11, "Int64"),
     (22, "Int16"),
+    // Vulkan feature declarations only (arrays of uniform or storage
+    // buffers indexed by a dynamically uniform value), which halc's layout
+    // already binds (tests/amber/buffer_array_dynamic_indexing.amber).
+    (28, "UniformBufferArrayDynamicIndexing"),
+    (30, "StorageBufferArrayDynamicIndexing"),
     (39, "Int8"),
     (44, "Image1D"),
     (46, "SampledBuffer"),
@@ -83,25 +88,38 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     (66, "GroupNonUniformShuffleRelative"),
     (67, "GroupNonUniformClustered"),
     (68, "GroupNonUniformQuad"),
+    // GL_ARB_shader_ballot and GL_ARB_shader_group_vote: the same SIMD-group
+    // functions as the GroupNonUniform forms (tests/amber/subgroup_ballot_khr.amber).
+    (4423, "SubgroupBallotKHR"),
+    (4431, "SubgroupVoteKHR"),
     (4433, "StorageBuffer16BitAccess"),
     (4434, "UniformAndStorageBuffer16BitAccess"),
+    (4435, "StoragePushConstant16"),
     (4448, "StorageBuffer8BitAccess"),
     (4449, "UniformAndStorageBuffer8BitAccess"),
+    (4450, "StoragePushConstant8"),
     (4441, "VariablePointersStorageBuffer"),
     (4442, "VariablePointers"),
     (5345, "VulkanMemoryModel"),
+    // `atomic_fetch_add_explicit` on `atomic_float`, in device and
+    // threadgroup memory: MSL 3.0 and newer (older versions are refused
+    // after SPIRV-Cross, see `msl::check::float_atomic`).
+    (6033, "AtomicFloat32AddEXT"),
 ];
 
 /// Extensions halc accepts: those the tested capabilities need.
 const TESTED_EXTENSIONS: &[&str] = &[
     "SPV_KHR_16bit_storage",
     "SPV_KHR_8bit_storage",
+    "SPV_EXT_shader_atomic_float_add",
+    "SPV_KHR_shader_ballot",
     "SPV_KHR_storage_buffer_storage_class",
     // Only the `SubgroupUniformControlFlowKHR` execution mode: a promise
     // that lanes in uniform control flow are converged, which Metal's SIMD
     // groups (and the CPU backend's) keep without being asked; SPIRV-Cross
     // emits nothing for it (tests/amber/subgroup_uniform_control_flow.amber).
     "SPV_KHR_subgroup_uniform_control_flow",
+    "SPV_KHR_subgroup_vote",
     "SPV_KHR_vulkan_memory_model",
 ];
 
@@ -641,6 +659,34 @@ mod tests {
             e,
             "OpCapability Float64 (word 7): Metal has no 64-bit floating point (MSL has no `double`) and halc does not emulate it: compute in 32-bit `float` instead (in GLSL: no `double`, `dvec`, `dmat` or `lf` literal)"
         );
+    }
+
+    /// The capabilities admitted in issue 38 pass halc's own checks (the
+    /// module then lacks an entry point); their image siblings do not.
+    #[test]
+    fn issue_38_capabilities_are_admitted_and_image_arrays_are_not() {
+        let check_caps = |caps: &[u32]| {
+            let body: Vec<u32> = caps.iter().flat_map(|c| [(2 << 16) | 17, *c]).collect();
+            match check(&module(&body), &Limits::default()) {
+                Err(e) => e.to_string(),
+                Ok(()) => "accepted".into(),
+            }
+        };
+        assert_eq!(
+            check_caps(&[1, 28, 30, 4423, 4431, 4435, 4450, 6033]),
+            "module has no entry point"
+        );
+        for (cap, name) in [
+            (29, "SampledImageArrayDynamicIndexing"),
+            (31, "StorageImageArrayDynamicIndexing"),
+            (6034, "AtomicFloat64AddEXT"),
+            (5612, "AtomicFloat32MinMaxEXT"),
+        ] {
+            assert_eq!(
+                check_caps(&[1, cap]),
+                format!("OpCapability {name} (word 7): {UNTESTED}")
+            );
+        }
     }
 
     #[test]

@@ -255,6 +255,14 @@ fn bad_inputs_exit_1_with_one_line() {
         1,
         ".: is a directory, expected a SPIR-V file",
     );
+    // Float atomics are MSL 3.0's `atomic_float`: refused below it, naming
+    // the MSL line; the default (3.0) compiles them.
+    let af = fixture("atomic_float.spv");
+    fails(
+        &["compile", &af, "--msl-version", "2.4"],
+        1,
+        "atomic_float.spv: entry point `main`: an atomic operation on a 32-bit float (`atomic_float`, MSL line 40: `float _43 = atomic_fetch_add_explicit((threadgroup atomic_float*)&wsum, x, memory_order_relaxed);`) needs MSL 3.0 or newer; this build targets MSL 2.4 (--msl-version)",
+    );
     // GLSL compiles through glslc (tests/integration/glsl_cli.rs); a file
     // that is neither SPIR-V nor GLSL names both.
     fails(

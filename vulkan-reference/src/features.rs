@@ -27,6 +27,7 @@ pub(crate) enum Ext {
     CooperativeMatrix = 10,
     BufferDeviceAddress = 11,
     LongVector = 12,
+    ShaderAtomicFloat = 13,
 }
 
 /// An extension structure: Amber's prefix, the Vulkan version that made it
@@ -41,7 +42,7 @@ pub(crate) struct ExtStruct {
 }
 
 /// Every extension structure this crate knows, indexed by [`Ext`].
-pub(crate) const EXT_STRUCTS: [ExtStruct; 13] = [
+pub(crate) const EXT_STRUCTS: [ExtStruct; 14] = [
     ExtStruct {
         ext: Ext::VariablePointers,
         prefix: "VariablePointerFeatures",
@@ -157,6 +158,28 @@ pub(crate) const EXT_STRUCTS: [ExtStruct; 13] = [
         core_in: None,
         extension: "VK_EXT_shader_long_vector",
         fields: &["longVector"],
+    },
+    // Not in Amber's list either: the name follows Amber's pattern for EXT
+    // structures.
+    ExtStruct {
+        ext: Ext::ShaderAtomicFloat,
+        prefix: "ShaderAtomicFloatFeaturesEXT",
+        core_in: None,
+        extension: "VK_EXT_shader_atomic_float",
+        fields: &[
+            "shaderBufferFloat32Atomics",
+            "shaderBufferFloat32AtomicAdd",
+            "shaderBufferFloat64Atomics",
+            "shaderBufferFloat64AtomicAdd",
+            "shaderSharedFloat32Atomics",
+            "shaderSharedFloat32AtomicAdd",
+            "shaderSharedFloat64Atomics",
+            "shaderSharedFloat64AtomicAdd",
+            "shaderImageFloat32Atomics",
+            "shaderImageFloat32AtomicAdd",
+            "sparseImageFloat32Atomics",
+            "sparseImageFloat32AtomicAdd",
+        ],
     },
 ];
 
@@ -525,6 +548,7 @@ pub(crate) struct Structs {
     cooperative_matrix: vk::PhysicalDeviceCooperativeMatrixFeaturesKHR<'static>,
     device_address: vk::PhysicalDeviceBufferDeviceAddressFeatures<'static>,
     long_vector: LongVectorFeatures,
+    atomic_float: vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT<'static>,
 }
 
 impl Structs {
@@ -672,6 +696,23 @@ impl Structs {
                 ]
             }
             Ext::LongVector => vec![&mut self.long_vector.long_vector],
+            Ext::ShaderAtomicFloat => {
+                let s = &mut self.atomic_float;
+                vec![
+                    &mut s.shader_buffer_float32_atomics,
+                    &mut s.shader_buffer_float32_atomic_add,
+                    &mut s.shader_buffer_float64_atomics,
+                    &mut s.shader_buffer_float64_atomic_add,
+                    &mut s.shader_shared_float32_atomics,
+                    &mut s.shader_shared_float32_atomic_add,
+                    &mut s.shader_shared_float64_atomics,
+                    &mut s.shader_shared_float64_atomic_add,
+                    &mut s.shader_image_float32_atomics,
+                    &mut s.shader_image_float32_atomic_add,
+                    &mut s.sparse_image_float32_atomics,
+                    &mut s.sparse_image_float32_atomic_add,
+                ]
+            }
         };
         slots.into_iter().nth(i).expect("feature field index")
     }
@@ -727,6 +768,9 @@ impl Structs {
         if want[Ext::LongVector as usize] {
             f2 = f2.push_next(&mut self.long_vector);
         }
+        if want[Ext::ShaderAtomicFloat as usize] {
+            f2 = f2.push_next(&mut self.atomic_float);
+        }
         f2
     }
 }
@@ -738,7 +782,7 @@ mod tests {
     #[test]
     fn every_listed_name_parses_back() {
         let names = feature_names();
-        assert_eq!(names.len(), 55 + 17 + 1 + 4 + 1 + 2 + 3 + 1 + 8 + 6);
+        assert_eq!(names.len(), 55 + 17 + 1 + 4 + 1 + 2 + 3 + 1 + 8 + 6 + 12);
         for n in names {
             assert_eq!(Feature::parse(&n).unwrap().name(), n);
         }
@@ -759,6 +803,7 @@ mod tests {
             "SubgroupSupportedOperations.shuffleRelative",
             "SubgroupSupportedStages.compute",
             "VK_KHR_shader_subgroup_uniform_control_flow",
+            "ShaderAtomicFloatFeaturesEXT.shaderSharedFloat32AtomicAdd",
         ] {
             assert_eq!(Feature::parse(name).unwrap().name(), name);
         }
@@ -822,6 +867,6 @@ mod tests {
             p = b.p_next;
         }
         assert_eq!(seen.len(), EXT_STRUCTS.len());
-        assert_eq!(seen.len(), 13);
+        assert_eq!(seen.len(), 14);
     }
 }

@@ -54,9 +54,10 @@ pub struct ReferenceOptions {
     /// `VulkanMemoryModelFeatures.…`,
     /// `ZeroInitializeWorkgroupMemoryFeatures.…`,
     /// `CooperativeMatrixFeaturesKHR.…`, `BufferDeviceAddressFeatures.…`,
-    /// `ShaderLongVectorFeaturesEXT.longVector`, and two Amber lacks:
-    /// `WorkgroupMemoryExplicitLayoutFeaturesKHR.…` and
-    /// `ShaderSubgroupUniformControlFlowFeaturesKHR.…` (see
+    /// `ShaderLongVectorFeaturesEXT.longVector`, and three Amber lacks:
+    /// `WorkgroupMemoryExplicitLayoutFeaturesKHR.…`,
+    /// `ShaderSubgroupUniformControlFlowFeaturesKHR.…` and
+    /// `ShaderAtomicFloatFeaturesEXT.…` (see
     /// [`feature_names`](crate::feature_names)). A feature of an
     /// extension structure that is not core in the Vulkan version used
     /// also enables its extension.

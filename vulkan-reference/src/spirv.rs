@@ -304,6 +304,8 @@ fn device_extension(spv: &str) -> Option<&'static str> {
         "SPV_EXT_long_vector" => "VK_EXT_shader_long_vector",
         "SPV_KHR_shader_clock" => "VK_KHR_shader_clock",
         "SPV_EXT_shader_atomic_float_add" => "VK_EXT_shader_atomic_float",
+        "SPV_KHR_shader_ballot" => "VK_EXT_shader_subgroup_ballot",
+        "SPV_KHR_subgroup_vote" => "VK_EXT_shader_subgroup_vote",
         "SPV_KHR_maximal_reconvergence" => "VK_KHR_shader_maximal_reconvergence",
         "SPV_KHR_quad_control" => "VK_KHR_shader_quad_control",
         "SPV_KHR_subgroup_rotate" => "VK_KHR_shader_subgroup_rotate",
@@ -333,6 +335,22 @@ pub(crate) fn capability_needs(cap: u32) -> Option<(&'static str, &'static [&'st
         10 => ("Float64", &["shaderFloat64"]),
         11 => ("Int64", &["shaderInt64"]),
         22 => ("Int16", &["shaderInt16"]),
+        28 => (
+            "UniformBufferArrayDynamicIndexing",
+            &["shaderUniformBufferArrayDynamicIndexing"],
+        ),
+        29 => (
+            "SampledImageArrayDynamicIndexing",
+            &["shaderSampledImageArrayDynamicIndexing"],
+        ),
+        30 => (
+            "StorageBufferArrayDynamicIndexing",
+            &["shaderStorageBufferArrayDynamicIndexing"],
+        ),
+        31 => (
+            "StorageImageArrayDynamicIndexing",
+            &["shaderStorageImageArrayDynamicIndexing"],
+        ),
         39 => ("Int8", &["Float16Int8Features.shaderInt8"]),
         61 => (
             "GroupNonUniform",
@@ -423,6 +441,15 @@ pub(crate) fn capability_needs(cap: u32) -> Option<(&'static str, &'static [&'st
             &["BufferDeviceAddressFeatures.bufferDeviceAddress"],
         ),
         5425 => ("LongVectorEXT", &["ShaderLongVectorFeaturesEXT.longVector"]),
+        // The capability covers both storage classes; Vulkan has a feature
+        // for each (buffer and shared memory).
+        6033 => (
+            "AtomicFloat32AddEXT",
+            &[
+                "ShaderAtomicFloatFeaturesEXT.shaderBufferFloat32AtomicAdd",
+                "ShaderAtomicFloatFeaturesEXT.shaderSharedFloat32AtomicAdd",
+            ],
+        ),
         6022 => (
             "CooperativeMatrixKHR",
             &["CooperativeMatrixFeaturesKHR.cooperativeMatrix"],
@@ -562,6 +589,24 @@ mod tests {
         assert!(
             small.contains(&"Float16Int8Features.shaderFloat16".to_string()),
             "{small:?}"
+        );
+        // The extension forms of ballot and vote need their (deprecated)
+        // device extensions; float atomics a feature per storage class.
+        assert_eq!(
+            names(&fixture("subgroup_ballot_khr.spv")),
+            [
+                "shaderInt64",
+                "VK_EXT_shader_subgroup_ballot",
+                "VK_EXT_shader_subgroup_vote",
+            ]
+        );
+        assert_eq!(
+            names(&fixture("atomic_float.spv")),
+            [
+                "ShaderAtomicFloatFeaturesEXT.shaderBufferFloat32AtomicAdd",
+                "ShaderAtomicFloatFeaturesEXT.shaderSharedFloat32AtomicAdd",
+                "VK_EXT_shader_atomic_float",
+            ]
         );
         // SPIR-V 1.4 needs VK_KHR_spirv_1_4 (core in Vulkan 1.2).
         let mut w = fixture("saxpy.spv");

@@ -49,6 +49,7 @@ pub(super) fn rewrite_tokens(src: &str) -> String {
     let mut out = String::with_capacity(src.len() + src.len() / 8);
     let mut i = 0;
     let mut last_sig: u8 = b' '; // last non-space byte emitted
+    let mut scope = false; // whether that byte ends a `::`
     while i < b.len() {
         let c = b[i];
         if c == b'/' && b.get(i + 1) == Some(&b'/') {
@@ -71,6 +72,7 @@ pub(super) fn rewrite_tokens(src: &str) -> String {
             let end = (j + 1).min(b.len());
             out.push_str(&src[i..end]);
             last_sig = c;
+            scope = false;
             i = end;
             continue;
         }
@@ -81,7 +83,9 @@ pub(super) fn rewrite_tokens(src: &str) -> String {
             }
             let word = &src[i..j];
             let next = src[j..].trim_start_matches([' ', '\t']).as_bytes().first();
-            let called = next == Some(&b'(') && last_sig != b'.' && last_sig != b':';
+            // A member (`s.float2(`) or a qualified name (`metal::float4(`)
+            // is not a constructor; after a ternary's `:` it is.
+            let called = next == Some(&b'(') && last_sig != b'.' && !scope;
             if is_vector_type(word) && called {
                 out.push_str("metal::halc_vec<");
                 out.push_str(word);
@@ -94,6 +98,7 @@ pub(super) fn rewrite_tokens(src: &str) -> String {
                 out.push_str(word);
             }
             last_sig = b'a';
+            scope = false;
             i = j;
             continue;
         }
@@ -136,11 +141,13 @@ pub(super) fn rewrite_tokens(src: &str) -> String {
                 out.push('f');
             }
             last_sig = b'0';
+            scope = false;
             i = j;
             continue;
         }
         out.push(c as char);
         if !c.is_ascii_whitespace() {
+            scope = c == b':' && last_sig == b':';
             last_sig = c;
         }
         i += 1;
@@ -167,5 +174,17 @@ mod tests {
             s,
             "float x = 0.5f + 1e3f + 2.0f + 3 + 0x10 + .25f; half h = metal::half(0.5f); // 1.5\nfloat4 v = metal::halc_vec<float4>(1.0f, x); s.float2("
         );
+    }
+
+    /// A constructor in a ternary's second branch is one (SPIRV-Cross's
+    /// `gl_SubgroupEqMask`); a qualified name is not.
+    #[test]
+    fn a_vector_constructor_after_a_ternary_colon_is_rewritten() {
+        assert_eq!(
+            rewrite_tokens("m = i >= 32 ? uint4(0, 1 << (i - 32), uint2(0)) : uint4(1 << i, uint3(0));"),
+            "m = i >= 32 ? metal::halc_vec<uint4>(0, 1 << (i - 32), metal::halc_vec<uint2>(0)) : metal::halc_vec<uint4>(1 << i, metal::halc_vec<uint3>(0));"
+        );
+        assert_eq!(rewrite_tokens("metal::float4(x)"), "metal::float4(x)");
+        assert_eq!(rewrite_tokens("metal :: float4(x)"), "metal :: float4(x)");
     }
 }

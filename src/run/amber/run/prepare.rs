@@ -6,7 +6,7 @@ use runtime_loader::cpu;
 use runtime_loader::plan::SpecValue;
 
 use super::module::module;
-use super::runner::Runner;
+use super::runner::{Runner, Stop};
 use super::side::{MetalPrepared, Prepared};
 use crate::model::Input;
 use crate::run::amber::data::{encode, Scalar};
@@ -67,13 +67,14 @@ impl<'s> Runner<'s> {
     /// The pipeline's shader as SPIR-V and, when a Metal side runs, as
     /// halc's executable. The Vulkan side needs nothing of halc: a module
     /// halc refuses still runs there.
-    pub(super) fn prepare(&self, p: &Pipeline) -> Result<Prepared, String> {
+    pub(super) fn prepare(&self, p: &Pipeline) -> Result<Prepared, Stop> {
         let bytes = match self.modules.get(&p.name) {
             Some(m) => m.clone()?,
             None => module(self.name, self.script, p, self.opts)?,
         };
         let input = Input::new(format!("{}.spv", p.shader), bytes);
-        let words = crate::spirv::Words::from_bytes(&input.bytes).map_err(|e| e.to_string())?;
+        let words =
+            crate::spirv::Words::from_bytes(&input.bytes).map_err(|e| Stop::Fail(e.to_string()))?;
         // `--spec` values are baked into every module that declares the
         // SpecId (a pipeline's own SPECIALIZE wins); the Vulkan side gets
         // them as specialization values.
@@ -92,7 +93,7 @@ impl<'s> Runner<'s> {
                     .find(|c| c.id == v.id)
                     .expect("retained above");
                 let bits = crate::spirv::specialize::parse_value(c.ty, &v.text)
-                    .map_err(|m| format!("--spec {}: {m}", v.id))?;
+                    .map_err(|m| Stop::Fail(format!("--spec {}: {m}", v.id)))?;
                 // Vulkan takes a bool as a 4-byte VkBool32, the rest at their width.
                 let width = match c.ty {
                     crate::spirv::ScalarType::Bool => 4,
@@ -122,12 +123,18 @@ impl<'s> Runner<'s> {
         p: &Pipeline,
         input: &Input,
         specs: Vec<crate::spirv::SpecValue>,
-    ) -> Result<MetalPrepared, String> {
+    ) -> Result<MetalPrepared, Stop> {
         let mut options = self.opts.compile.clone();
         options.entries = vec![p.entry.clone()];
         options.specs = specs.clone();
-        let first = crate::driver::compile(std::slice::from_ref(input), &options)
-            .map_err(|e| e.to_string())?;
+        // A kernel that needs a newer MSL than `--msl-version` asks for is
+        // one the target cannot run: a skip, as a missing feature is.
+        let refused = |e: crate::model::Error| match e.kind {
+            crate::model::ErrorKind::MslVersion { .. } => Stop::Skip(e.to_string()),
+            _ => Stop::Fail(e.to_string()),
+        };
+        let first =
+            crate::driver::compile(std::slice::from_ref(input), &options).map_err(refused)?;
         let k = &first.kernels[0];
         // SpecIds that are no function constant (SPIRV-Cross fixed them, as
         // they size arrays) are baked for the Metal side.
@@ -171,8 +178,8 @@ impl<'s> Runner<'s> {
                 id: s.id,
                 text: s.value.clone(),
             }));
-        let baked = crate::driver::compile(std::slice::from_ref(input), &options)
-            .map_err(|e| e.to_string())?;
+        let baked =
+            crate::driver::compile(std::slice::from_ref(input), &options).map_err(refused)?;
         Ok(prepared(&baked))
     }
 }

@@ -20,6 +20,16 @@ impl From<String> for Stop {
     }
 }
 
+impl Stop {
+    /// The same outcome, its message prefixed (`FILE:LINE: RUN p: `).
+    pub(super) fn within(self, prefix: &str) -> Stop {
+        match self {
+            Stop::Fail(m) => Stop::Fail(format!("{prefix}{m}")),
+            Stop::Skip(m) => Stop::Skip(format!("{prefix}{m}")),
+        }
+    }
+}
+
 pub(super) struct Runner<'s> {
     pub(super) name: &'s str,
     pub(super) script: &'s Script,
@@ -132,7 +142,7 @@ impl<'s> Runner<'s> {
         if !self.prepared.contains_key(name) {
             let mut prepared = self
                 .prepare(p)
-                .map_err(|e| format!("{at}: RUN {name}: {e}"))?;
+                .map_err(|e| e.within(&format!("{at}: RUN {name}: ")))?;
             let subgroups = prepared.metal.as_ref().is_some_and(|m| m.subgroups);
             prepared.simd_width = self
                 .simd_width(p, subgroups)

@@ -28,6 +28,19 @@ const FEATURES: &[&str] = &[
     "Storage16BitFeatures.uniformAndStorageBuffer16BitAccess",
     "Storage8BitFeatures.storageBuffer8BitAccess",
     "Storage8BitFeatures.uniformAndStorageBuffer8BitAccess",
+    "Storage16BitFeatures.storagePushConstant16",
+    "Storage8BitFeatures.storagePushConstant8",
+    // `atomic_float` fetch_add in device and threadgroup memory (MSL 3.0;
+    // an older `--msl-version` makes the test a skip when halc refuses it).
+    "ShaderAtomicFloatFeaturesEXT.shaderBufferFloat32Atomics",
+    "ShaderAtomicFloatFeaturesEXT.shaderBufferFloat32AtomicAdd",
+    "ShaderAtomicFloatFeaturesEXT.shaderSharedFloat32Atomics",
+    "ShaderAtomicFloatFeaturesEXT.shaderSharedFloat32AtomicAdd",
+    "VK_EXT_shader_atomic_float",
+    // GL_ARB_shader_ballot / GL_ARB_shader_group_vote: the SIMD-group
+    // functions of the GroupNonUniform forms.
+    "VK_EXT_shader_subgroup_ballot",
+    "VK_EXT_shader_subgroup_vote",
     "SubgroupSupportedOperations.basic",
     "SubgroupSupportedOperations.vote",
     "SubgroupSupportedOperations.arithmetic",
