@@ -73,6 +73,26 @@ pub(super) fn prepare_entry(
             target: options.msl_version,
         }));
     }
+    // Image atomics: Metal's texture atomics (MSL 3.1); before, SPIRV-Cross
+    // emulates them with a buffer outside the binding contract.
+    const TEXTURE_ATOMICS: MslVersion = MslVersion { major: 3, minor: 1 };
+    if let Some(b) = (options.msl_version < TEXTURE_ATOMICS)
+        .then(|| {
+            e.bindings
+                .iter()
+                .find(|b| b.image.as_ref().is_some_and(|i| i.atomic))
+        })
+        .flatten()
+    {
+        return Err(fail(ErrorKind::MslVersion {
+            what: format!(
+                "(set {}, binding {}): an atomic operation on an image (GLSL imageAtomic*: Metal's texture atomics, macOS 14 and iOS 17)",
+                b.set, b.binding
+            ),
+            needs: TEXTURE_ATOMICS,
+            target: options.msl_version,
+        }));
+    }
     let layout = t
         .time(Stage::Layout, || msl::layout(e, &options.layout))
         .map_err(|k| fail(k.into()))?;

@@ -221,6 +221,10 @@ pub struct ImageType {
     /// storage images without a format qualifier).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<&'static str>,
+    /// The kernel performs atomic operations on its texels
+    /// (`OpImageTexelPointer`, GLSL `imageAtomic*`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub atomic: bool,
 }
 
 /// The Vulkan format of a SPIR-V `ImageFormat` operand (`None`: `Unknown`

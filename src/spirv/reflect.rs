@@ -336,14 +336,14 @@ fn resources(
                 tg_bytes += ix.natural_size(pointee, 0)?.0;
             }
             StorageClass::Uniform | StorageClass::StorageBuffer | StorageClass::UniformConstant => {
-                let b = binding(ix, var, class, pointee, length_read.contains(&var))?;
+                let mut b = binding(ix, var, class, pointee, length_read.contains(&var))?;
                 if atomic_images.contains(&var) {
-                    // SPIRV-Cross gives an atomic image a companion buffer
-                    // outside the binding contract; refuse before it runs.
-                    return Err(SpirvError::Unsupported(format!(
-                        "(set {}, binding {}): atomic operations on an image (OpImageTexelPointer, GLSL imageAtomic*) are not supported: halc cannot yet lay out the companion buffer SPIRV-Cross emits for them; use a storage buffer and buffer atomics",
-                        b.set, b.binding
-                    )));
+                    // Allowed from MSL 3.1 on, where SPIRV-Cross uses
+                    // Metal's texture atomics (the driver checks the
+                    // version); before, it adds a companion buffer.
+                    if let Some(image) = &mut b.image {
+                        image.atomic = true;
+                    }
                 }
                 bindings.push(b);
             }
@@ -467,6 +467,7 @@ fn binding(
             multisampled: word(4) == 1,
             sampled_type: ix.scalar_type(word(0))?,
             format: crate::model::entry::image_format_name(word(6)),
+            atomic: false,
         })
     };
     let image = match (class, t.op) {

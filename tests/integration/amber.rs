@@ -79,6 +79,9 @@ fn every_amber_test_passes_in_both_binding_models_and_msl_versions() {
     // makes the test a skip, with the reason.
     let msl3 = "tests/amber/atomic_float.amber";
     assert!(tests.iter().any(|t| t == msl3), "{tests:?}");
+    // Image atomics need MSL 3.1 (Metal's texture atomics): a skip below.
+    let msl31 = "tests/amber/image_atomics.amber";
+    assert!(tests.iter().any(|t| t == msl31), "{tests:?}");
     for args in [
         &["--bindings", "argument-buffers"][..],
         &["--bindings", "discrete"],
@@ -87,7 +90,13 @@ fn every_amber_test_passes_in_both_binding_models_and_msl_versions() {
     ] {
         let (code, out) = run(args, &tests);
         assert_eq!(code, 0, "{args:?}:\n{out}");
-        let skipped: &[&str] = if args.contains(&"2.3") { &[msl3] } else { &[] };
+        let skipped: &[&str] = if args.contains(&"2.3") {
+            &[msl3, msl31]
+        } else if args.contains(&"3.2") {
+            &[]
+        } else {
+            &[msl31]
+        };
         assert!(
             out.ends_with(&format!(
                 "{} passed, 0 failed, {} skipped\n",
@@ -97,7 +106,14 @@ fn every_amber_test_passes_in_both_binding_models_and_msl_versions() {
             "{args:?}:\n{out}"
         );
         for t in &tests {
-            if skipped.contains(&t.as_str()) {
+            if t == msl31 && skipped.contains(&t.as_str()) {
+                assert!(
+                    out.contains(&format!("SKIP {t}:"))
+                        && out.contains("an atomic operation on an image (GLSL imageAtomic*")
+                        && out.contains("needs MSL 3.1 or newer"),
+                    "{args:?}: {t}:\n{out}"
+                );
+            } else if skipped.contains(&t.as_str()) {
                 assert!(
                     out.contains(&format!("SKIP {t}:"))
                         && out.contains(
@@ -145,6 +161,14 @@ fn every_amber_test_agrees_with_the_vulkan_reference() {
         let (code, out) = run(args, &tests);
         assert_eq!(code, 0, "{args:?}:\n{out}");
         for t in &tests {
+            // Image atomics need MSL 3.1 on the Metal side: run below.
+            if args.contains(&"--compare") && t.ends_with("image_atomics.amber") {
+                assert!(
+                    out.contains(&format!("SKIP {t}")) && out.contains("needs MSL 3.1"),
+                    "{args:?}: {t}:\n{out}"
+                );
+                continue;
+            }
             match required(t) {
                 Some(n) if n != width => assert!(
                     out.contains(&format!("SKIP {t}")) && out.contains(&format!(
@@ -156,6 +180,10 @@ fn every_amber_test_agrees_with_the_vulkan_reference() {
             }
         }
     }
+    let atomics = ["tests/amber/image_atomics.amber".to_string()];
+    let (code, out) = run(&["--compare", "--msl-version", "3.1"], &atomics);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.ends_with("1 passed, 0 failed, 0 skipped\n"), "{out}");
 }
 
 /// Whether a Vulkan driver is here (or must be).
@@ -473,11 +501,15 @@ mod injected {
     fn compare(file: &str, tamper: Option<fn(&mut halc::Compiled)>) -> Outcome {
         let text = std::fs::read_to_string(crate::root().join(file)).unwrap();
         let device = Device::new().unwrap();
-        let opts = RunOptions {
+        let mut opts = RunOptions {
             sides: Sides::Compare,
             tamper,
             ..Default::default()
         };
+        // Image atomics need Metal's texture atomics.
+        if text.contains("imageAtomic") {
+            opts.compile.msl_version = "3.1".parse().unwrap();
+        }
         run(file, &text, Some(&device), &opts)
     }
 
@@ -534,6 +566,20 @@ mod injected {
                 b[1].byte_offset = o0;
             },
             &["RUN pipeline: buffer `src` (set 0, binding 0) differs"],
+        );
+    }
+
+    /// An image atomic min emitted as a max (issue 38): the shared texel
+    /// ends at the largest value instead of the smallest.
+    #[test]
+    fn an_image_atomic_min_turned_max() {
+        caught(
+            "tests/amber/image_atomics.amber",
+            |c| {
+                let msl = &mut c.kernels[0].msl.source;
+                *msl = msl.replace("atomic_fetch_min", "atomic_fetch_max");
+            },
+            &["RUN pipeline: buffer `extremes` (set 0, binding 1) differs"],
         );
     }
 
