@@ -73,6 +73,23 @@ pub(super) fn prepare_entry(
             target: options.msl_version,
         }));
     }
+    // A storage image read and written by one kernel is an
+    // `access::read_write` texture, which Metal allows only for some
+    // pixel formats: refuse the others here, not at pipeline creation.
+    if let Some((b, f)) = e.bindings.iter().find_map(|b| {
+        let f = b.image.as_ref()?.format?;
+        (b.kind == spirv::BindingKind::StorageImage
+            && b.access == spirv::Access::ReadWrite
+            && !READ_WRITE_FORMATS.contains(&f))
+        .then_some((b, f))
+    }) {
+        return Err(fail(ErrorKind::Rejected(format!(
+            "(set {}, binding {}): a storage image of {f} that the kernel both reads and writes: Metal's read-write textures take {} (read-write texture tier 2) and no other format; read it through one binding and write it through another",
+            b.set,
+            b.binding,
+            READ_WRITE_FORMATS.join(", ")
+        ))));
+    }
     // Image atomics: Metal's texture atomics (MSL 3.1); before, SPIRV-Cross
     // emulates them with a buffer outside the binding contract.
     const TEXTURE_ATOMICS: MslVersion = MslVersion { major: 3, minor: 1 };
@@ -321,3 +338,27 @@ pub(super) fn function_constants(
     }
     Ok(out)
 }
+
+/// The pixel formats Metal's `access::read_write` textures take (read-write
+/// texture tier 2: every Apple-silicon Mac, A13 and later), by their
+/// Vulkan names.
+const READ_WRITE_FORMATS: &[&str] = &[
+    "R32_SFLOAT",
+    "R32_UINT",
+    "R32_SINT",
+    "R32G32B32A32_SFLOAT",
+    "R32G32B32A32_UINT",
+    "R32G32B32A32_SINT",
+    "R16G16B16A16_SFLOAT",
+    "R16G16B16A16_UINT",
+    "R16G16B16A16_SINT",
+    "R8G8B8A8_UNORM",
+    "R8G8B8A8_UINT",
+    "R8G8B8A8_SINT",
+    "R16_SFLOAT",
+    "R16_UINT",
+    "R16_SINT",
+    "R8_UNORM",
+    "R8_UINT",
+    "R8_SINT",
+];
