@@ -49,12 +49,12 @@ pub(super) fn prepare_entry(
     if workgroup.total() > u64::from(MAX_THREADS_PER_THREADGROUP) {
         let [x, y, z] = workgroup.values();
         let total = u128::from(x) * u128::from(y) * u128::from(z);
-        return Err(fail(ErrorKind::Rejected(format!(
+        return Err(fail(ErrorKind::MetalLimit(format!(
             "workgroup size {x}x{y}x{z} = {total} threads exceeds Metal's {MAX_THREADS_PER_THREADGROUP} threads per threadgroup"
         ))));
     }
     if e.threadgroup_memory_bytes > u64::from(MAX_THREADGROUP_MEMORY_BYTES) {
-        return Err(fail(ErrorKind::Rejected(format!(
+        return Err(fail(ErrorKind::MetalLimit(format!(
             "uses {} bytes of threadgroup (shared) memory; Metal allows {MAX_THREADGROUP_MEMORY_BYTES}",
             e.threadgroup_memory_bytes
         ))));
@@ -83,7 +83,7 @@ pub(super) fn prepare_entry(
             && !READ_WRITE_FORMATS.contains(&f))
         .then_some((b, f))
     }) {
-        return Err(fail(ErrorKind::Rejected(format!(
+        return Err(fail(ErrorKind::MetalLimit(format!(
             "(set {}, binding {}): a storage image of {f} that the kernel both reads and writes: Metal's read-write textures take {} (read-write texture tier 2) and no other format; read it through one binding and write it through another",
             b.set,
             b.binding,

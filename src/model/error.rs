@@ -108,9 +108,14 @@ pub enum ErrorKind {
     /// SPIRV-Cross failed.
     #[error(transparent)]
     Cross(#[from] CrossError),
-    /// A Metal limit is exceeded, or the input is not compilable.
+    /// The input is not something halc compiles.
     #[error("{0}")]
     Rejected(String),
+    /// The kernel needs more than Metal provides (threads per threadgroup,
+    /// threadgroup memory, a read-write texture format): no translation
+    /// could run it.
+    #[error("{0}")]
+    MetalLimit(String),
     /// The kernel needs a newer MSL than the one asked for (`--msl-version`).
     #[error("{what} needs MSL {needs} or newer; this build targets MSL {target} (--msl-version)")]
     MslVersion {

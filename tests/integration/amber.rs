@@ -417,7 +417,7 @@ fn image_declarations_halc_cannot_run_are_skips_and_mistakes_fail() {
         ),
         (
             "packed",
-            "IMAGE i FORMAT B10G11R11_UFLOAT_PACK32 DIM_2D WIDTH 4 HEIGHT 4 FILL 0",
+            "IMAGE i FORMAT B10G11R11_UFLOAT_PACK32 DIM_2D WIDTH 4 HEIGHT 4 FILL 1.5",
             "SKIP",
             "packed.amber:2: B10G11R11_UFLOAT_PACK32: packed formats",
         ),

@@ -127,10 +127,13 @@ impl<'s> Runner<'s> {
         let mut options = self.opts.compile.clone();
         options.entries = vec![p.entry.clone()];
         options.specs = specs.clone();
-        // A kernel that needs a newer MSL than `--msl-version` asks for is
-        // one the target cannot run: a skip, as a missing feature is.
+        // A kernel that needs a newer MSL than `--msl-version` asks for, or
+        // more than Metal provides, is one the target cannot run: a skip,
+        // as a missing feature is.
         let refused = |e: crate::model::Error| match e.kind {
-            crate::model::ErrorKind::MslVersion { .. } => Stop::Skip(e.to_string()),
+            crate::model::ErrorKind::MslVersion { .. } | crate::model::ErrorKind::MetalLimit(_) => {
+                Stop::Skip(e.to_string())
+            }
             _ => Stop::Fail(e.to_string()),
         };
         let first =

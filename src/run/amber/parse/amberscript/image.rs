@@ -128,7 +128,22 @@ impl<'a> AmberParser<'a> {
             Some(&"FORMAT") => {
                 let f = format_named(line, what)?
                     .ok_or_else(|| err(line, format!("`{what}` is not a format")))?;
-                (f, format_data_type(line, f)?)
+                match format_data_type(line, f) {
+                    Ok(ty) => (f, ty),
+                    // A packed format's texels are 32-bit words: given no
+                    // values, or filled with 0, the image is all zero.
+                    Err(e) if f.texel_bytes() == 4 => {
+                        let zeros = match t.iter().position(|w| *w == "FILL") {
+                            None => !t.iter().any(|w| matches!(*w, "DATA" | "SERIES_FROM")),
+                            Some(i) => t.get(i + 1).is_some_and(|v| v.parse::<f64>() == Ok(0.0)),
+                        };
+                        if !zeros {
+                            return Err(e);
+                        }
+                        (f, DataType::scalar(Scalar::UInt(32)))
+                    }
+                    Err(e) => return Err(e),
+                }
             }
             Some(&"DATA_TYPE") => {
                 let ty = DataType::from_amber(what)
