@@ -90,6 +90,18 @@ pub(super) fn prepare_entry(
             READ_WRITE_FORMATS.join(", ")
         ))));
     }
+    // A cube (or cube-array) storage image read and written by one kernel
+    // would be a read-write cube texture, which halc has not run on Metal.
+    if let Some(b) = e.bindings.iter().find(|b| {
+        b.kind == spirv::BindingKind::StorageImage
+            && b.access == spirv::Access::ReadWrite
+            && b.image.as_ref().is_some_and(|i| i.dim == "cube")
+    }) {
+        return Err(fail(ErrorKind::Rejected(format!(
+            "(set {}, binding {}): a cube storage image that the kernel both reads and writes: halc has not tested Metal's read-write cube textures, so it refuses them; read it through one binding and write it through another",
+            b.set, b.binding
+        ))));
+    }
     // Image atomics: Metal's texture atomics (MSL 3.1); before, SPIRV-Cross
     // emulates them with a buffer outside the binding contract.
     const TEXTURE_ATOMICS: MslVersion = MslVersion { major: 3, minor: 1 };

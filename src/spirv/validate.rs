@@ -73,8 +73,12 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     // already binds (tests/amber/buffer_array_dynamic_indexing.amber).
     (28, "UniformBufferArrayDynamicIndexing"),
     (30, "StorageBufferArrayDynamicIndexing"),
+    // Cube-map arrays, storage and sampled (fixtures/kernels/cube_arrays.comp,
+    // run by halc diff against lavapipe).
+    (34, "ImageCubeArray"),
     (39, "Int8"),
     (44, "Image1D"),
+    (45, "SampledCubeArray"),
     (46, "SampledBuffer"),
     (47, "ImageBuffer"),
     (49, "StorageImageExtendedFormats"),

@@ -889,6 +889,23 @@ fn diff_compares_images_texel_by_texel() {
             other => panic!("{name}: not caught: {other:?}"),
         }
     }
+    // Cube arrays: every layer-face of the storage cube array is compared.
+    let cubes = crate::input(&crate::kernel("cube_arrays.spv"));
+    let doubled: fn(&mut halc::Compiled) = |c| {
+        let msl = &mut c.kernels[0].msl.source;
+        *msl = msl.replace(" * 2.0", " * 3.0");
+    };
+    let opts = DiffOptions {
+        tamper: Some(doubled),
+        ..clean.clone()
+    };
+    match diff(&cubes, &opts, &device).unwrap() {
+        DiffOutcome::Differ(m) => assert!(
+            m.contains("(set 0, binding 0) storage image texel (0, 0, 0) (R32G32B32A32_SFLOAT)"),
+            "{m}"
+        ),
+        other => panic!("cube arrays: not caught: {other:?}"),
+    }
     // Random coordinates past the image: no verdict.
     let dir = tempfile::tempdir().unwrap();
     let spv = glsl_to_spv(
