@@ -382,7 +382,7 @@ impl Warning {
                 if *count == 1 { "" } else { "s" }
             ),
             Warning::FrozenSpec { input, kernel, id } => format!(
-                "{input}: kernel `{kernel}`: SpecId {id} sizes an array, which Metal needs constant, and is also read as a value: it is fixed at its defaults (each declaration its own), not settable at run time; choose it with {}",
+                "{input}: kernel `{kernel}`: SpecId {id} sizes an array, which Metal needs constant, and is also read as a value or declared with other defaults: it is fixed at its defaults (each declaration its own), not settable at run time; choose it with {}",
                 choose(*id)
             ),
         }

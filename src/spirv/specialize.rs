@@ -6,7 +6,7 @@
 //! threadgroup memory, the MSL) sees the baked value and the constant is no
 //! longer a Metal function constant.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::spec_op::evaluate;
 use super::types::{ScalarType, ScalarValue};
@@ -187,12 +187,20 @@ pub fn array_size_conflicts(words: &Words) -> Result<Vec<u32>, SpirvError> {
     let mut spec_id: HashMap<u32, u32> = HashMap::new();
     let mut operands: HashMap<u32, Vec<u32>> = HashMap::new();
     let mut lengths: Vec<u32> = Vec::new();
+    // Each scalar spec constant's default (its value words).
+    let mut default: HashMap<u32, Vec<u32>> = HashMap::new();
     for inst in words.instructions() {
         let inst = inst?;
         let w = inst.words;
         match inst.opcode {
             OP_DECORATE if w.len() >= 4 && w[2] == DECORATION_SPEC_ID => {
                 spec_id.insert(w[1], w[3]);
+            }
+            OP_SPEC_CONSTANT if w.len() >= 3 => {
+                default.insert(w[2], w[3..].to_vec());
+            }
+            OP_SPEC_CONSTANT_TRUE | OP_SPEC_CONSTANT_FALSE if w.len() >= 3 => {
+                default.insert(w[2], vec![u32::from(inst.opcode == OP_SPEC_CONSTANT_TRUE)]);
             }
             OP_TYPE_ARRAY if w.len() >= 4 => lengths.push(w[3]),
             OP_CONSTANT_COMPOSITE | OP_SPEC_CONSTANT_COMPOSITE if w.len() >= 3 => {
@@ -220,7 +228,9 @@ pub fn array_size_conflicts(words: &Words) -> Result<Vec<u32>, SpirvError> {
             }
         }
     }
-    let mut in_length: BTreeMap<u32, (bool, bool)> = BTreeMap::new();
+    // Per SpecId: sizes an array, read as a value, its declarations'
+    // distinct defaults.
+    let mut in_length: BTreeMap<u32, (bool, bool, BTreeSet<Vec<u32>>)> = BTreeMap::new();
     for (target, id) in &spec_id {
         let e = in_length.entry(*id).or_default();
         if marked.contains(target) {
@@ -228,10 +238,18 @@ pub fn array_size_conflicts(words: &Words) -> Result<Vec<u32>, SpirvError> {
         } else {
             e.1 = true;
         }
+        if let Some(d) = default.get(target) {
+            e.2.insert(d.clone());
+        }
     }
+    // Also a SpecId whose declarations all size arrays but have different
+    // defaults: SPIRV-Cross fixes it whole at one default (the first
+    // declaration's), where Vulkan without specialization gives each its
+    // own (`local_size_x_id = 0` of 1 beside `constant_id = 0` of 2, both in
+    // an array length).
     Ok(in_length
         .into_iter()
-        .filter(|(_, (sizes, value))| *sizes && *value)
+        .filter(|(_, (sizes, value, defaults))| *sizes && (*value || defaults.len() > 1))
         .map(|(id, _)| id)
         .collect())
 }
@@ -537,6 +555,7 @@ mod tests {
              %wg = OpSpecConstantComposite %v3 %wx %one %one\n\
              %wgx = OpSpecConstantOp %uint CompositeExtract %wg 0\n\
              %twice = OpSpecConstantOp %uint IMul %bs %two\n\
+             %both = OpSpecConstantOp %uint IMul %twice %wgx\n\
              %arr = OpTypeArray %uint {length}\n\
              %ptr = OpTypePointer Workgroup %arr\n%shared = OpVariable %ptr Workgroup\n\
              %main = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n"
@@ -609,6 +628,22 @@ mod tests {
         assert!(array_size_conflicts(&words).unwrap().is_empty());
     }
 
+    /// Both declarations of SpecId 0 in one array length (SPIRV-Cross's
+    /// `workgroup-size-spec-constant-array`: `float D[A * gl_WorkGroupSize.x]`
+    /// with `A` and `local_size_x_id` on SpecId 0): SPIRV-Cross would fix
+    /// the SpecId whole at the first default, 64, where Vulkan gives the
+    /// workgroup size its own, 1; with equal defaults nothing differs.
+    #[test]
+    fn a_spec_id_whose_declarations_all_size_arrays_with_different_defaults_is_a_conflict() {
+        let words = assemble(&two_declarations("%both"));
+        assert_eq!(array_size_conflicts(&words).unwrap(), [0]);
+        let same = two_declarations("%both").replace(
+            "%wx = OpSpecConstant %uint 1",
+            "%wx = OpSpecConstant %uint 64",
+        );
+        assert!(array_size_conflicts(&assemble(&same)).unwrap().is_empty());
+    }
+
     #[test]
     fn freezing_keeps_each_declarations_own_default() {
         let words = assemble(&two_declarations("%bs"));
@@ -633,7 +668,8 @@ mod tests {
             // The composite of plain constants is a plain composite.
             assert_ne!(inst.opcode, OP_SPEC_CONSTANT_COMPOSITE);
         }
-        assert_eq!(constants, [64, 1, 0xffff_fffd, 1, 2, 1, 128]);
+        // `%wgx` 1, `%twice` 128, `%both` 128 x 1.
+        assert_eq!(constants, [64, 1, 0xffff_fffd, 1, 2, 1, 128, 128]);
         assert_eq!(baked.len(), 2);
         assert!(baked.iter().all(|b| b.frozen));
         assert_eq!((baked[0].id, baked[0].value.0), (0, 64));

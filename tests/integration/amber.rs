@@ -1217,7 +1217,7 @@ fn a_spec_id_sizing_an_array_and_read_as_a_value_is_fixed_with_a_warning() {
     let err = String::from_utf8(o.stderr).unwrap();
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(
-        err.contains("kernel `blocks`: SpecId 0 sizes an array, which Metal needs constant, and is also read as a value: it is fixed at its defaults (each declaration its own), not settable at run time; choose it with --spec 0=VALUE"),
+        err.contains("kernel `blocks`: SpecId 0 sizes an array, which Metal needs constant, and is also read as a value or declared with other defaults: it is fixed at its defaults (each declaration its own), not settable at run time; choose it with --spec 0=VALUE"),
         "{err}"
     );
     let bytes = std::fs::read(&exe).unwrap();
