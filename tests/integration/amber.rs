@@ -152,7 +152,7 @@ pub(crate) fn vulkan() -> bool {
 
 /// Writes `source` to `DIR/NAME.comp` and compiles it with glslc to
 /// `DIR/NAME.spv`, which it returns.
-fn glsl_to_spv(dir: &Path, name: &str, source: &str) -> PathBuf {
+pub(crate) fn glsl_to_spv(dir: &Path, name: &str, source: &str) -> PathBuf {
     let src = dir.join(format!("{name}.comp"));
     std::fs::write(&src, source).unwrap();
     let spv = dir.join(format!("{name}.spv"));

@@ -52,6 +52,7 @@ impl Device {
                 transfer_rule: options.transfer_rule,
                 simd_width: options.simd_width,
                 unified_memory: options.unified_memory,
+                guard_bytes: options.guard_bytes,
                 builtins: OnceLock::new(),
                 queue: OnceLock::new(),
                 divisions: Arc::new(AtomicU64::new(0)),
@@ -76,6 +77,7 @@ impl Device {
                 transfer_rule: i.transfer_rule,
                 simd_width: width,
                 unified_memory: i.unified_memory,
+                guard_bytes: i.guard_bytes,
                 builtins: OnceLock::new(),
                 queue: OnceLock::new(),
                 divisions: i.divisions.clone(),
@@ -87,12 +89,22 @@ impl Device {
     /// mode Metal gives `memory` on this kind of device (see [`Buffer`]: a
     /// [`MemoryType::DeviceLocal`] buffer refuses host access).
     pub fn buffer(&self, len: u64, memory: MemoryType) -> Result<Buffer, CpuError> {
-        Buffer::new(len, memory, self.inner.unified_memory)
+        Buffer::new(
+            len,
+            memory,
+            self.inner.unified_memory,
+            self.inner.guard_bytes,
+        )
     }
 
     /// A buffer holding `data` (of any storage mode, as on Metal).
     pub fn buffer_with_data(&self, data: &[u8], memory: MemoryType) -> Result<Buffer, CpuError> {
-        Buffer::with_data(data, memory, self.inner.unified_memory)
+        Buffer::with_data(
+            data,
+            memory,
+            self.inner.unified_memory,
+            self.inner.guard_bytes,
+        )
     }
 
     /// The executable's libraries on this device; pipelines come from the

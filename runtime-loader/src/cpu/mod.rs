@@ -85,7 +85,7 @@ mod sync;
 mod tests;
 
 pub use bindings::{Bound, ResourceBindings};
-pub use buffer::Buffer;
+pub use buffer::{Buffer, GUARD_BYTES};
 pub use command::{CommandBuffer, ComputePass};
 pub use cxx::{find_clang, Clang, SHIM_FILES};
 pub use error::{CpuError, FaultKind};
