@@ -44,6 +44,7 @@ impl Device {
                 compiler: Compiler {
                     clang,
                     cache_dir: options.cache_dir.unwrap_or_else(cxx::default_cache_dir),
+                    limits: Some(cxx::Limits::DEFAULT),
                 },
                 time_limit: options.time_limit,
                 workers,
