@@ -18,7 +18,7 @@
 //! | halc CPU runtime | what it is |
 //! |---|---|
 //! | [`Device`] | the compiler (clang, cache directory) and the execution options |
-//! | [`Buffer`] | an exact-size shared mapping with a guard page before and after |
+//! | [`Buffer`] | an exact-size shared mapping between two 64 GiB guard zones (address space only) |
 //! | [`Program`] | an executable's MSL libraries |
 //! | [`Pipeline`] | one kernel with its [`crate::plan::Specialization`], compiled to a shared object and loaded |
 //! | [`CommandBuffer`] / [`ComputePass`] | recorded waits, signals, dispatches (planned and encoded when recorded), copies, fills; replayable |

@@ -67,7 +67,9 @@ pub(in crate::cpu) fn confine(cmd: &mut Command, limits: Option<Limits>) -> &mut
                     rlim_cur: limit,
                     rlim_max: limit,
                 };
-                if libc::setrlimit(resource, &l) != 0 {
+                // Elsewhere than Linux a limit the system does not take
+                // (macOS and RLIMIT_AS) is left unset.
+                if libc::setrlimit(resource, &l) != 0 && cfg!(target_os = "linux") {
                     return Err(io::Error::last_os_error());
                 }
             }

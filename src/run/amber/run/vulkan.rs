@@ -75,7 +75,9 @@ pub fn confine_reference(c: &mut std::process::Command, address_space: u64) {
                     rlim_cur: limit,
                     rlim_max: limit,
                 };
-                if libc::setrlimit(resource, &l) != 0 {
+                // Elsewhere than Linux a limit the system does not take
+                // (macOS and RLIMIT_AS) is left unset.
+                if libc::setrlimit(resource, &l) != 0 && cfg!(target_os = "linux") {
                     return Err(std::io::Error::last_os_error());
                 }
             }
