@@ -364,6 +364,24 @@ impl Buffer {
 mod tests {
     use super::*;
 
+    /// Guard zones the address space cannot hold (here 2^60 bytes, past
+    /// x86-64's 47 bits; an address-space limit, in practice) fall back to
+    /// the narrow ones instead of failing the buffer; the default zones are
+    /// the wide ones.
+    #[test]
+    fn guard_zones_the_address_space_cannot_hold_fall_back_to_narrow_ones() {
+        let page = page_size() as u64;
+        let m = Mapping::new(16).unwrap();
+        assert_eq!(m.span().1 - m.span().0, 2 * GUARD_BYTES + page);
+        let m = Mapping::guarded(16, 1 << 60).unwrap();
+        assert_eq!(
+            m.span().1 - m.span().0,
+            2 * NARROW_GUARD_BYTES as u64 + page
+        );
+        // SAFETY: the 16 bytes are the mapping's data.
+        unsafe { std::ptr::write_bytes(m.ptr(), 1, 16) };
+    }
+
     #[test]
     fn every_buffer_starts_aligned_and_ends_as_near_the_guard_as_alignment_allows() {
         let page = page_size();
