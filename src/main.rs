@@ -56,6 +56,10 @@ fn main() -> ExitCode {
         .nth(1)
         .is_some_and(|a| a == halc::amber::run::VULKAN_REFERENCE_ARG)
     {
+        if let Err(e) = halc::amber::run::refuse_network_and_programs() {
+            eprintln!("error: the Vulkan reference's process could not refuse network calls and programs: {e}");
+            return ExitCode::from(1);
+        }
         let ok = vulkan_reference::serve(std::io::stdin().lock(), std::io::stdout().lock());
         return if ok.is_ok() {
             ExitCode::SUCCESS

@@ -62,3 +62,77 @@ pub unsafe fn fork_tied() -> io::Result<libc::pid_t> {
     }
     Ok(pid)
 }
+
+/// A seccomp filter under which every system call that makes or uses a
+/// network socket fails with `EPERM`, and, with `programs`, so does
+/// starting another program (`execve`, `execveat`); everything else is
+/// allowed. Compiled once per process (in the caller, before a fork: a
+/// `pre_exec` may not allocate). For processes that run on input halc does
+/// not trust and need neither: clang compiling a kernel's MSL (network), the
+/// Vulkan reference's driver (both).
+#[cfg(all(target_os = "linux", feature = "cpu"))]
+pub fn refusing_filter(programs: bool) -> Result<&'static seccompiler::BpfProgram, &'static str> {
+    use std::collections::BTreeMap;
+    use std::sync::OnceLock;
+
+    use seccompiler::{BpfProgram, SeccompAction, SeccompFilter, TargetArch};
+
+    #[cfg(target_arch = "x86_64")]
+    const ARCH: TargetArch = TargetArch::x86_64;
+    #[cfg(target_arch = "aarch64")]
+    const ARCH: TargetArch = TargetArch::aarch64;
+    const NETWORK: &[i64] = &[
+        libc::SYS_socket,
+        libc::SYS_socketpair,
+        libc::SYS_connect,
+        libc::SYS_bind,
+        libc::SYS_listen,
+        libc::SYS_accept,
+        libc::SYS_accept4,
+        libc::SYS_sendto,
+        libc::SYS_sendmsg,
+        libc::SYS_sendmmsg,
+        libc::SYS_recvfrom,
+        libc::SYS_recvmsg,
+        libc::SYS_recvmmsg,
+    ];
+    const PROGRAMS: &[i64] = &[libc::SYS_execve, libc::SYS_execveat];
+    fn build(calls: &[&[i64]]) -> Result<BpfProgram, &'static str> {
+        let rules = calls
+            .iter()
+            .flat_map(|c| c.iter())
+            .map(|&n| (n, Vec::new()))
+            .collect::<BTreeMap<_, _>>();
+        SeccompFilter::new(
+            rules,
+            SeccompAction::Allow,
+            SeccompAction::Errno(libc::EPERM as u32),
+            ARCH,
+        )
+        .and_then(BpfProgram::try_from)
+        .map_err(|_| "compiling the seccomp filter failed")
+    }
+    static FILTERS: [OnceLock<Result<BpfProgram, &'static str>>; 2] =
+        [OnceLock::new(), OnceLock::new()];
+    FILTERS[usize::from(programs)]
+        .get_or_init(|| {
+            if programs {
+                build(&[NETWORK, PROGRAMS])
+            } else {
+                build(&[NETWORK])
+            }
+        })
+        .as_ref()
+        .map_err(|e| *e)
+}
+
+/// Installs [`refusing_filter`]`(programs)` on the calling thread (and the
+/// threads and programs it starts from then on). Async-signal-safe once
+/// the filter is compiled.
+#[cfg(all(target_os = "linux", feature = "cpu"))]
+pub fn refuse(filter: &seccompiler::BpfProgram) -> io::Result<()> {
+    seccompiler::apply_filter(filter).map_err(|e| match e {
+        seccompiler::Error::Prctl(e) | seccompiler::Error::Seccomp(e) => e,
+        _ => io::Error::from_raw_os_error(libc::EINVAL),
+    })
+}

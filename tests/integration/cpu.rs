@@ -818,3 +818,218 @@ fn a_managed_buffer_a_kernel_writes_needs_a_synchronize_before_the_host_reads_it
         .collect();
     assert_eq!(f32s(&y.to_vec().unwrap()), twice);
 }
+
+// ------------------------------------------------- a far out-of-bounds write
+
+/// A kernel that writes `uvec4(0x600DF00D)` at `data.v[index.i]` (as a
+/// signed index when `index.signed_ != 0`): one 16-byte element per index.
+const FAR_WRITE: &str = "#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer Data { uvec4 v[]; } data;
+layout(set = 0, binding = 1) readonly buffer Index { uint i; uint signed_; } index;
+void main() {
+    if (index.signed_ != 0u) {
+        data.v[int(index.i)] = uvec4(0x600DF00Du);
+    } else {
+        data.v[index.i] = uvec4(0x600DF00Du);
+    }
+}
+";
+
+/// [`FAR_WRITE`] compiled by glslc and halc, on `dev`, writing into a
+/// one-element buffer: runs it with `index` and returns the result and the
+/// buffer.
+#[cfg(target_os = "linux")]
+struct FarWrite {
+    dev: Device,
+    exe: Vec<u8>,
+}
+
+#[cfg(target_os = "linux")]
+impl FarWrite {
+    fn new(options: DeviceOptions) -> Option<FarWrite> {
+        if !crate::amber::tools() {
+            return None;
+        }
+        let dir = crate::cli::tmp();
+        let spv = crate::amber::glsl_to_spv(dir.path(), "far_write", FAR_WRITE);
+        let inp = halc::Input::new("far_write.spv", std::fs::read(&spv).unwrap());
+        let exe = halc::compile(
+            std::slice::from_ref(&inp),
+            &crate::options_for(BindingModel::ArgumentBuffers),
+        )
+        .unwrap()
+        .to_flatbuffer();
+        let dev = Device::with_options(DeviceOptions {
+            cache_dir: Some(
+                std::env::var_os("HALC_CPU_CACHE")
+                    .map(Into::into)
+                    .unwrap_or_else(|| std::env::temp_dir().join("halc-cpu-test-cache")),
+            ),
+            time_limit: Duration::from_secs(60),
+            ..options
+        })
+        .unwrap();
+        Some(FarWrite { dev, exe })
+    }
+
+    fn buffer(&self) -> halc::runtime_loader::cpu::Buffer {
+        self.dev.buffer(16, MemoryType::HostVisible).unwrap()
+    }
+
+    fn run(
+        &self,
+        data: &halc::runtime_loader::cpu::Buffer,
+        index: u32,
+        signed: bool,
+    ) -> Result<(), CpuError> {
+        let p = pipeline(&self.dev, Executable::load(&self.exe).unwrap(), &[]);
+        let index = self
+            .dev
+            .buffer_with_data(&bytes_u32(&[index, signed.into()]), MemoryType::HostVisible)
+            .unwrap();
+        let mut b = ResourceBindings::new();
+        b.buffer(0, 0, data).buffer(0, 1, &index);
+        let plan = DispatchPlan::new(
+            p.kernel(),
+            p.specialization(),
+            &b.to_plan()?,
+            &[],
+            Grid::Threads([1, 1, 1]),
+        )?;
+        self.dev.execute(&p, &plan, &b)
+    }
+}
+
+/// Where `data.v[index]` lies: 16 bytes an element, the index zero- or
+/// sign-extended.
+#[cfg(target_os = "linux")]
+fn far_target(data: &halc::runtime_loader::cpu::Buffer, index: u32, signed: bool) -> u64 {
+    let offset = if signed {
+        i64::from(index as i32) * 16
+    } else {
+        i64::from(index) * 16
+    };
+    data.gpu_address().wrapping_add_signed(offset)
+}
+
+/// Maps a shared, writable page at the page holding `addr` only if nothing
+/// is mapped there (`MAP_FIXED_NOREPLACE`); `None` if something is.
+#[cfg(target_os = "linux")]
+fn canary_page(addr: u64) -> Option<*mut u8> {
+    let page = addr & !4095;
+    // SAFETY: MAP_FIXED_NOREPLACE maps only where nothing is mapped, so no
+    // existing memory is affected; the page is unmapped by the caller.
+    let p = unsafe {
+        libc::mmap(
+            page as *mut libc::c_void,
+            4096,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED | libc::MAP_ANONYMOUS | libc::MAP_FIXED_NOREPLACE,
+            -1,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return None;
+    }
+    // A kernel older than 4.17 treats the flag as a hint.
+    if p as u64 != page {
+        // SAFETY: unmapping the page just mapped.
+        unsafe { libc::munmap(p, 4096) };
+        return None;
+    }
+    Some(p.cast())
+}
+
+/// A write at index 2^31 of a 16-byte-element buffer, 32 GiB past it (or
+/// before it, as a signed index), lands in the buffer's own guard zone: the
+/// dispatch fails with an out-of-bounds fault naming the binding, nothing
+/// else could be mapped there (a canary page cannot be), and the test
+/// process and its device go on.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_far_out_of_bounds_write_faults_in_the_buffers_own_guard_zone() {
+    let Some(w) = FarWrite::new(DeviceOptions::default()) else {
+        return;
+    };
+    let data = w.buffer();
+    for (signed, expected) in [
+        (false, "34359738352 bytes past the end of"),
+        (true, "34359738368 bytes before the start of"),
+    ] {
+        let target = far_target(&data, 1 << 31, signed);
+        assert!(
+            canary_page(target).is_none(),
+            "signed {signed}: {target:#x} is not reserved"
+        );
+        let e = w.run(&data, 1 << 31, signed).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            matches!(
+                e,
+                CpuError::Fault {
+                    kind: halc::runtime_loader::cpu::FaultKind::OutOfBounds,
+                    ..
+                }
+            ) && text.contains(&format!("address {target:#x} is {expected}"))
+                && text.contains("the buffer bound to (set 0, binding 0) (16 bytes)"),
+            "signed {signed}: {text}"
+        );
+    }
+    // The largest unsigned index reaches the zone's last element.
+    let e = w.run(&data, u32::MAX, false).unwrap_err();
+    assert!(e.to_string().contains("out-of-bounds access"), "{e}");
+    // The caller survives, and so does its device.
+    w.run(&data, 0, false).unwrap();
+    assert_eq!(u32s(&data.to_vec().unwrap()), [0x600D_F00D; 4]);
+}
+
+/// The negative control: with guard zones of one page (what the zones
+/// prevent), a write as far out (16 to 32 GiB after the buffer, or before
+/// it as a signed index) lands silently in whatever the process
+/// mapped there (a canary page here, shared so the dispatch process's write
+/// shows): the dispatch succeeds and the canary is overwritten. The index is
+/// the first near 2^31 whose target page is free (other tests' buffers and
+/// their zones lie about).
+#[cfg(target_os = "linux")]
+#[test]
+fn without_wide_guard_zones_a_far_write_corrupts_another_mapping() {
+    let Some(w) = FarWrite::new(DeviceOptions {
+        guard_bytes: 4096,
+        ..Default::default()
+    }) else {
+        return;
+    };
+    let data = w.buffer();
+    for signed in [false, true] {
+        // Indices 1 MiB apart, from 2^31 towards the buffer.
+        let (index, target, canary) = (0..(1u32 << 14))
+            .map(|k| {
+                (1u32 << 31)
+                    + if signed {
+                        k << 16
+                    } else {
+                        0u32.wrapping_sub(k << 16)
+                    }
+            })
+            .find_map(|index| {
+                let target = far_target(&data, index, signed);
+                canary_page(target).map(|c| (index, target, c))
+            })
+            .expect("no free page far from the buffer");
+        let before = u32s(&data.to_vec().unwrap());
+        w.run(&data, index, signed).unwrap();
+        let offset = (target % 4096) as usize;
+        // SAFETY: the canary page is ours, 4096 readable bytes.
+        let got = unsafe { std::slice::from_raw_parts(canary.add(offset), 16) }.to_vec();
+        // SAFETY: unmapping the canary page, once.
+        unsafe { libc::munmap(canary.cast(), 4096) };
+        assert_eq!(
+            u32s(&got),
+            [0x600D_F00D; 4],
+            "signed {signed}, index {index:#x}"
+        );
+        assert_eq!(u32s(&data.to_vec().unwrap()), before, "signed {signed}");
+    }
+}

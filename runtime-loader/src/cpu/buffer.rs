@@ -6,12 +6,26 @@
 //! write one byte past the end faults (and the fault is reported as an
 //! out-of-bounds access of that buffer); otherwise within the
 //! `ALIGN - len % ALIGN` zeroed bytes before it, where an access past the
-//! end does not fault. Each zone is [`GUARD_BYTES`] of reserved,
-//! inaccessible address space (no memory behind it), so an index far out of
-//! range (a gather through data, `data[idx * 4096]`) also faults instead of
-//! reading whatever the process has mapped next to the buffer. The mapping
-//! is `MAP_SHARED`, so the forked child that runs a dispatch writes the
-//! caller's memory.
+//! end does not fault. Each zone is [`GUARD_BYTES`] (64 GiB) of reserved,
+//! inaccessible address space (`PROT_NONE`, `MAP_NORESERVE`: no memory
+//! behind it, not even page tables), so every address a kernel can form
+//! from the buffer's start and a 32-bit index (signed or unsigned) times an
+//! element of up to 16 bytes (a `float4`, `uint4`; 32 bytes for a negative
+//! index) lies in the buffer or in its own guard zone: it faults, and the
+//! fault names the buffer. A kernel cannot reach another mapping of the
+//! process that way: not another buffer (`MAP_SHARED`, so a write there
+//! would land in the caller's memory), not the report page, not the
+//! allocator's memory. The zones are made when the buffer is, in the
+//! caller, because that is where the address space around the buffer is
+//! still free; the forked child that runs a dispatch inherits them. The
+//! mapping is `MAP_SHARED`, so the child writes the caller's memory.
+//!
+//! The cost is address space: 128 GiB a buffer, so about a thousand buffers
+//! (and threadgroup arenas, argument buffers) can be alive at once in
+//! x86-64's 128 TiB. Where the process cannot reserve that much (an
+//! address-space limit, `ulimit -v`), the zones fall back to
+//! [`NARROW_GUARD_BYTES`] (256 MiB), which catch an index up to 64 Mi
+//! `f32`s out of range but not a far one.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -29,11 +43,16 @@ pub(super) fn page_size() -> usize {
     }
 }
 
-/// Inaccessible address space before and after every buffer: 256 MiB, so
-/// an out-of-range index up to 64 Mi `f32` elements away faults. Address
-/// space only (`PROT_NONE`, `MAP_NORESERVE`): thousands of live buffers fit
-/// in a 47-bit address space.
-pub(super) const GUARD_BYTES: usize = 256 << 20;
+/// Inaccessible address space before and after every buffer: 64 GiB,
+/// what an unsigned 32-bit index times a 16-byte element reaches
+/// (`2^32 × 16`; a signed one reaches 32 GiB either way). Address space
+/// only: see the module documentation.
+pub const GUARD_BYTES: u64 = 64 << 30;
+
+/// The guard zones when [`GUARD_BYTES`] cannot be reserved (an
+/// address-space limit), and of mappings no kernel indexes (the report
+/// page): 256 MiB, an index up to 64 Mi `f32` elements out of range.
+pub(super) const NARROW_GUARD_BYTES: usize = 256 << 20;
 
 /// Alignment of every buffer's first byte: that of the widest vector the
 /// kernels load (`float4`, `int4`: clang reads them with aligned SSE loads,
@@ -60,11 +79,38 @@ unsafe impl Send for Mapping {}
 unsafe impl Sync for Mapping {}
 
 impl Mapping {
-    /// `len` zeroed bytes (0 is allowed: the pointer is then the guard zone).
+    /// `len` zeroed bytes (0 is allowed: the pointer is then the guard
+    /// zone) between guard zones of [`GUARD_BYTES`] (or
+    /// [`NARROW_GUARD_BYTES`] if the process cannot reserve that).
     pub(super) fn new(len: usize) -> Result<Mapping, CpuError> {
+        Mapping::guarded(len, GUARD_BYTES)
+    }
+
+    /// `len` zeroed bytes between guard zones of `guard` bytes (rounded up
+    /// to whole pages, at least one), or of [`NARROW_GUARD_BYTES`] if
+    /// `guard` is more than the process can reserve.
+    pub(super) fn guarded(len: usize, guard: u64) -> Result<Mapping, CpuError> {
+        let page = page_size();
+        let guard = usize::try_from(guard)
+            .unwrap_or(usize::MAX / 4)
+            .clamp(page, usize::MAX / 4)
+            .next_multiple_of(page);
+        match Mapping::with_guard(len, guard) {
+            Err(_) if guard > NARROW_GUARD_BYTES => Mapping::with_guard(len, NARROW_GUARD_BYTES),
+            m => m,
+        }
+    }
+
+    fn with_guard(len: usize, guard: usize) -> Result<Mapping, CpuError> {
         let page = page_size();
         let data_len = len.div_ceil(page) * page;
-        let map_len = GUARD_BYTES + data_len + GUARD_BYTES;
+        let map_len = guard
+            .checked_add(data_len)
+            .and_then(|n| n.checked_add(guard))
+            .ok_or_else(|| CpuError::Os {
+                what: format!("a {len}-byte buffer"),
+                message: "larger than the address space".into(),
+            })?;
         // SAFETY: an inaccessible, unreserved anonymous mapping at an address
         // of the kernel's choice (address space only); no existing memory is
         // affected.
@@ -85,13 +131,13 @@ impl Mapping {
         }
         let map = map.cast::<u8>();
         if data_len > 0 {
-            // SAFETY: `map + GUARD_BYTES .. + data_len` lies inside the
+            // SAFETY: `map + guard .. + data_len` lies inside the
             // reservation just made, which nothing else uses: MAP_FIXED
             // replaces part of it with the shared, writable bytes (shared so
             // that the forked child running a dispatch writes this memory).
             let data = unsafe {
                 libc::mmap(
-                    map.add(GUARD_BYTES).cast(),
+                    map.add(guard).cast(),
                     data_len,
                     libc::PROT_READ | libc::PROT_WRITE,
                     libc::MAP_SHARED | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
@@ -106,11 +152,11 @@ impl Mapping {
                 return Err(e);
             }
         }
-        // SAFETY: `GUARD_BYTES + data_len - len`, rounded down to a
-        // multiple of ALIGN, is within the data pages (data_len >= len, and
-        // GUARD_BYTES is a multiple of ALIGN), as are the `len` bytes from
-        // there.
-        let data = unsafe { map.add((GUARD_BYTES + data_len - len) / ALIGN * ALIGN) };
+        // SAFETY: `guard + data_len - len`, rounded down to a multiple of
+        // ALIGN, is within the data pages (data_len >= len, and `guard`, a
+        // multiple of the page size, is one of ALIGN), as are the `len`
+        // bytes from there.
+        let data = unsafe { map.add((guard + data_len - len) / ALIGN * ALIGN) };
         Ok(Mapping {
             map,
             map_len,
@@ -173,11 +219,13 @@ pub struct Buffer {
 
 impl Buffer {
     /// `unified_memory`: the storage mode is that of a device with unified
-    /// memory, else that of a Mac with a discrete GPU.
+    /// memory, else that of a Mac with a discrete GPU; `guard`: bytes of
+    /// guard zone on each side ([`GUARD_BYTES`] unless a test wants less).
     pub(super) fn new(
         len: u64,
         memory: MemoryType,
         unified_memory: bool,
+        guard: u64,
     ) -> Result<Buffer, CpuError> {
         if len == 0 {
             return Err(CpuError::ZeroLength);
@@ -192,7 +240,7 @@ impl Buffer {
             Os::MacOS
         };
         Ok(Buffer {
-            m: Arc::new(Mapping::new(len)?),
+            m: Arc::new(Mapping::guarded(len, guard)?),
             mode: memory::storage_mode(memory, os, unified_memory),
             device_wrote: Arc::default(),
         })
@@ -204,8 +252,9 @@ impl Buffer {
         data: &[u8],
         memory: MemoryType,
         unified_memory: bool,
+        guard: u64,
     ) -> Result<Buffer, CpuError> {
-        let b = Buffer::new(data.len() as u64, memory, unified_memory)?;
+        let b = Buffer::new(data.len() as u64, memory, unified_memory, guard)?;
         // SAFETY: the fresh mapping holds `data.len()` writable bytes and
         // cannot overlap `data`.
         unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), b.m.ptr(), data.len()) };
@@ -315,6 +364,24 @@ impl Buffer {
 mod tests {
     use super::*;
 
+    /// Guard zones the address space cannot hold (here 2^60 bytes, past
+    /// x86-64's 47 bits; an address-space limit, in practice) fall back to
+    /// the narrow ones instead of failing the buffer; the default zones are
+    /// the wide ones.
+    #[test]
+    fn guard_zones_the_address_space_cannot_hold_fall_back_to_narrow_ones() {
+        let page = page_size() as u64;
+        let m = Mapping::new(16).unwrap();
+        assert_eq!(m.span().1 - m.span().0, 2 * GUARD_BYTES + page);
+        let m = Mapping::guarded(16, 1 << 60).unwrap();
+        assert_eq!(
+            m.span().1 - m.span().0,
+            2 * NARROW_GUARD_BYTES as u64 + page
+        );
+        // SAFETY: the 16 bytes are the mapping's data.
+        unsafe { std::ptr::write_bytes(m.ptr(), 1, 16) };
+    }
+
     #[test]
     fn every_buffer_starts_aligned_and_ends_as_near_the_guard_as_alignment_allows() {
         let page = page_size();
@@ -324,8 +391,8 @@ mod tests {
             assert_eq!(start % ALIGN, 0, "{len} bytes start at {start:#x}");
             // The bytes lie in the data pages, ending fewer than ALIGN bytes
             // before the guard zone (exactly at it for whole multiples).
-            let guard = m.span().1 as usize - GUARD_BYTES;
-            assert!(start >= m.span().0 as usize + GUARD_BYTES);
+            let guard = m.span().1 as usize - GUARD_BYTES as usize;
+            assert!(start >= m.span().0 as usize + GUARD_BYTES as usize);
             let slack = guard - (start + len);
             assert!(
                 slack < ALIGN,

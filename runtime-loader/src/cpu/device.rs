@@ -45,6 +45,7 @@ impl Device {
                 compiler: Compiler {
                     clang,
                     cache_dir: options.cache_dir.unwrap_or_else(cxx::default_cache_dir),
+                    limits: Some(cxx::Limits::DEFAULT),
                 },
                 time_limit: options.time_limit,
                 workers,
@@ -53,6 +54,7 @@ impl Device {
                 transfer_rule: options.transfer_rule,
                 simd_width: options.simd_width,
                 unified_memory: options.unified_memory,
+                guard_bytes: options.guard_bytes,
                 builtins: OnceLock::new(),
                 queue: OnceLock::new(),
                 divisions: Arc::new(AtomicU64::new(0)),
@@ -77,6 +79,7 @@ impl Device {
                 transfer_rule: i.transfer_rule,
                 simd_width: width,
                 unified_memory: i.unified_memory,
+                guard_bytes: i.guard_bytes,
                 builtins: OnceLock::new(),
                 queue: OnceLock::new(),
                 divisions: i.divisions.clone(),
@@ -88,12 +91,22 @@ impl Device {
     /// mode Metal gives `memory` on this kind of device (see [`Buffer`]: a
     /// [`MemoryType::DeviceLocal`] buffer refuses host access).
     pub fn buffer(&self, len: u64, memory: MemoryType) -> Result<Buffer, CpuError> {
-        Buffer::new(len, memory, self.inner.unified_memory)
+        Buffer::new(
+            len,
+            memory,
+            self.inner.unified_memory,
+            self.inner.guard_bytes,
+        )
     }
 
     /// A buffer holding `data` (of any storage mode, as on Metal).
     pub fn buffer_with_data(&self, data: &[u8], memory: MemoryType) -> Result<Buffer, CpuError> {
-        Buffer::with_data(data, memory, self.inner.unified_memory)
+        Buffer::with_data(
+            data,
+            memory,
+            self.inner.unified_memory,
+            self.inner.guard_bytes,
+        )
     }
 
     /// A zeroed texture (`newTextureWithDescriptor:`); see [`Texture`]. Fails

@@ -308,8 +308,9 @@ impl CpuError {
 /// What kind of fault ended a dispatch ([`CpuError::Fault`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FaultKind {
-    /// An access just past the end or before the start of a buffer or of
-    /// threadgroup memory (within the guard pages around it).
+    /// An access past the end or before the start of a buffer or of
+    /// threadgroup memory, within the guard zones around it (64 GiB each
+    /// side: any 32-bit index of an element of up to 16 bytes).
     OutOfBounds,
     /// An access far from every buffer: an address in no mapping, or one the
     /// CPU refused without naming it (non-canonical, or a misaligned vector

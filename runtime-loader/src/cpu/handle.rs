@@ -27,6 +27,8 @@ pub(super) struct Inner {
     pub(super) transfer_rule: TransferRule,
     pub(super) simd_width: u32,
     pub(super) unified_memory: bool,
+    /// [`DeviceOptions::guard_bytes`](super::DeviceOptions::guard_bytes).
+    pub(super) guard_bytes: u64,
     /// The polyfill kernels, compiled on first use.
     pub(super) builtins: OnceLock<Result<Arc<Builtins>, CpuError>>,
     /// The device's queue, started on first use.
@@ -106,6 +108,7 @@ impl Device {
             fill: inner.fill,
             time_limit: inner.time_limit,
             workers: inner.workers,
+            guard_bytes: inner.guard_bytes,
             queue_wait_limit: inner.queue_wait_limit,
             divisions: inner.divisions.clone(),
         }

@@ -18,7 +18,7 @@
 //! | halc CPU runtime | what it is |
 //! |---|---|
 //! | [`Device`] | the compiler (clang, cache directory) and the execution options |
-//! | [`Buffer`] | an exact-size shared mapping with a guard page before and after |
+//! | [`Buffer`] | an exact-size shared mapping between two 64 GiB guard zones (address space only) |
 //! | [`Texture`] / [`Sampler`] | from a [`TextureDescriptor`] / [`SamplerDescriptor`] (Metal's descriptors); texels in a shared mapping, host upload and readback per level and slice |
 //! | [`Program`] | an executable's MSL libraries |
 //! | [`Pipeline`] | one kernel with its [`crate::plan::Specialization`], compiled to a shared object and loaded |
@@ -114,7 +114,7 @@ mod texture;
 mod texture_tests;
 
 pub use bindings::{Bound, ResourceBindings};
-pub use buffer::Buffer;
+pub use buffer::{Buffer, GUARD_BYTES};
 pub use command::{CommandBuffer, ComputePass};
 pub use cxx::{find_clang, Clang, SHIM_FILES};
 pub use error::{CpuError, FaultKind};

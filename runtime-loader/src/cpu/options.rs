@@ -60,6 +60,14 @@ pub struct DeviceOptions {
     /// until a `CommandBuffer::synchronize` of it has run
     /// ([`CpuError::NotSynchronized`](super::CpuError::NotSynchronized)).
     pub unified_memory: bool,
+    /// Inaccessible address space reserved before and after each buffer
+    /// ([`GUARD_BYTES`](super::GUARD_BYTES), 64 GiB, unless set): every
+    /// address a kernel forms from a buffer and a 32-bit index of an
+    /// element of up to 16 bytes then lies in the buffer or its guard zone,
+    /// and faults naming the buffer. Less (rounded up to whole pages) only
+    /// to show what the zones prevent: a far index then reaches whatever
+    /// else the process has mapped.
+    pub guard_bytes: u64,
 }
 
 impl Default for DeviceOptions {
@@ -74,6 +82,7 @@ impl Default for DeviceOptions {
             transfer_rule: TransferRule::default(),
             simd_width: SIMD_WIDTH,
             unified_memory: true,
+            guard_bytes: super::GUARD_BYTES,
         }
     }
 }

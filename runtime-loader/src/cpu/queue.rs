@@ -30,6 +30,9 @@ pub(super) struct RunOptions {
     pub(super) fill: ThreadgroupFill,
     pub(super) time_limit: Duration,
     pub(super) workers: usize,
+    /// Guard zones of the dispatch's threadgroup arenas
+    /// ([`DeviceOptions::guard_bytes`](super::DeviceOptions::guard_bytes)).
+    pub(super) guard_bytes: u64,
     pub(super) queue_wait_limit: Duration,
     /// The device's count of divisions given a value after a trap.
     pub(super) divisions: Arc<AtomicU64>,
@@ -72,6 +75,7 @@ impl Ready {
             time_limit: o.time_limit,
             workers: o.workers,
             simd_width: self.simd_width,
+            guard_bytes: o.guard_bytes,
             sandbox: true,
         })?;
         o.divisions.fetch_add(outcome.divisions, Ordering::Relaxed);

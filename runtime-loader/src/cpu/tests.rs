@@ -91,6 +91,7 @@ fn launch(
         time_limit: dev.inner.time_limit,
         workers: dev.inner.workers,
         simd_width: dev.inner.simd_width,
+        guard_bytes: dev.inner.guard_bytes,
         sandbox,
     })
 }
@@ -713,8 +714,17 @@ fn faults_say_their_kind_and_whether_data_alone_can_cause_them() {
     // `inp` holds zeros. (A division by zero is no fault: see
     // `integer_division_by_zero_gives_a_value_as_a_gpu_does`.)
     let cases = [
+        // 3 GiB past the end: in the buffer's own guard zone.
         (
             "out[i] = inp[i + (i == 5u ? 0x30000000u : 0u)];",
+            FaultKind::OutOfBounds,
+            "past the end of buffer 0",
+            true,
+        ),
+        // A pointer made from data, far from every buffer (16 TiB, below
+        // where Linux maps anything in a process like this one).
+        (
+            "device uint* p = i == 5u ? (device uint*)(ulong(inp[i]) + 0x100000000000ul) : inp; out[i] = p[i];",
             FaultKind::OutsideBuffers,
             "outside every buffer",
             true,
@@ -931,5 +941,48 @@ fn sandbox_cost_per_dispatch() {
         off * 1e3,
         on * 1e3,
         on / off
+    );
+}
+
+/// What the 64 GiB guard zones cost, beside the 256 MiB ones they
+/// replaced: a buffer made, written by a dispatch (whose threadgroup arenas
+/// are guarded as buffers are) and dropped, in interleaved rounds; medians
+/// and their ratio printed (a measurement, not a check; run with
+/// `--ignored --nocapture`).
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore]
+fn guard_zone_cost_per_dispatch() {
+    let Some(wide) = dev() else { return };
+    let narrow = Device::with_options(DeviceOptions {
+        cache_dir: Some(wide.inner.compiler.cache_dir.clone()),
+        guard_bytes: super::buffer::NARROW_GUARD_BYTES as u64,
+        ..Default::default()
+    })
+    .unwrap();
+    let msl = format!(
+        "{HEADER}kernel void main0(device uint* out [[buffer(0)]], uint i [[thread_position_in_grid]])\n{{\n    out[i] = i;\n}}\n"
+    );
+    let mut times = [Vec::new(), Vec::new()];
+    for round in 0..400 {
+        for k in [round % 2, 1 - round % 2] {
+            let dev = [&narrow, &wide][k];
+            let start = std::time::Instant::now();
+            let out = dev.buffer(4 * 64, MemoryType::HostVisible).unwrap();
+            launch(dev, &msl, &[&out], [1, 1, 1], [64, 1, 1], true).unwrap();
+            drop(out);
+            times[k].push(start.elapsed().as_secs_f64());
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (narrow, wide) = (median(&mut times[0]), median(&mut times[1]));
+    println!(
+        "buffer + dispatch of one 64-thread threadgroup, 400 interleaved rounds: 256 MiB guard zones {:.3} ms, 64 GiB {:.3} ms = {:.2}x",
+        narrow * 1e3,
+        wide * 1e3,
+        wide / narrow
     );
 }

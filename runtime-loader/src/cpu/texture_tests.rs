@@ -64,6 +64,7 @@ fn run(
         workers: dev.inner.workers,
         simd_width: dev.inner.simd_width,
         sandbox: true,
+        guard_bytes: dev.inner.guard_bytes,
     })
     .map(|_| ())
 }

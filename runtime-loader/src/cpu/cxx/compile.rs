@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 
 use super::super::CpuError;
 use super::clang::Clang;
+use super::confine::{confine, limit_note, Limits};
 
 /// The flags every kernel is compiled with: C++17, optimised, position
 /// independent; `char` is signed (MSL's `char` is); signed overflow wraps and
@@ -151,6 +152,10 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CpuError> {
 pub(in crate::cpu) struct Compiler {
     pub(in crate::cpu) clang: Clang,
     pub(in crate::cpu) cache_dir: PathBuf,
+    /// What compiling and linking a kernel may use (`confine.rs`): always
+    /// [`Limits::DEFAULT`] but for the tests that show a limit bites or
+    /// measure what the confinement costs (`None`).
+    pub(in crate::cpu) limits: Option<Limits>,
 }
 
 /// What one compile did.
@@ -292,17 +297,30 @@ pub(in crate::cpu) fn prepare_shim(
     })
 }
 
-/// Runs `args[0]` with the rest; its stderr on failure.
-fn run(args: &[String]) -> Result<Result<(), String>, CpuError> {
-    let out = Command::new(&args[0])
-        .args(&args[1..])
+/// Runs `args[0]` with the rest, confined by `limits`; its stderr on
+/// failure.
+fn run(args: &[String], limits: Option<Limits>) -> Result<Result<(), String>, CpuError> {
+    let out = confine(Command::new(&args[0]).args(&args[1..]), limits)
         .output()
         .map_err(io_err(format!("running {}", args[0])))?;
     Ok(if out.status.success() {
         Ok(())
     } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+        Err(failure_text(&out, limits))
     })
+}
+
+/// What a failed compile or link said, with a note when a limit may have
+/// ended it.
+fn failure_text(out: &std::process::Output, limits: Option<Limits>) -> String {
+    let mut text = String::from_utf8_lossy(&out.stderr).into_owned();
+    if let Some(note) = limit_note(out.status, limits) {
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&note);
+    }
+    text
 }
 
 /// The arguments of the one command in `clang -###` output (each printed in
@@ -416,18 +434,15 @@ impl Compiler {
         let path = self.link_template_path();
         if let Ok(text) = std::fs::read_to_string(&path) {
             let template: Vec<String> = text.lines().map(String::from).collect();
-            if !template.is_empty() && matches!(run(&fill(&template)), Ok(Ok(()))) {
+            if !template.is_empty() && matches!(run(&fill(&template), self.limits), Ok(Ok(()))) {
                 return Ok(());
             }
             let _ = std::fs::remove_file(&path);
         }
         let driver = |extra: &[&str]| {
-            Command::new(&self.clang.path)
-                .args(LINK_FLAGS)
-                .args(extra)
-                .arg("-o")
-                .arg(out)
-                .arg(obj)
+            let mut c = Command::new(&self.clang.path);
+            c.args(LINK_FLAGS).args(extra).arg("-o").arg(out).arg(obj);
+            confine(&mut c, self.limits)
                 .output()
                 .map_err(io_err(format!("running {}", self.clang.path.display())))
         };
@@ -455,14 +470,14 @@ impl Compiler {
         match template {
             Some(t) => {
                 write_atomic(&path, t.join("\n").as_bytes())?;
-                run(&fill(&t))?.map_err(failed)
+                run(&fill(&t), self.limits)?.map_err(failed)
             }
             None => {
                 let o = driver(&[])?;
                 if o.status.success() {
                     Ok(())
                 } else {
-                    Err(failed(String::from_utf8_lossy(&o.stderr).into_owned()))
+                    Err(failed(failure_text(&o, self.limits)))
                 }
             }
         }
@@ -500,11 +515,8 @@ impl Compiler {
                         .arg(p)
                         .arg("-fpch-validate-input-files-content");
                 }
-                c.arg("-I")
-                    .arg(&shim.dir)
-                    .arg("-o")
-                    .arg(&obj)
-                    .arg(&src)
+                c.arg("-I").arg(&shim.dir).arg("-o").arg(&obj).arg(&src);
+                confine(&mut c, self.limits)
                     .output()
                     .map_err(io_err(format!("running {}", self.clang.path.display())))
             };
@@ -520,7 +532,7 @@ impl Compiler {
             if !out.status.success() {
                 return Err(CpuError::Compile {
                     kernel: kernel.into(),
-                    stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+                    stderr: failure_text(&out, self.limits),
                 });
             }
             let out_tmp = work.join("kernel.so");

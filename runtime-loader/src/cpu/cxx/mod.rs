@@ -3,6 +3,7 @@
 
 mod clang;
 mod compile;
+mod confine;
 mod library;
 #[cfg(test)]
 mod tests;
@@ -10,4 +11,5 @@ mod tests;
 pub use clang::{find_clang, Clang};
 pub use compile::SHIM_FILES;
 pub(super) use compile::{default_cache_dir, Compiler};
+pub(super) use confine::Limits;
 pub(super) use library::{load, Library};

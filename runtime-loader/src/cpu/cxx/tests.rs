@@ -8,6 +8,7 @@ use std::process::Command;
 
 use super::clang::{find_clang, Clang};
 use super::compile::*;
+use super::confine::{confine, Limits};
 use super::library::Library;
 use crate::cpu::CpuError;
 
@@ -34,6 +35,7 @@ fn compiler(name: &str) -> Option<Compiler> {
     Some(Compiler {
         clang: clang()?,
         cache_dir: cache(name),
+        limits: Some(Limits::DEFAULT),
     })
 }
 
@@ -193,4 +195,86 @@ fn clang_job_lines_are_unquoted() {
     );
     assert_eq!(parse_jobs("no jobs\n"), None);
     assert_eq!(parse_jobs(" \"a\"\n \"b\"\n"), None, "two jobs");
+}
+
+/// A limit of the compile bites: clang++ cannot compile in 64 MiB of
+/// address space, and the compile fails with an error (the caller goes
+/// on); the same kernel compiles under the default limits (the control).
+#[test]
+fn a_compile_over_its_address_space_limit_fails_with_an_error() {
+    let Some(mut c) = compiler("limit") else {
+        return;
+    };
+    let src = format!("{KERNEL}// {}\n", unique_suffix());
+    c.limits = Some(Limits {
+        address_space: 64 << 20,
+        ..Limits::DEFAULT
+    });
+    let e = c.compile("test", &src).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        matches!(e, CpuError::Compile { .. })
+            && text.contains("it runs under limits (address space 64 MiB"),
+        "{text}"
+    );
+    c.limits = Some(Limits::DEFAULT);
+    let ok = c.compile("test", &src).unwrap();
+    assert!(!ok.cached);
+    let _ = std::fs::remove_dir_all(&c.cache_dir);
+}
+
+/// Under the compile's seccomp filter a process cannot open a network
+/// socket (bash's `/dev/tcp`: "Operation not permitted"); without it (the
+/// control) the same command gets as far as the connection.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_confined_compile_cannot_open_a_socket() {
+    let run = |limits| {
+        let mut c = Command::new("bash");
+        c.args(["-c", "exec 3<>/dev/tcp/127.0.0.1/9"]);
+        let out = confine(&mut c, limits).output().unwrap();
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let confined = run(Some(Limits::DEFAULT));
+    assert!(confined.contains("Operation not permitted"), "{confined}");
+    let control = run(None);
+    assert!(
+        !control.contains("Operation not permitted") && control.contains("Connection refused"),
+        "{control}"
+    );
+}
+
+/// What confining clang++ and the linker costs a cold compile: interleaved
+/// rounds of a kernel not in the cache, confined and not; medians printed
+/// (a measurement, not a check; run with `--ignored --nocapture`).
+#[test]
+#[ignore]
+fn confinement_cost_per_compile() {
+    let Some(mut c) = compiler("cost") else {
+        return;
+    };
+    c.compile("test", KERNEL).unwrap();
+    let mut times = [Vec::new(), Vec::new()];
+    for round in 0..30 {
+        for k in [round % 2, 1 - round % 2] {
+            c.limits = [None, Some(Limits::DEFAULT)][k];
+            let src = format!("{KERNEL}// {}\n", unique_suffix());
+            let start = std::time::Instant::now();
+            assert!(!c.compile("test", &src).unwrap().cached);
+            times[k].push(start.elapsed().as_secs_f64());
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (off, on) = (median(&mut times[0]), median(&mut times[1]));
+    println!(
+        "cold compile + link, 30 interleaved rounds: unconfined {:.1} ms, confined {:.1} ms = {:.3}x",
+        off * 1e3,
+        on * 1e3,
+        on / off
+    );
+    let _ = std::fs::remove_dir_all(&c.cache_dir);
 }

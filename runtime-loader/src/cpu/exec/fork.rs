@@ -6,7 +6,7 @@ use std::ffi::c_int;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::super::buffer::{page_size, Mapping};
+use super::super::buffer::{page_size, Mapping, NARROW_GUARD_BYTES};
 use super::super::encode::Region;
 use super::super::{CpuError, FaultKind};
 use super::group::run_groups;
@@ -40,9 +40,14 @@ pub(in crate::cpu) fn run(l: &Launch<'_>) -> Result<Outcome, CpuError> {
     let workers = l.workers.clamp(1, 64).min(total as usize);
     let tg_cap = MetalLimits::MaxThreadgroupMemoryBytes.0 as usize;
     let arenas = (0..workers)
-        .map(|_| Mapping::new(tg_cap))
+        .map(|_| Mapping::guarded(tg_cap, l.guard_bytes))
         .collect::<Result<Vec<_>, _>>()?;
-    let report = Mapping::new(std::mem::size_of::<Report>().next_multiple_of(page_size()))?;
+    // No kernel indexes the report page: narrow guard zones (it lies beyond
+    // every buffer's and arena's own zones).
+    let report = Mapping::guarded(
+        std::mem::size_of::<Report>().next_multiple_of(page_size()),
+        NARROW_GUARD_BYTES as u64,
+    )?;
     let report_ptr = report.ptr().cast::<Report>();
     let sandbox = l
         .sandbox

@@ -15,6 +15,9 @@ pub(in crate::cpu) struct Launch<'a> {
     pub(in crate::cpu) workers: usize,
     /// Lanes per SIMD group (4, 8, 16 or 32).
     pub(in crate::cpu) simd_width: u32,
+    /// Guard zones of the threadgroup arenas, as of the device's buffers
+    /// ([`super::super::DeviceOptions::guard_bytes`]).
+    pub(in crate::cpu) guard_bytes: u64,
     /// Run the kernel in the sandbox ([`super::sandbox`]): always, but for
     /// the tests that show what it stops.
     pub(in crate::cpu) sandbox: bool,

@@ -27,9 +27,13 @@
 //! What it does not isolate: the child is a copy of its caller, so the
 //! kernel can read whatever the caller held in memory when it forked (it
 //! cannot send it anywhere: it has no descriptor and no system call that
-//! would open one), and it can write anywhere in its own copy (guard zones
-//! catch the near misses; a far one corrupts only the child, which can
-//! then do nothing but compute and exit).
+//! would open one). An index into a buffer cannot reach another mapping:
+//! every address a 32-bit index of an element of up to 16 bytes forms lies
+//! in the buffer or its own 64 GiB guard zones (`buffer.rs`), and faults
+//! naming it. A pointer made some other way (a 64-bit index, an address
+//! read from data) can still write anywhere in the child's copy, shared
+//! buffers included; a corrupted child can do nothing but compute and
+//! exit.
 
 use std::time::Duration;
 

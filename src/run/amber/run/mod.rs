@@ -41,4 +41,6 @@ pub(crate) use module::located_glslc;
 pub use options::{Outcome, RunOptions, Sides};
 pub use script::{run, run_in};
 pub(crate) use vulkan::vulkan_place;
-pub use vulkan::VULKAN_REFERENCE_ARG;
+pub use vulkan::{
+    confine_reference, refuse_network_and_programs, REFERENCE_ADDRESS_SPACE, VULKAN_REFERENCE_ARG,
+};
