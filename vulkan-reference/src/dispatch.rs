@@ -6,9 +6,10 @@ use std::sync::Arc;
 use ash::vk;
 
 use crate::buffer::Buffer;
+use crate::desc::Filter;
+use crate::desc::Format;
 use crate::error::{vk_err, Error, Result};
-use crate::format::Format;
-use crate::image::{Filter, Image, Sampler};
+use crate::image::{Image, Sampler};
 use crate::pipeline::{descriptor_type, BindingKind, Pipeline};
 use crate::reference::{Reference, Submitted};
 

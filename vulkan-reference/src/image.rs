@@ -4,30 +4,11 @@
 use std::sync::Arc;
 
 use ash::vk;
-use serde::{Deserialize, Serialize};
+
+use crate::desc::{AddressMode, BorderColor, Filter, ImageDesc, ImageDim, SamplerDesc};
 
 use crate::error::{vk_err, Error, Result};
-use crate::format::Format;
 use crate::reference::{Inner, Reference, Submitted};
-
-/// An image's dimensionality, as the kernel declares it (the view type).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ImageDim {
-    /// `image1D`.
-    D1,
-    /// `image1DArray`.
-    D1Array,
-    /// `image2D`.
-    D2,
-    /// `image2DArray`.
-    D2Array,
-    /// `image3D`.
-    D3,
-    /// `imageCube`: 6 layers.
-    Cube,
-    /// `imageCubeArray`: a multiple of 6 layers.
-    CubeArray,
-}
 
 impl ImageDim {
     fn view_type(self) -> vk::ImageViewType {
@@ -51,115 +32,52 @@ impl ImageDim {
     }
 }
 
-/// What [`Reference::image`] creates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ImageDesc {
-    /// Dimensionality (and the view the kernel sees).
-    pub dim: ImageDim,
-    /// Texel format (by name on the wire).
-    #[serde(with = "format_name")]
-    pub format: Format,
-    /// Width of level 0.
-    pub width: u32,
-    /// Height of level 0 (1 for 1D).
-    pub height: u32,
-    /// Depth of level 0 (1 unless 3D).
-    pub depth: u32,
-    /// Array layers (1 unless an array; 6 per cube).
-    pub layers: u32,
-    /// Mip levels (≥ 1).
-    pub mip_levels: u32,
-}
-
-impl ImageDesc {
-    /// Width, height and depth of `level`.
-    pub fn extent(&self, level: u32) -> [u32; 3] {
-        [
-            (self.width >> level).max(1),
-            (self.height >> level).max(1),
-            (self.depth >> level).max(1),
-        ]
+/// Whether `desc` describes an image Vulkan can make.
+fn check(desc: &ImageDesc) -> Result<()> {
+    let bad = |why: String| Err(Error::Image(why));
+    if desc.width == 0 || desc.height == 0 || desc.depth == 0 || desc.layers == 0 {
+        return bad(format!("{desc:?}: every extent must be at least 1"));
     }
-
-    /// Bytes of `level`, every layer, tightly packed.
-    pub fn level_bytes(&self, level: u32) -> u64 {
-        let [w, h, d] = self.extent(level);
-        u64::from(w)
-            * u64::from(h)
-            * u64::from(d)
-            * u64::from(self.layers)
-            * u64::from(self.format.texel_bytes())
+    let one_d = matches!(desc.dim, ImageDim::D1 | ImageDim::D1Array);
+    if one_d && desc.height != 1 {
+        return bad(format!("a 1D image has height 1, not {}", desc.height));
     }
-
-    /// Bytes of every level: the size of [`Reference::image`]'s data and
-    /// of what [`Reference::read_image`] returns (level 0 first; in a level, layer
-    /// by layer, then slice, row, texel).
-    pub fn bytes(&self) -> u64 {
-        (0..self.mip_levels).map(|l| self.level_bytes(l)).sum()
+    if desc.dim != ImageDim::D3 && desc.depth != 1 {
+        return bad(format!("only a 3D image has a depth ({})", desc.depth));
     }
-
-    fn check(&self) -> Result<()> {
-        let bad = |why: String| Err(Error::Image(why));
-        if self.width == 0 || self.height == 0 || self.depth == 0 || self.layers == 0 {
-            return bad(format!("{self:?}: every extent must be at least 1"));
-        }
-        let one_d = matches!(self.dim, ImageDim::D1 | ImageDim::D1Array);
-        if one_d && self.height != 1 {
-            return bad(format!("a 1D image has height 1, not {}", self.height));
-        }
-        if self.dim != ImageDim::D3 && self.depth != 1 {
-            return bad(format!("only a 3D image has a depth ({})", self.depth));
-        }
-        match self.dim {
-            ImageDim::D1 | ImageDim::D2 | ImageDim::D3 if self.layers != 1 => {
-                return bad(format!(
-                    "a {:?} image has one layer, not {} (use an array)",
-                    self.dim, self.layers
-                ))
-            }
-            ImageDim::Cube if self.layers != 6 => {
-                return bad(format!("a cube image has 6 layers, not {}", self.layers))
-            }
-            ImageDim::CubeArray if self.layers % 6 != 0 => {
-                return bad(format!(
-                    "a cube array has a multiple of 6 layers, not {}",
-                    self.layers
-                ))
-            }
-            ImageDim::Cube | ImageDim::CubeArray if self.width != self.height => {
-                return bad(format!(
-                    "a cube's faces are square, not {}x{}",
-                    self.width, self.height
-                ))
-            }
-            _ => {}
-        }
-        let largest = self.width.max(self.height).max(self.depth);
-        let levels = 32 - largest.leading_zeros();
-        if self.mip_levels == 0 || self.mip_levels > levels {
+    match desc.dim {
+        ImageDim::D1 | ImageDim::D2 | ImageDim::D3 if desc.layers != 1 => {
             return bad(format!(
-                "{} mip levels for a largest extent of {largest} (1 to {levels})",
-                self.mip_levels
-            ));
+                "a {:?} image has one layer, not {} (use an array)",
+                desc.dim, desc.layers
+            ))
         }
-        Ok(())
+        ImageDim::Cube if desc.layers != 6 => {
+            return bad(format!("a cube image has 6 layers, not {}", desc.layers))
+        }
+        ImageDim::CubeArray if desc.layers % 6 != 0 => {
+            return bad(format!(
+                "a cube array has a multiple of 6 layers, not {}",
+                desc.layers
+            ))
+        }
+        ImageDim::Cube | ImageDim::CubeArray if desc.width != desc.height => {
+            return bad(format!(
+                "a cube's faces are square, not {}x{}",
+                desc.width, desc.height
+            ))
+        }
+        _ => {}
     }
-}
-
-/// Serde of a [`Format`] by its name.
-pub(crate) mod format_name {
-    use super::Format;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(f: &Format, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(f.name())
+    let largest = desc.width.max(desc.height).max(desc.depth);
+    let levels = 32 - largest.leading_zeros();
+    if desc.mip_levels == 0 || desc.mip_levels > levels {
+        return bad(format!(
+            "{} mip levels for a largest extent of {largest} (1 to {levels})",
+            desc.mip_levels
+        ));
     }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Format, D::Error> {
-        let name = String::deserialize(d)?;
-        Format::by_name(&name)
-            .ok_or_else(|| serde::de::Error::custom(format!("unknown format {name}")))
-    }
+    Ok(())
 }
 
 /// An image in device memory, in `GENERAL` layout between calls: bound
@@ -242,80 +160,6 @@ impl Drop for Image {
             self.inner.device.destroy_image_view(self.view, None);
             self.inner.device.destroy_image(self.image, None);
             self.inner.device.free_memory(self.memory, None);
-        }
-    }
-}
-
-/// A sampler's filter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub enum Filter {
-    /// Nearest texel.
-    #[default]
-    Nearest,
-    /// Linear interpolation.
-    Linear,
-}
-
-/// What a sampler does outside [0, 1) (or [0, size) unnormalized).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub enum AddressMode {
-    /// Wrap around.
-    #[default]
-    Repeat,
-    /// Wrap around, mirrored every other time.
-    MirroredRepeat,
-    /// The edge texel.
-    ClampToEdge,
-    /// The border colour.
-    ClampToBorder,
-    /// Mirrored once, then the edge.
-    MirrorClampToEdge,
-}
-
-/// The border colour of [`AddressMode::ClampToBorder`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub enum BorderColor {
-    /// (0, 0, 0, 0).
-    #[default]
-    TransparentBlack,
-    /// (0, 0, 0, 1).
-    OpaqueBlack,
-    /// (1, 1, 1, 1).
-    OpaqueWhite,
-}
-
-/// What [`Reference::sampler`] creates.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct SamplerDesc {
-    /// Magnification filter.
-    pub mag_filter: Filter,
-    /// Minification filter.
-    pub min_filter: Filter,
-    /// Between mip levels.
-    pub mipmap_mode: Filter,
-    /// Per coordinate: u, v, w.
-    pub address_modes: [AddressMode; 3],
-    /// Border colour; integer formats read it as integers.
-    pub border_color: BorderColor,
-    /// Coordinates in [0, 1) (`true`) or in texels.
-    pub normalized_coordinates: bool,
-    /// Level-of-detail clamp.
-    pub min_lod: f32,
-    /// Level-of-detail clamp.
-    pub max_lod: f32,
-}
-
-impl Default for SamplerDesc {
-    fn default() -> Self {
-        SamplerDesc {
-            mag_filter: Filter::Nearest,
-            min_filter: Filter::Nearest,
-            mipmap_mode: Filter::Nearest,
-            address_modes: [AddressMode::Repeat; 3],
-            border_color: BorderColor::TransparentBlack,
-            normalized_coordinates: true,
-            min_lod: 0.0,
-            max_lod: 1000.0,
         }
     }
 }
@@ -407,7 +251,7 @@ impl Reference {
     /// `GENERAL` layout. Its usage is what the format allows on this
     /// device among storage and sampling (checked when it is bound).
     pub fn image(&self, desc: &ImageDesc, data: &[u8]) -> Result<Image> {
-        desc.check()?;
+        check(desc)?;
         if data.len() as u64 != desc.bytes() {
             return Err(Error::Image(format!(
                 "{} bytes given for an image of {} bytes ({}x{}x{}, {} layers, {} levels of {})",

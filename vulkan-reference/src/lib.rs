@@ -49,33 +49,49 @@
 //! validation layers may crash on invalid SPIR-V).
 #![deny(missing_docs)]
 
+#[cfg(feature = "driver")]
 mod buffer;
+mod desc;
+#[cfg(feature = "driver")]
 mod dispatch;
+#[cfg(feature = "driver")]
 mod error;
+#[cfg(feature = "driver")]
 mod features;
-mod format;
+#[cfg(feature = "driver")]
 mod image;
+#[cfg(feature = "driver")]
 mod pipeline;
+#[cfg(feature = "driver")]
 mod reference;
+#[cfg(feature = "driver")]
 mod session;
+#[cfg(feature = "driver")]
 mod spirv;
 
+#[cfg(feature = "driver")]
 pub use buffer::Buffer;
+pub use desc::{AddressMode, BorderColor, Filter, Format, ImageDesc, ImageDim, SamplerDesc};
+#[cfg(feature = "driver")]
 pub use dispatch::{Bound, Resource};
+#[cfg(feature = "driver")]
 pub use error::{Error, Result};
+#[cfg(feature = "driver")]
 pub use features::{feature_names, property_names};
-pub use format::Format;
-pub use image::{
-    AddressMode, BorderColor, Filter, Image, ImageDesc, ImageDim, Sampler, SamplerDesc,
-};
+#[cfg(feature = "driver")]
+pub use image::{Image, Sampler};
+#[cfg(feature = "driver")]
 pub use pipeline::{BindingDesc, BindingKind, Pipeline, PipelineDesc};
+#[cfg(feature = "driver")]
 pub use reference::{DriverInfo, Reference, ReferenceOptions, DEFAULT_TIMEOUT};
+#[cfg(feature = "driver")]
 pub use session::{
     serve, BufferId, ImageId, PipelineId, Place, SamplerId, Session, SessionBound, SessionResource,
 };
+#[cfg(feature = "driver")]
 pub use spirv::required_by_module;
 
-#[cfg(test)]
+#[cfg(all(test, feature = "driver"))]
 mod thread_tests {
     use super::*;
 

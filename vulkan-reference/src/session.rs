@@ -19,10 +19,11 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::buffer::Buffer;
+use crate::desc::Format;
+use crate::desc::{ImageDesc, SamplerDesc};
 use crate::dispatch::{Bound, Resource};
 use crate::error::{Error, Result};
-use crate::format::Format;
-use crate::image::{Image, ImageDesc, Sampler, SamplerDesc};
+use crate::image::{Image, Sampler};
 use crate::pipeline::{BindingDesc, BindingKind, Pipeline, PipelineDesc};
 use crate::reference::{DriverInfo, Reference, ReferenceOptions};
 
@@ -108,7 +109,7 @@ pub enum SessionResource {
         /// The buffer.
         buffer: BufferId,
         /// The texels' format.
-        #[serde(with = "crate::image::format_name")]
+        #[serde(with = "crate::desc::format_name")]
         format: Format,
         /// Byte offset.
         offset: u64,

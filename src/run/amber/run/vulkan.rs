@@ -46,7 +46,7 @@ const REFERENCE_ENV_PREFIXES: &[&str] =
     &["VK_", "LP_", "MESA_", "GALLIUM_", "LVP_", "NIR_", "XDG_"];
 
 /// Confines the Vulkan reference's process, which hands SPIR-V someone else
-/// wrote to a driver: the environment reduced to [`REFERENCE_ENV`]; every
+/// wrote to a driver: the environment reduced to `REFERENCE_ENV` and the variables starting with `REFERENCE_ENV_PREFIXES`; every
 /// descriptor but stdin, stdout and stderr closed when it starts (marked
 /// close-on-exec, Linux 5.11 on); no core dump; at most `address_space`
 /// bytes of address space. The process itself then refuses network system
