@@ -83,6 +83,9 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     (47, "ImageBuffer"),
     (49, "StorageImageExtendedFormats"),
     (50, "ImageQuery"),
+    // A Metal texture carries its format (fixtures/kernels/image_kinds.comp,
+    // tests/amber/image_read_without_format.amber).
+    (55, "StorageImageReadWithoutFormat"),
     (56, "StorageImageWriteWithoutFormat"),
     (61, "GroupNonUniform"),
     (62, "GroupNonUniformVote"),

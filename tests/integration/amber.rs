@@ -851,7 +851,7 @@ fn diff_compares_images_texel_by_texel() {
         ..Default::default()
     };
     match diff(&kinds, &clean, &device).unwrap() {
-        DiffOutcome::Agree(m) => assert!(m.contains("texel components in 6 storage images"), "{m}"),
+        DiffOutcome::Agree(m) => assert!(m.contains("texel components in 7 storage images"), "{m}"),
         other => panic!("{other:?}"),
     }
     // The argument-buffer members of `bytes` (r8, read and written) and

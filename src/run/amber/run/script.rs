@@ -69,6 +69,12 @@ const FEATURES: &[&str] = &[
     "VK_KHR_variable_pointers",
     "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
     "shaderStorageBufferArrayDynamicIndexing",
+    // A Metal texture carries its pixel format: a kernel reads it without
+    // declaring one (tests/amber/image_read_without_format.amber).
+    "shaderStorageImageReadWithoutFormat",
+    "shaderStorageImageWriteWithoutFormat",
+    "shaderStorageImageExtendedFormats",
+    "imageCubeArray",
     "shaderUniformBufferArrayDynamicIndexing",
     "VK_KHR_storage_buffer_storage_class",
     "VK_KHR_16bit_storage",
