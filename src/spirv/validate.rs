@@ -171,6 +171,11 @@ const UNSUPPORTED: &[(u32, &str, &str)] = &[
     ),
     (5055, "ShaderClockKHR", "Metal has no shader clock"),
     (
+        5629,
+        "ExpectAssumeKHR",
+        "SPIRV-Cross defines `SPV_EXPECT(x, y)` as `__builtin_expect(x, y);`, with a semicolon, so `a = SPV_EXPECT(b, c) + 1;` becomes `a = b;` and a dropped `+ 1`: remove the OpExpectKHR/OpAssumeTrueKHR hints (they only guide optimisation)",
+    ),
+    (
         5346,
         "VulkanMemoryModelDeviceScope",
         "device-scope availability and visibility under the Vulkan memory model: SPIRV-Cross's MSL marks no coherence for them, so another threadgroup could read a stale value",
