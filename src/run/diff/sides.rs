@@ -199,7 +199,7 @@ fn on_cpu(
         // random indices, give no verdict.
         Err(e @ CpuError::Kernel { .. }) if e.to_string().contains("out-of-bounds texture") => {
             return Ok(Err(format!(
-                "seed {}: the kernel accessed a texture out of bounds on the CPU with this data ({e}); it depends on the data",
+                "seed {}: the kernel accessed a texture out of bounds on the CPU ({e}): with this data, or at a coordinate past the image's edge whatever the data (a neighbour of a border texel; a larger --groups grid makes the images larger); undefined in Vulkan, so no verdict",
                 opts.seed
             )));
         }
