@@ -1,13 +1,13 @@
 //! Textures as both runners make them: the Metal pixel format and sampler
 //! of a Vulkan format and sampler (what SPIRV-Cross's MSL gets on Metal
-//! for what the SPIR-V gets on Vulkan), and the components of a format.
+//! for what the SPIR-V gets on Vulkan).
 
 use runtime_loader::cpu;
-use vulkan_reference::Format;
+use vulkan_reference::{Format, ImageDesc};
 
 /// The Metal pixel format of a Vulkan format (what SPIRV-Cross's MSL
 /// reads and writes a texture of that format as).
-pub(crate) fn pixel_format(f: vulkan_reference::Format) -> Result<cpu::PixelFormat, String> {
+pub(crate) fn pixel_format(f: Format) -> Result<cpu::PixelFormat, String> {
     use cpu::PixelFormat::*;
     Ok(match f.name() {
         "R8_UNORM" => R8Unorm,
@@ -93,66 +93,74 @@ pub(crate) fn sampler_descriptor(d: &vulkan_reference::SamplerDesc) -> cpu::Samp
     }
 }
 
-/// How a format's component is stored and read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Component {
-    /// Unsigned normalized, this many bits.
-    Unorm(u32),
-    /// Signed normalized.
-    Snorm(u32),
-    /// Unsigned integer.
-    Uint(u32),
-    /// Signed integer.
-    Sint(u32),
-    /// IEEE float (16 or 32 bits).
-    Float(u32),
-}
-
-impl Component {
-    /// Bits.
-    pub(crate) fn bits(self) -> u32 {
-        match self {
-            Component::Unorm(b)
-            | Component::Snorm(b)
-            | Component::Uint(b)
-            | Component::Sint(b)
-            | Component::Float(b) => b,
-        }
-    }
-}
-
-/// The components of a format whose channels are all one size and kind
-/// (`R8G8B8A8_UNORM`: four 8-bit unorm), in memory order; `None` for a
-/// packed format (`A2B10G10R10_UNORM_PACK32`, `B10G11R11_UFLOAT_PACK32`).
-pub(crate) fn components(f: Format) -> Option<(usize, Component)> {
-    let name = f.name();
-    let (channels, kind) = name.split_once('_')?;
-    if kind.contains("PACK") {
-        return None;
-    }
-    let mut bits = Vec::new();
-    let mut digits = String::new();
-    for c in channels.chars().chain(std::iter::once('_')) {
-        if c.is_ascii_digit() {
-            digits.push(c);
-        } else if !digits.is_empty() {
-            bits.push(digits.parse::<u32>().ok()?);
-            digits.clear();
-        }
-    }
-    let b = *bits.first()?;
-    if bits.iter().any(|&x| x != b) {
-        return None;
-    }
-    let c = match kind {
-        "UNORM" | "SRGB" => Component::Unorm(b),
-        "SNORM" => Component::Snorm(b),
-        "UINT" => Component::Uint(b),
-        "SINT" => Component::Sint(b),
-        "SFLOAT" => Component::Float(b),
-        _ => return None,
+/// The CPU texture Metal would have for the Vulkan image `desc`, holding
+/// `bytes` (every layer, tightly packed).
+pub(crate) fn cpu_texture(
+    device: &cpu::Device,
+    desc: &ImageDesc,
+    bytes: &[u8],
+) -> Result<cpu::Texture, String> {
+    use vulkan_reference::ImageDim as D;
+    let (texture_type, array_length) = match desc.dim {
+        D::D1 => (cpu::TextureType::D1, 1),
+        D::D1Array => (cpu::TextureType::D1Array, desc.layers),
+        D::D2 => (cpu::TextureType::D2, 1),
+        D::D2Array => (cpu::TextureType::D2Array, desc.layers),
+        D::D3 => (cpu::TextureType::D3, 1),
+        D::Cube => (cpu::TextureType::Cube, 1),
+        D::CubeArray => (cpu::TextureType::CubeArray, desc.layers / 6),
     };
-    Some((bits.len(), c))
+    let td = cpu::TextureDescriptor {
+        texture_type,
+        depth: desc.depth,
+        array_length,
+        ..cpu::TextureDescriptor::d2(pixel_format(desc.format)?, desc.width, desc.height)
+    };
+    filled(device, &td, bytes)
+}
+
+/// The CPU texture buffer (Metal's `texture_buffer`) of a Vulkan texel
+/// buffer of `format` holding `bytes`.
+pub(crate) fn cpu_texel_buffer(
+    device: &cpu::Device,
+    format: Format,
+    bytes: &[u8],
+) -> Result<cpu::Texture, String> {
+    let texel = format.texel_bytes() as usize;
+    if bytes.is_empty() || bytes.len() % texel != 0 {
+        return Err(format!(
+            "{} bytes are not a whole number of {format} texels",
+            bytes.len()
+        ));
+    }
+    let td =
+        cpu::TextureDescriptor::texture_buffer(pixel_format(format)?, (bytes.len() / texel) as u32);
+    filled(device, &td, bytes)
+}
+
+/// A texture of `td` with `bytes` written to level 0, slice by slice.
+fn filled(
+    device: &cpu::Device,
+    td: &cpu::TextureDescriptor,
+    bytes: &[u8],
+) -> Result<cpu::Texture, String> {
+    let t = device.texture(td).map_err(|e| e.to_string())?;
+    let n = td.slices() as usize;
+    let per = bytes.len() / n;
+    for s in 0..n {
+        t.write_level(0, s as u32, &bytes[s * per..(s + 1) * per])
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(t)
+}
+
+/// Level 0 of `t`, every slice, packed as the image's bytes are.
+pub(crate) fn texture_bytes(t: &cpu::Texture) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    for s in 0..t.descriptor().slices() {
+        out.extend(t.level_bytes(0, s).map_err(|e| e.to_string())?);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -160,15 +168,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn components_follow_the_name_and_packed_formats_have_none() {
-        let c = |n| components(Format::by_name(n).unwrap());
-        assert_eq!(c("R8G8B8A8_UNORM"), Some((4, Component::Unorm(8))));
-        assert_eq!(c("R16G16_SFLOAT"), Some((2, Component::Float(16))));
-        assert_eq!(c("R32_SINT"), Some((1, Component::Sint(32))));
-        assert_eq!(c("B8G8R8A8_UNORM"), Some((4, Component::Unorm(8))));
-        assert_eq!(c("A2B10G10R10_UNORM_PACK32"), None);
-        assert_eq!(c("B10G11R11_UFLOAT_PACK32"), None);
-        // Every format a runner can make has a Metal pixel format.
+    fn every_format_a_runner_makes_has_a_metal_pixel_format() {
         for f in Format::ALL {
             assert!(
                 pixel_format(*f).is_ok() || f.name() == "R8G8B8A8_SRGB",

@@ -64,6 +64,39 @@ impl Format {
     pub fn texel_bytes(self) -> u32 {
         self.bytes
     }
+
+    /// Its channels, in memory order, when they are all one size and
+    /// kind (`R8G8B8A8_UNORM`: four 8-bit unorm); `None` for a packed
+    /// format (`A2B10G10R10_UNORM_PACK32`, `B10G11R11_UFLOAT_PACK32`).
+    pub fn components(self) -> Option<(usize, Component)> {
+        let (channels, kind) = self.name.split_once('_')?;
+        if kind.contains("PACK") {
+            return None;
+        }
+        let mut bits = Vec::new();
+        let mut digits = String::new();
+        for c in channels.chars().chain(std::iter::once('_')) {
+            if c.is_ascii_digit() {
+                digits.push(c);
+            } else if !digits.is_empty() {
+                bits.push(digits.parse::<u32>().ok()?);
+                digits.clear();
+            }
+        }
+        let b = *bits.first()?;
+        if bits.iter().any(|&x| x != b) {
+            return None;
+        }
+        let c = match kind {
+            "UNORM" | "SRGB" => Component::Unorm(b),
+            "SNORM" => Component::Snorm(b),
+            "UINT" => Component::Uint(b),
+            "SINT" => Component::Sint(b),
+            "SFLOAT" => Component::Float(b),
+            _ => return None,
+        };
+        Some((bits.len(), c))
+    }
 }
 
 impl std::fmt::Display for Format {
@@ -229,6 +262,34 @@ impl Default for SamplerDesc {
     }
 }
 
+/// How one channel of a [`Format`] is stored and read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Component {
+    /// Unsigned normalized, this many bits.
+    Unorm(u32),
+    /// Signed normalized.
+    Snorm(u32),
+    /// Unsigned integer.
+    Uint(u32),
+    /// Signed integer.
+    Sint(u32),
+    /// IEEE float (16 or 32 bits).
+    Float(u32),
+}
+
+impl Component {
+    /// Bits.
+    pub fn bits(self) -> u32 {
+        match self {
+            Component::Unorm(b)
+            | Component::Snorm(b)
+            | Component::Uint(b)
+            | Component::Sint(b)
+            | Component::Float(b) => b,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,6 +321,13 @@ mod tests {
             assert_eq!(f.texel_bytes() * 8, bits, "{f}");
         }
         assert_eq!(Format::by_name("R8G8B8_UNORM"), None);
+        let c = |n| Format::by_name(n).unwrap().components();
+        assert_eq!(c("R8G8B8A8_UNORM"), Some((4, Component::Unorm(8))));
+        assert_eq!(c("R16G16_SFLOAT"), Some((2, Component::Float(16))));
+        assert_eq!(c("R32_SINT"), Some((1, Component::Sint(32))));
+        assert_eq!(c("B8G8R8A8_UNORM"), Some((4, Component::Unorm(8))));
+        assert_eq!(c("A2B10G10R10_UNORM_PACK32"), None);
+        assert_eq!(c("B10G11R11_UFLOAT_PACK32"), None);
         #[cfg(feature = "driver")]
         assert_eq!(
             Format::by_name("R32_SFLOAT").unwrap().vk(),

@@ -71,7 +71,9 @@ mod spirv;
 
 #[cfg(feature = "driver")]
 pub use buffer::Buffer;
-pub use desc::{AddressMode, BorderColor, Filter, Format, ImageDesc, ImageDim, SamplerDesc};
+pub use desc::{
+    AddressMode, BorderColor, Component, Filter, Format, ImageDesc, ImageDim, SamplerDesc,
+};
 #[cfg(feature = "driver")]
 pub use dispatch::{Bound, Resource};
 #[cfg(feature = "driver")]

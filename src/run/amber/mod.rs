@@ -110,6 +110,24 @@ impl ImageShape {
     pub fn texels(&self) -> u64 {
         u64::from(self.width) * u64::from(self.height) * u64::from(self.depth)
     }
+
+    /// The image of `format` in this shape, as both sides make it.
+    pub fn desc(&self, format: vulkan_reference::Format) -> vulkan_reference::ImageDesc {
+        use vulkan_reference::ImageDim;
+        vulkan_reference::ImageDesc {
+            dim: match self.dims {
+                1 => ImageDim::D1,
+                2 => ImageDim::D2,
+                _ => ImageDim::D3,
+            },
+            format,
+            width: self.width,
+            height: self.height,
+            depth: self.depth,
+            layers: 1,
+            mip_levels: 1,
+        }
+    }
 }
 
 /// A `SAMPLER`.

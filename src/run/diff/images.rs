@@ -3,12 +3,11 @@
 //! its format, sampled with one nearest, clamp-to-edge sampler; and the
 //! comparison of what the kernel wrote, texel by texel.
 
-use vulkan_reference::{AddressMode, Format, ImageDesc, ImageDim, SamplerDesc};
+use vulkan_reference::{AddressMode, Component, Format, ImageDesc, ImageDim, SamplerDesc};
 
 use super::data::Rng;
 use super::DiffOutcome;
 use crate::model::Kernel;
-use crate::run::textures::{components, Component};
 use crate::spirv::{BindingKind, ImageType, ScalarType};
 
 /// One image or texel buffer of the run.
@@ -65,7 +64,7 @@ fn format_of(input: &str, at: (u32, u32), image: &ImageType) -> Result<Format, S
             at.0, at.1
         )
     })?;
-    if components(f).is_none() {
+    if f.components().is_none() {
         return Err(format!(
             "{input}: (set {}, binding {}): halc diff does not fill packed {f} images yet",
             at.0, at.1
@@ -164,7 +163,7 @@ pub(super) fn images(
 /// ones also negative), so that data used as indices mostly stays in
 /// range.
 fn random_texels(f: Format, texels: u64, rng: &mut Rng) -> Vec<u8> {
-    let (n, c) = components(f).expect("checked by format_of");
+    let (n, c) = f.components().expect("checked by format_of");
     let mut out = Vec::with_capacity((texels * u64::from(f.texel_bytes())) as usize);
     for _ in 0..texels * n as u64 {
         let bytes = (c.bits() / 8) as usize;
@@ -196,7 +195,7 @@ pub(super) fn compare(
     ulp: u32,
     atol: f64,
 ) -> Result<usize, DiffOutcome> {
-    let (n, c) = components(image.format).expect("checked by format_of");
+    let (n, c) = image.format.components().expect("checked by format_of");
     let size = (c.bits() / 8) as usize;
     let texel_bytes = image.format.texel_bytes() as usize;
     let mut compared = 0;

@@ -10,7 +10,7 @@ use runtime_loader::Executable;
 use super::images::{sampler, DiffImage};
 use super::{DiffBuffer, DiffOptions};
 use crate::model::{Compiled, Kernel};
-use crate::run::textures::{pixel_format, sampler_descriptor};
+use crate::run::textures::{cpu_texel_buffer, cpu_texture, sampler_descriptor, texture_bytes};
 use crate::spirv::{self, BindingKind};
 
 /// What the kernel binds: buffers, images and texel buffers, and the
@@ -148,7 +148,10 @@ fn on_cpu(
     let textures: Vec<cpu::Texture> = resources
         .images
         .iter()
-        .map(|i| cpu_texture(device, i))
+        .map(|i| match &i.desc {
+            Some(d) => cpu_texture(device, d, &i.bytes),
+            None => cpu_texel_buffer(device, i.format, &i.bytes),
+        })
         .collect::<Result<_, _>>()?;
     let cpu_sampler = device
         .sampler(&sampler_descriptor(&sampler()))
@@ -218,64 +221,12 @@ fn on_cpu(
     }
     for (i, t) in resources.images.iter().zip(&textures) {
         out.images.push(if i.writable() {
-            Some(texture_bytes(i, t)?)
+            Some(texture_bytes(t)?)
         } else {
             None
         });
     }
     Ok(Ok(out))
-}
-
-/// Slices of a texture: array layers (cube faces included), one for 3D.
-fn slices(i: &DiffImage) -> u32 {
-    match &i.desc {
-        Some(d) if d.depth == 1 => d.layers,
-        _ => 1,
-    }
-}
-
-/// `i` as a CPU texture holding its bytes.
-fn cpu_texture(device: &cpu::Device, i: &DiffImage) -> Result<cpu::Texture, String> {
-    use vulkan_reference::ImageDim as D;
-    let pf = pixel_format(i.format)?;
-    let desc = match &i.desc {
-        None => cpu::TextureDescriptor::texture_buffer(pf, i.texels as u32),
-        Some(d) => {
-            let (texture_type, array_length) = match d.dim {
-                D::D1 => (cpu::TextureType::D1, 1),
-                D::D1Array => (cpu::TextureType::D1Array, d.layers),
-                D::D2 => (cpu::TextureType::D2, 1),
-                D::D2Array => (cpu::TextureType::D2Array, d.layers),
-                D::D3 => (cpu::TextureType::D3, 1),
-                D::Cube => (cpu::TextureType::Cube, 1),
-                D::CubeArray => (cpu::TextureType::CubeArray, d.layers / 6),
-            };
-            cpu::TextureDescriptor {
-                texture_type,
-                height: d.height,
-                depth: d.depth,
-                array_length,
-                ..cpu::TextureDescriptor::d2(pf, d.width, d.height)
-            }
-        }
-    };
-    let t = device.texture(&desc).map_err(|e| e.to_string())?;
-    let n = slices(i) as usize;
-    let per = i.bytes.len() / n;
-    for s in 0..n {
-        t.write_level(0, s as u32, &i.bytes[s * per..(s + 1) * per])
-            .map_err(|e| e.to_string())?;
-    }
-    Ok(t)
-}
-
-/// Every slice of `t`, packed as the image's bytes are.
-fn texture_bytes(i: &DiffImage, t: &cpu::Texture) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    for s in 0..slices(i) {
-        out.extend(t.level_bytes(0, s).map_err(|e| e.to_string())?);
-    }
-    Ok(out)
 }
 
 /// The SPIR-V on Vulkan: the storage buffers afterwards.

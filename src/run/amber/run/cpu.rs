@@ -9,8 +9,8 @@ use runtime_loader::plan::Grid;
 use runtime_loader::Executable;
 
 use super::side::{buffer, Prepared, Side};
-use crate::run::amber::{BindKind, ImageShape, Pipeline};
-use crate::run::textures::{pixel_format, sampler_descriptor};
+use crate::run::amber::{BindKind, Pipeline};
+use crate::run::textures::{cpu_texel_buffer, cpu_texture, sampler_descriptor, texture_bytes};
 
 pub(super) struct CpuSide<'d> {
     pub(super) device: &'d cpu::Device,
@@ -57,24 +57,10 @@ impl Side for CpuSide<'_> {
     fn create_image(
         &mut self,
         name: &str,
-        format: vulkan_reference::Format,
-        shape: ImageShape,
+        desc: &vulkan_reference::ImageDesc,
         bytes: &[u8],
     ) -> Result<(), String> {
-        let texture_type = match shape.dims {
-            1 => cpu::TextureType::D1,
-            2 => cpu::TextureType::D2,
-            _ => cpu::TextureType::D3,
-        };
-        let desc = cpu::TextureDescriptor {
-            texture_type,
-            width: shape.width,
-            height: shape.height,
-            depth: shape.depth,
-            ..cpu::TextureDescriptor::d2(pixel_format(format)?, shape.width, shape.height)
-        };
-        let t = self.device.texture(&desc).map_err(|e| e.to_string())?;
-        t.write_level(0, 0, bytes).map_err(|e| e.to_string())?;
+        let t = cpu_texture(self.device, desc, bytes)?;
         self.textures.insert(name.to_string(), t);
         Ok(())
     }
@@ -101,19 +87,7 @@ impl Side for CpuSide<'_> {
         // A buffer with a format is a texel buffer: on Metal a
         // `texture_buffer`, which the CPU backend keeps as a texture.
         if let Some(f) = format.filter(|_| self.texel_buffers.contains(name)) {
-            let texel = f.texel_bytes() as usize;
-            if bytes.is_empty() || bytes.len() % texel != 0 {
-                return Err(format!(
-                    "{} bytes are not a whole number of {f} texels",
-                    bytes.len()
-                ));
-            }
-            let desc = cpu::TextureDescriptor::texture_buffer(
-                pixel_format(f)?,
-                (bytes.len() / texel) as u32,
-            );
-            let t = self.device.texture(&desc).map_err(|e| e.to_string())?;
-            t.write_level(0, 0, bytes).map_err(|e| e.to_string())?;
+            let t = cpu_texel_buffer(self.device, f, bytes)?;
             self.textures.insert(name.to_string(), t);
             return Ok(());
         }
@@ -127,7 +101,7 @@ impl Side for CpuSide<'_> {
 
     fn read(&self, name: &str) -> Result<Vec<u8>, String> {
         if let Some(t) = self.textures.get(name) {
-            return t.level_bytes(0, 0).map_err(|e| e.to_string());
+            return texture_bytes(t);
         }
         buffer(&self.buffers, name)?
             .to_vec()

@@ -51,7 +51,7 @@ impl<'s> Runner<'s> {
             for side in &mut self.sides {
                 let made = match (b.image, b.format) {
                     (Some(shape), Some(format)) => {
-                        side.create_image(&b.name, format, shape, &b.bytes)
+                        side.create_image(&b.name, &shape.desc(format), &b.bytes)
                     }
                     _ => side.create(&b.name, &b.bytes, b.format),
                 };

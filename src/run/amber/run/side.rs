@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 
 use runtime_loader::plan::SpecValue;
-use vulkan_reference::{Format, SamplerDesc};
+use vulkan_reference::{Format, ImageDesc, SamplerDesc};
 
-use crate::run::amber::{ImageShape, Pipeline};
+use crate::run::amber::Pipeline;
 
 /// A pipeline's shader, prepared once for every side.
 pub(super) struct Prepared {
@@ -45,14 +45,8 @@ pub(super) trait Side {
     fn label(&self) -> &'static str;
     /// A buffer holding `bytes`; `format` when it is one (a texel buffer's).
     fn create(&mut self, name: &str, bytes: &[u8], format: Option<Format>) -> Result<(), String>;
-    /// An image of `format` and `shape` holding `bytes` (tightly packed).
-    fn create_image(
-        &mut self,
-        name: &str,
-        format: Format,
-        shape: ImageShape,
-        bytes: &[u8],
-    ) -> Result<(), String>;
+    /// An image as `desc` says, holding `bytes` (tightly packed).
+    fn create_image(&mut self, name: &str, desc: &ImageDesc, bytes: &[u8]) -> Result<(), String>;
     /// A sampler.
     fn create_sampler(&mut self, name: &str, desc: &SamplerDesc) -> Result<(), String>;
     /// A buffer's bytes, or an image's texels.

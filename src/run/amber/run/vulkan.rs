@@ -4,13 +4,11 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use vulkan_reference::{
-    BindingKind, Format, ImageDesc, ImageDim, SamplerDesc, SessionBound, SessionResource,
-};
+use vulkan_reference::{BindingKind, Format, SamplerDesc, SessionBound, SessionResource};
 
 use super::prepare::spec_value;
 use super::side::{buffer, Prepared, Side};
-use crate::run::amber::{BindKind, ImageShape, Pipeline, RequiredSize};
+use crate::run::amber::{BindKind, Pipeline, RequiredSize};
 
 /// The argument that makes the `halc` binary serve a Vulkan
 /// [`Session`](vulkan_reference::Session) on its stdin and stdout.
@@ -132,26 +130,12 @@ impl Side for VulkanSide {
     fn create_image(
         &mut self,
         name: &str,
-        format: Format,
-        shape: ImageShape,
+        desc: &vulkan_reference::ImageDesc,
         bytes: &[u8],
     ) -> Result<(), String> {
-        let desc = ImageDesc {
-            dim: match shape.dims {
-                1 => ImageDim::D1,
-                2 => ImageDim::D2,
-                _ => ImageDim::D3,
-            },
-            format,
-            width: shape.width,
-            height: shape.height,
-            depth: shape.depth,
-            layers: 1,
-            mip_levels: 1,
-        };
         let i = self
             .reference
-            .image(&desc, bytes)
+            .image(desc, bytes)
             .map_err(|e| e.to_string())?;
         self.images.insert(name.to_string(), i);
         Ok(())

@@ -1,7 +1,7 @@
 //! AmberScript's `IMAGE` and `SAMPLER`, and the texel formats a buffer or
 //! an image can have (`DATA_TYPE R8G8B8A8_UNORM`, `FORMAT R32_SFLOAT`).
 
-use vulkan_reference::{AddressMode, BorderColor, Filter, Format, SamplerDesc};
+use vulkan_reference::{AddressMode, BorderColor, Component, Filter, Format, SamplerDesc};
 
 use super::super::error::{err, unsupported, ParseError};
 use super::super::values::{encode_values, fill_value, series};
@@ -42,48 +42,25 @@ pub(super) fn format_named(line: usize, name: &str) -> Result<Option<Format>, Pa
 /// per channel, each the channel's storage (a `UNORM` channel of 8 bits is
 /// a `uint8` from 0 to 255, as amber takes it).
 pub(super) fn format_data_type(line: usize, f: Format) -> Result<DataType, ParseError> {
-    let name = f.name();
-    let (channels, kind) = name.split_once('_').unwrap_or((name, ""));
-    let mut bits = Vec::new();
-    let mut digits = String::new();
-    for c in channels.chars() {
-        if c.is_ascii_digit() {
-            digits.push(c);
-        } else if !digits.is_empty() {
-            bits.push(digits.parse::<u32>().unwrap_or(0));
-            digits.clear();
-        }
-    }
-    if !digits.is_empty() {
-        bits.push(digits.parse::<u32>().unwrap_or(0));
-    }
-    let packed = kind.contains("PACK") || bits.windows(2).any(|w| w[0] != w[1]);
-    let (Some(&b), false) = (bits.first(), packed) else {
+    let Some((n, c)) = f.components() else {
         return Err(unsupported(
             line,
-            format!("{name}: packed formats are not supported as Amber data"),
+            format!("{f}: packed formats are not supported as Amber data"),
         ));
     };
-    let scalar = match kind {
-        "UNORM" | "UINT" | "SRGB" => Scalar::UInt(b),
-        "SNORM" | "SINT" => Scalar::Int(b),
-        "SFLOAT" => Scalar::Float(b),
-        _ => {
-            return Err(unsupported(
-                line,
-                format!("{name}: its components are not supported as Amber data"),
-            ))
-        }
+    let scalar = match c {
+        Component::Unorm(b) | Component::Uint(b) => Scalar::UInt(b),
+        Component::Snorm(b) | Component::Sint(b) => Scalar::Int(b),
+        Component::Float(b) => Scalar::Float(b),
     };
-    let rows = bits.len() as u32;
     let ty = DataType {
-        rows,
+        rows: n as u32,
         ..DataType::scalar(scalar)
     };
     if ty.stride(Layout::Std430) != f.texel_bytes() as usize {
         return Err(unsupported(
             line,
-            format!("{name}: its texels are not laid out as Amber lays out {ty}"),
+            format!("{f}: its texels are not laid out as Amber lays out {ty}"),
         ));
     }
     Ok(ty)
