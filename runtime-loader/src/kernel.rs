@@ -213,6 +213,17 @@ impl<'a> Kernel<'a> {
         self.strings.non_empty(self.raw.names().source_file())
     }
 
+    /// Whether the kernel may dereference device addresses it reads from its
+    /// data: its module declares `PhysicalStorageBufferAddresses` (GLSL
+    /// `buffer_reference`). Give every buffer such an address points into to
+    /// the dispatch with the backend's `ResourceBindings::reach`
+    /// ([`plan::Bindings::reach`](crate::plan::Bindings::reach)); Metal reads
+    /// the address from `MTLBuffer.gpuAddress` (`Buffer::gpu_address`).
+    pub fn reads_device_addresses(&self) -> bool {
+        self.capabilities()
+            .any(|c| c == "PhysicalStorageBufferAddresses")
+    }
+
     /// SPIR-V capabilities the module declares (informational).
     pub fn capabilities(&self) -> impl ExactSizeIterator<Item = &'a str> + 'a {
         let strings = self.strings;

@@ -119,6 +119,22 @@ pub enum BlockType {
     },
     /// A nested struct.
     Struct(StructType),
+    /// A `PhysicalStorageBuffer` pointer (GLSL `buffer_reference`, SPIR-V
+    /// `PhysicalStorageBufferAddresses`): a 64-bit device address, 8 bytes
+    /// aligned to 8. On Metal it is `MTLBuffer.gpuAddress` plus an offset;
+    /// on the CPU backend a host address.
+    Pointer {
+        /// The type pointed to; `None` for a pointer back to a struct being
+        /// reflected on the way to it (a linked list's `next`): that struct
+        /// is `up` structs out from the pointer (1: the struct holding it),
+        /// counting the structs of every block and pointee on the way.
+        pointee: Option<Box<BlockType>>,
+        /// The pointed-to type's name (`OpName`), when the module has one.
+        name: Option<String>,
+        /// For a `pointee` of `None`: how many enclosing structs out the
+        /// pointed-to struct is; else 0.
+        up: u32,
+    },
 }
 
 impl BlockType {
@@ -184,6 +200,43 @@ impl BlockType {
                 length.map_or("runtime".to_string(), |n| n.to_string())
             ),
             BlockType::Struct(st) => structs(st),
+            BlockType::Pointer { pointee, name, .. } => match (pointee, name) {
+                (Some(p), _) => format!("ptr<{}>", p.canonical_with(structs)),
+                (None, Some(n)) => format!("ptr<{n}>"),
+                (None, None) => "ptr<recursive>".to_string(),
+            },
+        }
+    }
+
+    /// Bytes the type occupies (a runtime array: 0; a pointer: 8).
+    pub fn size(&self) -> u64 {
+        match self {
+            BlockType::Scalar(s) => BlockType::scalar_size(*s),
+            BlockType::Vector { component, count } => {
+                BlockType::scalar_size(*component) * u64::from(*count)
+            }
+            BlockType::Matrix {
+                columns,
+                rows,
+                stride,
+                row_major,
+                ..
+            } => u64::from(*stride) * u64::from(if *row_major { *rows } else { *columns }),
+            BlockType::Array { length, stride, .. } => {
+                length.map_or(0, |n| n.saturating_mul(u64::from(*stride)))
+            }
+            BlockType::Struct(s) => s.size,
+            BlockType::Pointer { .. } => 8,
+        }
+    }
+
+    /// Whether a pointer is anywhere inside the type.
+    pub fn has_pointer(&self) -> bool {
+        match self {
+            BlockType::Pointer { .. } => true,
+            BlockType::Array { element, .. } => element.has_pointer(),
+            BlockType::Struct(s) => s.members.iter().any(|m| m.ty.has_pointer()),
+            _ => false,
         }
     }
 
@@ -270,6 +323,8 @@ impl BlockType {
                 }
             }
             BlockType::Array { length: None, .. } => {}
+            // The address, compared as the 64-bit integer it is.
+            BlockType::Pointer { .. } => out.push((base, ScalarType::UInt(64))),
             BlockType::Struct(st) => {
                 for m in &st.members {
                     m.ty.scalars(base.saturating_add(m.offset), limit, out)?;

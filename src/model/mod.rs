@@ -298,6 +298,16 @@ impl Kernel {
             c.starts_with("GroupNonUniform") || c == "SubgroupBallotKHR" || c == "SubgroupVoteKHR"
         })
     }
+
+    /// Whether the kernel may dereference device addresses read from its
+    /// data (`PhysicalStorageBufferAddresses`, GLSL `buffer_reference`);
+    /// the runtime's `Kernel::reads_device_addresses` reads the same
+    /// capability from the executable.
+    pub fn reads_device_addresses(&self) -> bool {
+        self.capabilities
+            .iter()
+            .any(|c| c == "PhysicalStorageBufferAddresses")
+    }
 }
 
 /// The result of a compile.

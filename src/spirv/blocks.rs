@@ -37,6 +37,9 @@ struct Ctx<'i, 'a> {
     ix: &'i Index<'a>,
     member_names: &'i HashMap<(u32, u32), String>,
     nodes: std::cell::Cell<usize>,
+    /// The structs being reflected, outermost first: a pointer back to one
+    /// of them is not followed again.
+    structs: std::cell::RefCell<Vec<u32>>,
 }
 
 impl Ctx<'_, '_> {
@@ -86,6 +89,7 @@ pub(super) fn blocks_parsed(
             ix,
             member_names: &member_names,
             nodes: std::cell::Cell::new(0),
+            structs: std::cell::RefCell::new(Vec::new()),
         };
         let b = entry_blocks(&ctx, &used).map_err(|e| match e {
             SpirvError::Invalid(m) => invalid(format!("entry point `{name}`: {m}")),
@@ -168,6 +172,19 @@ fn struct_type(ctx: &Ctx<'_, '_>, id: u32, depth: u32) -> Result<StructType, Spi
         return Err(invalid("block types nested deeper than 64"));
     }
     let t = ix.get(id)?;
+    ctx.structs.borrow_mut().push(id);
+    let out = struct_members(ctx, id, t, depth);
+    ctx.structs.borrow_mut().pop();
+    out
+}
+
+fn struct_members(
+    ctx: &Ctx<'_, '_>,
+    id: u32,
+    t: &Inst<'_>,
+    depth: u32,
+) -> Result<StructType, SpirvError> {
+    let ix = ctx.ix;
     let mut members = Vec::new();
     let mut size = 0u64;
     let ids = t.operands;
@@ -190,7 +207,7 @@ fn struct_type(ctx: &Ctx<'_, '_>, id: u32, depth: u32) -> Result<StructType, Spi
                 "member {m} of struct %{id} is a runtime array but not the last member"
             )));
         }
-        let msize = type_size(&ty);
+        let msize = ty.size();
         size = size.max(u64::from(offset) + msize);
         members.push(Member {
             name: ctx.member_names.get(&(id, mi)).cloned(),
@@ -204,27 +221,6 @@ fn struct_type(ctx: &Ctx<'_, '_>, id: u32, depth: u32) -> Result<StructType, Spi
         members,
         size,
     })
-}
-
-/// Bytes a type occupies (a runtime array: 0).
-fn type_size(ty: &BlockType) -> u64 {
-    match ty {
-        BlockType::Scalar(s) => BlockType::scalar_size(*s),
-        BlockType::Vector { component, count } => {
-            BlockType::scalar_size(*component) * u64::from(*count)
-        }
-        BlockType::Matrix {
-            columns,
-            rows,
-            stride,
-            row_major,
-            ..
-        } => u64::from(*stride) * u64::from(if *row_major { *rows } else { *columns }),
-        BlockType::Array { length, stride, .. } => {
-            length.map_or(0, |n| n.saturating_mul(u64::from(*stride)))
-        }
-        BlockType::Struct(s) => s.size,
-    }
 }
 
 fn block_type(
@@ -290,9 +286,38 @@ fn block_type(
         }
         Op::TypeStruct => BlockType::Struct(struct_type(ctx, id, depth + 1)?),
         Op::TypePointer => {
-            return Err(SpirvError::Unsupported(format!(
-                "pointer %{id} inside a block (buffer device address) is not supported"
-            )))
+            if t.word(0).and_then(StorageClass::from_u32)
+                != Some(StorageClass::PhysicalStorageBuffer)
+            {
+                return Err(invalid(format!(
+                    "pointer %{id} inside a block is not a PhysicalStorageBuffer pointer"
+                )));
+            }
+            let to = t.word(1).unwrap_or(0);
+            let name = ix.names.get(&to).cloned();
+            let on_the_way = {
+                let structs = ctx.structs.borrow();
+                (structs.iter().rev().position(|&s| s == to)).map(|i| i as u32 + 1)
+            };
+            match on_the_way {
+                Some(up) => BlockType::Pointer {
+                    pointee: None,
+                    name,
+                    up,
+                },
+                None => BlockType::Pointer {
+                    // A pointer to a matrix carries its layout itself.
+                    pointee: Some(Box::new(block_type(
+                        ctx,
+                        to,
+                        ix.decoration_lit(id, Decoration::MatrixStride)
+                            .map(|s| (s, ix.has(id, Decoration::RowMajor))),
+                        depth + 1,
+                    )?)),
+                    name,
+                    up: 0,
+                },
+            }
         }
         op => return Err(invalid(format!("type %{id} (Op{op:?}) in a block"))),
     })

@@ -108,6 +108,11 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     (4441, "VariablePointersStorageBuffer"),
     (4442, "VariablePointers"),
     (5345, "VulkanMemoryModel"),
+    // Buffer device addresses: `device T*` in the MSL, given by the host as
+    // `gpuAddress` and made resident with `reach`
+    // (fixtures/kernels/buffer_reference.comp, run on the CPU and by halc
+    // diff against lavapipe).
+    (5347, "PhysicalStorageBufferAddresses"),
     // `atomic_fetch_add_explicit` on `atomic_float`, in device and
     // threadgroup memory: MSL 3.0 and newer (older versions are refused
     // after SPIRV-Cross, see `msl::check::float_atomic`).
@@ -128,6 +133,8 @@ const TESTED_EXTENSIONS: &[&str] = &[
     "SPV_KHR_subgroup_uniform_control_flow",
     "SPV_KHR_subgroup_vote",
     "SPV_KHR_vulkan_memory_model",
+    "SPV_KHR_physical_storage_buffer",
+    "SPV_EXT_physical_storage_buffer",
 ];
 
 /// Capabilities Metal (or SPIRV-Cross's MSL backend) cannot honour, with why.

@@ -833,6 +833,77 @@ fn diff_compares_subgroup_kernels_at_the_vulkan_devices_width() {
 /// deterministic for it; data-dependent indexing (out of bounds, or past
 /// every buffer) and division by a random zero are inconclusive, not a
 /// false alarm or an error.
+/// `halc diff` follows device addresses (`buffer_reference`): every pointer
+/// in the push constants and buffers gets a buffer of its own, which each
+/// side fills with its own addresses, compares, and reads back as "reached
+/// buffer N + offset". A kernel reading through the wrong pointer of an
+/// array is caught, naming the reached buffer it wrote; a null pointer
+/// built from random integers is inconclusive, not a failure.
+#[test]
+fn diff_follows_device_addresses() {
+    use halc::diff::{diff, DiffOptions, DiffOutcome};
+    if !tools() || !vulkan() {
+        return;
+    }
+    let device = halc::runtime_loader::cpu::Device::new().unwrap();
+    let refs = crate::input(&crate::kernel("buffer_reference.spv"));
+    for seed in [1, 2, 3] {
+        let opts = DiffOptions {
+            seed,
+            ..Default::default()
+        };
+        match diff(&refs, &opts, &device).unwrap() {
+            DiffOutcome::Agree(m) => assert!(
+                m.contains(
+                    "in 1 storage buffers and 10 buffers reached through device addresses agree"
+                ),
+                "{m}"
+            ),
+            other => panic!("seed {seed}: {other:?}"),
+        }
+    }
+    // The kernel takes `table.extra[i & 1]`; reading the other element
+    // adds the other buffer's values into `dst`.
+    let opts = DiffOptions {
+        seed: 1,
+        tamper: Some(|c| {
+            let msl = &mut c.kernels[0].msl.source;
+            assert!(msl.contains(".extra[i & 1u]"), "{msl}");
+            *msl = msl.replace(".extra[i & 1u]", ".extra[(i + 1u) & 1u]");
+        }),
+        ..Default::default()
+    };
+    match diff(&refs, &opts, &device).unwrap() {
+        DiffOutcome::Differ(m) => assert!(
+            m.starts_with(
+                "seed 1: reached buffer 1 (its address at the push constants byte 8) byte 0 (f32)"
+            ),
+            "{m}"
+        ),
+        other => panic!("not caught: {other:?}"),
+    }
+    // An address made of two random integers: nothing halc diff wrote.
+    let dir = tempfile::tempdir().unwrap();
+    let spv = glsl_to_spv(
+        dir.path(),
+        "uvec2_address",
+        "#version 460\n#extension GL_EXT_buffer_reference : require\n\
+         #extension GL_EXT_buffer_reference_uvec2 : require\n\
+         layout(local_size_x = 4) in;\n\
+         layout(buffer_reference) buffer P { uint v; };\n\
+         layout(push_constant) uniform C { uvec2 a; } c;\n\
+         void main() { P(c.a).v = 1u; }\n",
+    );
+    let stray = halc::Input::new("uvec2_address.spv", std::fs::read(&spv).unwrap());
+    match diff(&stray, &DiffOptions::default(), &device).unwrap() {
+        DiffOutcome::Inconclusive(m) => assert!(
+            m.contains("device address") || m.contains("outside every buffer"),
+            "{m}"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
 /// `halc diff` on image kernels (issue 38): images, texel buffers and
 /// samplers made on both sides, random texels of each format, storage
 /// images compared texel by texel; a swapped texture slot and a wrong

@@ -1033,3 +1033,128 @@ fn without_wide_guard_zones_a_far_write_corrupts_another_mapping() {
         assert_eq!(u32s(&data.to_vec().unwrap()), before, "signed {signed}");
     }
 }
+
+/// Buffer device addresses (`fixtures/kernels/buffer_reference.comp`): the
+/// kernel reaches six buffers only through the addresses the host writes
+/// into its push constants, a uniform block and a storage buffer
+/// (`Buffer::gpu_address`), and each is given to the dispatch with
+/// `ResourceBindings::reach`, which the plan turns into `useResource`.
+/// Reads, writes, atomics, a two-node linked list and an address computed
+/// as an integer all land where the host expects, in both binding models.
+#[test]
+fn device_addresses_reach_buffers_the_host_points_to() {
+    use halc::runtime_loader::plan::Usage;
+    let Some(dev) = device() else { return };
+    const N: usize = 64;
+    let vec4s = |f: &dyn Fn(usize) -> [f32; 4]| -> Vec<u8> {
+        (0..N)
+            .flat_map(f)
+            .flat_map(f32::to_le_bytes)
+            .collect()
+    };
+    let src_v = |i: usize| [i as f32, 1.0, 2.0, 3.0];
+    let scale_v = |i: usize| [2.0, i as f32, 0.5, 1.0];
+    let extra_v = |k: usize, i: usize| [k as f32 * 100.0, 0.0, 1.0, i as f32];
+    for model in MODELS {
+        let bytes = build("buffer_reference", model);
+        let exe = Executable::load(&bytes).unwrap();
+        let kernel = exe.entry_points().next().unwrap();
+        assert!(kernel.reads_device_addresses());
+        let p = pipeline(&dev, exe, &[]);
+        let host = MemoryType::HostVisible;
+        let src = dev.buffer_with_data(&vec4s(&src_v), host).unwrap();
+        let dst = dev.buffer(16 * N as u64, host).unwrap();
+        let scale = dev.buffer_with_data(&vec4s(&scale_v), host).unwrap();
+        let extra: Vec<_> = (0..2)
+            .map(|k| {
+                dev.buffer_with_data(&vec4s(&|i| extra_v(k, i)), host)
+                    .unwrap()
+            })
+            .collect();
+        // Node { Node next; float value; }: two nodes, the second the end.
+        let node = |next: u64, value: f32| {
+            let mut b = next.to_le_bytes().to_vec();
+            b.extend(value.to_le_bytes());
+            b.extend([0; 4]);
+            b
+        };
+        let tail = dev.buffer_with_data(&node(0, 7.0), host).unwrap();
+        let head = dev
+            .buffer_with_data(&node(tail.gpu_address(), 5.0), host)
+            .unwrap();
+        let counters = dev.buffer(4 * 17, host).unwrap();
+        // Table { Counters counters; Values extra[2]; float sums[]; }
+        let mut table = counters.gpu_address().to_le_bytes().to_vec();
+        for e in &extra {
+            table.extend(e.gpu_address().to_le_bytes());
+        }
+        table.extend(vec![0u8; 4 * N]);
+        let table = dev.buffer_with_data(&table, host).unwrap();
+        let mut params = scale.gpu_address().to_le_bytes().to_vec();
+        params.resize(16, 0);
+        let params = dev.buffer_with_data(&params, host).unwrap();
+        // Push { Values src; Values dst; Node list; uint n; }
+        let n = N as u32 - 4;
+        let mut push = Vec::new();
+        for a in [src.gpu_address(), dst.gpu_address(), head.gpu_address()] {
+            push.extend(a.to_le_bytes());
+        }
+        push.extend(n.to_le_bytes());
+
+        let mut b = ResourceBindings::new();
+        b.buffer(0, 0, &params).buffer(0, 1, &table);
+        for r in [&src, &scale, &extra[0], &extra[1], &head, &tail] {
+            b.reach(r, Usage::Read);
+        }
+        b.reach(&dst, Usage::ReadWrite)
+            .reach(&counters, Usage::ReadWrite);
+        let plan = DispatchPlan::new(
+            p.kernel(),
+            p.specialization(),
+            &b.to_plan().unwrap(),
+            &push,
+            Grid::Threads([N as u32, 1, 1]),
+        )
+        .unwrap();
+        // 28 bytes of push constants in SPIR-V; the MSL struct (three
+        // pointers and a uint) is 32, and `setBytes` covers it.
+        assert!(
+            plan.commands.iter().any(|c| matches!(c,
+                Command::SetBytes { bytes, .. } if bytes.len() == 32 && bytes[..28] == push[..28])),
+            "{plan:?}"
+        );
+        let reached: Vec<_> = (plan.commands.iter())
+            .filter(|c| matches!(c, Command::UseReached { .. }))
+            .collect();
+        assert_eq!(reached.len(), 8, "{model:?}: {plan}");
+        assert!(
+            plan.to_string()
+                .contains("useResource(reached buffer 7, read-write)"),
+            "{plan}"
+        );
+        dev.execute(&p, &plan, &b).unwrap();
+
+        let got = f32s(&dst.to_vec().unwrap());
+        for i in 0..N {
+            let (s, c, e) = (src_v(i), scale_v(i), extra_v(i & 1, i));
+            let want: Vec<f32> = (0..4).map(|k| s[k] * c[k] + e[k]).collect();
+            assert_eq!(got[4 * i..4 * i + 4], want[..], "{model:?} dst[{i}]");
+        }
+        let sums = f32s(&table.to_vec().unwrap()[24..]);
+        for (i, &sum) in sums.iter().enumerate() {
+            // 5 * 1 + 7 * 2 along the list, then src[i + 1].x.
+            let next = if i + 1 < n as usize {
+                (i + 1) as f32
+            } else {
+                0.0
+            };
+            assert_eq!(sum, 19.0 + next, "{model:?} sums[{i}]");
+        }
+        let c = u32s(&counters.to_vec().unwrap());
+        assert_eq!(c[0], N as u32, "{model:?} count");
+        for (bin, &h) in c[1..].iter().enumerate() {
+            let want: u32 = (0..N as u32).filter(|i| i % 16 == bin as u32).sum();
+            assert_eq!(h, want, "{model:?} histogram[{bin}]");
+        }
+    }
+}

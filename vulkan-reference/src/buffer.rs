@@ -19,7 +19,14 @@ pub struct Buffer {
     memory: vk::DeviceMemory,
     mapped: Mapped,
     len: usize,
+    /// Its device address, when the device has `bufferDeviceAddress`
+    /// enabled.
+    address: Option<u64>,
 }
+
+/// The feature that gives buffers device addresses, as
+/// [`ReferenceOptions`](crate::ReferenceOptions) names it.
+pub(crate) const DEVICE_ADDRESS_FEATURE: &str = "BufferDeviceAddressFeatures.bufferDeviceAddress";
 
 /// The mapping's address. `Send` (the memory belongs to the buffer that
 /// moves with it), not `Sync` (no shared access to the bytes).
@@ -43,16 +50,21 @@ impl Reference {
         }
         let device = &inner.device;
         let size = data.len().max(4) as vk::DeviceSize;
+        // With the feature, every buffer has a device address a kernel can
+        // be given (`PhysicalStorageBufferAddresses`).
+        let addressed = inner.enabled.contains(DEVICE_ADDRESS_FEATURE);
+        let mut usage = vk::BufferUsageFlags::STORAGE_BUFFER
+            | vk::BufferUsageFlags::UNIFORM_BUFFER
+            | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
+            | vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER
+            | vk::BufferUsageFlags::TRANSFER_SRC
+            | vk::BufferUsageFlags::TRANSFER_DST;
+        if addressed {
+            usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
+        }
         let info = vk::BufferCreateInfo::default()
             .size(size)
-            .usage(
-                vk::BufferUsageFlags::STORAGE_BUFFER
-                    | vk::BufferUsageFlags::UNIFORM_BUFFER
-                    | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
-                    | vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER
-                    | vk::BufferUsageFlags::TRANSFER_SRC
-                    | vk::BufferUsageFlags::TRANSFER_DST,
-            )
+            .usage(usage)
             .sharing_mode(vk::SharingMode::EXCLUSIVE);
         // SAFETY: a valid create info on a live device.
         let buffer =
@@ -63,6 +75,7 @@ impl Reference {
             memory: vk::DeviceMemory::null(),
             mapped: Mapped(NonNull::dangling()),
             len: data.len(),
+            address: None,
         };
         // SAFETY: a query on the buffer just created.
         let req = unsafe { device.get_buffer_memory_requirements(buffer) };
@@ -74,9 +87,14 @@ impl Reference {
                     && props.memory_types[i as usize].property_flags.contains(host)
             })
             .ok_or_else(|| Error::Buffer("no host-visible coherent memory type fits".into()))?;
-        let alloc = vk::MemoryAllocateInfo::default()
+        let mut flags =
+            vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+        let mut alloc = vk::MemoryAllocateInfo::default()
             .allocation_size(req.size)
             .memory_type_index(type_index);
+        if addressed {
+            alloc = alloc.push_next(&mut flags);
+        }
         // SAFETY: a valid allocate info; `out`'s Drop frees it on error.
         out.memory =
             unsafe { device.allocate_memory(&alloc, None) }.map_err(vk_err("vkAllocateMemory"))?;
@@ -91,6 +109,13 @@ impl Reference {
         out.mapped = Mapped(
             NonNull::new(ptr.cast::<u8>()).ok_or_else(|| Error::Buffer("null mapping".into()))?,
         );
+        if addressed {
+            let info = vk::BufferDeviceAddressInfo::default().buffer(buffer);
+            // SAFETY: a buffer created with SHADER_DEVICE_ADDRESS usage,
+            // bound to memory allocated with DEVICE_ADDRESS, on a device
+            // with the bufferDeviceAddress feature enabled.
+            out.address = Some(unsafe { device.get_buffer_device_address(&info) });
+        }
         out.write(0, data)?;
         Ok(out)
     }
@@ -105,6 +130,20 @@ impl Buffer {
     /// Whether the buffer has zero bytes.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// The buffer's device address (`vkGetBufferDeviceAddress`), what a
+    /// kernel with `PhysicalStorageBufferAddresses` dereferences. An
+    /// [`Error::Buffer`] unless the device was created with
+    /// `BufferDeviceAddressFeatures.bufferDeviceAddress` enabled (a
+    /// module's [`required_by_module`](crate::required_by_module) asks for
+    /// it).
+    pub fn device_address(&self) -> Result<u64> {
+        self.address.ok_or_else(|| {
+            Error::Buffer(format!(
+                "the buffer has no device address: the device was created without {DEVICE_ADDRESS_FEATURE}"
+            ))
+        })
     }
 
     /// A copy of the contents.

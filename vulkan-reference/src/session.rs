@@ -240,6 +240,23 @@ impl Session {
         }
     }
 
+    /// The buffer's device address (see [`Buffer::device_address`]).
+    pub fn device_address(&self, buffer: BufferId) -> Result<u64> {
+        match &self.imp {
+            Imp::Local(l) => l.borrow().get(buffer.0)?.device_address(),
+            Imp::Child(c) => {
+                let request = Request::Address { buffer: buffer.0 };
+                match c
+                    .borrow_mut()
+                    .call(&request, &[], "reading a buffer's device address")?
+                {
+                    (Reply::Address(a), _) => Ok(a),
+                    (other, _) => Err(other.unexpected()),
+                }
+            }
+        }
+    }
+
     /// An image holding `data` (see [`Reference::image`]).
     pub fn image(&self, desc: &ImageDesc, data: &[u8]) -> Result<ImageId> {
         match &self.imp {
@@ -373,6 +390,9 @@ fn answer(local: &mut Option<Local>, request: Request, payload: &[u8]) -> Result
         Request::New { .. } => unreachable!("answered above"),
         Request::Buffer => (Reply::Id(l.buffer(payload)?), Vec::new()),
         Request::Read { buffer } => (Reply::Done, l.read(buffer)?),
+        Request::Address { buffer } => {
+            (Reply::Address(l.get(buffer)?.device_address()?), Vec::new())
+        }
         Request::Image { desc } => (Reply::Id(l.image(&desc, payload)?), Vec::new()),
         Request::ReadImage { image } => (Reply::Done, l.read_image(image)?),
         Request::Sampler { desc } => (Reply::Id(l.sampler(&desc)?), Vec::new()),
@@ -826,6 +846,9 @@ enum Request {
     Sampler {
         desc: SamplerDesc,
     },
+    Address {
+        buffer: u32,
+    },
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -835,6 +858,8 @@ enum Reply {
         driver: WireDriver,
     },
     Id(u32),
+    /// A buffer's device address.
+    Address(u64),
     /// Payload: a buffer's or image's bytes after `Read` or
     /// `ReadImage`, else empty.
     Done,

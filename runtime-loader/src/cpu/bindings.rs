@@ -5,7 +5,9 @@
 use super::buffer::Buffer;
 use super::texture::{Sampler, Texture};
 use super::CpuError;
-use crate::plan::{range_inside, Bindings, BoundTable, BufferBinding, Resource, ResourceKey};
+use crate::plan::{
+    range_inside, Bindings, BoundTable, BufferBinding, ReachedBuffer, Resource, ResourceKey, Usage,
+};
 
 /// What is bound to one array element of a binding (as Metal's `Bound`).
 #[derive(Debug, Clone, Copy)]
@@ -72,6 +74,7 @@ impl<'r> crate::plan::BindResources<Bound<'r>> for ResourceBindings<'r> {
 #[derive(Debug, Clone, Default)]
 pub struct ResourceBindings<'r> {
     table: BoundTable<Bound<'r>>,
+    reached: Vec<(&'r Buffer, Usage)>,
 }
 
 impl<'r> ResourceBindings<'r> {
@@ -143,6 +146,23 @@ impl<'r> ResourceBindings<'r> {
         self.bind(set, binding, Bound::CombinedImageSampler(texture, sampler))
     }
 
+    /// Adds a buffer the kernel reaches through a device address in its data
+    /// ([`Buffer::gpu_address`] plus an offset, written into push constants
+    /// or a buffer) rather than through a binding: SPIR-V
+    /// `PhysicalStorageBufferAddresses`, GLSL `buffer_reference`. Every
+    /// buffer such an address points into must be reached, with
+    /// [`Usage::ReadWrite`] if the kernel writes it (Metal's
+    /// `useResource:usage:`; see [`Bindings::reach`]).
+    pub fn reach(&mut self, buffer: &'r Buffer, usage: Usage) -> &mut Self {
+        self.reached.push((buffer, usage));
+        self
+    }
+
+    /// The buffer reached at `index` (a plan's `UseReached`).
+    pub(super) fn reached(&self, index: u32) -> Option<&'r Buffer> {
+        self.reached.get(index as usize).map(|&(b, _)| b)
+    }
+
     pub(super) fn get(&self, key: ResourceKey) -> Result<&Bound<'r>, CpuError> {
         self.table.element(key).ok_or(CpuError::Inconsistent {
             key,
@@ -154,39 +174,49 @@ impl<'r> ResourceBindings<'r> {
     /// is its host address, every texture's and sampler's resource id the
     /// address of the state the kernel reads.
     pub fn to_plan(&self) -> Result<Bindings, CpuError> {
-        self.table.to_bindings(|key, b| {
-            Ok(match *b {
-                Bound::Buffer {
-                    buffer,
-                    offset,
-                    length,
-                } => {
-                    range_inside(offset, length, buffer.len()).map_err(|end| {
-                        CpuError::RangeOutOfBounds {
-                            key,
-                            offset,
-                            end,
-                            len: buffer.len(),
-                        }
-                    })?;
-                    Resource::Buffer(BufferBinding {
-                        gpu_address: buffer.gpu_address(),
+        let mut out = self
+            .table
+            .to_bindings(|key, b| -> Result<Resource, CpuError> {
+                Ok(match *b {
+                    Bound::Buffer {
+                        buffer,
                         offset,
                         length,
-                    })
-                }
-                Bound::Texture(t) => Resource::Texture {
-                    resource_id: t.gpu_resource_id(),
-                },
-                Bound::Sampler(s) => Resource::Sampler {
-                    resource_id: s.gpu_resource_id(),
-                },
-                Bound::CombinedImageSampler(t, s) => Resource::CombinedImageSampler {
-                    texture_id: t.gpu_resource_id(),
-                    sampler_id: s.gpu_resource_id(),
-                },
-            })
-        })
+                    } => {
+                        range_inside(offset, length, buffer.len()).map_err(|end| {
+                            CpuError::RangeOutOfBounds {
+                                key,
+                                offset,
+                                end,
+                                len: buffer.len(),
+                            }
+                        })?;
+                        Resource::Buffer(BufferBinding {
+                            gpu_address: buffer.gpu_address(),
+                            offset,
+                            length,
+                        })
+                    }
+                    Bound::Texture(t) => Resource::Texture {
+                        resource_id: t.gpu_resource_id(),
+                    },
+                    Bound::Sampler(s) => Resource::Sampler {
+                        resource_id: s.gpu_resource_id(),
+                    },
+                    Bound::CombinedImageSampler(t, s) => Resource::CombinedImageSampler {
+                        texture_id: t.gpu_resource_id(),
+                        sampler_id: s.gpu_resource_id(),
+                    },
+                })
+            })?;
+        for &(buffer, usage) in &self.reached {
+            out.reach(ReachedBuffer {
+                gpu_address: buffer.gpu_address(),
+                length: buffer.len(),
+                usage,
+            });
+        }
+        Ok(out)
     }
 
     /// Every bound buffer, in (set, binding, element) order.

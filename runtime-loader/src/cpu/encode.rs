@@ -226,6 +226,16 @@ pub(super) fn encode(
                     resident_textures.push(t.clone());
                 }
             },
+            // Host memory: nothing to make resident; recorded, so that an
+            // argument buffer may point into it.
+            Command::UseReached { index, .. } => {
+                resident.push(bindings.reached(*index).ok_or(CpuError::Kernel {
+                    kernel: kernel.clone(),
+                    message: format!(
+                        "the plan makes resident reached buffer {index}, which is not bound"
+                    ),
+                })?)
+            }
             Command::SetTexture { index, key } => {
                 let t = bindings.get(*key)?.texture().ok_or(not(
                     *key,

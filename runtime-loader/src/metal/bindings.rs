@@ -7,7 +7,9 @@ use objc2_metal::{MTLSamplerState, MTLTexture};
 
 use super::buffer::Buffer;
 use super::MetalError;
-use crate::plan::{range_inside, Bindings, BoundTable, BufferBinding, Resource, ResourceKey};
+use crate::plan::{
+    range_inside, Bindings, BoundTable, BufferBinding, ReachedBuffer, Resource, ResourceKey, Usage,
+};
 
 /// A Metal object bound to one array element of a binding.
 #[derive(Debug, Clone, Copy)]
@@ -59,6 +61,7 @@ impl<'r> crate::plan::BindResources<Bound<'r>> for ResourceBindings<'r> {
 #[derive(Debug, Clone, Default)]
 pub struct ResourceBindings<'r> {
     table: BoundTable<Bound<'r>>,
+    reached: Vec<(&'r Buffer, Usage)>,
 }
 
 impl<'r> ResourceBindings<'r> {
@@ -109,6 +112,23 @@ impl<'r> ResourceBindings<'r> {
         )
     }
 
+    /// Adds a buffer the kernel reaches through a device address in its data
+    /// ([`Buffer::gpu_address`] plus an offset, written into push constants
+    /// or a buffer) rather than through a binding: SPIR-V
+    /// `PhysicalStorageBufferAddresses`, GLSL `buffer_reference`. Every
+    /// buffer such an address points into must be reached, with
+    /// [`Usage::ReadWrite`] if the kernel writes it (Metal's
+    /// `useResource:usage:`; see [`Bindings::reach`]).
+    pub fn reach(&mut self, buffer: &'r Buffer, usage: Usage) -> &mut Self {
+        self.reached.push((buffer, usage));
+        self
+    }
+
+    /// The buffer reached at `index` (a plan's `UseReached`).
+    pub(super) fn reached(&self, index: u32) -> Option<&'r Buffer> {
+        self.reached.get(index as usize).map(|&(b, _)| b)
+    }
+
     pub(super) fn get(&self, key: ResourceKey) -> Result<&Bound<'r>, MetalError> {
         self.table.element(key).ok_or(MetalError::Inconsistent {
             key,
@@ -120,64 +140,83 @@ impl<'r> ResourceBindings<'r> {
     /// buffers carry `gpuAddress` and textures/samplers `gpuResourceID`
     /// (Metal 3 only); otherwise those are 0 and unused.
     pub(super) fn to_plan(&self, gpu_addresses: bool) -> Result<Bindings, MetalError> {
-        self.table.to_bindings(|key, b| {
-            Ok(match *b {
-                Bound::Buffer {
-                    buffer,
-                    offset,
-                    length,
-                } => {
-                    range_inside(offset, length, buffer.len()).map_err(|end| {
-                        MetalError::RangeOutOfBounds {
-                            key,
+        let mut out = self
+            .table
+            .to_bindings(|key, b| -> Result<Resource, MetalError> {
+                Ok(match *b {
+                    Bound::Buffer {
+                        buffer,
+                        offset,
+                        length,
+                    } => {
+                        range_inside(offset, length, buffer.len()).map_err(|end| {
+                            MetalError::RangeOutOfBounds {
+                                key,
+                                offset,
+                                end,
+                                len: buffer.len(),
+                            }
+                        })?;
+                        Resource::Buffer(BufferBinding {
+                            gpu_address: if gpu_addresses {
+                                buffer.gpu_address()
+                            } else {
+                                0
+                            },
                             offset,
-                            end,
-                            len: buffer.len(),
-                        }
-                    })?;
-                    Resource::Buffer(BufferBinding {
-                        gpu_address: if gpu_addresses {
-                            buffer.gpu_address()
+                            length,
+                        })
+                    }
+                    Bound::Texture(t) => Resource::Texture {
+                        resource_id: if gpu_addresses {
+                            t.gpuResourceID().to_raw()
                         } else {
                             0
                         },
-                        offset,
-                        length,
-                    })
-                }
-                Bound::Texture(t) => Resource::Texture {
-                    resource_id: if gpu_addresses {
-                        t.gpuResourceID().to_raw()
-                    } else {
-                        0
                     },
+                    Bound::Sampler(s) => Resource::Sampler {
+                        resource_id: if gpu_addresses {
+                            s.gpuResourceID().to_raw()
+                        } else {
+                            0
+                        },
+                    },
+                    Bound::CombinedImageSampler(t, s) => Resource::CombinedImageSampler {
+                        texture_id: if gpu_addresses {
+                            t.gpuResourceID().to_raw()
+                        } else {
+                            0
+                        },
+                        sampler_id: if gpu_addresses {
+                            s.gpuResourceID().to_raw()
+                        } else {
+                            0
+                        },
+                    },
+                })
+            })?;
+        for &(buffer, usage) in &self.reached {
+            out.reach(ReachedBuffer {
+                gpu_address: if gpu_addresses {
+                    buffer.gpu_address()
+                } else {
+                    0
                 },
-                Bound::Sampler(s) => Resource::Sampler {
-                    resource_id: if gpu_addresses {
-                        s.gpuResourceID().to_raw()
-                    } else {
-                        0
-                    },
-                },
-                Bound::CombinedImageSampler(t, s) => Resource::CombinedImageSampler {
-                    texture_id: if gpu_addresses {
-                        t.gpuResourceID().to_raw()
-                    } else {
-                        0
-                    },
-                    sampler_id: if gpu_addresses {
-                        s.gpuResourceID().to_raw()
-                    } else {
-                        0
-                    },
-                },
-            })
-        })
+                length: buffer.len(),
+                usage,
+            });
+        }
+        Ok(out)
     }
 
     /// Every bound object, in (set, binding, element) order.
     pub(super) fn objects(&self) -> impl Iterator<Item = &Bound<'r>> + '_ {
         self.table.elements().map(|(_, b)| b)
+    }
+
+    /// Every reached buffer, in the order given.
+    pub(super) fn reached_buffers(&self) -> impl Iterator<Item = &'r Buffer> + '_ {
+        self.reached.iter().map(|&(b, _)| b)
     }
 
     /// Every bound buffer (once per binding element).

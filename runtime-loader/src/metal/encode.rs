@@ -47,6 +47,9 @@ pub(super) fn retain_all(bindings: &ResourceBindings<'_>, keep: &mut Vec<KeepAli
             }
         }
     }
+    for buffer in bindings.reached_buffers() {
+        keep.push(KeepAlive::Buffer(buffer.retained()));
+    }
 }
 
 /// An argument buffer made real: the buffer and its sizes table.
@@ -260,6 +263,12 @@ pub(super) fn encode(
                     }
                     Bound::Sampler(_) => {}
                 }
+            }
+            Command::UseReached { index, usage } => {
+                let buffer = bindings
+                    .reached(*index)
+                    .ok_or(MetalError::ReachedMissing { index: *index })?;
+                encoder.useResource_usage(as_resource(buffer.raw()), conv::map_usage(*usage))
             }
             Command::Dispatch {
                 threadgroups,

@@ -164,6 +164,13 @@ pub enum MetalError {
         /// What.
         message: &'static str,
     },
+    /// The plan makes resident a reached buffer the bindings do not hold (a
+    /// bug in this crate, as [`MetalError::Inconsistent`]).
+    #[error("the plan makes resident reached buffer {index}, which the bindings do not hold")]
+    ReachedMissing {
+        /// Its position among the reached buffers.
+        index: u32,
+    },
     /// A semaphore was signalled from the host to a value below its current
     /// one (Metal would accept it; timeline values only grow).
     #[error("semaphore signalled to {value}, below its current value {current}: timeline values only grow")]

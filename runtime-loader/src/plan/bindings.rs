@@ -4,6 +4,15 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+/// How a dispatch uses a resource (`useResource:usage:`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Usage {
+    /// `MTLResourceUsageRead`.
+    Read,
+    /// `MTLResourceUsageRead | MTLResourceUsageWrite`.
+    ReadWrite,
+}
+
 /// One array element of one binding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ResourceKey {
@@ -74,11 +83,27 @@ impl Resource {
     }
 }
 
+/// A buffer a kernel reaches through a device address read from its data
+/// (SPIR-V `PhysicalStorageBufferAddresses`, GLSL `buffer_reference`), not
+/// through a binding. Metal must be told of each (`useResource:usage:`), as
+/// of a buffer an argument buffer points to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReachedBuffer {
+    /// `MTLBuffer.gpuAddress`: the base of the addresses the kernel is given.
+    pub gpu_address: u64,
+    /// Byte length of the buffer.
+    pub length: u64,
+    /// Whether the kernel only reads it, or also writes it.
+    pub usage: Usage,
+}
+
 /// Resources bound to a dispatch, keyed by (set, binding); an array binding
-/// takes one [`Resource`] per element.
+/// takes one [`Resource`] per element. Buffers reached only through device
+/// addresses are listed apart ([`Bindings::reach`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Bindings {
     table: BoundTable<Resource>,
+    reached: Vec<ReachedBuffer>,
 }
 
 impl Bindings {
@@ -122,6 +147,22 @@ impl Bindings {
                 length,
             }),
         )
+    }
+
+    /// Adds a buffer the kernel reaches through a device address in its
+    /// data (push constants, a uniform block, a buffer, or another reached
+    /// buffer) rather than through a binding. A kernel whose module declares
+    /// `PhysicalStorageBufferAddresses` may dereference any address it is
+    /// given: every buffer such an address points into must be reached, or
+    /// on Metal the access reads or writes memory that is not resident.
+    pub fn reach(&mut self, buffer: ReachedBuffer) -> &mut Self {
+        self.reached.push(buffer);
+        self
+    }
+
+    /// The buffers reached through device addresses, in the order given.
+    pub fn reached(&self) -> &[ReachedBuffer] {
+        &self.reached
     }
 
     /// What is bound to (set, binding).

@@ -12,6 +12,10 @@ use crate::kernel::Kernel;
 use crate::schema::{Access, BindingKind, MetalLimits};
 use crate::verify::{kind_parts, Part};
 
+/// What `setBytes` of push constants is rounded up to: the largest
+/// alignment of an MSL type.
+const PUSH_CONSTANT_ALIGN: usize = 32;
+
 fn usage(kind: BindingKind, access: Access) -> Usage {
     match kind {
         BindingKind::StorageBuffer
@@ -64,9 +68,17 @@ impl DispatchPlan {
         // 1. Push constants.
         match kernel.push_constants() {
             Some(p) if push_constants.len() == p.size as usize => {
+                // The block's size is the SPIR-V's (the end of its last
+                // member); the MSL struct's is rounded up to its alignment
+                // (a block of three pointers and a uint: 28 bytes, 32 in
+                // MSL), and Metal wants `setBytes` to cover the struct.
+                // No MSL type aligns to more than 32 bytes (`ulong4`), and
+                // the 4 KiB limit is a multiple of 32.
+                let mut bytes = push_constants.to_vec();
+                bytes.resize(bytes.len().next_multiple_of(PUSH_CONSTANT_ALIGN), 0);
                 commands.push(Command::SetBytes {
                     index: p.buffer_index,
-                    bytes: push_constants.to_vec(),
+                    bytes,
                     purpose: BytesPurpose::PushConstants,
                 })
             }
@@ -273,6 +285,15 @@ impl DispatchPlan {
             }
             commands.extend(uses);
         }
+        // Buffers reached through device addresses.
+        commands.extend(
+            (0u32..)
+                .zip(bindings.reached())
+                .map(|(index, r)| Command::UseReached {
+                    index,
+                    usage: r.usage,
+                }),
+        );
         // 3. Discrete bindings.
         commands.extend(discrete);
         // 4. The kernel-level sizes table.

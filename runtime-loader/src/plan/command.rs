@@ -2,16 +2,7 @@
 
 use std::fmt;
 
-use super::ResourceKey;
-
-/// `useResource:usage:`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Usage {
-    /// `MTLResourceUsageRead`.
-    Read,
-    /// `MTLResourceUsageRead | MTLResourceUsageWrite`.
-    ReadWrite,
-}
+use super::{ResourceKey, Usage};
 
 /// What a `setBytes` carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +72,14 @@ pub enum Command {
         /// Usage.
         usage: Usage,
     },
+    /// `useResource:usage:` of a buffer the kernel reaches through a device
+    /// address: element `index` of [`Bindings::reached`](super::Bindings::reached).
+    UseReached {
+        /// Its position among the reached buffers.
+        index: u32,
+        /// Usage.
+        usage: Usage,
+    },
     /// `dispatchThreadgroups:threadsPerThreadgroup:`.
     Dispatch {
         /// Threadgroups per dimension.
@@ -132,6 +131,13 @@ impl fmt::Display for Command {
                     Usage::ReadWrite => "read-write",
                 };
                 write!(f, "useResource({key}, {usage})")
+            }
+            Command::UseReached { index, usage } => {
+                let usage = match usage {
+                    Usage::Read => "read",
+                    Usage::ReadWrite => "read-write",
+                };
+                write!(f, "useResource(reached buffer {index}, {usage})")
             }
             Command::Dispatch {
                 threadgroups: g,

@@ -13,6 +13,8 @@
 //! 2. per argument buffer, in ascending set order: `setBuffer` of the
 //!    argument buffer, `useResource` of its sizes table if it has one, then
 //!    `useResource` of every buffer and texture it points to;
+//!    then `useResource` of every buffer reached through a device address
+//!    ([`Bindings::reach`]);
 //! 3. discrete bindings in (set, binding) order: `setBuffer` /
 //!    `setTexture` / `setSamplerState`, one per array element;
 //! 4. the kernel-level buffer-sizes table: `setBytes`;
@@ -45,9 +47,11 @@ use std::fmt;
 pub use argument_buffer::{ArgumentBufferPlan, ArgumentMember, ArgumentSizesTable, MemberValue};
 #[cfg(any(all(feature = "cpu", unix), target_vendor = "apple"))]
 pub(crate) use bindings::{range_inside, BoundTable};
-pub use bindings::{BindResources, Bindings, BufferBinding, Resource, ResourceKey};
+pub use bindings::{
+    BindResources, Bindings, BufferBinding, ReachedBuffer, Resource, ResourceKey, Usage,
+};
 pub use buffer::{uniform_buffer_offset_alignment, STORAGE_BUFFER_OFFSET_ALIGNMENT};
-pub use command::{BytesPurpose, Command, Usage};
+pub use command::{BytesPurpose, Command};
 pub use error::PlanError;
 pub use grid::Grid;
 pub use specialization::{ConstantValue, SpecValue, Specialization};

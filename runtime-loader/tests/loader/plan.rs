@@ -107,6 +107,13 @@ fn saxpy_argument_buffer() {
     );
 }
 
+/// `push` as `setBytes` sends it: zeros up to a multiple of 32 bytes.
+fn padded(push: &[u8]) -> Vec<u8> {
+    let mut v = push.to_vec();
+    v.resize(push.len().next_multiple_of(32), 0);
+    v
+}
+
 #[test]
 fn sparse_sets_and_push_constants() {
     let bytes = all().build();
@@ -148,7 +155,9 @@ fn sparse_sets_and_push_constants() {
         [
             Command::SetBytes {
                 index: 2,
-                bytes: push.clone(),
+                // Padded to 32 bytes, to cover the MSL struct (halc's
+                // `device_addresses_reach_buffers_the_host_points_to`).
+                bytes: padded(&push),
                 purpose: BytesPurpose::PushConstants
             },
             Command::SetArgumentBuffer { index: 0, set: 0 },
@@ -232,7 +241,7 @@ fn discrete_bindings_arrays_images_and_sizes_table() {
     let mut expected = vec![
         Command::SetBytes {
             index: 6,
-            bytes: push.to_vec(),
+            bytes: padded(&push),
             purpose: BytesPurpose::PushConstants,
         },
         Command::SetBuffer {

@@ -17,6 +17,9 @@ pub(super) fn member_doc(ty: &BlockType, offset: u64) -> String {
         BlockType::Scalar(ScalarType::Float(16)) => " (IEEE half bits)",
         BlockType::Scalar(ScalarType::Bool) => " (0 or 1)",
         BlockType::Matrix { .. } => " (each column, or row if row-major, padded to the stride)",
+        BlockType::Pointer { .. } => {
+            " (a device address: `Buffer::gpu_address()` plus an offset; give the buffer to the dispatch with `ResourceBindings::reach`)"
+        }
         _ => "",
     };
     format!("Offset {offset}: {}{extra}.", describe_type(ty))

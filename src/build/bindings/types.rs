@@ -199,6 +199,8 @@ impl Types {
                 "`{hint}`: a runtime array is only supported as the last member of a block"
             )),
             BlockType::Struct(st) => self.struct_def(st, hint, false).map(|(t, _)| t),
+            // A device address: `Buffer::gpu_address()` plus an offset.
+            BlockType::Pointer { .. } => Self::scalar(ScalarType::UInt(64)),
         }
     }
 

@@ -1,5 +1,6 @@
 //! The verdict: every storage buffer compared scalar by scalar.
 
+use super::addresses::Holder;
 use super::data::{floats_close, read_scalar, slots};
 use super::sides::{After, Resources};
 use super::{images, DiffOptions, DiffOutcome};
@@ -17,15 +18,58 @@ pub(super) fn compare(
     simd_width: Option<u32>,
 ) -> DiffOutcome {
     let buffers = resources.buffers;
+    let (cpu_after, vulkan_after) = (cpu, vulkan);
     let (cpu_images, vulkan_images) = (&cpu.images, &vulkan.images);
     let (cpu, vulkan) = (&cpu.buffers, &vulkan.buffers);
+    let addresses = resources.addresses;
+    let places = addresses.places();
+    let cpu_at: Vec<u64> = cpu_after.reached.iter().map(|r| r.1).collect();
+    let vulkan_at: Vec<u64> = vulkan_after.reached.iter().map(|r| r.1).collect();
     let mut scalars = 0usize;
-    for (i, b) in buffers.iter().enumerate() {
-        let (Some(want), Some(got)) = (&vulkan[i], &cpu[i]) else {
-            continue;
-        };
-        let (set, binding) = (b.set, b.binding);
-        for (at, ty) in slots(&b.layout, b.bytes.len()) {
+    // Every storage buffer, then every reached buffer: (holder, name,
+    // layout, bytes given, Vulkan's bytes, the CPU's).
+    let bound = buffers.iter().enumerate().filter_map(|(i, b)| {
+        let (want, got) = (vulkan[i].as_ref()?, cpu[i].as_ref()?);
+        let name = format!("(set {}, binding {})", b.set, b.binding);
+        Some((Holder::Buffer(i), name, &b.layout, b.bytes.len(), want, got))
+    });
+    let reached = (addresses.reached.iter().enumerate())
+        .zip(vulkan_after.reached.iter().zip(&cpu_after.reached))
+        .map(|((i, r), (want, got))| {
+            let name = r.what.clone();
+            (
+                Holder::Reached(i),
+                name,
+                &r.layout,
+                r.bytes.len(),
+                &want.0,
+                &got.0,
+            )
+        });
+    for (holder, name, layout, len, want, got) in bound.chain(reached) {
+        for (at, ty) in slots(layout, len) {
+            // An address: each side's own, compared by where it points.
+            if places.contains_key(&(holder, at)) {
+                let read = |bytes: &[u8]| {
+                    let b = bytes.get(at as usize..at as usize + 8)?;
+                    Some(u64::from_le_bytes(b.try_into().ok()?))
+                };
+                let (Some(w), Some(g)) = (read(want), read(got)) else {
+                    continue;
+                };
+                let (w, g) = (
+                    addresses.resolve(&vulkan_at, w),
+                    addresses.resolve(&cpu_at, g),
+                );
+                scalars += 1;
+                if w != g {
+                    return DiffOutcome::Differ(format!(
+                        "seed {}: {name} byte {at} (a device address): vulkan {w}, metal-on-cpu {g}",
+                        opts.seed
+                    ));
+                }
+                continue;
+            }
             let at = at as usize;
             let (Some((w, wt)), Some((g, gt))) = (
                 want.get(at..).and_then(|s| read_scalar(s, ty)),
@@ -36,7 +80,7 @@ pub(super) fn compare(
             scalars += 1;
             if w != g && !floats_close(ty, w, g, opts.ulp, opts.atol) {
                 return DiffOutcome::Differ(format!(
-                    "seed {}: (set {set}, binding {binding}) byte {at} ({ty}): vulkan {wt}, metal-on-cpu {gt}",
+                    "seed {}: {name} byte {at} ({ty}): vulkan {wt}, metal-on-cpu {gt}",
                     opts.seed
                 ));
             }
@@ -58,8 +102,12 @@ pub(super) fn compare(
     } else {
         String::new()
     };
+    let reached = match addresses.reached.len() {
+        0 => String::new(),
+        n => format!(" and {n} buffers reached through device addresses"),
+    };
     DiffOutcome::Agree(format!(
-        "seed {}: {scalars} scalars in {} storage buffers{images} agree ({} invocations{})",
+        "seed {}: {scalars} scalars in {} storage buffers{reached}{images} agree ({} invocations{})",
         opts.seed,
         buffers
             .iter()

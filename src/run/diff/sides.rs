@@ -7,6 +7,7 @@ use runtime_loader::memory::MemoryType;
 use runtime_loader::plan::Grid;
 use runtime_loader::Executable;
 
+use super::addresses::{Addresses, Holder};
 use super::images::{sampler, DiffImage};
 use super::{DiffBuffer, DiffOptions};
 use crate::model::{Compiled, Kernel};
@@ -18,6 +19,8 @@ use crate::spirv::{self, BindingKind};
 /// image-sampler's too).
 pub(super) struct Resources<'a> {
     pub(super) buffers: &'a [DiffBuffer],
+    /// Buffers reached through device addresses, and where the addresses go.
+    pub(super) addresses: &'a Addresses,
     pub(super) images: &'a [DiffImage],
     pub(super) samplers: Vec<(u32, u32)>,
 }
@@ -28,6 +31,29 @@ pub(super) struct Resources<'a> {
 pub(super) struct After {
     pub(super) buffers: Vec<Option<Vec<u8>>>,
     pub(super) images: Vec<Option<Vec<u8>>>,
+    /// Each reached buffer's bytes, and its address on this side.
+    pub(super) reached: Vec<(Vec<u8>, u64)>,
+}
+
+/// Writes this side's addresses (`addresses[i]`: reached buffer `i`) into
+/// the push constants and buffers: `write(holder, at, bytes)` for a buffer.
+fn patch<E>(
+    a: &Addresses,
+    addresses: &[u64],
+    push: &mut [u8],
+    mut write: impl FnMut(Holder, u64, &[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    for (holder, at, bytes) in a.patches(addresses) {
+        match holder {
+            Holder::Push => {
+                if let Some(p) = push.get_mut(at as usize..at as usize + 8) {
+                    p.copy_from_slice(&bytes);
+                }
+            }
+            h => write(h, at, &bytes)?,
+        }
+    }
+    Ok(())
 }
 
 /// What the two runs gave.
@@ -156,9 +182,32 @@ fn on_cpu(
     let cpu_sampler = device
         .sampler(&sampler_descriptor(&sampler()))
         .map_err(|e| e.to_string())?;
+    let reached: Vec<cpu::Buffer> = (resources.addresses.reached.iter())
+        .map(|r| device.buffer_with_data(&r.bytes, MemoryType::HostVisible))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    let reached_at: Vec<u64> = reached.iter().map(cpu::Buffer::gpu_address).collect();
+    let mut push = push.to_vec();
+    patch(
+        resources.addresses,
+        &reached_at,
+        &mut push,
+        |h, at, bytes| {
+            match h {
+                Holder::Buffer(i) => cpu_bufs[i].write(at, bytes),
+                Holder::Reached(i) => reached[i].write(at, bytes),
+                Holder::Push => Ok(()),
+            }
+            .map_err(|e| e.to_string())
+        },
+    )?;
+    let push = push.as_slice();
     let mut bindings = ResourceBindings::new();
     for (b, buf) in buffers.iter().zip(&cpu_bufs) {
         bindings.buffer(b.set, b.binding, buf);
+    }
+    for r in &reached {
+        bindings.reach(r, runtime_loader::plan::Usage::ReadWrite);
     }
     for (i, t) in resources.images.iter().zip(&textures) {
         let bound = if i.kind == BindingKind::CombinedImageSampler {
@@ -186,10 +235,18 @@ fn on_cpu(
         // Random data can send an index out of bounds or make a divisor
         // zero in a correct kernel: undefined behaviour on both sides, so
         // nothing to compare, but not a finding either.
-        Err(e @ CpuError::Fault { kind, .. }) if kind.may_come_from_data() => {
+        // A kernel that reads device addresses dereferences what its data
+        // holds: a null pointer may come from the data too (an address halc
+        // diff did not write, such as one built from two integers, or a
+        // pointer past the depth it follows).
+        Err(e @ CpuError::Fault { kind, .. })
+            if kind.may_come_from_data()
+                || (kind == FaultKind::NullPointer && k.reads_device_addresses()) =>
+        {
             let why = match kind {
                 FaultKind::IntegerDivision => "divided an integer by zero (or INT_MIN by -1)",
                 FaultKind::OutOfBounds => "accessed memory out of bounds",
+                FaultKind::NullPointer => "dereferenced a null device address",
                 _ => "accessed memory outside every buffer",
             };
             return Ok(Err(format!(
@@ -211,7 +268,12 @@ fn on_cpu(
     let mut out = After {
         buffers: Vec::new(),
         images: Vec::new(),
+        reached: Vec::new(),
     };
+    for (r, at) in reached.iter().zip(reached_at) {
+        out.reached
+            .push((r.to_vec().map_err(|e| e.to_string())?, at));
+    }
     for (b, buf) in buffers.iter().zip(&cpu_bufs) {
         out.buffers.push(if b.kind == BindingKind::StorageBuffer {
             Some(buf.to_vec().map_err(|e| e.to_string())?)
@@ -285,6 +347,32 @@ fn on_vulkan(
     let sampler_id = reference
         .sampler(&sampler())
         .map_err(|e| format!("vulkan: {e}"))?;
+    let vk = |e: vulkan_reference::Error| format!("vulkan: {e}");
+    let reached: Vec<vulkan_reference::BufferId> = (resources.addresses.reached.iter())
+        .map(|r| reference.buffer(&r.bytes))
+        .collect::<Result<_, _>>()
+        .map_err(vk)?;
+    let reached_at: Vec<u64> = reached
+        .iter()
+        .map(|&b| reference.device_address(b))
+        .collect::<Result<_, _>>()
+        .map_err(vk)?;
+    let mut push = push.to_vec();
+    patch(
+        resources.addresses,
+        &reached_at,
+        &mut push,
+        |h, at, bytes| {
+            let (buffer, at) = match h {
+                Holder::Buffer(i) => (vk_bufs[i], at),
+                Holder::Reached(i) => (reached[i], at),
+                Holder::Push => return Ok(()),
+            };
+            reference.write(buffer, at as usize, bytes)
+        },
+    )
+    .map_err(vk)?;
+    let push = push.as_slice();
     // An image's texels, or a texel buffer's buffer.
     enum Made {
         Image(vulkan_reference::ImageId),
@@ -334,7 +422,11 @@ fn on_vulkan(
     let mut out = After {
         buffers: Vec::new(),
         images: Vec::new(),
+        reached: Vec::new(),
     };
+    for (&r, at) in reached.iter().zip(reached_at) {
+        out.reached.push((reference.read(r).map_err(vk)?, at));
+    }
     for (b, buf) in buffers.iter().zip(&vk_bufs) {
         out.buffers.push(if b.kind == BindingKind::StorageBuffer {
             Some(reference.read(*buf).map_err(|e| format!("vulkan: {e}"))?)
