@@ -1047,10 +1047,7 @@ fn device_addresses_reach_buffers_the_host_points_to() {
     let Some(dev) = device() else { return };
     const N: usize = 64;
     let vec4s = |f: &dyn Fn(usize) -> [f32; 4]| -> Vec<u8> {
-        (0..N)
-            .flat_map(f)
-            .flat_map(f32::to_le_bytes)
-            .collect()
+        (0..N).flat_map(f).flat_map(f32::to_le_bytes).collect()
     };
     let src_v = |i: usize| [i as f32, 1.0, 2.0, 3.0];
     let scale_v = |i: usize| [2.0, i as f32, 0.5, 1.0];

@@ -169,9 +169,8 @@ impl Walk<'_> {
             } if element.has_pointer() => {
                 let stride = u64::from(*stride);
                 // A runtime array: the elements the holder has room for.
-                let n = length.unwrap_or_else(|| {
-                    len.saturating_sub(base).checked_div(stride).unwrap_or(0)
-                });
+                let n = length
+                    .unwrap_or_else(|| len.saturating_sub(base).checked_div(stride).unwrap_or(0));
                 for i in 0..n {
                     let at = base + i * stride;
                     if at + element.size() > len {
