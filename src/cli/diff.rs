@@ -41,8 +41,11 @@ pub struct DiffArgs {
     /// `v=1,2,3,4`, `s.x=1.5`, `a[2]=7`; repeatable); `FILE` gives the
     /// whole block's bytes, as the application would push them (at most
     /// one; named members are then written over it). Members not named
-    /// keep the seed's random value, or the file's bytes. (A file named
-    /// like NAME=VALUE is given as ./NAME=VALUE.)
+    /// keep the seed's random value, or the file's bytes. `NAME=@BYTES`
+    /// on a 64-bit integer or uvec2 member that the kernel casts to a
+    /// buffer_reference (ggml's `dst_addr`) writes the address of a buffer
+    /// of BYTES bytes, which is compared like a storage buffer. (A file
+    /// named like NAME=VALUE is given as ./NAME=VALUE.)
     #[arg(long = "push", value_name = "NAME=VALUE|FILE")]
     push: Vec<String>,
     /// One member of the uniform block at SET.BINDING by name, as --push

@@ -904,6 +904,72 @@ fn diff_follows_device_addresses() {
     }
 }
 
+/// An address the kernel keeps in an integer (ggml's `uint64_t dst_addr`,
+/// cast to a `buffer_reference`) is given with `NAME=@BYTES`: each side
+/// writes the address of a buffer of that size, which is compared; a wrong
+/// result written through it is caught, naming that buffer; `@` on a member
+/// that cannot hold an address is refused.
+#[test]
+fn diff_gives_integer_addresses_a_buffer() {
+    use halc::diff::{diff, DiffOptions, DiffOutcome, NamedValue};
+    if !tools() || !vulkan() {
+        return;
+    }
+    let device = halc::runtime_loader::cpu::Device::new().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let spv = glsl_to_spv(
+        dir.path(),
+        "integer_address",
+        "#version 460\n#extension GL_EXT_buffer_reference : require\n\
+         #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n\
+         layout(local_size_x = 16) in;\n\
+         layout(buffer_reference, buffer_reference_align = 4) buffer F { float v; };\n\
+         layout(push_constant) uniform P { uint64_t dst_addr; uint n; } p;\n\
+         layout(set = 0, binding = 0) readonly buffer S { float s[]; };\n\
+         void main() { uint i = gl_GlobalInvocationID.x;\n\
+         if (i < p.n) F(p.dst_addr + 4ul * i).v = s[i] * 3.0; }\n",
+    );
+    let input = halc::Input::new("integer_address.spv", std::fs::read(&spv).unwrap());
+    let named = |name: &str, value: &str| NamedValue {
+        block: None,
+        name: name.into(),
+        value: value.into(),
+    };
+    let opts = DiffOptions {
+        values: vec![named("dst_addr", "@256"), named("n", "64")],
+        groups: [4, 1, 1],
+        ..Default::default()
+    };
+    match diff(&input, &opts, &device).unwrap() {
+        DiffOutcome::Agree(m) => assert!(
+            m.contains("128 scalars in 1 storage buffers and 1 buffers reached through device addresses agree"),
+            "{m}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let tampered = DiffOptions {
+        tamper: Some(|c| {
+            let msl = &mut c.kernels[0].msl.source;
+            assert!(msl.contains(" * 3.0"), "{msl}");
+            *msl = msl.replace(" * 3.0", " * 4.0");
+        }),
+        ..opts.clone()
+    };
+    match diff(&input, &tampered, &device).unwrap() {
+        DiffOutcome::Differ(m) => assert!(
+            m.contains("reached buffer 0 (the buffer of 256 bytes given to push constant `dst_addr`) byte 0 (u32)"),
+            "{m}"
+        ),
+        other => panic!("not caught: {other:?}"),
+    }
+    let wrong = DiffOptions {
+        values: vec![named("n", "@256")],
+        ..Default::default()
+    };
+    let e = diff(&input, &wrong, &device).unwrap_err();
+    assert!(e.contains("push constant `n` is uint32; `@BYTES`"), "{e}");
+}
+
 /// `halc diff` on image kernels (issue 38): images, texel buffers and
 /// samplers made on both sides, random texels of each format, storage
 /// images compared texel by texel; a swapped texture slot and a wrong

@@ -12,9 +12,10 @@
 use std::collections::HashMap;
 
 use super::data::{fill, Rng};
+use super::named::GivenAddress;
 use super::DiffBuffer;
 use crate::model::Kernel;
-use crate::spirv::{Block, BlockLayout, BlockType, Member, StructType};
+use crate::spirv::{Block, BlockLayout, BlockType, Member, ScalarType, StructType};
 
 /// Pointers followed from a bound buffer or the push constants; deeper ones
 /// are null (a linked list's end).
@@ -61,11 +62,29 @@ impl Addresses {
     pub(super) fn seed(
         k: &Kernel,
         buffers: &[DiffBuffer],
+        given: &[GivenAddress],
         push_len: usize,
         invocations: u64,
         rng: &mut Rng,
     ) -> Addresses {
         let mut a = Addresses::default();
+        // Buffers given by size (`--push dst=@4096`): 32-bit words,
+        // compared exactly.
+        for g in given {
+            let layout = BlockLayout {
+                fixed: Vec::new(),
+                fixed_size: 0,
+                array: Some((4, vec![(0, ScalarType::UInt(32))])),
+            };
+            let len = g.bytes.next_multiple_of(4);
+            a.bytes += len;
+            a.slots.push((g.at, Some(a.reached.len())));
+            a.reached.push(Reached {
+                what: format!("reached buffer {} ({})", a.reached.len(), g.what),
+                bytes: fill(&layout, len as usize, rng, 15),
+                layout,
+            });
+        }
         let mut walk = Walk {
             out: &mut a,
             bound: buffers

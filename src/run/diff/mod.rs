@@ -153,8 +153,9 @@ pub fn diff(
     let mut rng = data::Rng(opts.seed);
     let mut buffers = data::buffers(&input.name, k, opts, invocations, &mut rng)?;
     let mut push = data::push_constants(&input.name, k, opts, invocations, &mut rng)?;
-    named::apply(&input.name, k, &opts.values, &mut push, &mut buffers)?;
-    let addresses = addresses::Addresses::seed(k, &buffers, push.len(), invocations, &mut rng);
+    let given = named::apply(&input.name, k, &opts.values, &mut push, &mut buffers)?;
+    let addresses =
+        addresses::Addresses::seed(k, &buffers, &given, push.len(), invocations, &mut rng);
     let grid: [u32; 3] = std::array::from_fn(|i| opts.groups[i].saturating_mul(wg[i]));
     let images = images::images(&input.name, k, grid, &mut rng)?;
     let resources = sides::Resources {

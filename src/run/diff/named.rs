@@ -2,6 +2,7 @@
 //! written at their reflected offsets over the bytes a block would
 //! otherwise hold.
 
+use super::addresses::Holder;
 use super::DiffBuffer;
 use crate::model::Kernel;
 use crate::spirv::{BindingKind, BlockType, ScalarType, StructType};
@@ -62,15 +63,21 @@ fn member_list(st: &StructType) -> String {
     }
 }
 
+/// Most bytes of a buffer given by `NAME=@BYTES`.
+const MAX_ADDRESSED_BYTES: u64 = 64 << 20;
+
 /// Writes `v` into `bytes`, a block of type `st` (`variable` is its
 /// instance name, also accepted as a prefix: `p.n`). Errors are one line
-/// naming the member and the members there are.
+/// naming the member and the members there are. A value `@BYTES` on a
+/// 64-bit integer or a `uvec2` (an address the kernel casts to a
+/// `buffer_reference`) writes nothing and returns (byte offset, BYTES): the
+/// run gives that member the address of a buffer of BYTES bytes.
 pub(super) fn write_named(
     bytes: &mut [u8],
     st: &StructType,
     variable: Option<&str>,
     v: &NamedValue,
-) -> Result<(), String> {
+) -> Result<Option<(u64, u64)>, String> {
     let subject = block_subject(v.block);
     let name = &v.name;
     let listed = || format!("the block has {}", member_list(st));
@@ -158,6 +165,44 @@ pub(super) fn write_named(
         ty_owned = next;
         rest = r;
     }
+    if let Some(size) = v.value.trim().strip_prefix('@') {
+        let holds_address = matches!(
+            ty_owned,
+            BlockType::Scalar(ScalarType::UInt(64) | ScalarType::Int(64))
+                | BlockType::Vector {
+                    component: ScalarType::UInt(32) | ScalarType::Int(32),
+                    count: 2,
+                }
+        );
+        if !holds_address {
+            let why = if matches!(ty_owned, BlockType::Pointer { .. }) {
+                "a pointer, which halc diff already gives a buffer of the type it points to"
+                    .to_string()
+            } else {
+                ty_owned.canonical()
+            };
+            return Err(format!(
+                "{subject} `{name}` is {why}; `@BYTES` (the address of a buffer of BYTES bytes) is for a 64-bit integer or a uvec2 that the kernel casts to a buffer_reference"
+            ));
+        }
+        let n = size
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (1..=MAX_ADDRESSED_BYTES).contains(n))
+            .ok_or_else(|| {
+                format!(
+                    "{subject} `{name}`: `@{size}`: give the buffer's size in bytes, 1 to {MAX_ADDRESSED_BYTES}"
+                )
+            })?;
+        if offset.saturating_add(8) > bytes.len() as u64 {
+            return Err(format!(
+                "{subject} `{name}`: byte {offset} is past the {} bytes of the block's data",
+                bytes.len()
+            ));
+        }
+        return Ok(Some((offset, n)));
+    }
     let values: Vec<&str> = v.value.split(',').map(str::trim).collect();
     let mut scalars = Vec::new();
     flat_scalars(&ty_owned, 0, &mut scalars).map_err(|what| {
@@ -206,7 +251,7 @@ pub(super) fn write_named(
     for (at, encoded) in writes {
         bytes[at..at + encoded.len()].copy_from_slice(&encoded);
     }
-    Ok(())
+    Ok(None)
 }
 
 /// Most scalars one named value may give (an array given whole).
@@ -294,21 +339,30 @@ fn encode_scalar(ty: ScalarType, text: &str) -> Option<Vec<u8>> {
     }
 }
 
+/// A member given `@BYTES`: where the address of a buffer of `bytes` bytes
+/// goes, and how to name that buffer.
+pub(super) struct GivenAddress {
+    pub(super) at: (Holder, u64),
+    pub(super) bytes: u64,
+    pub(super) what: String,
+}
+
 /// Writes every value of `values`, in order, over the push constants or
 /// the uniform block it names; an error names the block and what the
-/// kernel has instead.
+/// kernel has instead. Returns the members given `@BYTES`.
 pub(super) fn apply(
     input: &str,
     k: &Kernel,
     values: &[NamedValue],
     push: &mut [u8],
     buffers: &mut [DiffBuffer],
-) -> Result<(), String> {
+) -> Result<Vec<GivenAddress>, String> {
+    let mut given = Vec::new();
     for v in values {
         let subject = block_subject(v.block);
-        let (bytes, block) = match v.block {
+        let (bytes, block, holder) = match v.block {
             None => match &k.blocks.push_constants {
-                Some(block) => (&mut *push, block),
+                Some(block) => (&mut *push, block, Holder::Push),
                 None => {
                     return Err(format!(
                     "{input}: {subject} `{}` was given, but kernel `{}` has no push-constant block",
@@ -335,7 +389,7 @@ pub(super) fn apply(
                 };
                 match k.blocks.buffer(set, binding) {
                     Some(block) if buffers[i].kind == BindingKind::UniformBuffer => {
-                        (buffers[i].bytes.as_mut_slice(), block)
+                        (buffers[i].bytes.as_mut_slice(), block, Holder::Buffer(i))
                     }
                     _ => {
                         return Err(format!(
@@ -348,8 +402,18 @@ pub(super) fn apply(
                 }
             }
         };
-        write_named(bytes, &block.ty, block.variable.as_deref(), v)
-            .map_err(|e| format!("{input}: {e}"))?;
+        if let Some((at, bytes)) = write_named(bytes, &block.ty, block.variable.as_deref(), v)
+            .map_err(|e| format!("{input}: {e}"))?
+        {
+            given.push(GivenAddress {
+                at: (holder, at),
+                bytes,
+                what: format!(
+                    "the buffer of {bytes} bytes given to {subject} `{}`",
+                    v.name
+                ),
+            });
+        }
     }
-    Ok(())
+    Ok(given)
 }

@@ -110,7 +110,7 @@ fn set(bytes: &mut [u8], name: &str, value: &str) -> Result<(), String> {
         name: name.into(),
         value: value.into(),
     };
-    write_named(bytes, &block(), Some("p"), &v)
+    write_named(bytes, &block(), Some("p"), &v).map(|_| ())
 }
 
 /// Each member lands at its reflected offset in its own encoding, and
