@@ -1129,6 +1129,19 @@ fn device_addresses_reach_buffers_the_host_points_to() {
                 .contains("useResource(reached buffer 7, read-write)"),
             "{plan}"
         );
+        // Without the padding, the dispatch fails as Metal's validation
+        // would: 28 bytes bound to a 32-byte struct.
+        let mut short = plan.clone();
+        for c in &mut short.commands {
+            if let Command::SetBytes { bytes, .. } = c {
+                bytes.truncate(28);
+            }
+        }
+        let e = dev.execute(&p, &short, &b).unwrap_err();
+        assert!(
+            matches!(&e, CpuError::ShortBinding { param, length: 28, needs: 32, .. } if param == "pc"),
+            "{e}"
+        );
         dev.execute(&p, &plan, &b).unwrap();
 
         let got = f32s(&dst.to_vec().unwrap());

@@ -145,6 +145,9 @@ pub(super) fn encode(
     let mut resident: Vec<&Buffer> = Vec::new();
     let mut resident_sizes: Vec<u32> = Vec::new();
     let mut dispatch = None;
+    // Bytes bound at each [[buffer(N)]] from its offset on.
+    let mut bound_bytes: [u64; MetalLimits::MaxBufferSlots.0 as usize] =
+        [0; MetalLimits::MaxBufferSlots.0 as usize];
     let slot_of = |what: &str, base: usize, limit: MetalLimits, index: u32| {
         let i = index as usize;
         if i < limit.0 as usize {
@@ -170,6 +173,7 @@ pub(super) fn encode(
             } => {
                 let m = Mapping::with_bytes(bytes)?;
                 slots[slot(*index)?] = m.ptr().cast();
+                bound_bytes[slot(*index)?] = bytes.len() as u64;
                 let what = match purpose {
                     BytesPurpose::PushConstants => "push constants",
                     BytesPurpose::SizesTable => "buffer-sizes table",
@@ -194,6 +198,7 @@ pub(super) fn encode(
                 }
                 let m = Mapping::with_bytes(&bytes)?;
                 slots[slot(*index)?] = m.ptr().cast();
+                bound_bytes[slot(*index)?] = bytes.len() as u64;
                 regions.push(Region::of(format!("the argument buffer of set {set}"), &m));
                 keep.push(m);
                 ab_copies.insert(*set, bytes);
@@ -215,6 +220,7 @@ pub(super) fn encode(
                 // past) the buffer's bytes.
                 slots[slot(*index)?] =
                     unsafe { buffer.mapping().ptr().add(*offset as usize) }.cast();
+                bound_bytes[slot(*index)?] = buffer.len() - offset;
             }
             Command::UseResource { key, .. } => match bindings.get(*key)? {
                 Bound::Buffer { buffer, .. } => resident.push(buffer),
@@ -285,6 +291,16 @@ pub(super) fn encode(
                         kernel,
                         param: p.name.clone(),
                         index: n,
+                    });
+                }
+                let length = bound_bytes[n as usize];
+                if length < p.bytes {
+                    return Err(CpuError::ShortBinding {
+                        kernel,
+                        param: p.name.clone(),
+                        index: n,
+                        length,
+                        needs: p.bytes,
                     });
                 }
                 continue;

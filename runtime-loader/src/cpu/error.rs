@@ -109,6 +109,25 @@ pub enum CpuError {
         /// The slot.
         index: u32,
     },
+    /// A `[[buffer(N)]]` parameter declared as a reference to a struct
+    /// (`constant Push& pc`, `device Data& d`) is bound to fewer bytes than
+    /// the struct has: Metal's API validation refuses such a dispatch
+    /// ("has space for L bytes, but argument has a length(S)").
+    #[error(
+        "kernel `{kernel}`: parameter `{param}` at [[buffer({index})]] is a struct of {needs} bytes, but only {length} are bound there (Metal's validation refuses a binding shorter than the struct)"
+    )]
+    ShortBinding {
+        /// Kernel.
+        kernel: String,
+        /// The parameter's name in the MSL.
+        param: String,
+        /// The slot.
+        index: u32,
+        /// Bytes bound from the slot's offset on.
+        length: u64,
+        /// `sizeof` of the struct.
+        needs: u64,
+    },
     /// The kernel declares `[[texture(N)]]` or `[[sampler(N)]]` and the plan
     /// never set slot N.
     #[error(

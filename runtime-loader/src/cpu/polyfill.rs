@@ -30,7 +30,7 @@ impl Builtins {
     pub(super) fn new(compiler: &Compiler) -> Result<Builtins, CpuError> {
         let one = |name: &'static str| -> Result<Builtin, CpuError> {
             let prepared = source::prepare(crate::transfer::POLYFILL_MSL, name, name, &[])?;
-            let loaded = cxx::load(compiler, name, &prepared.source)?;
+            let loaded = cxx::load(compiler, name, &prepared.source, prepared.params.len())?;
             Ok(Builtin {
                 name,
                 entry: loaded.entry,

@@ -60,11 +60,20 @@ impl<'a> Program<'a> {
                 error,
             })?;
         let prepared = source::prepare(msl, name, kernel.msl_name(), spec.constants())?;
-        let loaded = cxx::load(&self.device.inner.compiler, name, &prepared.source)?;
+        let loaded = cxx::load(
+            &self.device.inner.compiler,
+            name,
+            &prepared.source,
+            prepared.params.len(),
+        )?;
+        let mut params = prepared.params;
+        for (p, &bytes) in params.iter_mut().zip(&loaded.param_bytes) {
+            p.bytes = bytes;
+        }
         Ok(Pipeline {
             kernel,
             spec,
-            params: prepared.params,
+            params,
             entry: loaded.entry,
             library: loaded.library,
             compile_time: loaded.compile_time,

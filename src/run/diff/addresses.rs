@@ -12,7 +12,6 @@
 use std::collections::HashMap;
 
 use super::data::{fill, Rng};
-use super::named::GivenAddress;
 use super::DiffBuffer;
 use crate::model::Kernel;
 use crate::spirv::{Block, BlockLayout, BlockType, Member, ScalarType, StructType};
@@ -34,6 +33,14 @@ pub(super) enum Holder {
     Buffer(usize),
     /// The reached buffer at this index.
     Reached(usize),
+}
+
+/// A member given `@BYTES`: where the address of a buffer of `bytes` bytes
+/// goes, and how to name that buffer.
+pub(super) struct GivenAddress {
+    pub(super) at: (Holder, u64),
+    pub(super) bytes: u64,
+    pub(super) what: String,
 }
 
 /// A buffer reached through an address.

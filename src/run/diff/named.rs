@@ -2,7 +2,7 @@
 //! written at their reflected offsets over the bytes a block would
 //! otherwise hold.
 
-use super::addresses::Holder;
+use super::addresses::{GivenAddress, Holder};
 use super::DiffBuffer;
 use crate::model::Kernel;
 use crate::spirv::{BindingKind, BlockType, ScalarType, StructType};
@@ -337,14 +337,6 @@ fn encode_scalar(ty: ScalarType, text: &str) -> Option<Vec<u8>> {
             })
         }
     }
-}
-
-/// A member given `@BYTES`: where the address of a buffer of `bytes` bytes
-/// goes, and how to name that buffer.
-pub(super) struct GivenAddress {
-    pub(super) at: (Holder, u64),
-    pub(super) bytes: u64,
-    pub(super) what: String,
 }
 
 /// Writes every value of `values`, in order, over the push constants or

@@ -81,6 +81,8 @@ impl Drop for Library {
 /// A compiled kernel, loaded.
 pub(in crate::cpu) struct Loaded {
     pub(in crate::cpu) entry: EntryFn,
+    /// `sizeof` of each parameter's struct (0 where it has none).
+    pub(in crate::cpu) param_bytes: Vec<u64>,
     pub(in crate::cpu) library: Arc<Library>,
     pub(in crate::cpu) compile_time: Option<Duration>,
 }
@@ -91,6 +93,7 @@ pub(in crate::cpu) fn load(
     compiler: &Compiler,
     name: &str,
     source: &str,
+    params: usize,
 ) -> Result<Loaded, CpuError> {
     let start = Instant::now();
     let compiled = compiler.compile(name, source)?;
@@ -114,8 +117,18 @@ pub(in crate::cpu) fn load(
     // SAFETY: `halc_entry` is defined by the generated wrapper with the
     // `EntryFn` signature (checked by the ABI number above).
     let entry = unsafe { std::mem::transmute::<*mut std::ffi::c_void, EntryFn>(entry) };
+    let sizes = library.symbol("halc_param_bytes")?;
+    let mut param_bytes = vec![0u64; params];
+    // SAFETY: the generated wrapper defines `halc_param_bytes` with this
+    // signature and writes one entry per parameter: `params` of them.
+    unsafe {
+        std::mem::transmute::<*mut std::ffi::c_void, extern "C" fn(*mut u64)>(sizes)(
+            param_bytes.as_mut_ptr(),
+        )
+    };
     Ok(Loaded {
         entry,
+        param_bytes,
         library: Arc::new(library),
         compile_time: (!compiled.cached).then_some(compile_time),
     })

@@ -195,6 +195,21 @@ pub(super) fn prepare(
         }
     }
     src.push_str(");\n}\n");
+    // The size of each struct a buffer parameter refers to, so that a
+    // dispatch binding fewer bytes fails as Metal's validation fails it.
+    src.push_str(
+        "extern \"C\" __attribute__((visibility(\"default\"))) void halc_param_bytes(unsigned long long* halc_out) {\n",
+    );
+    for (i, p) in params.iter().enumerate() {
+        let size = match p.kind {
+            ParamKind::Buffer(_) if p.ty.trim_end().ends_with('&') => {
+                format!("sizeof(std::remove_reference_t<{}>)", p.ty)
+            }
+            _ => "0".to_string(),
+        };
+        src.push_str(&format!("    halc_out[{i}] = {size};\n"));
+    }
+    src.push_str("}\n");
     Ok(Prepared {
         source: src,
         params,

@@ -110,6 +110,9 @@ pub(in crate::cpu) struct Param {
     pub(in crate::cpu) name: String,
     /// Its binding.
     pub(in crate::cpu) kind: ParamKind,
+    /// `sizeof` of the struct a `[[buffer(N)]]` reference parameter names,
+    /// read from the compiled kernel (`halc_param_bytes`); 0 for the others.
+    pub(in crate::cpu) bytes: u64,
 }
 
 /// The parameter list of `kernel void NAME(...)`, split at top-level commas.
@@ -217,6 +220,7 @@ pub(super) fn parse_param(kernel: &str, line: usize, text: &str) -> Result<Param
         ty: ty.to_string(),
         name: name.to_string(),
         kind,
+        bytes: 0,
     })
 }
 

@@ -21,12 +21,28 @@ pub(super) struct CpuSide<'d> {
     pub(super) widths: BTreeMap<u32, cpu::Device>,
     /// The buffers the script binds as texel buffers: kept as textures.
     pub(super) texel_buffers: std::collections::BTreeSet<String>,
-    pub(super) buffers: BTreeMap<String, cpu::Buffer>,
+    pub(super) buffers: BTreeMap<String, TestBuffer>,
     /// Images, and buffers with a format (texel buffers: Metal's
     /// `texture_buffer`).
     pub(super) textures: BTreeMap<String, cpu::Texture>,
     pub(super) samplers: BTreeMap<String, cpu::Sampler>,
 }
+
+/// A test's buffer: its Metal buffer, allocated to a multiple of
+/// [`ALLOCATION_GRANULE`] bytes, and the test's length, which is what the
+/// kernel is bound to and what reads return.
+pub(super) struct TestBuffer {
+    buffer: cpu::Buffer,
+    len: u64,
+}
+
+/// What the Metal side rounds a buffer's allocation up to, as an
+/// application allocates: Metal's validation wants a buffer bound to a
+/// struct parameter (`constant Params& p`, discrete bindings) to hold the
+/// whole MSL struct, which is rounded up to its alignment (a 72-byte std140
+/// block is an 80-byte struct, `tests/amber/uniform_unpadded_size.amber`),
+/// and no MSL type aligns to more than 32 bytes.
+const ALLOCATION_GRANULE: usize = 32;
 
 impl CpuSide<'_> {
     /// The device emulating SIMD groups of `width` lanes.
@@ -91,11 +107,15 @@ impl Side for CpuSide<'_> {
             self.textures.insert(name.to_string(), t);
             return Ok(());
         }
-        let b = self
+        let mut padded = bytes.to_vec();
+        padded.resize(bytes.len().next_multiple_of(ALLOCATION_GRANULE), 0);
+        let buffer = self
             .device
-            .buffer_with_data(bytes, MemoryType::HostVisible)
+            .buffer_with_data(&padded, MemoryType::HostVisible)
             .map_err(|e| e.to_string())?;
-        self.buffers.insert(name.to_string(), b);
+        let len = bytes.len() as u64;
+        self.buffers
+            .insert(name.to_string(), TestBuffer { buffer, len });
         Ok(())
     }
 
@@ -103,9 +123,10 @@ impl Side for CpuSide<'_> {
         if let Some(t) = self.textures.get(name) {
             return texture_bytes(t);
         }
-        buffer(&self.buffers, name)?
-            .to_vec()
-            .map_err(|e| e.to_string())
+        let b = buffer(&self.buffers, name)?;
+        let mut bytes = vec![0u8; b.len as usize];
+        b.buffer.read(0, &mut bytes).map_err(|e| e.to_string())?;
+        Ok(bytes)
     }
 
     fn write(&mut self, name: &str, offset: usize, bytes: &[u8]) -> Result<(), String> {
@@ -114,7 +135,15 @@ impl Side for CpuSide<'_> {
                 "`{name}` is an image or texel buffer: halc test writes those only when it creates them"
             ));
         }
-        buffer(&self.buffers, name)?
+        let b = buffer(&self.buffers, name)?;
+        if (offset as u64).saturating_add(bytes.len() as u64) > b.len {
+            return Err(format!(
+                "writing {} bytes at offset {offset} overruns `{name}`, {} bytes",
+                bytes.len(),
+                b.len
+            ));
+        }
+        b.buffer
             .write(offset as u64, bytes)
             .map_err(|e| e.to_string())
     }
@@ -174,9 +203,9 @@ impl Side for CpuSide<'_> {
                 elements.push(match b.kind {
                     BindKind::Storage { .. } | BindKind::Uniform { .. } => {
                         let buf = buffer(&self.buffers, &e.buffer)?;
-                        let range = e.range.unwrap_or(buf.len().saturating_sub(e.offset));
+                        let range = e.range.unwrap_or(buf.len.saturating_sub(e.offset));
                         cpu::Bound::Buffer {
-                            buffer: buf,
+                            buffer: &buf.buffer,
                             offset: e.offset,
                             length: range,
                         }
