@@ -166,9 +166,17 @@ fn on_cpu(
     let exe = Executable::load(&exe_bytes).map_err(|e| e.to_string())?;
     let program = device.load(exe).map_err(|e| e.to_string())?;
     let pipeline = program.pipeline(&k.name, &[]).map_err(|e| e.to_string())?;
+    // Allocated as an application would, to 16-byte granules: a buffer
+    // bound to a struct parameter must hold the whole MSL struct, which is
+    // rounded up to its alignment (see halc test's `ALLOCATION_GRANULE`);
+    // bound, read and compared at the block's length.
     let cpu_bufs: Vec<cpu::Buffer> = buffers
         .iter()
-        .map(|b| device.buffer_with_data(&b.bytes, MemoryType::HostVisible))
+        .map(|b| {
+            let mut padded = b.bytes.clone();
+            padded.resize(b.bytes.len().next_multiple_of(16), 0);
+            device.buffer_with_data(&padded, MemoryType::HostVisible)
+        })
         .collect::<Result<_, _>>()
         .map_err(|e| e.to_string())?;
     let textures: Vec<cpu::Texture> = resources
@@ -204,7 +212,7 @@ fn on_cpu(
     let push = push.as_slice();
     let mut bindings = ResourceBindings::new();
     for (b, buf) in buffers.iter().zip(&cpu_bufs) {
-        bindings.buffer(b.set, b.binding, buf);
+        bindings.buffer_range(b.set, b.binding, buf, 0, b.bytes.len() as u64);
     }
     for r in &reached {
         bindings.reach(r, runtime_loader::plan::Usage::ReadWrite);
@@ -276,7 +284,9 @@ fn on_cpu(
     }
     for (b, buf) in buffers.iter().zip(&cpu_bufs) {
         out.buffers.push(if b.kind == BindingKind::StorageBuffer {
-            Some(buf.to_vec().map_err(|e| e.to_string())?)
+            let mut bytes = vec![0u8; b.bytes.len()];
+            buf.read(0, &mut bytes).map_err(|e| e.to_string())?;
+            Some(bytes)
         } else {
             None
         });
