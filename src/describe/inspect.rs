@@ -65,6 +65,15 @@ pub fn render(r: &Reflection) -> String {
             k.threadgroup_memory_bytes,
             k.binding_model
         );
+        if k.capabilities
+            .iter()
+            .any(|c| c == "PhysicalStorageBufferAddresses")
+        {
+            let _ = writeln!(
+                s,
+                "  reads device addresses (PhysicalStorageBufferAddresses): give every buffer they point into to the dispatch with `reach`"
+            );
+        }
         for a in &k.argument_buffers {
             let _ = write!(
                 s,

@@ -86,6 +86,15 @@ pub(super) fn kernel_module(k: &Kernel, module: &str) -> Result<String, String> 
         "{i1}pub const THREADGROUP_SPEC_IDS: [Option<u32>; 3] = [{}];",
         ids.join(", ")
     );
+    let _ = writeln!(
+        out,
+        "{i1}/// Whether the kernel dereferences device addresses read from its data (`PhysicalStorageBufferAddresses`, GLSL `buffer_reference`): give every buffer they point into to the dispatch with `ResourceBindings::reach`."
+    );
+    let _ = writeln!(
+        out,
+        "{i1}pub const READS_DEVICE_ADDRESSES: bool = {};",
+        k.reads_device_addresses()
+    );
     let model = match k.layout.model {
         BindingModel::ArgumentBuffers => "ArgumentBuffers",
         BindingModel::Discrete => "Discrete",
