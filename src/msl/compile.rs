@@ -77,6 +77,7 @@ pub fn generate_from(
     let stage = ExecutionModel::GLCompute;
     let Parsed(mut c) = parsed;
     c.set_entry_point(entry, stage).map_err(cross)?;
+    rename_variables_named_as_types(&mut c)?;
 
     for b in &layout.bindings {
         // In argument-buffer mode the "buffer/texture/sampler" targets are
@@ -172,6 +173,42 @@ pub fn generate_from(
         },
         Spent(artifact),
     ))
+}
+
+/// A buffer variable named like a block type (HLSL's habit: DXC and
+/// hand-written SPIR-V name an `RWStructuredBuffer` and its struct alike)
+/// becomes `NAME_var` in the MSL. In C++, and so in MSL, a variable or
+/// member named like a type hides the type for every later declaration in
+/// its scope: `device sbuf& sbuf [[buffer(0)]], device sbuf& other` does not
+/// compile (CTS `spirv1p4/hlsl_functionality1/counter_buffer`). The binding
+/// contract keeps the SPIR-V's names; only the MSL's identifier changes.
+fn rename_variables_named_as_types(c: &mut Compiler<Msl>) -> Result<(), CrossError> {
+    use spirv_cross2::reflect::ResourceType;
+    let resources = c.shader_resources().map_err(cross)?;
+    let mut found = Vec::new();
+    for ty in [ResourceType::UniformBuffer, ResourceType::StorageBuffer] {
+        for r in resources.resources_for_type(ty).map_err(cross)? {
+            let name = c.name(r.id).map_err(cross)?.map(|n| n.to_string());
+            let ty_name = c
+                .name(r.base_type_id)
+                .map_err(cross)?
+                .map(|n| n.to_string());
+            found.push((r.id, name, ty_name));
+        }
+    }
+    let types: std::collections::HashSet<&str> =
+        found.iter().filter_map(|(_, _, t)| t.as_deref()).collect();
+    let clashes: Vec<_> = found
+        .iter()
+        .filter_map(|(id, name, _)| {
+            let name = name.as_deref()?;
+            types.contains(name).then(|| (*id, format!("{name}_var")))
+        })
+        .collect();
+    for (id, name) in clashes {
+        c.set_name(id, name.as_str()).map_err(cross)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
