@@ -90,6 +90,19 @@ pub(super) fn rewrite_tokens(src: &str) -> String {
                 out.push_str("metal::halc_vec<");
                 out.push_str(word);
                 out.push('>');
+            } else if word == "vec"
+                && last_sig != b'.'
+                && !scope
+                && src[j..].starts_with("<bool")
+                && !src.as_bytes().get(j + 5).is_some_and(|&c| is_ident_char(c))
+            {
+                // MSL's `vec<bool, N>` is the shim's `boolN`, a vector of
+                // `signed char` (see `vec` in metal_stdlib).
+                out.push_str("vec<signed char");
+                last_sig = b'a';
+                scope = false;
+                i = j + "<bool".len();
+                continue;
             } else if word == "not" && called {
                 // MSL's `not(boolN)`; C++ reads `not` as `!`, which gives a
                 // -1/0 mask.
@@ -178,6 +191,16 @@ mod tests {
 
     /// A constructor in a ternary's second branch is one (SPIRV-Cross's
     /// `gl_SubgroupEqMask`); a qualified name is not.
+    /// MSL's `vec<bool, N>` is the shim's `boolN` (`signed char` lanes);
+    /// other `vec`s, and names that only end in `vec`, are left alone.
+    #[test]
+    fn bool_vecs_become_the_shims_bool_vectors() {
+        assert_eq!(
+            rewrite_tokens("inline vec<bool, N> f(vec<bool, N> v, vec<float, 4> w, myvec<bool, 2> x, vec<boolean, 2> y);"),
+            "inline vec<signed char, N> f(vec<signed char, N> v, vec<float, 4> w, myvec<bool, 2> x, vec<boolean, 2> y);"
+        );
+    }
+
     #[test]
     fn a_vector_constructor_after_a_ternary_colon_is_rewritten() {
         assert_eq!(

@@ -11568,13 +11568,16 @@ bool CompilerMSL::emit_array_copy(const char *expr, uint32_t lhs_id, uint32_t rh
 		if (has_extended_decoration(rhs_id, SPIRVCrossDecorationPhysicalTypeID))
 			add_spv_func_and_recompile(SPVFuncImplArrayCopyExtendedSrc);
 
-		// Pass internal array of spvUnsafeArray<> into wrapper functions
+		// Pass internal array of spvUnsafeArray<> into wrapper functions.
+		// The source is enclosed before `.elements` is appended: a select (`c ? a : b`)
+		// otherwise took the member of its last operand only. One copy when both are
+		// templates (the first branch lacked its `else`).
 		if (lhs_is_array_template && rhs_is_array_template && !msl_options.force_native_arrays)
-			statement("spvArrayCopy", tag, "(", lhs, ".elements, ", to_expression(rhs_id), ".elements);");
-		if (lhs_is_array_template && !msl_options.force_native_arrays)
+			statement("spvArrayCopy", tag, "(", lhs, ".elements, ", to_enclosed_expression(rhs_id), ".elements);");
+		else if (lhs_is_array_template && !msl_options.force_native_arrays)
 			statement("spvArrayCopy", tag, "(", lhs, ".elements, ", to_expression(rhs_id), ");");
 		else if (rhs_is_array_template && !msl_options.force_native_arrays)
-			statement("spvArrayCopy", tag, "(", lhs, ", ", to_expression(rhs_id), ".elements);");
+			statement("spvArrayCopy", tag, "(", lhs, ", ", to_enclosed_expression(rhs_id), ".elements);");
 		else
 			statement("spvArrayCopy", tag, "(", lhs, ", ", to_expression(rhs_id), ");");
 	}
