@@ -218,7 +218,15 @@ pub fn check(
             add(Table::Texture, i, b.count, what.clone());
         }
         if let Some(i) = b.sampler_index {
-            add(Table::Sampler, i, b.count, what);
+            add(Table::Sampler, i, b.count, what.clone());
+        }
+        if let Some(i) = b.atomic_buffer.and_then(|a| a.buffer_index) {
+            add(
+                Table::Buffer,
+                i,
+                1,
+                format!("image-atomic buffer of {what}"),
+            );
         }
     }
     if let Some(pc) = &layout.push_constants {
@@ -286,6 +294,9 @@ pub fn check(
             }
             if let (Some(id), Some(off)) = (b.sampler_id, b.sampler_byte_offset) {
                 want.push((id, b.count, off, format!("sampler of {what}")));
+            }
+            if let Some((id, off)) = b.atomic_buffer.and_then(|a| a.id.zip(a.byte_offset)) {
+                want.push((id, 1, off, format!("image-atomic buffer of {what}")));
             }
         }
         if let (Some(id), Some(off)) = (ab.sizes_id, ab.sizes_byte_offset) {

@@ -14,6 +14,11 @@
 //!   `[[sampler]]`, dense over (set, binding) per table.
 //! - A **binding map** pins (set, binding) to slots or ids; the rest fill the
 //!   free slots densely. Collisions and out-of-range values are errors.
+//! - **Emulated image atomics** (MSL below 3.1): a storage image with
+//!   atomics also takes its companion buffer (SPIRV-Cross's
+//!   `<name>_atomic`): discrete, the next free `[[buffer]]` after the
+//!   image's own slots (in (set, binding) order); in an argument buffer,
+//!   the next free `[[id]]` after the image's id.
 //! - **Push constants**: the next free `[[buffer]]` after the resources.
 //! - **Buffer sizes** (`OpArrayLength`): with argument buffers, a reserved
 //!   member after the set's last id; SPIRV-Cross also declares a
@@ -21,6 +26,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::model::msl::MslVersion;
 use crate::spirv::{BindingKind, EntryPoint};
 
 pub use crate::model::error::LayoutError;
@@ -148,8 +154,23 @@ impl Table {
     }
 }
 
-/// Computes the layout of one compute entry point.
+/// Computes the layout of one compute entry point for MSL at halc's
+/// default version ([`layout_for`]).
 pub fn layout(entry: &EntryPoint, opts: &LayoutOptions) -> Result<KernelLayout, LayoutError> {
+    layout_for(entry, opts, MslVersion::DEFAULT)
+}
+
+/// Computes the layout of one compute entry point for MSL `version`: below
+/// [`MslVersion::TEXTURE_ATOMICS`] a storage image with atomics also gets
+/// its companion buffer ([`AtomicBufferLayout`]).
+pub fn layout_for(
+    entry: &EntryPoint,
+    opts: &LayoutOptions,
+    version: MslVersion,
+) -> Result<KernelLayout, LayoutError> {
+    let emulated = |b: &crate::spirv::Binding| {
+        version < MslVersion::TEXTURE_ATOMICS && b.image.as_ref().is_some_and(|i| i.atomic)
+    };
     let map = &opts.map;
     let mut out = Vec::with_capacity(entry.bindings.len());
     // Resolve counts first.
@@ -188,6 +209,12 @@ pub fn layout(entry: &EntryPoint, opts: &LayoutOptions) -> Result<KernelLayout, 
             runtime_array_stride: b.runtime_array_stride,
             sizes_index: None,
             name: b.name.clone(),
+            atomic_buffer: emulated(b).then_some(AtomicBufferLayout {
+                buffer_index: None,
+                id: None,
+                byte_offset: None,
+                row_alignment: LINEAR_TEXTURE_ROW_ALIGNMENT,
+            }),
         });
     }
     let uses_sizes: BTreeSet<(u32, u32)> = entry
@@ -318,6 +345,9 @@ pub fn layout(entry: &EntryPoint, opts: &LayoutOptions) -> Result<KernelLayout, 
                     let b = &mut out[i];
                     b.byte_offset = b.id.map(|id| offset_of[&id]);
                     b.sampler_byte_offset = b.sampler_id.map(|id| offset_of[&id]);
+                    if let Some(a) = &mut b.atomic_buffer {
+                        a.byte_offset = a.id.map(|id| offset_of[&id]);
+                    }
                     if uses_sizes.contains(&(b.set, b.binding)) {
                         b.sizes_index = b.id;
                     }
@@ -444,10 +474,15 @@ fn assign_discrete(
     }
     if b.kind.has_sampler() && b.sampler_index.is_none() {
         match (pin.sampler, pinned_pass) {
-            (Some(p), true) => b.sampler_index = Some(samplers.pin(p, n, owner)?),
-            (None, false) => b.sampler_index = Some(samplers.alloc(n, owner, 0)?),
+            (Some(p), true) => b.sampler_index = Some(samplers.pin(p, n, owner.clone())?),
+            (None, false) => b.sampler_index = Some(samplers.alloc(n, owner.clone(), 0)?),
             _ => {}
         }
+    }
+    // The companion buffer of emulated image atomics: the next free
+    // [[buffer]] once the pinned resources are placed.
+    if let Some(a) = b.atomic_buffer.as_mut().filter(|_| !pinned_pass) {
+        a.buffer_index = Some(buffers.alloc(1, format!("image-atomic buffer of {owner}"), 0)?);
     }
     Ok(())
 }
@@ -474,6 +509,9 @@ fn assign_ids(
             (None, false) => b.sampler_id = Some(ids.alloc(n, owner, 0)?),
             _ => {}
         }
+    }
+    if let Some(a) = b.atomic_buffer.as_mut().filter(|_| !pinned_pass) {
+        a.id = Some(ids.alloc(1, format!("image-atomic buffer of {owner}"), 0)?);
     }
     Ok(())
 }
@@ -552,6 +590,97 @@ mod tests {
             .bindings
             .iter()
             .all(|b| b.id.is_some() && b.texture_index.is_none()));
+    }
+
+    /// A storage image with atomics below MSL 3.1 takes its companion
+    /// buffer (SPIRV-Cross's `<name>_atomic`): the id after the image's in
+    /// an argument buffer, the next free [[buffer]] in (set, binding) order
+    /// when discrete (also on iOS tier 1, where the image is discrete);
+    /// none with Metal's texture atomics (3.1).
+    #[test]
+    fn emulated_image_atomics_get_a_companion_buffer() {
+        let atomic = |binding| Binding {
+            kind: BindingKind::StorageImage,
+            min_size: 0,
+            runtime_array_stride: 0,
+            image: Some(crate::model::entry::ImageType {
+                dim: "2d",
+                arrayed: false,
+                multisampled: false,
+                sampled_type: crate::spirv::ScalarType::UInt(32),
+                format: Some("R32_UINT"),
+                atomic: true,
+            }),
+            ..buf(0, binding)
+        };
+        let e = entry(vec![atomic(0), buf(0, 1), atomic(2)], None);
+        let companions = |l: &KernelLayout| -> Vec<_> {
+            l.bindings
+                .iter()
+                .map(|b| {
+                    b.atomic_buffer
+                        .map(|a| (a.buffer_index, a.id, a.byte_offset, a.row_alignment))
+                })
+                .collect()
+        };
+        let v30 = MslVersion::DEFAULT;
+        // Argument buffers: image 0 id 0, its buffer id 1, the buffer id 2,
+        // image 2 id 3, its buffer id 4.
+        let l = layout_for(&e, &LayoutOptions::default(), v30).unwrap();
+        assert_eq!(
+            companions(&l),
+            [
+                Some((None, Some(1), Some(8), 256)),
+                None,
+                Some((None, Some(4), Some(32), 256))
+            ]
+        );
+        assert_eq!(l.argument_buffers[0].size, 40);
+        // Discrete: image 0's buffer [[buffer(0)]], the buffer 1, image 2's 2.
+        let discrete = LayoutOptions {
+            model: BindingModel::Discrete,
+            ..LayoutOptions::default()
+        };
+        let l = layout_for(&e, &discrete, v30).unwrap();
+        assert_eq!(
+            companions(&l),
+            [
+                Some((Some(0), None, None, 256)),
+                None,
+                Some((Some(2), None, None, 256))
+            ]
+        );
+        assert_eq!(l.bindings[1].buffer_index, Some(1));
+        // iOS tier 1: the images and their buffers discrete, after the
+        // argument buffer's [[buffer(0)]].
+        let tier1 = LayoutOptions {
+            platform: Platform::IOS,
+            tier: Tier::Tier1,
+            ..LayoutOptions::default()
+        };
+        let l = layout_for(&e, &tier1, v30).unwrap();
+        assert_eq!(
+            companions(&l),
+            [
+                Some((Some(1), None, None, 256)),
+                None,
+                Some((Some(2), None, None, 256))
+            ]
+        );
+        // Texture atomics: no companion.
+        let v31 = MslVersion::TEXTURE_ATOMICS;
+        let l = layout_for(&e, &LayoutOptions::default(), v31).unwrap();
+        assert_eq!(companions(&l), [None, None, None]);
+        // Out of [[buffer]] slots, the companion is named.
+        let mut many: Vec<_> = (0..31).map(|i| buf(1, i)).collect();
+        many.push(atomic(40));
+        let msg = layout_for(&entry(many, None), &discrete, v30)
+            .unwrap_err()
+            .0;
+        assert!(
+            msg.contains("image-atomic buffer of (set 0, binding 40) does not fit"),
+            "{msg}"
+        );
     }
 
     #[test]

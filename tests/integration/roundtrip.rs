@@ -74,6 +74,12 @@ fn layout_from_file(kv: runtime_loader::Kernel<'_>) -> KernelLayout {
                 runtime_array_stride: b.runtime_array_stride(),
                 sizes_index: b.sizes_index(),
                 name: b.name().map(str::to_string),
+                atomic_buffer: b.atomic_buffer().map(|a| halc::msl::AtomicBufferLayout {
+                    buffer_index: a.buffer_index,
+                    id: a.id,
+                    byte_offset: a.byte_offset,
+                    row_alignment: a.row_alignment,
+                }),
             })
             .collect(),
         push_constants: kv.push_constants().map(|p| PushConstantLayout {
@@ -264,7 +270,21 @@ fn every_fixture_loads_verifies_and_plans_in_every_variant() {
                             texture_id: 2,
                             sampler_id: 1,
                         },
-                        _ => Resource::Texture { resource_id: 2 },
+                        // Emulated image atomics: a texture on a buffer,
+                        // rows as the kernel indexes them.
+                        _ => match binding.atomic_buffer() {
+                            Some(a) => Resource::TextureOnBuffer {
+                                resource_id: 2,
+                                buffer: BufferBinding {
+                                    gpu_address: 0x9_0000_0000 * u64::from(i + 1),
+                                    offset: 0,
+                                    length: a.bytes_per_row(16) * 16,
+                                },
+                                width: 16,
+                                bytes_per_row: a.bytes_per_row(16),
+                            },
+                            None => Resource::Texture { resource_id: 2 },
+                        },
                     };
                     b.bind_array(
                         binding.set(),

@@ -138,6 +138,7 @@ impl DispatchPlan {
             let ab = argument_buffers.iter().position(|a| a.set == set);
             let in_ab = b.id().is_some();
             let sampler_in_ab = b.sampler_id().is_some();
+            let atomic = b.atomic_buffer();
             for (e, r) in (0u32..).zip(elements) {
                 let key = ResourceKey {
                     set,
@@ -186,6 +187,59 @@ impl DispatchPlan {
                         )
                     }
                     (Some((Some(Part::Texture), false)), Resource::Texture { resource_id }) => {
+                        if atomic.is_some() {
+                            return Err(PlanError::NeedsTextureOnBuffer {
+                                kernel: name(),
+                                key,
+                            });
+                        }
+                        (Some(MemberValue::Texture { resource_id }), None)
+                    }
+                    (
+                        Some((Some(Part::Texture), false)),
+                        Resource::TextureOnBuffer {
+                            resource_id,
+                            buffer,
+                            width,
+                            bytes_per_row,
+                        },
+                    ) => {
+                        if let Some(a) = atomic {
+                            let expected = a.bytes_per_row(width);
+                            if bytes_per_row != expected {
+                                return Err(PlanError::AtomicRowPitch {
+                                    kernel: name(),
+                                    key,
+                                    width,
+                                    alignment: a.row_alignment,
+                                    expected,
+                                    found: bytes_per_row,
+                                });
+                            }
+                            // The companion buffer, placed as the image is.
+                            match (a.id.zip(a.byte_offset), ab) {
+                                (Some((id, byte_offset)), Some(ab)) => {
+                                    let value = MemberValue::Buffer {
+                                        gpu_address: buffer.gpu_address,
+                                        offset: buffer.offset,
+                                    };
+                                    let a = &mut argument_buffers[ab];
+                                    write_member(&mut a.bytes, byte_offset, value);
+                                    a.members.push(ArgumentMember {
+                                        id,
+                                        byte_offset,
+                                        key,
+                                        value,
+                                    });
+                                    uses[ab].push(Command::UseAtomicBuffer { key });
+                                }
+                                _ => discrete.push(Command::SetAtomicBuffer {
+                                    index: a.buffer_index.unwrap_or(0),
+                                    key,
+                                    offset: buffer.offset,
+                                }),
+                            }
+                        }
                         (Some(MemberValue::Texture { resource_id }), None)
                     }
                     (Some((None, true)), Resource::Sampler { resource_id }) => {
