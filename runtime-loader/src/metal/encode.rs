@@ -119,6 +119,15 @@ fn materialize_encoder(
             (MemberValue::Buffer { offset, .. }, Bound::Buffer { buffer, .. }) => unsafe {
                 enc.setBuffer_offset_atIndex(Some(buffer.raw()), conv::ns(offset), index)
             },
+            // The companion buffer of emulated image atomics: the buffer
+            // the texture bound at this key was created on.
+            (MemberValue::Buffer { offset, .. }, Bound::Texture(t)) => {
+                let buffer = t.buffer().ok_or(MetalError::Inconsistent {
+                    key: m.key,
+                    message: "the plan writes the buffer of a texture not created on a buffer",
+                })?;
+                unsafe { enc.setBuffer_offset_atIndex(Some(&buffer), conv::ns(offset), index) }
+            }
             (
                 MemberValue::Texture { .. },
                 Bound::Texture(t) | Bound::CombinedImageSampler(t, _),
