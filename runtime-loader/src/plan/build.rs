@@ -151,6 +151,9 @@ impl DispatchPlan {
                     expected: expected_resource(b.kind()),
                     found: r.what(),
                 };
+                // A discrete companion buffer's `setBuffer`, after the
+                // texture's `setTexture`.
+                let mut companion = None;
                 // (buffer or texture value, sampler value)
                 let (main, sampler) = match (kind_parts(b.kind()), *r) {
                     (Some((Some(Part::Buffer), false)), Resource::Buffer(buf)) => {
@@ -233,11 +236,13 @@ impl DispatchPlan {
                                     });
                                     uses[ab].push(Command::UseAtomicBuffer { key });
                                 }
-                                _ => discrete.push(Command::SetAtomicBuffer {
-                                    index: a.buffer_index.unwrap_or(0),
-                                    key,
-                                    offset: buffer.offset,
-                                }),
+                                _ => {
+                                    companion = Some(Command::SetAtomicBuffer {
+                                        index: a.buffer_index.unwrap_or(0),
+                                        key,
+                                        offset: buffer.offset,
+                                    })
+                                }
                             }
                         }
                         (Some(MemberValue::Texture { resource_id }), None)
@@ -294,6 +299,7 @@ impl DispatchPlan {
                         },
                     }
                 }
+                discrete.extend(companion);
                 if let Some(value) = sampler {
                     match (sampler_in_ab, ab, b.sampler_id(), b.sampler_byte_offset()) {
                         (true, Some(ab), Some(id), Some(off)) => {

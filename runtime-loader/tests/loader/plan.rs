@@ -860,14 +860,14 @@ fn emulated_image_atomics_bind_the_textures_buffer() {
     assert_eq!(
         discrete,
         [
+            Command::SetTexture {
+                index: 0,
+                key: key(0, 3, 0)
+            },
             Command::SetAtomicBuffer {
                 index: 1,
                 key: key(0, 3, 0),
                 offset: 512
-            },
-            Command::SetTexture {
-                index: 0,
-                key: key(0, 3, 0)
             },
         ]
     );
