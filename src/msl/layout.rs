@@ -16,9 +16,10 @@
 //!   free slots densely. Collisions and out-of-range values are errors.
 //! - **Emulated image atomics** (MSL below 3.1): a storage image with
 //!   atomics also takes its companion buffer (SPIRV-Cross's
-//!   `<name>_atomic`): discrete, the next free `[[buffer]]` after the
-//!   image's own slots (in (set, binding) order); in an argument buffer,
-//!   the next free `[[id]]` after the image's id.
+//!   `<name>_atomic`): in an argument buffer, the next free `[[id]]` after
+//!   the image's; discrete (and an image Metal keeps out of the argument
+//!   buffer), the lowest free `[[buffer]]` at the image's turn in
+//!   (set, binding) order, after the pinned slots.
 //! - **Push constants**: the next free `[[buffer]]` after the resources.
 //! - **Buffer sizes** (`OpArrayLength`): with argument buffers, a reserved
 //!   member after the set's last id; SPIRV-Cross also declares a
@@ -510,8 +511,11 @@ fn assign_ids(
             _ => {}
         }
     }
+    // The companion buffer of emulated image atomics: the next free id
+    // after the image's (the image may be pinned anywhere).
     if let Some(a) = b.atomic_buffer.as_mut().filter(|_| !pinned_pass) {
-        a.id = Some(ids.alloc(1, format!("image-atomic buffer of {owner}"), 0)?);
+        let from = b.id.map_or(0, |id| id + n);
+        a.id = Some(ids.alloc(1, format!("image-atomic buffer of {owner}"), from)?);
     }
     Ok(())
 }
@@ -667,6 +671,24 @@ mod tests {
                 Some((Some(2), None, None, 256))
             ]
         );
+        // A pinned image: its buffer takes the next free id after it.
+        let mut pinned = LayoutOptions::default();
+        pinned.map.bindings.push(Pin {
+            set: 0,
+            binding: 2,
+            id: Some(10),
+            ..Default::default()
+        });
+        let l = layout_for(&e, &pinned, v30).unwrap();
+        assert_eq!(
+            companions(&l),
+            [
+                Some((None, Some(1), Some(8), 256)),
+                None,
+                Some((None, Some(11), Some(32), 256))
+            ]
+        );
+        assert_eq!(l.bindings[2].id, Some(10));
         // Texture atomics: no companion.
         let v31 = MslVersion::TEXTURE_ATOMICS;
         let l = layout_for(&e, &LayoutOptions::default(), v31).unwrap();

@@ -975,15 +975,38 @@ fn diff_compares_images_texel_by_texel() {
     // each r32 texture was created on), in both binding models and on iOS
     // tier 1, agree with lavapipe; a wrong row pitch in the MSL is caught.
     let atomics = crate::input(&crate::kernel("image_atomics_emulated.spv"));
-    for (bindings, platform, tier) in [
-        (BindingModel::ArgumentBuffers, Platform::MacOS, Tier::Tier2),
-        (BindingModel::Discrete, Platform::MacOS, Tier::Tier2),
-        (BindingModel::ArgumentBuffers, Platform::IOS, Tier::Tier1),
+    // Last, `hist` pinned at [[id(10)]]: its buffer takes [[id(11)]], past
+    // the other members (struct order is not id x 8).
+    let pinned =
+        halc::msl::BindingMap::from_toml("[[binding]]\nset = 0\nbinding = 0\nid = 10\n").unwrap();
+    for (bindings, platform, tier, map) in [
+        (
+            BindingModel::ArgumentBuffers,
+            Platform::MacOS,
+            Tier::Tier2,
+            None,
+        ),
+        (BindingModel::Discrete, Platform::MacOS, Tier::Tier2, None),
+        (
+            BindingModel::ArgumentBuffers,
+            Platform::IOS,
+            Tier::Tier1,
+            None,
+        ),
+        (
+            BindingModel::ArgumentBuffers,
+            Platform::MacOS,
+            Tier::Tier2,
+            Some(&pinned),
+        ),
     ] {
         let mut opts = clean.clone();
         opts.compile.layout.model = bindings;
         opts.compile.layout.platform = platform;
         opts.compile.layout.tier = tier;
+        if let Some(map) = map {
+            opts.compile.layout.map = map.clone();
+        }
         match diff(&atomics, &opts, &device).unwrap() {
             DiffOutcome::Agree(m) => {
                 assert!(m.contains("in 3 storage images agree"), "{bindings:?}: {m}")
