@@ -74,6 +74,11 @@ pub struct Pin {
     pub sampler_id: Option<u32>,
     /// Element count of a runtime-sized descriptor array.
     pub count: Option<u32>,
+    /// `[[buffer(N)]]` of the buffer an image's atomics go through below
+    /// MSL 3.1 (discrete, or an image Metal keeps out of argument buffers).
+    pub atomic_buffer: Option<u32>,
+    /// `[[id(N)]]` of that buffer in the argument buffer.
+    pub atomic_id: Option<u32>,
 }
 
 /// A pinned argument-buffer slot.

@@ -272,6 +272,31 @@ pub fn layout_for(
         if p.id.is_some() && b.kind == BindingKind::Sampler {
             return wrong("id");
         }
+        // The companion buffer of emulated image atomics.
+        if let Some(field) = [
+            (p.atomic_buffer, "atomic_buffer"),
+            (p.atomic_id, "atomic_id"),
+        ]
+        .iter()
+        .find_map(|(v, f)| v.map(|_| *f))
+        {
+            if b.atomic_buffer.is_none() {
+                return err(format!(
+                    "{owner}: binding map gives `{field}`, but the kernel does no emulated image atomics there (a storage image with atomics, below MSL 3.1)"
+                ));
+            }
+            let in_ab = opts.model == BindingModel::ArgumentBuffers && !forced_discrete(b, opts);
+            if in_ab && p.atomic_buffer.is_some() {
+                return err(format!(
+                    "{owner}: binding map gives `atomic_buffer`, but the image is in an argument buffer (give `atomic_id`)"
+                ));
+            }
+            if !in_ab && p.atomic_id.is_some() {
+                return err(format!(
+                    "{owner}: binding map gives `atomic_id`, but the image is discrete (give `atomic_buffer`)"
+                ));
+            }
+        }
     }
 
     let mut argument_buffers = Vec::new();
@@ -480,10 +505,19 @@ fn assign_discrete(
             _ => {}
         }
     }
-    // The companion buffer of emulated image atomics: the next free
-    // [[buffer]] once the pinned resources are placed.
-    if let Some(a) = b.atomic_buffer.as_mut().filter(|_| !pinned_pass) {
-        a.buffer_index = Some(buffers.alloc(1, format!("image-atomic buffer of {owner}"), 0)?);
+    // The companion buffer of emulated image atomics: pinned, or the next
+    // free [[buffer]] once the pinned resources are placed.
+    if let Some(a) = b
+        .atomic_buffer
+        .as_mut()
+        .filter(|a| a.buffer_index.is_none())
+    {
+        let owner = format!("image-atomic buffer of {owner}");
+        match (pin.atomic_buffer, pinned_pass) {
+            (Some(p), true) => a.buffer_index = Some(buffers.pin(p, 1, owner)?),
+            (None, false) => a.buffer_index = Some(buffers.alloc(1, owner, 0)?),
+            _ => {}
+        }
     }
     Ok(())
 }
@@ -513,9 +547,16 @@ fn assign_ids(
     }
     // The companion buffer of emulated image atomics: the next free id
     // after the image's (the image may be pinned anywhere).
-    if let Some(a) = b.atomic_buffer.as_mut().filter(|_| !pinned_pass) {
-        let from = b.id.map_or(0, |id| id + n);
-        a.id = Some(ids.alloc(1, format!("image-atomic buffer of {owner}"), from)?);
+    if let Some(a) = b.atomic_buffer.as_mut().filter(|a| a.id.is_none()) {
+        let owner = format!("image-atomic buffer of {owner}");
+        match (pin.atomic_id, pinned_pass) {
+            (Some(p), true) => a.id = Some(ids.pin(p, 1, owner)?),
+            (None, false) => {
+                let from = b.id.map_or(0, |id| id + n);
+                a.id = Some(ids.alloc(1, owner, from)?);
+            }
+            _ => {}
+        }
     }
     Ok(())
 }
@@ -689,6 +730,37 @@ mod tests {
             ]
         );
         assert_eq!(l.bindings[2].id, Some(10));
+        // Its buffer pinned too; a pin of the wrong kind or where there is
+        // no emulation is an error naming the binding.
+        pinned.map.bindings[0].atomic_id = Some(3);
+        let l = layout_for(&e, &pinned, v30).unwrap();
+        assert_eq!(companions(&l)[2], Some((None, Some(3), Some(24), 256)));
+        let mut pins = discrete.clone();
+        pins.map.bindings.push(Pin {
+            set: 0,
+            binding: 0,
+            atomic_buffer: Some(7),
+            ..Default::default()
+        });
+        let l = layout_for(&e, &pins, v30).unwrap();
+        assert_eq!(companions(&l)[0], Some((Some(7), None, None, 256)));
+        assert_eq!(l.bindings[1].buffer_index, Some(0));
+        for (map, opts, version, want) in [
+            ("atomic_id", &discrete, v30, "binding map gives `atomic_id`, but the image is discrete (give `atomic_buffer`)"),
+            ("atomic_buffer", &LayoutOptions::default(), v30, "binding map gives `atomic_buffer`, but the image is in an argument buffer (give `atomic_id`)"),
+            ("atomic_buffer", &discrete, MslVersion::TEXTURE_ATOMICS, "binding map gives `atomic_buffer`, but the kernel does no emulated image atomics there (a storage image with atomics, below MSL 3.1)"),
+        ] {
+            let mut o = opts.clone();
+            o.map.bindings.push(Pin {
+                set: 0,
+                binding: 0,
+                atomic_buffer: (map == "atomic_buffer").then_some(5),
+                atomic_id: (map == "atomic_id").then_some(5),
+                ..Default::default()
+            });
+            let msg = layout_for(&e, &o, version).unwrap_err().0;
+            assert_eq!(msg, format!("(set 0, binding 0): {want}"));
+        }
         // Texture atomics: no companion.
         let v31 = MslVersion::TEXTURE_ATOMICS;
         let l = layout_for(&e, &LayoutOptions::default(), v31).unwrap();
