@@ -327,6 +327,22 @@ pub fn check(
         }
     }
 
+    // Emulated image atomics: the row alignment the MSL indexes the
+    // texture's buffer with must be the recorded one.
+    if let Some(a) = layout.bindings.iter().find_map(|b| b.atomic_buffer) {
+        const HEAD: &str = "spvLinearTextureAlignmentOverride : ";
+        let n = find(msl, HEAD)
+            .and_then(|at| digits(&msl[at + HEAD.len()..]))
+            .map(|(d, _)| d)
+            .ok_or("the layout records emulated image atomics but the MSL has no `spvLinearTextureAlignment`")?;
+        if n != a.row_alignment.to_string() {
+            return Err(format!(
+                "the MSL's emulated image atomics assume rows aligned to {n} bytes, the layout records {}",
+                a.row_alignment
+            ));
+        }
+    }
+
     // A literal gl_WorkGroupSize must be the reflected one.
     if let Some(components) = workgroup_literal(msl) {
         let parts: Vec<&str> = split_top(components);

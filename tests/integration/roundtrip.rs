@@ -552,3 +552,48 @@ fn a_spec_id_of_two_widths_is_refused() {
         assert_eq!(e, expect);
     }
 }
+
+/// The check of the MSL against the layout covers emulated image atomics'
+/// companion buffers: a recorded slot, id or row alignment that is not the
+/// MSL's is refused, naming it (and the untampered kernel passes).
+#[test]
+fn the_msl_check_covers_emulated_image_atomics() {
+    let path = crate::kernel("image_atomics_emulated.spv");
+    for model in [BindingModel::ArgumentBuffers, BindingModel::Discrete] {
+        let compiled = halc::compile(&[input(&path)], &crate::options_for(model)).unwrap();
+        let k = &compiled.kernels[0];
+        let msl = &k.msl.source;
+        let name = &k.msl.function_name;
+        check(msl, name, &k.layout, &k.workgroup).unwrap();
+        let mut moved = k.layout.clone();
+        let a = moved.bindings[0].atomic_buffer.as_mut().unwrap();
+        match model {
+            BindingModel::Discrete => a.buffer_index = Some(9),
+            BindingModel::ArgumentBuffers => a.id = Some(9),
+        }
+        let e = check(msl, name, &moved, &k.workgroup).unwrap_err();
+        let want = match model {
+            BindingModel::Discrete => {
+                "layout puts image-atomic buffer of (set 0, binding 0) at [[buffer(9)]]"
+            }
+            BindingModel::ArgumentBuffers => "argument buffer of set 0: MSL members (id, count)",
+        };
+        assert!(e.contains(want), "{model:?}: {e}");
+        let mut aligned = k.layout.clone();
+        for b in &mut aligned.bindings {
+            if let Some(a) = &mut b.atomic_buffer {
+                a.row_alignment = 64;
+            }
+        }
+        let e = check(msl, name, &aligned, &k.workgroup).unwrap_err();
+        assert_eq!(
+            e,
+            "the MSL's emulated image atomics assume rows aligned to 256 bytes, the layout records 64"
+        );
+        // Without the companion in the layout, the MSL's parameter or
+        // member is one the layout does not assign.
+        let mut dropped = k.layout.clone();
+        dropped.bindings[0].atomic_buffer = None;
+        assert!(check(msl, name, &dropped, &k.workgroup).is_err());
+    }
+}
