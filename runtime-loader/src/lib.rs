@@ -67,6 +67,8 @@ pub use kernel::{
     SizesBufferLayout, ThreadgroupDim,
 };
 pub use load::{BuildInfo, Executable, LoadError, OwnedExecutable};
-pub use records::{or_unset, ArgumentBuffer, Binding, Library, UNSET};
+pub use records::{
+    or_unset, ArgumentBuffer, AtomicBuffer, Binding, Library, ATOMIC_TEXTURE_ROW_ALIGNMENT, UNSET,
+};
 pub use strings::{StringTable, Strings};
 pub use verify::{bits_fit, scalar_bits, VerifyLimits, Violation, MAX_SAMPLER_SLOTS};

@@ -122,6 +122,53 @@ impl<'a> Binding<'a> {
     pub fn name(&self) -> Option<&'a str> {
         Some(self.name).filter(|n| !n.is_empty())
     }
+
+    /// A storage image whose atomics are emulated (MSL below 3.1): where
+    /// the kernel takes the buffer its texture was created on, and the row
+    /// alignment that texture must have.
+    pub fn atomic_buffer(&self) -> Option<AtomicBuffer> {
+        let row_alignment = opt(self.raw.atomic_row_alignment())?;
+        Some(AtomicBuffer {
+            buffer_index: opt(self.raw.atomic_buffer_index()),
+            id: opt(self.raw.atomic_id()),
+            byte_offset: opt(self.raw.atomic_byte_offset()),
+            row_alignment,
+        })
+    }
+}
+
+/// The row alignment (bytes) halc compiles emulated image atomics with and
+/// records in `Binding.atomic_row_alignment`, and what
+/// `Device::atomic_texture` aligns a texture's rows to. A power of two
+/// meant to be a multiple of any device's
+/// `minimumLinearTextureAlignmentForPixelFormat:(R32Uint)`; the Metal
+/// backend checks that it is.
+pub const ATOMIC_TEXTURE_ROW_ALIGNMENT: u32 = 256;
+
+/// The companion buffer of a storage image whose atomics SPIRV-Cross
+/// emulates below MSL 3.1 (`Binding.atomic_*` of the executable): the
+/// buffer a 2D r32 texture was created on
+/// (`newTextureWithDescriptor:offset:bytesPerRow:`), bound beside it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AtomicBuffer {
+    /// Discrete `[[buffer(N)]]`, when the image is discrete.
+    pub buffer_index: Option<u32>,
+    /// Argument-buffer member id, when the image is in an argument buffer.
+    pub id: Option<u32>,
+    /// Byte offset of that member.
+    pub byte_offset: Option<u32>,
+    /// Bytes the texture's rows are aligned to: its rows must be
+    /// `align_up(width * 4, row_alignment)` bytes apart.
+    pub row_alignment: u32,
+}
+
+impl AtomicBuffer {
+    /// Bytes between the rows of a `width`-texel r32 texture the kernel's
+    /// atomics index (SPIRV-Cross's `spvImage2DAtomicCoord`).
+    pub fn bytes_per_row(&self, width: u32) -> u64 {
+        let a = u64::from(self.row_alignment.max(4));
+        (u64::from(width) * 4).div_ceil(a) * a
+    }
 }
 
 /// The argument buffer of one descriptor set.

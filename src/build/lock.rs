@@ -158,6 +158,19 @@ pub struct LockedResource {
     /// Byte offset of `sampler_id`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sampler_byte_offset: Option<u32>,
+    /// Emulated image atomics (MSL below 3.1): the discrete `[[buffer(N)]]`
+    /// of the buffer the image's texture was created on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub atomic_buffer: Option<u32>,
+    /// Its argument-buffer `[[id(N)]]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub atomic_id: Option<u32>,
+    /// Byte offset of `atomic_id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub atomic_byte_offset: Option<u32>,
+    /// Bytes the texture's rows are aligned to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub atomic_row_alignment: Option<u32>,
 }
 
 /// A function constant.
@@ -303,6 +316,10 @@ fn kernel(k: &reflection::Kernel) -> LockedKernel {
                 byte_offset: r.byte_offset,
                 sampler_id: r.sampler_id,
                 sampler_byte_offset: r.sampler_byte_offset,
+                atomic_buffer: r.image_atomic_buffer.as_ref().and_then(|a| a.buffer_index),
+                atomic_id: r.image_atomic_buffer.as_ref().and_then(|a| a.id),
+                atomic_byte_offset: r.image_atomic_buffer.as_ref().and_then(|a| a.byte_offset),
+                atomic_row_alignment: r.image_atomic_buffer.as_ref().map(|a| a.row_alignment),
             })
             .collect(),
         function_constants: k
@@ -400,6 +417,10 @@ fn facts(k: &LockedKernel) -> Facts {
             ("byte offset", r.byte_offset),
             ("sampler id", r.sampler_id),
             ("sampler byte offset", r.sampler_byte_offset),
+            ("image-atomic buffer", r.atomic_buffer),
+            ("image-atomic id", r.atomic_id),
+            ("image-atomic byte offset", r.atomic_byte_offset),
+            ("image-atomic row alignment", r.atomic_row_alignment),
         ];
         for (what, v) in slots {
             if let Some(v) = v {

@@ -106,6 +106,17 @@ pub fn render(r: &Reflection) -> String {
             if let (Some(i), Some(o)) = (b.sampler_id, b.sampler_byte_offset) {
                 slots.push(format!("sampler [[id({i})]] @ byte {o}"));
             }
+            if let Some(a) = &b.image_atomic_buffer {
+                let at = match (a.buffer_index, a.id, a.byte_offset) {
+                    (Some(i), _, _) => format!("[[buffer({i})]]"),
+                    (_, Some(i), Some(o)) => format!("[[id({i})]] @ byte {o}"),
+                    _ => "?".into(),
+                };
+                slots.push(format!(
+                    "atomics through its texture's buffer at {at} (rows aligned to {} B)",
+                    a.row_alignment
+                ));
+            }
             let mut extra = String::new();
             if b.count != 1 {
                 let _ = write!(extra, " x{}", b.count);

@@ -187,6 +187,30 @@ pub struct Resource {
     /// Entry of the buffer-sizes table that must hold this buffer's length.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buffer_sizes_index: Option<u32>,
+    /// A storage image whose atomics are emulated (MSL below 3.1): the
+    /// buffer its texture was created on, which the kernel also takes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image_atomic_buffer: Option<ImageAtomicBuffer>,
+}
+
+/// The companion buffer of emulated image atomics: placed as its image is
+/// (`buffer_index` when discrete, `id`/`byte_offset` in the argument
+/// buffer); the texture's rows must be `row_alignment`-aligned.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImageAtomicBuffer {
+    /// Discrete `[[buffer(N)]]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_index: Option<u32>,
+    /// Argument-buffer `[[id(N)]]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<u32>,
+    /// Byte offset of `id` in the argument buffer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub byte_offset: Option<u32>,
+    /// Bytes the texture's rows are aligned to: rows are
+    /// `align_up(width * 4, row_alignment)` bytes apart.
+    pub row_alignment: u32,
 }
 
 /// The push-constant block.
@@ -503,6 +527,12 @@ fn resource(b: runtime_loader::Binding<'_>) -> Resource {
         sampler_id: b.sampler_id(),
         sampler_byte_offset: b.sampler_byte_offset(),
         buffer_sizes_index: b.sizes_index(),
+        image_atomic_buffer: b.atomic_buffer().map(|a| ImageAtomicBuffer {
+            buffer_index: a.buffer_index,
+            id: a.id,
+            byte_offset: a.byte_offset,
+            row_alignment: a.row_alignment,
+        }),
     }
 }
 

@@ -102,28 +102,63 @@ pub(super) fn prepare_entry(
             b.set, b.binding
         ))));
     }
-    // Image atomics: Metal's texture atomics (MSL 3.1); before, SPIRV-Cross
-    // emulates them with a buffer outside the binding contract.
-    const TEXTURE_ATOMICS: MslVersion = MslVersion { major: 3, minor: 1 };
-    if let Some(b) = (options.msl_version < TEXTURE_ATOMICS)
-        .then(|| {
-            e.bindings
-                .iter()
-                .find(|b| b.image.as_ref().is_some_and(|i| i.atomic))
-        })
-        .flatten()
-    {
-        return Err(fail(ErrorKind::MslVersion {
-            what: format!(
-                "(set {}, binding {}): an atomic operation on an image (GLSL imageAtomic*: Metal's texture atomics, macOS 14 and iOS 17)",
-                b.set, b.binding
-            ),
-            needs: TEXTURE_ATOMICS,
-            target: options.msl_version,
-        }));
+    // Image atomics: Metal's texture atomics (MSL 3.1); below, SPIRV-Cross
+    // emulates them on a 2D r32 texture created on a buffer, which the
+    // layout binds as the image's companion buffer. What that emulation
+    // cannot do is refused here.
+    if options.msl_version < MslVersion::TEXTURE_ATOMICS {
+        for b in &e.bindings {
+            let Some(i) = b.image.as_ref().filter(|i| i.atomic) else {
+                continue;
+            };
+            // (what the atomic is on, why the emulation cannot take it)
+            let why = if b.kind != spirv::BindingKind::StorageImage {
+                Some((
+                    "a storage texel buffer",
+                    "it emulates them on textures created on a buffer",
+                ))
+            } else if i.dim != "2d" || i.arrayed {
+                Some(match (i.dim, i.arrayed) {
+                    ("2d", _) => (
+                        "a 2D array image",
+                        "SPIRV-Cross's emulation ignores the layer",
+                    ),
+                    ("1d", _) => (
+                        "a 1D image",
+                        "Metal creates only 2D textures on a buffer with rows",
+                    ),
+                    ("3d", _) => ("a 3D image", "SPIRV-Cross emulates 2D images only"),
+                    _ => ("a cube image", "SPIRV-Cross emulates 2D images only"),
+                })
+            } else if b.count != 1 {
+                Some((
+                    "an array of storage images",
+                    "SPIRV-Cross emulates single images only",
+                ))
+            } else if !matches!(i.format, Some("R32_UINT" | "R32_SINT")) {
+                Some((
+                    "a storage image of another format than r32ui and r32i",
+                    "Metal's atomics are on 32-bit integers",
+                ))
+            } else {
+                None
+            };
+            if let Some((on, why)) = why {
+                return Err(fail(ErrorKind::MslVersion {
+                    what: format!(
+                        "(set {}, binding {}): an atomic operation on {on}, which halc emulates below MSL 3.1 only on single 2D r32ui and r32i storage images ({why}): Metal's texture atomics (macOS 14, iOS 17)",
+                        b.set, b.binding
+                    ),
+                    needs: MslVersion::TEXTURE_ATOMICS,
+                    target: options.msl_version,
+                }));
+            }
+        }
     }
     let layout = t
-        .time(Stage::Layout, || msl::layout(e, &options.layout))
+        .time(Stage::Layout, || {
+            msl::layout_for(e, &options.layout, options.msl_version)
+        })
         .map_err(|k| fail(k.into()))?;
     Ok((workgroup, layout))
 }
@@ -274,6 +309,16 @@ pub(super) fn function_constants(
     specs: &[spirv::SpecConstant],
     workgroup: &mut spirv::WorkgroupSize,
 ) -> Result<Vec<spirv::SpecConstant>, ErrorKind> {
+    // Emulated image atomics declare SPIRV-Cross's row-alignment override,
+    // which halc leaves unset (the alignment is baked in and recorded).
+    let alignment_override = msl.contains(&format!(
+        "spvLinearTextureAlignmentOverride [[function_constant({ALIGNMENT_CONSTANT_ID})]]"
+    ));
+    if alignment_override && specs.iter().any(|s| s.id == ALIGNMENT_CONSTANT_ID) {
+        return Err(ErrorKind::Rejected(format!(
+            "SpecId {ALIGNMENT_CONSTANT_ID} is the function constant SPIRV-Cross declares for the row alignment of emulated image atomics (below MSL 3.1): give the spec constant another SpecId, or compile with --msl-version 3.1"
+        )));
+    }
     let used = msl::check::spec_constant_use(msl)
         .map_err(|m| ErrorKind::Internal(format!("generated MSL: {m}")))?;
     let mut out = Vec::new();
@@ -314,11 +359,10 @@ pub(super) fn function_constants(
             aliases: decls,
         });
     }
-    if let Some(id) = used
-        .function_constants
-        .keys()
-        .find(|id| !specs.iter().any(|s| s.id == **id))
-    {
+    if let Some(id) = used.function_constants.keys().find(|id| {
+        let ours = alignment_override && **id == ALIGNMENT_CONSTANT_ID;
+        !ours && !specs.iter().any(|s| s.id == **id)
+    }) {
         return Err(ErrorKind::Internal(format!(
             "the MSL declares function constant {id}, which is no open spec constant"
         )));
@@ -350,6 +394,10 @@ pub(super) fn function_constants(
     }
     Ok(out)
 }
+
+/// The function constant SPIRV-Cross declares for emulated image atomics'
+/// row alignment (`r32ui_alignment_constant_id`, its default).
+const ALIGNMENT_CONSTANT_ID: u32 = 65535;
 
 /// The pixel formats Metal's `access::read_write` textures take (read-write
 /// texture tier 2: every Apple-silicon Mac, A13 and later), by their

@@ -165,6 +165,10 @@ pub fn write<'c>(c: &'c Compiled) -> Vec<u8> {
                     u(x.sampler_byte_offset),
                     x.runtime_array_stride,
                     u(x.sizes_index),
+                    u(x.atomic_buffer.and_then(|a| a.buffer_index)),
+                    u(x.atomic_buffer.and_then(|a| a.id)),
+                    u(x.atomic_buffer.and_then(|a| a.byte_offset)),
+                    u(x.atomic_buffer.map(|a| a.row_alignment)),
                     kind(x.kind),
                     access(x.access),
                 )

@@ -74,6 +74,11 @@ pub struct Pin {
     pub sampler_id: Option<u32>,
     /// Element count of a runtime-sized descriptor array.
     pub count: Option<u32>,
+    /// `[[buffer(N)]]` of the buffer an image's atomics go through below
+    /// MSL 3.1 (discrete, or an image Metal keeps out of argument buffers).
+    pub atomic_buffer: Option<u32>,
+    /// `[[id(N)]]` of that buffer in the argument buffer.
+    pub atomic_id: Option<u32>,
 }
 
 /// A pinned argument-buffer slot.
@@ -150,7 +155,36 @@ pub struct BindingLayout {
     pub sizes_index: Option<u32>,
     /// Name, if the SPIR-V has one.
     pub name: Option<String>,
+    /// A storage image whose atomics SPIRV-Cross emulates below MSL 3.1:
+    /// the buffer the (linear) texture was created on, which the kernel
+    /// takes as a second parameter `<name>_atomic`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub atomic_buffer: Option<AtomicBufferLayout>,
 }
+
+/// Where the companion buffer of an emulated image atomic goes: the buffer
+/// a 2D r32 texture was created on (`newTextureWithDescriptor:offset:
+/// bytesPerRow:`), through which the kernel does its atomics. Exactly one
+/// of `buffer_index` and `id` is set, as for the image.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AtomicBufferLayout {
+    /// Discrete `[[buffer(N)]]` (discrete bindings, or an image Metal
+    /// keeps out of argument buffers).
+    pub buffer_index: Option<u32>,
+    /// Argument-buffer member id.
+    pub id: Option<u32>,
+    /// Byte offset of `id` in the argument buffer.
+    pub byte_offset: Option<u32>,
+    /// Bytes the texture's rows are aligned to, as the MSL assumes
+    /// (`spvLinearTextureAlignment`): its rows are
+    /// `align_up(width * 4, row_alignment)` bytes apart.
+    pub row_alignment: u32,
+}
+
+/// The row alignment (bytes) halc compiles emulated image atomics with:
+/// SPIRV-Cross's `r32ui_linear_texture_alignment`, baked into the MSL and
+/// recorded per binding; the runtime's `atomic_texture` aligns rows so.
+pub const LINEAR_TEXTURE_ROW_ALIGNMENT: u32 = runtime_loader::ATOMIC_TEXTURE_ROW_ALIGNMENT;
 
 /// One set's argument buffer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

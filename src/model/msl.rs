@@ -21,6 +21,9 @@ impl MslVersion {
     pub const MAX: MslVersion = MslVersion { major: 3, minor: 2 };
     /// halc's default.
     pub const DEFAULT: MslVersion = MslVersion { major: 3, minor: 0 };
+    /// Metal's texture atomics (macOS 14, iOS 17): below it halc emulates
+    /// image atomics with a buffer (SPIRV-Cross's `<name>_atomic`).
+    pub const TEXTURE_ATOMICS: MslVersion = MslVersion { major: 3, minor: 1 };
 }
 
 impl Default for MslVersion {

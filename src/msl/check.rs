@@ -218,7 +218,15 @@ pub fn check(
             add(Table::Texture, i, b.count, what.clone());
         }
         if let Some(i) = b.sampler_index {
-            add(Table::Sampler, i, b.count, what);
+            add(Table::Sampler, i, b.count, what.clone());
+        }
+        if let Some(i) = b.atomic_buffer.and_then(|a| a.buffer_index) {
+            add(
+                Table::Buffer,
+                i,
+                1,
+                format!("image-atomic buffer of {what}"),
+            );
         }
     }
     if let Some(pc) = &layout.push_constants {
@@ -287,6 +295,9 @@ pub fn check(
             if let (Some(id), Some(off)) = (b.sampler_id, b.sampler_byte_offset) {
                 want.push((id, b.count, off, format!("sampler of {what}")));
             }
+            if let Some((id, off)) = b.atomic_buffer.and_then(|a| a.id.zip(a.byte_offset)) {
+                want.push((id, 1, off, format!("image-atomic buffer of {what}")));
+            }
         }
         if let (Some(id), Some(off)) = (ab.sizes_id, ab.sizes_byte_offset) {
             want.push((id, 1, off, "buffer-sizes table".into()));
@@ -312,6 +323,22 @@ pub fn check(
             return Err(format!(
                 "argument buffer of set {set} is {off} bytes in the MSL, layout records {}",
                 ab.size
+            ));
+        }
+    }
+
+    // Emulated image atomics: the row alignment the MSL indexes the
+    // texture's buffer with must be the recorded one.
+    if let Some(a) = layout.bindings.iter().find_map(|b| b.atomic_buffer) {
+        const HEAD: &str = "spvLinearTextureAlignmentOverride : ";
+        let n = find(msl, HEAD)
+            .and_then(|at| digits(&msl[at + HEAD.len()..]))
+            .map(|(d, _)| d)
+            .ok_or("the layout records emulated image atomics but the MSL has no `spvLinearTextureAlignment`")?;
+        if n != a.row_alignment.to_string() {
+            return Err(format!(
+                "the MSL's emulated image atomics assume rows aligned to {n} bytes, the layout records {}",
+                a.row_alignment
             ));
         }
     }

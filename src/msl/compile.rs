@@ -84,9 +84,12 @@ pub fn generate_from(
         // the member ids; resources forced out of the argument buffer carry
         // discrete indices instead.
         let target = BindTarget {
+            // An emulated image atomic's companion buffer is the image's
+            // buffer target (SPIRV-Cross's secondary index).
             buffer: b
                 .buffer_index
                 .or(b.id.filter(|_| b.kind.is_buffer()))
+                .or(b.atomic_buffer.and_then(|a| a.buffer_index.or(a.id)))
                 .unwrap_or(0),
             texture: b
                 .texture_index
@@ -156,6 +159,9 @@ pub fn generate_from(
     o.texture_buffer_native = opts.version >= (MslVersion { major: 2, minor: 1 });
     o.ios_use_simdgroup_functions =
         opts.platform == Platform::IOS && opts.version >= (MslVersion { major: 2, minor: 3 });
+    // Emulated image atomics (below MSL 3.1) index the texture's buffer
+    // with rows this many bytes apart; the layout records the same value.
+    o.r32ui_linear_texture_alignment = super::layout::LINEAR_TEXTURE_ROW_ALIGNMENT;
     o.enable_decoration_binding = false;
     o.force_active_argument_buffer_resources = false;
 

@@ -14,6 +14,12 @@
 //!   `[[sampler]]`, dense over (set, binding) per table.
 //! - A **binding map** pins (set, binding) to slots or ids; the rest fill the
 //!   free slots densely. Collisions and out-of-range values are errors.
+//! - **Emulated image atomics** (MSL below 3.1): a storage image with
+//!   atomics also takes its companion buffer (SPIRV-Cross's
+//!   `<name>_atomic`): in an argument buffer, the next free `[[id]]` after
+//!   the image's; discrete (and an image Metal keeps out of the argument
+//!   buffer), the lowest free `[[buffer]]` at the image's turn in
+//!   (set, binding) order, after the pinned slots.
 //! - **Push constants**: the next free `[[buffer]]` after the resources.
 //! - **Buffer sizes** (`OpArrayLength`): with argument buffers, a reserved
 //!   member after the set's last id; SPIRV-Cross also declares a
@@ -21,6 +27,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::model::msl::MslVersion;
 use crate::spirv::{BindingKind, EntryPoint};
 
 pub use crate::model::error::LayoutError;
@@ -148,8 +155,23 @@ impl Table {
     }
 }
 
-/// Computes the layout of one compute entry point.
+/// Computes the layout of one compute entry point for MSL at halc's
+/// default version ([`layout_for`]).
 pub fn layout(entry: &EntryPoint, opts: &LayoutOptions) -> Result<KernelLayout, LayoutError> {
+    layout_for(entry, opts, MslVersion::DEFAULT)
+}
+
+/// Computes the layout of one compute entry point for MSL `version`: below
+/// [`MslVersion::TEXTURE_ATOMICS`] a storage image with atomics also gets
+/// its companion buffer ([`AtomicBufferLayout`]).
+pub fn layout_for(
+    entry: &EntryPoint,
+    opts: &LayoutOptions,
+    version: MslVersion,
+) -> Result<KernelLayout, LayoutError> {
+    let emulated = |b: &crate::spirv::Binding| {
+        version < MslVersion::TEXTURE_ATOMICS && b.image.as_ref().is_some_and(|i| i.atomic)
+    };
     let map = &opts.map;
     let mut out = Vec::with_capacity(entry.bindings.len());
     // Resolve counts first.
@@ -188,6 +210,12 @@ pub fn layout(entry: &EntryPoint, opts: &LayoutOptions) -> Result<KernelLayout, 
             runtime_array_stride: b.runtime_array_stride,
             sizes_index: None,
             name: b.name.clone(),
+            atomic_buffer: emulated(b).then_some(AtomicBufferLayout {
+                buffer_index: None,
+                id: None,
+                byte_offset: None,
+                row_alignment: LINEAR_TEXTURE_ROW_ALIGNMENT,
+            }),
         });
     }
     let uses_sizes: BTreeSet<(u32, u32)> = entry
@@ -243,6 +271,31 @@ pub fn layout(entry: &EntryPoint, opts: &LayoutOptions) -> Result<KernelLayout, 
         }
         if p.id.is_some() && b.kind == BindingKind::Sampler {
             return wrong("id");
+        }
+        // The companion buffer of emulated image atomics.
+        if let Some(field) = [
+            (p.atomic_buffer, "atomic_buffer"),
+            (p.atomic_id, "atomic_id"),
+        ]
+        .iter()
+        .find_map(|(v, f)| v.map(|_| *f))
+        {
+            if b.atomic_buffer.is_none() {
+                return err(format!(
+                    "{owner}: binding map gives `{field}`, but the kernel does no emulated image atomics there (a storage image with atomics, below MSL 3.1)"
+                ));
+            }
+            let in_ab = opts.model == BindingModel::ArgumentBuffers && !forced_discrete(b, opts);
+            if in_ab && p.atomic_buffer.is_some() {
+                return err(format!(
+                    "{owner}: binding map gives `atomic_buffer`, but the image is in an argument buffer (give `atomic_id`)"
+                ));
+            }
+            if !in_ab && p.atomic_id.is_some() {
+                return err(format!(
+                    "{owner}: binding map gives `atomic_id`, but the image is discrete (give `atomic_buffer`)"
+                ));
+            }
         }
     }
 
@@ -318,6 +371,9 @@ pub fn layout(entry: &EntryPoint, opts: &LayoutOptions) -> Result<KernelLayout, 
                     let b = &mut out[i];
                     b.byte_offset = b.id.map(|id| offset_of[&id]);
                     b.sampler_byte_offset = b.sampler_id.map(|id| offset_of[&id]);
+                    if let Some(a) = &mut b.atomic_buffer {
+                        a.byte_offset = a.id.map(|id| offset_of[&id]);
+                    }
                     if uses_sizes.contains(&(b.set, b.binding)) {
                         b.sizes_index = b.id;
                     }
@@ -444,8 +500,22 @@ fn assign_discrete(
     }
     if b.kind.has_sampler() && b.sampler_index.is_none() {
         match (pin.sampler, pinned_pass) {
-            (Some(p), true) => b.sampler_index = Some(samplers.pin(p, n, owner)?),
-            (None, false) => b.sampler_index = Some(samplers.alloc(n, owner, 0)?),
+            (Some(p), true) => b.sampler_index = Some(samplers.pin(p, n, owner.clone())?),
+            (None, false) => b.sampler_index = Some(samplers.alloc(n, owner.clone(), 0)?),
+            _ => {}
+        }
+    }
+    // The companion buffer of emulated image atomics: pinned, or the next
+    // free [[buffer]] once the pinned resources are placed.
+    if let Some(a) = b
+        .atomic_buffer
+        .as_mut()
+        .filter(|a| a.buffer_index.is_none())
+    {
+        let owner = format!("image-atomic buffer of {owner}");
+        match (pin.atomic_buffer, pinned_pass) {
+            (Some(p), true) => a.buffer_index = Some(buffers.pin(p, 1, owner)?),
+            (None, false) => a.buffer_index = Some(buffers.alloc(1, owner, 0)?),
             _ => {}
         }
     }
@@ -472,6 +542,19 @@ fn assign_ids(
         match (pin.sampler_id, pinned_pass) {
             (Some(p), true) => b.sampler_id = Some(ids.pin(p, n, owner)?),
             (None, false) => b.sampler_id = Some(ids.alloc(n, owner, 0)?),
+            _ => {}
+        }
+    }
+    // The companion buffer of emulated image atomics: the next free id
+    // after the image's (the image may be pinned anywhere).
+    if let Some(a) = b.atomic_buffer.as_mut().filter(|a| a.id.is_none()) {
+        let owner = format!("image-atomic buffer of {owner}");
+        match (pin.atomic_id, pinned_pass) {
+            (Some(p), true) => a.id = Some(ids.pin(p, 1, owner)?),
+            (None, false) => {
+                let from = b.id.map_or(0, |id| id + n);
+                a.id = Some(ids.alloc(1, owner, from)?);
+            }
             _ => {}
         }
     }
@@ -552,6 +635,146 @@ mod tests {
             .bindings
             .iter()
             .all(|b| b.id.is_some() && b.texture_index.is_none()));
+    }
+
+    /// A storage image with atomics below MSL 3.1 takes its companion
+    /// buffer (SPIRV-Cross's `<name>_atomic`): the id after the image's in
+    /// an argument buffer, the next free [[buffer]] in (set, binding) order
+    /// when discrete (also on iOS tier 1, where the image is discrete);
+    /// none with Metal's texture atomics (3.1).
+    #[test]
+    fn emulated_image_atomics_get_a_companion_buffer() {
+        let atomic = |binding| Binding {
+            kind: BindingKind::StorageImage,
+            min_size: 0,
+            runtime_array_stride: 0,
+            image: Some(crate::model::entry::ImageType {
+                dim: "2d",
+                arrayed: false,
+                multisampled: false,
+                sampled_type: crate::spirv::ScalarType::UInt(32),
+                format: Some("R32_UINT"),
+                atomic: true,
+            }),
+            ..buf(0, binding)
+        };
+        let e = entry(vec![atomic(0), buf(0, 1), atomic(2)], None);
+        let companions = |l: &KernelLayout| -> Vec<_> {
+            l.bindings
+                .iter()
+                .map(|b| {
+                    b.atomic_buffer
+                        .map(|a| (a.buffer_index, a.id, a.byte_offset, a.row_alignment))
+                })
+                .collect()
+        };
+        let v30 = MslVersion::DEFAULT;
+        // Argument buffers: image 0 id 0, its buffer id 1, the buffer id 2,
+        // image 2 id 3, its buffer id 4.
+        let l = layout_for(&e, &LayoutOptions::default(), v30).unwrap();
+        assert_eq!(
+            companions(&l),
+            [
+                Some((None, Some(1), Some(8), 256)),
+                None,
+                Some((None, Some(4), Some(32), 256))
+            ]
+        );
+        assert_eq!(l.argument_buffers[0].size, 40);
+        // Discrete: image 0's buffer [[buffer(0)]], the buffer 1, image 2's 2.
+        let discrete = LayoutOptions {
+            model: BindingModel::Discrete,
+            ..LayoutOptions::default()
+        };
+        let l = layout_for(&e, &discrete, v30).unwrap();
+        assert_eq!(
+            companions(&l),
+            [
+                Some((Some(0), None, None, 256)),
+                None,
+                Some((Some(2), None, None, 256))
+            ]
+        );
+        assert_eq!(l.bindings[1].buffer_index, Some(1));
+        // iOS tier 1: the images and their buffers discrete, after the
+        // argument buffer's [[buffer(0)]].
+        let tier1 = LayoutOptions {
+            platform: Platform::IOS,
+            tier: Tier::Tier1,
+            ..LayoutOptions::default()
+        };
+        let l = layout_for(&e, &tier1, v30).unwrap();
+        assert_eq!(
+            companions(&l),
+            [
+                Some((Some(1), None, None, 256)),
+                None,
+                Some((Some(2), None, None, 256))
+            ]
+        );
+        // A pinned image: its buffer takes the next free id after it.
+        let mut pinned = LayoutOptions::default();
+        pinned.map.bindings.push(Pin {
+            set: 0,
+            binding: 2,
+            id: Some(10),
+            ..Default::default()
+        });
+        let l = layout_for(&e, &pinned, v30).unwrap();
+        assert_eq!(
+            companions(&l),
+            [
+                Some((None, Some(1), Some(8), 256)),
+                None,
+                Some((None, Some(11), Some(32), 256))
+            ]
+        );
+        assert_eq!(l.bindings[2].id, Some(10));
+        // Its buffer pinned too; a pin of the wrong kind or where there is
+        // no emulation is an error naming the binding.
+        pinned.map.bindings[0].atomic_id = Some(3);
+        let l = layout_for(&e, &pinned, v30).unwrap();
+        assert_eq!(companions(&l)[2], Some((None, Some(3), Some(24), 256)));
+        let mut pins = discrete.clone();
+        pins.map.bindings.push(Pin {
+            set: 0,
+            binding: 0,
+            atomic_buffer: Some(7),
+            ..Default::default()
+        });
+        let l = layout_for(&e, &pins, v30).unwrap();
+        assert_eq!(companions(&l)[0], Some((Some(7), None, None, 256)));
+        assert_eq!(l.bindings[1].buffer_index, Some(0));
+        for (map, opts, version, want) in [
+            ("atomic_id", &discrete, v30, "binding map gives `atomic_id`, but the image is discrete (give `atomic_buffer`)"),
+            ("atomic_buffer", &LayoutOptions::default(), v30, "binding map gives `atomic_buffer`, but the image is in an argument buffer (give `atomic_id`)"),
+            ("atomic_buffer", &discrete, MslVersion::TEXTURE_ATOMICS, "binding map gives `atomic_buffer`, but the kernel does no emulated image atomics there (a storage image with atomics, below MSL 3.1)"),
+        ] {
+            let mut o = opts.clone();
+            o.map.bindings.push(Pin {
+                set: 0,
+                binding: 0,
+                atomic_buffer: (map == "atomic_buffer").then_some(5),
+                atomic_id: (map == "atomic_id").then_some(5),
+                ..Default::default()
+            });
+            let msg = layout_for(&e, &o, version).unwrap_err().0;
+            assert_eq!(msg, format!("(set 0, binding 0): {want}"));
+        }
+        // Texture atomics: no companion.
+        let v31 = MslVersion::TEXTURE_ATOMICS;
+        let l = layout_for(&e, &LayoutOptions::default(), v31).unwrap();
+        assert_eq!(companions(&l), [None, None, None]);
+        // Out of [[buffer]] slots, the companion is named.
+        let mut many: Vec<_> = (0..31).map(|i| buf(1, i)).collect();
+        many.push(atomic(40));
+        let msg = layout_for(&entry(many, None), &discrete, v30)
+            .unwrap_err()
+            .0;
+        assert!(
+            msg.contains("image-atomic buffer of (set 0, binding 40) does not fit"),
+            "{msg}"
+        );
     }
 
     #[test]

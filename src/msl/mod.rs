@@ -12,6 +12,6 @@ pub use compile::{
     generate, CrossError, GeneratedMsl, MslOptions, MslVersion, SPIRV_CROSS_VERSION,
 };
 pub use layout::{
-    layout, ArgumentBufferLayout, BindingLayout, BindingMap, BindingModel, KernelLayout,
-    LayoutError, LayoutOptions, Platform, PushConstantLayout, Tier,
+    layout, layout_for, ArgumentBufferLayout, AtomicBufferLayout, BindingLayout, BindingMap,
+    BindingModel, KernelLayout, LayoutError, LayoutOptions, Platform, PushConstantLayout, Tier,
 };

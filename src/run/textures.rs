@@ -94,7 +94,11 @@ pub(crate) fn sampler_descriptor(d: &vulkan_reference::SamplerDesc) -> cpu::Samp
 }
 
 /// The CPU texture Metal would have for the Vulkan image `desc`, holding
-/// `bytes` (every layer, tightly packed).
+/// `bytes` (every layer, tightly packed). A 2D r32ui or r32i image, the
+/// kind a kernel may do image atomics on, is made as an application would
+/// make one for atomics at any MSL version (MoltenVK does the same): on a
+/// buffer of its own with aligned rows ([`cpu::Device::atomic_texture`]),
+/// which a kernel compiled below MSL 3.1 does its atomics through.
 pub(crate) fn cpu_texture(
     device: &cpu::Device,
     desc: &ImageDesc,
@@ -116,6 +120,16 @@ pub(crate) fn cpu_texture(
         array_length,
         ..cpu::TextureDescriptor::d2(pixel_format(desc.format)?, desc.width, desc.height)
     };
+    if td.texture_type == cpu::TextureType::D2
+        && matches!(
+            td.pixel_format,
+            cpu::PixelFormat::R32Uint | cpu::PixelFormat::R32Sint
+        )
+    {
+        let t = device.atomic_texture(&td).map_err(|e| e.to_string())?;
+        t.write_level(0, 0, bytes).map_err(|e| e.to_string())?;
+        return Ok(t);
+    }
     filled(device, &td, bytes)
 }
 

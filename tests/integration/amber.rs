@@ -79,24 +79,21 @@ fn every_amber_test_passes_in_both_binding_models_and_msl_versions() {
     // makes the test a skip, with the reason.
     let msl3 = "tests/amber/atomic_float.amber";
     assert!(tests.iter().any(|t| t == msl3), "{tests:?}");
-    // Image atomics need MSL 3.1 (Metal's texture atomics): a skip below.
-    let msl31 = "tests/amber/image_atomics.amber";
-    assert!(tests.iter().any(|t| t == msl31), "{tests:?}");
+    // Image atomics run at every version: Metal's texture atomics from MSL
+    // 3.1, below it SPIRV-Cross's emulation through the buffer the texture
+    // was created on (issue 38).
+    let atomics = "tests/amber/image_atomics.amber";
+    assert!(tests.iter().any(|t| t == atomics), "{tests:?}");
     for args in [
         &["--bindings", "argument-buffers"][..],
         &["--bindings", "discrete"],
         &["--msl-version", "2.3"],
+        &["--msl-version", "3.1"],
         &["--msl-version", "3.2", "--bindings", "discrete"],
     ] {
         let (code, out) = run(args, &tests);
         assert_eq!(code, 0, "{args:?}:\n{out}");
-        let skipped: &[&str] = if args.contains(&"2.3") {
-            &[msl3, msl31]
-        } else if args.contains(&"3.2") {
-            &[]
-        } else {
-            &[msl31]
-        };
+        let skipped: &[&str] = if args.contains(&"2.3") { &[msl3] } else { &[] };
         assert!(
             out.ends_with(&format!(
                 "{} passed, 0 failed, {} skipped\n",
@@ -106,14 +103,7 @@ fn every_amber_test_passes_in_both_binding_models_and_msl_versions() {
             "{args:?}:\n{out}"
         );
         for t in &tests {
-            if t == msl31 && skipped.contains(&t.as_str()) {
-                assert!(
-                    out.contains(&format!("SKIP {t}:"))
-                        && out.contains("an atomic operation on an image (GLSL imageAtomic*")
-                        && out.contains("needs MSL 3.1 or newer"),
-                    "{args:?}: {t}:\n{out}"
-                );
-            } else if skipped.contains(&t.as_str()) {
+            if skipped.contains(&t.as_str()) {
                 assert!(
                     out.contains(&format!("SKIP {t}:"))
                         && out.contains(
@@ -132,6 +122,14 @@ fn every_amber_test_passes_in_both_binding_models_and_msl_versions() {
             }
         }
     }
+    // iOS tier 1, where storage images and their companion buffers are
+    // discrete beside the argument buffers.
+    let (code, out) = run(
+        &["--platform", "ios", "--argument-buffer-tier", "1"],
+        &[atomics.to_string()],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.ends_with("1 passed, 0 failed, 0 skipped\n"), "{out}");
 }
 
 /// The Vulkan reference (lavapipe) runs the original SPIR-V of every test,
@@ -161,14 +159,6 @@ fn every_amber_test_agrees_with_the_vulkan_reference() {
         let (code, out) = run(args, &tests);
         assert_eq!(code, 0, "{args:?}:\n{out}");
         for t in &tests {
-            // Image atomics need MSL 3.1 on the Metal side: run below.
-            if args.contains(&"--compare") && t.ends_with("image_atomics.amber") {
-                assert!(
-                    out.contains(&format!("SKIP {t}")) && out.contains("needs MSL 3.1"),
-                    "{args:?}: {t}:\n{out}"
-                );
-                continue;
-            }
             match required(t) {
                 Some(n) if n != width => assert!(
                     out.contains(&format!("SKIP {t}")) && out.contains(&format!(
@@ -180,10 +170,34 @@ fn every_amber_test_agrees_with_the_vulkan_reference() {
             }
         }
     }
+    // Image atomics: emulated (the default MSL 3.0 above, in both binding
+    // models and on iOS tier 1 here) and Metal's own (3.1, 3.2).
     let atomics = ["tests/amber/image_atomics.amber".to_string()];
-    let (code, out) = run(&["--compare", "--msl-version", "3.1"], &atomics);
-    assert_eq!(code, 0, "{out}");
-    assert!(out.ends_with("1 passed, 0 failed, 0 skipped\n"), "{out}");
+    for args in [
+        &["--compare", "--bindings", "discrete"][..],
+        &[
+            "--compare",
+            "--platform",
+            "ios",
+            "--argument-buffer-tier",
+            "1",
+        ],
+        &["--compare", "--msl-version", "3.1"],
+        &[
+            "--compare",
+            "--msl-version",
+            "3.2",
+            "--bindings",
+            "discrete",
+        ],
+    ] {
+        let (code, out) = run(args, &atomics);
+        assert_eq!(code, 0, "{args:?}: {out}");
+        assert!(
+            out.ends_with("1 passed, 0 failed, 0 skipped\n"),
+            "{args:?}: {out}"
+        );
+    }
 }
 
 /// Whether a Vulkan driver is here (or must be).
@@ -498,7 +512,7 @@ mod injected {
     use halc::amber::run::{run, Outcome, RunOptions, Sides};
     use halc::runtime_loader::cpu::Device;
 
-    fn compare(file: &str, tamper: Option<fn(&mut halc::Compiled)>) -> Outcome {
+    fn compare(file: &str, msl: &str, tamper: Option<fn(&mut halc::Compiled)>) -> Outcome {
         let text = std::fs::read_to_string(crate::root().join(file)).unwrap();
         let device = Device::new().unwrap();
         let mut opts = RunOptions {
@@ -506,19 +520,21 @@ mod injected {
             tamper,
             ..Default::default()
         };
-        // Image atomics need Metal's texture atomics.
-        if text.contains("imageAtomic") {
-            opts.compile.msl_version = "3.1".parse().unwrap();
-        }
+        opts.compile.msl_version = msl.parse().unwrap();
         run(file, &text, Some(&device), &opts)
     }
 
     fn caught(file: &str, tamper: fn(&mut halc::Compiled), want: &[&str]) {
+        caught_at(file, "3.0", tamper, want)
+    }
+
+    /// [`caught`] with the kernels compiled for MSL `msl`.
+    fn caught_at(file: &str, msl: &str, tamper: fn(&mut halc::Compiled), want: &[&str]) {
         if !super::tools() || !super::vulkan() {
             return;
         }
-        assert_eq!(compare(file, None), Outcome::Pass, "{file} untampered");
-        match compare(file, Some(tamper)) {
+        assert_eq!(compare(file, msl, None), Outcome::Pass, "{file} untampered");
+        match compare(file, msl, Some(tamper)) {
             Outcome::Fail(m) => {
                 for w in want {
                     assert!(m.contains(w), "expected `{w}` in: {m}");
@@ -570,16 +586,64 @@ mod injected {
     }
 
     /// An image atomic min emitted as a max (issue 38): the shared texel
-    /// ends at the largest value instead of the smallest.
+    /// ends at the largest value instead of the smallest, with Metal's
+    /// texture atomics (MSL 3.1) and emulated (MSL 3.0).
     #[test]
     fn an_image_atomic_min_turned_max() {
+        for msl in ["3.1", "3.0"] {
+            caught_at(
+                "tests/amber/image_atomics.amber",
+                msl,
+                |c| {
+                    let msl = &mut c.kernels[0].msl.source;
+                    assert!(msl.contains("atomic_fetch_min"), "{msl}");
+                    *msl = msl.replace("atomic_fetch_min", "atomic_fetch_max");
+                },
+                &["RUN pipeline: buffer `extremes` (set 0, binding 1) differs"],
+            );
+        }
+    }
+
+    /// Emulated image atomics (MSL 3.0) whose MSL assumes rows of another
+    /// length than the texture's (4-byte alignment, rows tightly packed,
+    /// where the texture's are 256-byte aligned): the atomics land on the
+    /// wrong texels of the buffer the texture was created on.
+    #[test]
+    fn an_emulated_image_atomic_with_the_wrong_row_pitch() {
         caught(
             "tests/amber/image_atomics.amber",
             |c| {
                 let msl = &mut c.kernels[0].msl.source;
-                *msl = msl.replace("atomic_fetch_min", "atomic_fetch_max");
+                let aligned = "spvLinearTextureAlignmentOverride : 256;";
+                assert!(msl.contains(aligned), "{msl}");
+                *msl = msl.replace(aligned, "spvLinearTextureAlignmentOverride : 4;");
             },
-            &["RUN pipeline: buffer `extremes` (set 0, binding 1) differs"],
+            &["RUN pipeline: buffer `counts` (set 0, binding 0) differs"],
+        );
+    }
+
+    /// Emulated image atomics (MSL 3.0) whose companion buffers are
+    /// recorded swapped between two images (`counts`, 8x9, and `cas`, 8x8):
+    /// the runtime writes each texture's buffer where the kernel reads the
+    /// other's, so the atomics on `counts`' last row run past the end of
+    /// `cas`' buffer.
+    #[test]
+    fn a_swapped_image_atomic_buffer() {
+        caught(
+            "tests/amber/image_atomics.amber",
+            |c| {
+                let b = &mut c.kernels[0].layout.bindings;
+                let (a0, a2) = (b[0].atomic_buffer.unwrap(), b[2].atomic_buffer.unwrap());
+                b[0].atomic_buffer.as_mut().unwrap().id = a2.id;
+                b[0].atomic_buffer.as_mut().unwrap().byte_offset = a2.byte_offset;
+                b[2].atomic_buffer.as_mut().unwrap().id = a0.id;
+                b[2].atomic_buffer.as_mut().unwrap().byte_offset = a0.byte_offset;
+            },
+            &[
+                "RUN pipeline: metal-on-cpu: kernel `kernel`: out-of-bounds access",
+                "past the end of the buffer of texture",
+                "bound to (set 0, binding 2)",
+            ],
         );
     }
 
@@ -978,6 +1042,7 @@ fn diff_gives_integer_addresses_a_buffer() {
 #[test]
 fn diff_compares_images_texel_by_texel() {
     use halc::diff::{diff, DiffOptions, DiffOutcome};
+    use halc::msl::{BindingModel, Platform, Tier};
     if !tools() || !vulkan() {
         return;
     }
@@ -1042,6 +1107,63 @@ fn diff_compares_images_texel_by_texel() {
             "{m}"
         ),
         other => panic!("cube arrays: not caught: {other:?}"),
+    }
+    // Image atomics at the default MSL 3.0 (emulated through the buffer
+    // each r32 texture was created on), in both binding models and on iOS
+    // tier 1, agree with lavapipe; a wrong row pitch in the MSL is caught.
+    let atomics = crate::input(&crate::kernel("image_atomics_emulated.spv"));
+    // Last, `hist` pinned at [[id(10)]]: its buffer takes [[id(11)]], past
+    // the other members (struct order is not id x 8).
+    let pinned =
+        halc::msl::BindingMap::from_toml("[[binding]]\nset = 0\nbinding = 0\nid = 10\n").unwrap();
+    for (bindings, platform, tier, map) in [
+        (
+            BindingModel::ArgumentBuffers,
+            Platform::MacOS,
+            Tier::Tier2,
+            None,
+        ),
+        (BindingModel::Discrete, Platform::MacOS, Tier::Tier2, None),
+        (
+            BindingModel::ArgumentBuffers,
+            Platform::IOS,
+            Tier::Tier1,
+            None,
+        ),
+        (
+            BindingModel::ArgumentBuffers,
+            Platform::MacOS,
+            Tier::Tier2,
+            Some(&pinned),
+        ),
+    ] {
+        let mut opts = clean.clone();
+        opts.compile.layout.model = bindings;
+        opts.compile.layout.platform = platform;
+        opts.compile.layout.tier = tier;
+        if let Some(map) = map {
+            opts.compile.layout.map = map.clone();
+        }
+        match diff(&atomics, &opts, &device).unwrap() {
+            DiffOutcome::Agree(m) => {
+                assert!(m.contains("in 3 storage images agree"), "{bindings:?}: {m}")
+            }
+            other => panic!("{bindings:?} {platform:?}: {other:?}"),
+        }
+    }
+    let unaligned: fn(&mut halc::Compiled) = |c| {
+        let msl = &mut c.kernels[0].msl.source;
+        let aligned = "spvLinearTextureAlignmentOverride : 256;";
+        assert!(msl.contains(aligned), "{msl}");
+        *msl = msl.replace(aligned, "spvLinearTextureAlignmentOverride : 4;");
+    };
+    let opts = DiffOptions {
+        tamper: Some(unaligned),
+        ..clean.clone()
+    };
+    match diff(&atomics, &opts, &device).unwrap() {
+        DiffOutcome::Differ(m) => assert!(m.contains("(set "), "{m}"),
+        other => panic!("a wrong row pitch: not caught: {other:?}"),
     }
     // Random coordinates past the image: no verdict.
     let dir = tempfile::tempdir().unwrap();

@@ -420,3 +420,44 @@ fn push_constant_members_are_reflected_and_locked() {
         "{c:#?}"
     );
 }
+
+/// The lock holds an emulated image atomic's companion buffer (MSL below
+/// 3.1) as part of the image's place: building the same kernel with
+/// Metal's texture atomics (3.1), which has none and so moves the buffer
+/// after it, fails naming both.
+#[test]
+fn lock_holds_the_companion_buffer_of_emulated_image_atomics() {
+    let d = tmp();
+    let kernel = fixture("image_atomics_emulated.spv");
+    let base = [
+        "compile",
+        &kernel,
+        "-o",
+        "k.halc",
+        "--bindings",
+        "discrete",
+        "--lock",
+        "halc.lock",
+    ];
+    let o = halc(&[&base[..], &["--update-lock"]].concat(), d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lock_text = std::fs::read_to_string(d.path().join("halc.lock")).unwrap();
+    assert!(
+        lock_text.contains("texture = 0\natomic_buffer = 0\natomic_row_alignment = 256\n"),
+        "{lock_text}"
+    );
+    let o = halc(&base, d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    let o = halc(&[&base[..], &["--msl-version", "3.1"]].concat(), d.path());
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("\n  image_atomics_emulated: set 0 binding 0 moved from texture 0, image-atomic buffer 0, image-atomic row alignment 256 to texture 0\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("\n  image_atomics_emulated: set 1 binding 0 moved from buffer 2 to buffer 0"),
+        "{err}"
+    );
+}

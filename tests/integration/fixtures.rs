@@ -1,7 +1,7 @@
 //! One snapshot per fixture and stage: reflection, layout, MSL and the
 //! decoded executable. Run `cargo insta review` after an intended change.
 
-use halc::msl::{BindingModel, LayoutOptions};
+use halc::msl::{BindingModel, LayoutOptions, Platform, Tier};
 use halc::Options;
 
 use crate::input;
@@ -58,6 +58,30 @@ fn snapshots_per_fixture() {
                     format!("{name}.{}.discrete.msl", k.entry.name),
                     k.msl.source
                 );
+            }
+
+            // Emulated image atomics on iOS tier 1 too, where storage
+            // images and their companion buffers leave the argument buffer.
+            if name == "image_atomics_emulated" {
+                let tier1 = Options {
+                    layout: LayoutOptions {
+                        platform: Platform::IOS,
+                        tier: Tier::Tier1,
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                };
+                let compiled = halc::compile(std::slice::from_ref(&inp), &tier1).unwrap();
+                for k in &compiled.kernels {
+                    insta::assert_json_snapshot!(
+                        format!("{name}.{}.ios-tier1.layout", k.entry.name),
+                        k.layout
+                    );
+                    insta::assert_snapshot!(
+                        format!("{name}.{}.ios-tier1.msl", k.entry.name),
+                        k.msl.source
+                    );
+                }
             }
         });
     });

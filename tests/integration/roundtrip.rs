@@ -74,6 +74,12 @@ fn layout_from_file(kv: runtime_loader::Kernel<'_>) -> KernelLayout {
                 runtime_array_stride: b.runtime_array_stride(),
                 sizes_index: b.sizes_index(),
                 name: b.name().map(str::to_string),
+                atomic_buffer: b.atomic_buffer().map(|a| halc::msl::AtomicBufferLayout {
+                    buffer_index: a.buffer_index,
+                    id: a.id,
+                    byte_offset: a.byte_offset,
+                    row_alignment: a.row_alignment,
+                }),
             })
             .collect(),
         push_constants: kv.push_constants().map(|p| PushConstantLayout {
@@ -264,7 +270,21 @@ fn every_fixture_loads_verifies_and_plans_in_every_variant() {
                             texture_id: 2,
                             sampler_id: 1,
                         },
-                        _ => Resource::Texture { resource_id: 2 },
+                        // Emulated image atomics: a texture on a buffer,
+                        // rows as the kernel indexes them.
+                        _ => match binding.atomic_buffer() {
+                            Some(a) => Resource::TextureOnBuffer {
+                                resource_id: 2,
+                                buffer: BufferBinding {
+                                    gpu_address: 0x9_0000_0000 * u64::from(i + 1),
+                                    offset: 0,
+                                    length: a.bytes_per_row(16) * 16,
+                                },
+                                width: 16,
+                                bytes_per_row: a.bytes_per_row(16),
+                            },
+                            None => Resource::Texture { resource_id: 2 },
+                        },
                     };
                     b.bind_array(
                         binding.set(),
@@ -530,5 +550,50 @@ fn a_spec_id_of_two_widths_is_refused() {
             .unwrap_err()
             .to_string();
         assert_eq!(e, expect);
+    }
+}
+
+/// The check of the MSL against the layout covers emulated image atomics'
+/// companion buffers: a recorded slot, id or row alignment that is not the
+/// MSL's is refused, naming it (and the untampered kernel passes).
+#[test]
+fn the_msl_check_covers_emulated_image_atomics() {
+    let path = crate::kernel("image_atomics_emulated.spv");
+    for model in [BindingModel::ArgumentBuffers, BindingModel::Discrete] {
+        let compiled = halc::compile(&[input(&path)], &crate::options_for(model)).unwrap();
+        let k = &compiled.kernels[0];
+        let msl = &k.msl.source;
+        let name = &k.msl.function_name;
+        check(msl, name, &k.layout, &k.workgroup).unwrap();
+        let mut moved = k.layout.clone();
+        let a = moved.bindings[0].atomic_buffer.as_mut().unwrap();
+        match model {
+            BindingModel::Discrete => a.buffer_index = Some(9),
+            BindingModel::ArgumentBuffers => a.id = Some(9),
+        }
+        let e = check(msl, name, &moved, &k.workgroup).unwrap_err();
+        let want = match model {
+            BindingModel::Discrete => {
+                "layout puts image-atomic buffer of (set 0, binding 0) at [[buffer(9)]]"
+            }
+            BindingModel::ArgumentBuffers => "argument buffer of set 0: MSL members (id, count)",
+        };
+        assert!(e.contains(want), "{model:?}: {e}");
+        let mut aligned = k.layout.clone();
+        for b in &mut aligned.bindings {
+            if let Some(a) = &mut b.atomic_buffer {
+                a.row_alignment = 64;
+            }
+        }
+        let e = check(msl, name, &aligned, &k.workgroup).unwrap_err();
+        assert_eq!(
+            e,
+            "the MSL's emulated image atomics assume rows aligned to 256 bytes, the layout records 64"
+        );
+        // Without the companion in the layout, the MSL's parameter or
+        // member is one the layout does not assign.
+        let mut dropped = k.layout.clone();
+        dropped.bindings[0].atomic_buffer = None;
+        assert!(check(msl, name, &dropped, &k.workgroup).is_err());
     }
 }

@@ -197,8 +197,20 @@ impl<'r> ResourceBindings<'r> {
                             length,
                         })
                     }
-                    Bound::Texture(t) => Resource::Texture {
-                        resource_id: t.gpu_resource_id(),
+                    Bound::Texture(t) => match t.storage_buffer() {
+                        Some((buffer, offset, bytes_per_row)) => Resource::TextureOnBuffer {
+                            resource_id: t.gpu_resource_id(),
+                            buffer: BufferBinding {
+                                gpu_address: buffer.gpu_address(),
+                                offset,
+                                length: buffer.len() - offset,
+                            },
+                            width: t.descriptor().width,
+                            bytes_per_row,
+                        },
+                        None => Resource::Texture {
+                            resource_id: t.gpu_resource_id(),
+                        },
                     },
                     Bound::Sampler(s) => Resource::Sampler {
                         resource_id: s.gpu_resource_id(),
@@ -223,6 +235,18 @@ impl<'r> ResourceBindings<'r> {
     pub(super) fn buffers(&self) -> impl Iterator<Item = (ResourceKey, &'r Buffer)> + '_ {
         self.table.elements().filter_map(|(key, b)| match *b {
             Bound::Buffer { buffer, .. } => Some((key, buffer)),
+            _ => None,
+        })
+    }
+
+    /// Every bound buffer and the buffer of every bound texture created on
+    /// one, in (set, binding, element) order.
+    pub(super) fn all_buffers(&self) -> impl Iterator<Item = (ResourceKey, &'r Buffer)> + '_ {
+        self.table.elements().filter_map(|(key, b)| match *b {
+            Bound::Buffer { buffer, .. } => Some((key, buffer)),
+            Bound::Texture(t) | Bound::CombinedImageSampler(t, _) => {
+                t.storage_buffer().map(|(buffer, _, _)| (key, buffer))
+            }
             _ => None,
         })
     }

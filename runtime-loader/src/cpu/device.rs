@@ -115,6 +115,66 @@ impl Device {
         Texture::new(descriptor)
     }
 
+    /// A texture created on a buffer
+    /// (`newTextureWithDescriptor:offset:bytesPerRow:`): a 2D, one-level
+    /// texture whose texels are `buffer`'s bytes from `offset`, rows
+    /// `bytes_per_row` apart; see [`Texture::storage_buffer`].
+    pub fn texture_on_buffer(
+        &self,
+        descriptor: &TextureDescriptor,
+        buffer: &Buffer,
+        offset: u64,
+        bytes_per_row: u64,
+    ) -> Result<Texture, CpuError> {
+        Texture::on_buffer(descriptor, buffer, offset, bytes_per_row)
+    }
+
+    /// A zeroed 2D r32 texture a kernel may do image atomics on at any MSL
+    /// version: created on a buffer of its own ([`Device::texture_on_buffer`])
+    /// with rows aligned to [`crate::ATOMIC_TEXTURE_ROW_ALIGNMENT`], which a
+    /// kernel compiled below MSL 3.1 does its atomics through (bind the
+    /// texture; the plan binds its buffer too). `descriptor`: 2D, one
+    /// level, [`PixelFormat::R32Uint`](super::PixelFormat::R32Uint) or
+    /// `R32Sint`.
+    pub fn atomic_texture(&self, descriptor: &TextureDescriptor) -> Result<Texture, CpuError> {
+        self.atomic_texture_aligned(descriptor, crate::ATOMIC_TEXTURE_ROW_ALIGNMENT)
+    }
+
+    /// [`Device::atomic_texture`] with rows aligned to `row_alignment`
+    /// bytes (a kernel's `Binding::atomic_buffer().row_alignment`).
+    pub fn atomic_texture_aligned(
+        &self,
+        descriptor: &TextureDescriptor,
+        row_alignment: u32,
+    ) -> Result<Texture, CpuError> {
+        use super::texture::PixelFormat;
+        if !matches!(
+            descriptor.pixel_format,
+            PixelFormat::R32Uint | PixelFormat::R32Sint
+        ) || !row_alignment.is_power_of_two()
+        {
+            return Err(CpuError::InvalidDescriptor {
+                what: "atomic texture",
+                message: format!(
+                    "image atomics are on R32Uint and R32Sint textures with a power-of-two row alignment (got {:?}, {row_alignment})",
+                    descriptor.pixel_format
+                ),
+            });
+        }
+        let layout = crate::AtomicBuffer {
+            buffer_index: None,
+            id: None,
+            byte_offset: None,
+            row_alignment,
+        };
+        let pitch = layout.bytes_per_row(descriptor.width);
+        let buffer = self.buffer(
+            pitch * u64::from(descriptor.height.max(1)),
+            MemoryType::HostVisible,
+        )?;
+        Texture::on_buffer(descriptor, &buffer, 0, pitch)
+    }
+
     /// A sampler (`newSamplerStateWithDescriptor:`); fails for a descriptor
     /// Metal would refuse.
     pub fn sampler(&self, descriptor: &SamplerDescriptor) -> Result<Sampler, CpuError> {

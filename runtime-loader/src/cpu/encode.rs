@@ -222,6 +222,40 @@ pub(super) fn encode(
                     unsafe { buffer.mapping().ptr().add(*offset as usize) }.cast();
                 bound_bytes[slot(*index)?] = buffer.len() - offset;
             }
+            Command::SetAtomicBuffer { index, key, offset } => {
+                let Some((buffer, _, _)) = bindings
+                    .get(*key)?
+                    .texture()
+                    .and_then(|t| t.storage_buffer())
+                else {
+                    return Err(not(
+                        *key,
+                        "the plan sets the buffer of a texture that was not created on a buffer",
+                    ));
+                };
+                if *offset > buffer.len() {
+                    return Err(CpuError::RangeOutOfBounds {
+                        key: *key,
+                        offset: *offset,
+                        end: *offset,
+                        len: buffer.len(),
+                    });
+                }
+                // SAFETY: `offset <= len`, so the pointer is inside (or one
+                // past) the buffer's bytes.
+                slots[slot(*index)?] =
+                    unsafe { buffer.mapping().ptr().add(*offset as usize) }.cast();
+            }
+            Command::UseAtomicBuffer { key } => {
+                let Some((buffer, _, _)) = bindings
+                    .get(*key)?
+                    .texture()
+                    .and_then(|t| t.storage_buffer())
+                else {
+                    return Err(not(*key, "the plan makes resident the buffer of a texture that was not created on a buffer"));
+                };
+                resident.push(buffer);
+            }
             Command::UseResource { key, .. } => match bindings.get(*key)? {
                 Bound::Buffer { buffer, .. } => resident.push(buffer),
                 b => {
@@ -384,7 +418,7 @@ pub(super) fn encode(
                     continue;
                 }
             }
-            let target = bindings.buffers().find(|(_, b)| {
+            let target = bindings.all_buffers().find(|(_, b)| {
                 let start = b.gpu_address();
                 (start..=start + b.len()).contains(&address)
             });
@@ -420,6 +454,12 @@ pub(super) fn encode(
                 format!("{} bound to {key}", t.label()),
                 t.mapping(),
             ));
+            if let Some((buffer, _, _)) = t.storage_buffer() {
+                regions.push(Region::of(
+                    format!("the buffer of {} bound to {key}", t.label()),
+                    buffer.mapping(),
+                ));
+            }
         }
     }
     Ok(Encoded {

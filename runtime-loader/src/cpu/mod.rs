@@ -76,8 +76,11 @@
 //! integer format) fail the dispatch with an error naming the texture.
 //! Refused when the kernel is prepared: multisampled and depth textures,
 //! comparison sampling, `constexpr sampler`. Filtering weights are exact
-//! floats (a GPU's have a few bits of fraction), and image atomics are not
-//! modelled (halc refuses them when compiling).
+//! floats (a GPU's have a few bits of fraction). Image atomics run both
+//! ways: Metal's texture atomics (MSL 3.1) on R32Uint/R32Sint textures, and
+//! SPIRV-Cross's emulation below 3.1 through the buffer a texture was
+//! created on ([`Device::atomic_texture`]: the texture's texels are that
+//! buffer's bytes, rows `bytes_per_row` apart, so both views alias).
 //!
 //! The files, each importing only files before it in this list: `simd.rs`
 //! (the SIMD widths emulated), `error.rs`, `buffer.rs`, `texture.rs`

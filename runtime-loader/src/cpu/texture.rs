@@ -12,15 +12,24 @@
 //! Metal's `gpuResourceID`) is the header's host address, as a buffer's GPU
 //! address is its host address. A sampler is a small header
 //! (`halc_sampler`) the same way.
+//!
+//! A texture created on a buffer ([`Texture::on_buffer`], Metal's
+//! `newTextureWithDescriptor:offset:bytesPerRow:`: one 2D level) has only
+//! the header in its own mapping: its texels are the buffer's bytes from
+//! the offset, rows `bytes_per_row` apart (the header's `row_bytes`), so
+//! what a kernel writes through the buffer the texture reads, and back.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use super::buffer::Mapping;
+use super::buffer::{Buffer, Mapping};
 use super::CpuError;
 
 /// Bytes before the texels: the header the shim reads.
 pub(super) const HEADER_BYTES: usize = 256;
+
+/// Where the header's label starts (after `row_bytes` and a reserved word).
+const LABEL_AT: usize = 176;
 
 /// At most this many mip levels (a 32768-texel dimension has 16).
 pub const MAX_MIP_LEVELS: u32 = 16;
@@ -416,19 +425,74 @@ struct TextureInner {
     desc: TextureDescriptor,
     offsets: Vec<u64>,
     label: String,
+    /// Created on a buffer: the buffer, the offset of the first row, and
+    /// the bytes between rows.
+    storage: Option<(Buffer, u64, u64)>,
 }
 
 static NEXT_TEXTURE: AtomicU64 = AtomicU64::new(1);
 
 impl Texture {
     pub(super) fn new(desc: &TextureDescriptor) -> Result<Texture, CpuError> {
+        Texture::make(desc, None)
+    }
+
+    /// A 2D texture of one level whose texels are `buffer`'s bytes from
+    /// `offset`, rows `bytes_per_row` apart
+    /// (`newTextureWithDescriptor:offset:bytesPerRow:`); fails for what
+    /// Metal would refuse (another type, mip levels, rows shorter than the
+    /// width, an offset or row pitch that is not a multiple of the texel
+    /// size, texels past the buffer's end).
+    pub(super) fn on_buffer(
+        desc: &TextureDescriptor,
+        buffer: &Buffer,
+        offset: u64,
+        bytes_per_row: u64,
+    ) -> Result<Texture, CpuError> {
+        let bad = |message: String| CpuError::InvalidDescriptor {
+            what: "texture on a buffer",
+            message,
+        };
+        if desc.texture_type != TextureType::D2 || desc.mipmap_level_count != 1 {
+            return Err(bad(format!(
+                "a texture created on a buffer is 2D with one mip level (got {:?}, {} levels)",
+                desc.texture_type, desc.mipmap_level_count
+            )));
+        }
+        desc.check().map_err(bad)?;
+        let bpt = u64::from(desc.pixel_format.bytes_per_texel());
+        let row = u64::from(desc.width) * bpt;
+        if bytes_per_row < row || bytes_per_row % bpt != 0 || offset % bpt != 0 {
+            return Err(bad(format!(
+                "{bytes_per_row} bytes per row from offset {offset}: a row of {} texels needs at least {row}, and both must be multiples of the {bpt}-byte texel",
+                desc.width
+            )));
+        }
+        if u32::try_from(bytes_per_row).is_err() {
+            return Err(bad(format!("{bytes_per_row} bytes per row is too many")));
+        }
+        let end = offset + bytes_per_row * u64::from(desc.height - 1) + row;
+        if end > buffer.len() {
+            return Err(bad(format!(
+                "its texels end at byte {end} of a {}-byte buffer",
+                buffer.len()
+            )));
+        }
+        Texture::make(desc, Some((buffer.clone(), offset, bytes_per_row)))
+    }
+
+    fn make(
+        desc: &TextureDescriptor,
+        storage: Option<(Buffer, u64, u64)>,
+    ) -> Result<Texture, CpuError> {
         desc.check()
             .map_err(|message| CpuError::InvalidDescriptor {
                 what: "texture",
                 message,
             })?;
         let (offsets, len) = desc.level_offsets();
-        let len = usize::try_from(len)
+        let own = if storage.is_some() { 0 } else { len };
+        let len = usize::try_from(own)
             .ok()
             .and_then(|l| l.checked_add(HEADER_BYTES))
             .ok_or_else(|| CpuError::Os {
@@ -440,14 +504,22 @@ impl Texture {
         let f = desc.pixel_format;
         let [w, h, d] = desc.level_size(0);
         let label = format!(
-            "texture #{} ({:?} {f:?} {w}x{h}x{d}, {} slices, {} levels)",
+            "texture #{} ({:?} {f:?} {w}x{h}x{d}, {} slices, {} levels{})",
             NEXT_TEXTURE.fetch_add(1, Ordering::Relaxed),
             desc.texture_type,
             desc.slices(),
-            desc.mipmap_level_count
+            desc.mipmap_level_count,
+            match &storage {
+                Some(_) => ", on a buffer",
+                None => "",
+            }
         );
         let mut header = [0u8; HEADER_BYTES];
-        let data = m.ptr() as u64 + HEADER_BYTES as u64;
+        let data = match &storage {
+            Some((b, offset, _)) => b.mapping().ptr() as u64 + offset,
+            None => m.ptr() as u64 + HEADER_BYTES as u64,
+        };
+        let row_bytes = storage.as_ref().map_or(0, |(_, _, p)| *p as u32);
         let mut put = |at: usize, bytes: &[u8]| header[at..at + bytes.len()].copy_from_slice(bytes);
         put(0, &data.to_le_bytes());
         put(8, &desc.texture_type.code().to_le_bytes());
@@ -461,8 +533,9 @@ impl Texture {
         for (i, o) in offsets.iter().enumerate() {
             put(40 + 8 * i, &o.to_le_bytes());
         }
-        let name = &label.as_bytes()[..label.len().min(HEADER_BYTES - 168 - 1)];
-        put(168, name);
+        put(168, &row_bytes.to_le_bytes());
+        let name = &label.as_bytes()[..label.len().min(HEADER_BYTES - LABEL_AT - 1)];
+        put(LABEL_AT, name);
         // SAFETY: the fresh mapping holds at least HEADER_BYTES writable
         // bytes and cannot overlap `header`.
         unsafe { std::ptr::copy_nonoverlapping(header.as_ptr(), m.ptr(), HEADER_BYTES) };
@@ -472,8 +545,28 @@ impl Texture {
                 desc: *desc,
                 offsets,
                 label,
+                storage,
             }),
         })
+    }
+
+    /// The buffer it was created on, the offset of its first row and the
+    /// bytes between rows ([`Texture::on_buffer`]).
+    pub fn storage_buffer(&self) -> Option<(&Buffer, u64, u64)> {
+        self.inner
+            .storage
+            .as_ref()
+            .map(|(b, offset, pitch)| (b, *offset, *pitch))
+    }
+
+    /// Its first texel.
+    fn data(&self) -> *mut u8 {
+        match &self.inner.storage {
+            // SAFETY: `on_buffer` checked the texels lie in the buffer.
+            Some((b, offset, _)) => unsafe { b.mapping().ptr().add(*offset as usize) },
+            // SAFETY: the mapping holds the header, then the texels.
+            None => unsafe { self.inner.m.ptr().add(HEADER_BYTES) },
+        }
     }
 
     /// What it was made from.
@@ -534,10 +627,12 @@ impl Texture {
             }
         }
         let bpt = d.pixel_format.bytes_per_texel() as usize;
-        let base = HEADER_BYTES
-            + self.inner.offsets[level as usize] as usize
+        let base = self.inner.offsets[level as usize] as usize
             + slice as usize * d.slice_bytes(level) as usize;
-        let row_pitch = size[0] as usize * bpt;
+        let row_pitch = match &self.inner.storage {
+            Some((_, _, pitch)) => *pitch as usize,
+            None => size[0] as usize * bpt,
+        };
         let image_pitch = row_pitch * size[1] as usize;
         let mut rows = Vec::new();
         for z in 0..region.size[2] {
@@ -580,9 +675,7 @@ impl Texture {
             // SAFETY: `rows` checked the region against the level, so `at ..
             // at + row_len` lies in the mapping's bytes, which a Rust slice
             // cannot overlap.
-            unsafe {
-                std::ptr::copy_nonoverlapping(src.as_ptr(), self.inner.m.ptr().add(at), row_len)
-            };
+            unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), self.data().add(at), row_len) };
         }
         Ok(())
     }
@@ -614,7 +707,7 @@ impl Texture {
                 })?;
             // SAFETY: as in `replace_region`.
             unsafe {
-                std::ptr::copy_nonoverlapping(self.inner.m.ptr().add(at), dst.as_mut_ptr(), row_len)
+                std::ptr::copy_nonoverlapping(self.data().add(at), dst.as_mut_ptr(), row_len)
             };
         }
         Ok(())

@@ -467,3 +467,91 @@ kernel void main0(device float4* out [[buffer(0)]], texture2d<float> rgba [[text
     assert_eq!(v[4..], want, "BGRA stores blue first");
     assert!((want[1] - 0.2158605).abs() < 1e-6);
 }
+
+/// A texture created on a buffer (`Device::atomic_texture`: R32Uint, rows
+/// aligned to 256 bytes) shares the buffer's bytes: an atomic through the
+/// buffer is what the texture reads, a texture write is what the buffer
+/// holds, at `y * 256 + x * 4` (what SPIRV-Cross's emulated image atomics
+/// index); the host's upload and readback skip the rows' padding.
+#[test]
+fn a_texture_on_a_buffer_aliases_it_with_aligned_rows() {
+    let Some(dev) = dev() else { return };
+    let desc = TextureDescriptor::d2(PixelFormat::R32Uint, 5, 3);
+    let t = dev.atomic_texture(&desc).unwrap();
+    let (buffer, offset, pitch) = t.storage_buffer().unwrap();
+    assert_eq!((offset, pitch, buffer.len()), (0, 256, 768));
+    let texels: Vec<u32> = (0..3)
+        .flat_map(|y| (0..5).map(move |x| 10 * y + x + 1))
+        .collect();
+    let bytes: Vec<u8> = texels.iter().flat_map(|v| v.to_le_bytes()).collect();
+    t.write_level(0, 0, &bytes).unwrap();
+    let word = |b: &Buffer, i: usize| {
+        let mut w = [0u8; 4];
+        b.read(4 * i as u64, &mut w).unwrap();
+        u32::from_le_bytes(w)
+    };
+    // Texel (4, 2) is word 2 * 64 + 4 of the buffer.
+    assert_eq!(word(buffer, 2 * 64 + 4), 25);
+    let msl = "#include <metal_stdlib>\nusing namespace metal;\n\
+        kernel void main0(device atomic_uint* b [[buffer(0)]], texture2d<uint, access::read_write> t [[texture(0)]])\n{\n\
+            atomic_fetch_add_explicit(&b[2 * 64 + 4], 1000u, memory_order_relaxed);\n\
+            uint seen = t.read(uint2(4, 2)).x;\n\
+            t.write(uint4(seen + 1u, 0u, 0u, 0u), uint2(0, 1));\n\
+            uint back = atomic_load_explicit(&b[64], memory_order_relaxed);\n\
+            atomic_store_explicit(&b[2 * 64 + 10], back, memory_order_relaxed);\n\
+        }\n";
+    run(&dev, msl, buffer, &[&t], &[]).unwrap();
+    assert_eq!(word(buffer, 2 * 64 + 4), 1025);
+    assert_eq!(word(buffer, 64), 1026);
+    // Past the texture's width: the row's padding.
+    assert_eq!(word(buffer, 2 * 64 + 10), 1026);
+    let mut want = texels.clone();
+    want[2 * 5 + 4] = 1025;
+    want[5] = 1026;
+    let read: Vec<u32> = t
+        .level_bytes(0, 0)
+        .unwrap()
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(read, want);
+}
+
+/// What Metal refuses of `newTextureWithDescriptor:offset:bytesPerRow:` is
+/// refused: another type than 2D, rows shorter than the width, a row pitch
+/// that is not whole texels, texels past the buffer's end; and an atomic
+/// texture of a format other than R32Uint and R32Sint.
+#[test]
+fn a_texture_on_a_buffer_refuses_what_metal_would() {
+    let dev = Device::new().unwrap();
+    let buffer = dev.buffer(1024, MemoryType::HostVisible).unwrap();
+    let d2 = TextureDescriptor::d2(PixelFormat::R32Uint, 8, 4);
+    assert!(dev.texture_on_buffer(&d2, &buffer, 0, 256).is_ok());
+    for (desc, offset, pitch, want) in [
+        (
+            typed(TextureType::D3, 8, 4, 2, 1, 1),
+            0,
+            256,
+            "2D with one mip level (got D3, 1 levels)",
+        ),
+        (d2, 0, 16, "a row of 8 texels needs at least 32"),
+        (d2, 0, 34, "multiples of the 4-byte texel"),
+        (
+            d2,
+            256,
+            256,
+            "its texels end at byte 1056 of a 1024-byte buffer",
+        ),
+    ] {
+        let e = dev
+            .texture_on_buffer(&desc, &buffer, offset, pitch)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(want), "{e}");
+    }
+    let e = dev
+        .atomic_texture(&TextureDescriptor::d2(PixelFormat::R32Float, 4, 4))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("R32Uint and R32Sint"), "{e}");
+}

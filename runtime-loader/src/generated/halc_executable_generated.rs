@@ -15,7 +15,7 @@ pub mod fb {
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
 pub const ENUM_MIN_FORMAT_VERSION: u32 = 0;
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
-pub const ENUM_MAX_FORMAT_VERSION: u32 = 4;
+pub const ENUM_MAX_FORMAT_VERSION: u32 = 5;
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
 #[allow(non_camel_case_types)]
 pub const ENUM_VALUES_FORMAT_VERSION: [FormatVersion; 2] = [
@@ -29,10 +29,10 @@ pub struct FormatVersion(pub u32);
 #[allow(non_upper_case_globals)]
 impl FormatVersion {
   pub const Unknown: Self = Self(0);
-  pub const Current: Self = Self(4);
+  pub const Current: Self = Self(5);
 
   pub const ENUM_MIN: u32 = 0;
-  pub const ENUM_MAX: u32 = 4;
+  pub const ENUM_MAX: u32 = 5;
   pub const ENUM_VALUES: &'static [Self] = &[
     Self::Unknown,
     Self::Current,
@@ -1606,10 +1606,10 @@ impl<'a> MslVersion {
 // struct Binding, aligned to 8
 #[repr(transparent)]
 #[derive(Clone, Copy, PartialEq)]
-pub struct Binding(pub [u8; 64]);
+pub struct Binding(pub [u8; 80]);
 impl Default for Binding { 
   fn default() -> Self { 
-    Self([0; 64])
+    Self([0; 80])
   }
 }
 impl ::core::fmt::Debug for Binding {
@@ -1628,6 +1628,10 @@ impl ::core::fmt::Debug for Binding {
       .field("sampler_byte_offset", &self.sampler_byte_offset())
       .field("runtime_array_stride", &self.runtime_array_stride())
       .field("sizes_index", &self.sizes_index())
+      .field("atomic_buffer_index", &self.atomic_buffer_index())
+      .field("atomic_id", &self.atomic_id())
+      .field("atomic_byte_offset", &self.atomic_byte_offset())
+      .field("atomic_row_alignment", &self.atomic_row_alignment())
       .field("kind", &self.kind())
       .field("access", &self.access())
       .finish()
@@ -1687,10 +1691,14 @@ impl<'a> Binding {
     sampler_byte_offset: u32,
     runtime_array_stride: u32,
     sizes_index: u32,
+    atomic_buffer_index: u32,
+    atomic_id: u32,
+    atomic_byte_offset: u32,
+    atomic_row_alignment: u32,
     kind: BindingKind,
     access: Access,
   ) -> Self {
-    let mut s = Self([0; 64]);
+    let mut s = Self([0; 80]);
     s.set_min_size(min_size);
     s.set_set(set);
     s.set_binding(binding);
@@ -1704,6 +1712,10 @@ impl<'a> Binding {
     s.set_sampler_byte_offset(sampler_byte_offset);
     s.set_runtime_array_stride(runtime_array_stride);
     s.set_sizes_index(sizes_index);
+    s.set_atomic_buffer_index(atomic_buffer_index);
+    s.set_atomic_id(atomic_id);
+    s.set_atomic_byte_offset(atomic_byte_offset);
+    s.set_atomic_row_alignment(atomic_row_alignment);
     s.set_kind(kind);
     s.set_access(access);
     s
@@ -2086,6 +2098,122 @@ impl<'a> Binding {
     }
   }
 
+  pub fn atomic_buffer_index(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[56..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_atomic_buffer_index(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[56..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn atomic_id(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[60..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_atomic_id(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[60..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn atomic_byte_offset(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[64..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_atomic_byte_offset(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[64..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
+  pub fn atomic_row_alignment(&self) -> u32 {
+    let mut mem = ::core::mem::MaybeUninit::<<u32 as ::flatbuffers::EndianScalar>::Scalar>::uninit();
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    ::flatbuffers::EndianScalar::from_little_endian(unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        self.0[68..].as_ptr(),
+        mem.as_mut_ptr() as *mut u8,
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+      mem.assume_init()
+    })
+  }
+
+  pub fn set_atomic_row_alignment(&mut self, x: u32) {
+    let x_le = ::flatbuffers::EndianScalar::to_little_endian(x);
+    // Safety:
+    // Created from a valid Table for this object
+    // Which contains a valid value in this slot
+    unsafe {
+      ::core::ptr::copy_nonoverlapping(
+        &x_le as *const _ as *const u8,
+        self.0[68..].as_mut_ptr(),
+        ::core::mem::size_of::<<u32 as ::flatbuffers::EndianScalar>::Scalar>(),
+      );
+    }
+  }
+
   pub fn kind(&self) -> BindingKind {
     let mut mem = ::core::mem::MaybeUninit::<<BindingKind as ::flatbuffers::EndianScalar>::Scalar>::uninit();
     // Safety:
@@ -2093,7 +2221,7 @@ impl<'a> Binding {
     // Which contains a valid value in this slot
     ::flatbuffers::EndianScalar::from_little_endian(unsafe {
       ::core::ptr::copy_nonoverlapping(
-        self.0[56..].as_ptr(),
+        self.0[72..].as_ptr(),
         mem.as_mut_ptr() as *mut u8,
         ::core::mem::size_of::<<BindingKind as ::flatbuffers::EndianScalar>::Scalar>(),
       );
@@ -2109,7 +2237,7 @@ impl<'a> Binding {
     unsafe {
       ::core::ptr::copy_nonoverlapping(
         &x_le as *const _ as *const u8,
-        self.0[56..].as_mut_ptr(),
+        self.0[72..].as_mut_ptr(),
         ::core::mem::size_of::<<BindingKind as ::flatbuffers::EndianScalar>::Scalar>(),
       );
     }
@@ -2122,7 +2250,7 @@ impl<'a> Binding {
     // Which contains a valid value in this slot
     ::flatbuffers::EndianScalar::from_little_endian(unsafe {
       ::core::ptr::copy_nonoverlapping(
-        self.0[57..].as_ptr(),
+        self.0[73..].as_ptr(),
         mem.as_mut_ptr() as *mut u8,
         ::core::mem::size_of::<<Access as ::flatbuffers::EndianScalar>::Scalar>(),
       );
@@ -2138,7 +2266,7 @@ impl<'a> Binding {
     unsafe {
       ::core::ptr::copy_nonoverlapping(
         &x_le as *const _ as *const u8,
-        self.0[57..].as_mut_ptr(),
+        self.0[73..].as_mut_ptr(),
         ::core::mem::size_of::<<Access as ::flatbuffers::EndianScalar>::Scalar>(),
       );
     }

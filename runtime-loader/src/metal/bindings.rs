@@ -3,7 +3,7 @@
 //! a plan is made from.
 
 use objc2::runtime::ProtocolObject;
-use objc2_metal::{MTLSamplerState, MTLTexture};
+use objc2_metal::{MTLBuffer, MTLSamplerState, MTLTexture};
 
 use super::buffer::Buffer;
 use super::MetalError;
@@ -167,13 +167,35 @@ impl<'r> ResourceBindings<'r> {
                             length,
                         })
                     }
-                    Bound::Texture(t) => Resource::Texture {
-                        resource_id: if gpu_addresses {
+                    Bound::Texture(t) => {
+                        let resource_id = if gpu_addresses {
                             t.gpuResourceID().to_raw()
                         } else {
                             0
-                        },
-                    },
+                        };
+                        match t.buffer() {
+                            // Created on a buffer: a storage image whose atomics
+                            // a kernel emulates binds that buffer too.
+                            Some(buffer) => {
+                                let offset = t.bufferOffset() as u64;
+                                Resource::TextureOnBuffer {
+                                    resource_id,
+                                    buffer: BufferBinding {
+                                        gpu_address: if gpu_addresses {
+                                            buffer.gpuAddress()
+                                        } else {
+                                            0
+                                        },
+                                        offset,
+                                        length: (buffer.length() as u64).saturating_sub(offset),
+                                    },
+                                    width: u32::try_from(t.width()).unwrap_or(u32::MAX),
+                                    bytes_per_row: t.bufferBytesPerRow() as u64,
+                                }
+                            }
+                            None => Resource::Texture { resource_id },
+                        }
+                    }
                     Bound::Sampler(s) => Resource::Sampler {
                         resource_id: if gpu_addresses {
                             s.gpuResourceID().to_raw()

@@ -7,7 +7,10 @@ use std::sync::Arc;
 
 use objc2::rc::Retained;
 use objc2::runtime::ProtocolObject;
-use objc2_metal::{MTLCopyAllDevices, MTLCreateSystemDefaultDevice, MTLDevice};
+use objc2_metal::{
+    MTLBuffer, MTLCopyAllDevices, MTLCreateSystemDefaultDevice, MTLDevice, MTLPixelFormat,
+    MTLStorageMode, MTLTexture, MTLTextureDescriptor, MTLTextureUsage,
+};
 
 use super::bindings::ResourceBindings;
 use super::buffer::Buffer;
@@ -90,6 +93,82 @@ impl Device {
             cb.commit().wait()?;
         }
         Ok(buffer)
+    }
+
+    /// A zeroed 2D r32 texture for a kernel compiled below MSL 3.1 that
+    /// does image atomics on it: created on a buffer of its own
+    /// (`newTextureWithDescriptor:offset:bytesPerRow:`, shared storage,
+    /// read and write usage) with rows aligned to
+    /// [`crate::ATOMIC_TEXTURE_ROW_ALIGNMENT`] bytes. The kernel does its
+    /// atomics through that buffer: bind the texture as usual
+    /// ([`super::Bound::Texture`]) and the dispatch plan binds its buffer
+    /// too. (From MSL 3.1 the kernel uses Metal's texture atomics instead,
+    /// on a texture created with `MTLTextureUsageShaderAtomic`.) `format`:
+    /// `R32Uint` or `R32Sint`.
+    pub fn atomic_texture(
+        &self,
+        format: MTLPixelFormat,
+        width: u32,
+        height: u32,
+    ) -> Result<Retained<ProtocolObject<dyn MTLTexture>>, MetalError> {
+        self.atomic_texture_aligned(format, width, height, crate::ATOMIC_TEXTURE_ROW_ALIGNMENT)
+    }
+
+    /// [`Device::atomic_texture`] with rows aligned to `row_alignment`
+    /// bytes (a kernel's `Binding::atomic_buffer().row_alignment`), which
+    /// must be a multiple of the device's
+    /// `minimumLinearTextureAlignmentForPixelFormat:`.
+    pub fn atomic_texture_aligned(
+        &self,
+        format: MTLPixelFormat,
+        width: u32,
+        height: u32,
+        row_alignment: u32,
+    ) -> Result<Retained<ProtocolObject<dyn MTLTexture>>, MetalError> {
+        let what = |why: String| MetalError::Creation {
+            what: format!("a {width}x{height} atomic texture: {why}"),
+        };
+        if format != MTLPixelFormat::R32Uint && format != MTLPixelFormat::R32Sint {
+            return Err(what(
+                "image atomics are on R32Uint and R32Sint textures".into(),
+            ));
+        }
+        if width == 0 || height == 0 || !row_alignment.is_power_of_two() {
+            return Err(what(format!(
+                "needs a nonzero size and a power-of-two row alignment (got {row_alignment})"
+            )));
+        }
+        let minimum = self
+            .raw()
+            .minimumLinearTextureAlignmentForPixelFormat(format);
+        if minimum == 0 || row_alignment as usize % minimum != 0 {
+            return Err(what(format!(
+                "rows aligned to {row_alignment} bytes, which is not a multiple of this device's minimum linear texture alignment for the format ({minimum} bytes)"
+            )));
+        }
+        let layout = crate::AtomicBuffer {
+            buffer_index: None,
+            id: None,
+            byte_offset: None,
+            row_alignment,
+        };
+        let pitch = layout.bytes_per_row(width);
+        let buffer = self.buffer(pitch * u64::from(height), MemoryType::HostVisible)?;
+        // SAFETY: a 2D, one-level descriptor of a valid size.
+        let desc = unsafe {
+            MTLTextureDescriptor::texture2DDescriptorWithPixelFormat_width_height_mipmapped(
+                format,
+                width as usize,
+                height as usize,
+                false,
+            )
+        };
+        desc.setStorageMode(MTLStorageMode::Shared);
+        desc.setUsage(MTLTextureUsage::ShaderRead | MTLTextureUsage::ShaderWrite);
+        buffer
+            .raw()
+            .newTextureWithDescriptor_offset_bytesPerRow(&desc, 0, pitch as usize)
+            .ok_or_else(|| what("newTextureWithDescriptor:offset:bytesPerRow: returned nil".into()))
     }
 
     /// A timeline semaphore starting at `initial`.

@@ -122,6 +122,15 @@ fn materialize_encoder(
             (MemberValue::Buffer { offset, .. }, Bound::Buffer { buffer, .. }) => unsafe {
                 enc.setBuffer_offset_atIndex(Some(buffer.raw()), conv::ns(offset), index)
             },
+            // The companion buffer of emulated image atomics: the buffer
+            // the texture bound at this key was created on.
+            (MemberValue::Buffer { offset, .. }, Bound::Texture(t)) => {
+                let buffer = t.buffer().ok_or(MetalError::Inconsistent {
+                    key: m.key,
+                    message: "the plan writes the buffer of a texture not created on a buffer",
+                })?;
+                unsafe { enc.setBuffer_offset_atIndex(Some(&buffer), conv::ns(offset), index) }
+            }
             (
                 MemberValue::Texture { .. },
                 Bound::Texture(t) | Bound::CombinedImageSampler(t, _),
@@ -247,6 +256,33 @@ pub(super) fn encode(
             Command::SetTexture { index, key } => {
                 // SAFETY: a live texture at a verified texture slot.
                 unsafe { encoder.setTexture_atIndex(Some(texture_of(*key)?), *index as usize) }
+            }
+            Command::SetAtomicBuffer { index, key, offset } => {
+                let buffer = texture_of(*key)?.buffer().ok_or(MetalError::Inconsistent {
+                    key: *key,
+                    message: "the plan binds the buffer of a texture not created on a buffer",
+                })?;
+                // SAFETY: the texture's own buffer (alive while the texture
+                // is, which the command buffer retains) at the texture's
+                // offset, at a verified slot.
+                unsafe {
+                    encoder.setBuffer_offset_atIndex(
+                        Some(&buffer),
+                        conv::ns(*offset),
+                        *index as usize,
+                    )
+                }
+            }
+            Command::UseAtomicBuffer { key } => {
+                let buffer = texture_of(*key)?.buffer().ok_or(MetalError::Inconsistent {
+                    key: *key,
+                    message:
+                        "the plan makes resident the buffer of a texture not created on a buffer",
+                })?;
+                encoder.useResource_usage(
+                    as_resource(&*buffer),
+                    MTLResourceUsage::Read | MTLResourceUsage::Write,
+                );
             }
             Command::SetSamplerState { index, key } => {
                 // SAFETY: a live sampler at a verified sampler slot.

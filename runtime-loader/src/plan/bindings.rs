@@ -58,6 +58,21 @@ pub enum Resource {
         /// `MTLResourceID` as a u64.
         resource_id: u64,
     },
+    /// A 2D texture created on a buffer
+    /// (`newTextureWithDescriptor:offset:bytesPerRow:`, what
+    /// `Device::atomic_texture` makes): taken wherever a texture is, and
+    /// what a storage image whose atomics the kernel emulates through that
+    /// buffer (MSL below 3.1, `Binding::atomic_buffer`) needs.
+    TextureOnBuffer {
+        /// The texture's `MTLResourceID` as a u64.
+        resource_id: u64,
+        /// The buffer range holding its texels, from its first row.
+        buffer: BufferBinding,
+        /// Its width in texels.
+        width: u32,
+        /// Bytes between its rows.
+        bytes_per_row: u64,
+    },
     /// Sampler: its `gpuResourceID`.
     Sampler {
         /// `MTLResourceID` as a u64.
@@ -77,6 +92,7 @@ impl Resource {
         match self {
             Resource::Buffer(_) => "a buffer",
             Resource::Texture { .. } => "a texture",
+            Resource::TextureOnBuffer { .. } => "a texture on a buffer",
             Resource::Sampler { .. } => "a sampler",
             Resource::CombinedImageSampler { .. } => "a texture and sampler",
         }

@@ -150,6 +150,7 @@ impl DispatchPlan {
             let ab = argument_buffers.iter().position(|a| a.set == set);
             let in_ab = b.id().is_some();
             let sampler_in_ab = b.sampler_id().is_some();
+            let atomic = b.atomic_buffer();
             for (e, r) in (0u32..).zip(elements) {
                 let key = ResourceKey {
                     set,
@@ -162,6 +163,9 @@ impl DispatchPlan {
                     expected: expected_resource(b.kind()),
                     found: r.what(),
                 };
+                // A discrete companion buffer's `setBuffer`, after the
+                // texture's `setTexture`.
+                let mut companion = None;
                 // (buffer or texture value, sampler value)
                 let (main, sampler) = match (kind_parts(b.kind()), *r) {
                     (Some((Some(Part::Buffer), false)), Resource::Buffer(buf)) => {
@@ -198,6 +202,61 @@ impl DispatchPlan {
                         )
                     }
                     (Some((Some(Part::Texture), false)), Resource::Texture { resource_id }) => {
+                        if atomic.is_some() {
+                            return Err(PlanError::NeedsTextureOnBuffer {
+                                kernel: name(),
+                                key,
+                            });
+                        }
+                        (Some(MemberValue::Texture { resource_id }), None)
+                    }
+                    (
+                        Some((Some(Part::Texture), false)),
+                        Resource::TextureOnBuffer {
+                            resource_id,
+                            buffer,
+                            width,
+                            bytes_per_row,
+                        },
+                    ) => {
+                        if let Some(a) = atomic {
+                            let expected = a.bytes_per_row(width);
+                            if bytes_per_row != expected {
+                                return Err(PlanError::AtomicRowPitch {
+                                    kernel: name(),
+                                    key,
+                                    width,
+                                    alignment: a.row_alignment,
+                                    expected,
+                                    found: bytes_per_row,
+                                });
+                            }
+                            // The companion buffer, placed as the image is.
+                            match (a.id.zip(a.byte_offset), ab) {
+                                (Some((id, byte_offset)), Some(ab)) => {
+                                    let value = MemberValue::Buffer {
+                                        gpu_address: buffer.gpu_address,
+                                        offset: buffer.offset,
+                                    };
+                                    let a = &mut argument_buffers[ab];
+                                    write_member(&mut a.bytes, byte_offset, value);
+                                    a.members.push(ArgumentMember {
+                                        id,
+                                        byte_offset,
+                                        key,
+                                        value,
+                                    });
+                                    uses[ab].push(Command::UseAtomicBuffer { key });
+                                }
+                                _ => {
+                                    companion = Some(Command::SetAtomicBuffer {
+                                        index: a.buffer_index.unwrap_or(0),
+                                        key,
+                                        offset: buffer.offset,
+                                    })
+                                }
+                            }
+                        }
                         (Some(MemberValue::Texture { resource_id }), None)
                     }
                     (Some((None, true)), Resource::Sampler { resource_id }) => {
@@ -252,6 +311,7 @@ impl DispatchPlan {
                         },
                     }
                 }
+                discrete.extend(companion);
                 if let Some(value) = sampler {
                     match (sampler_in_ab, ab, b.sampler_id(), b.sampler_byte_offset()) {
                         (true, Some(ab), Some(id), Some(off)) => {

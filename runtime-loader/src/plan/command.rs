@@ -48,6 +48,24 @@ pub enum Command {
         /// Byte offset.
         offset: u64,
     },
+    /// `setBuffer:offset:atIndex:` of the buffer the texture bound at `key`
+    /// was created on: the companion buffer through which a kernel
+    /// compiled below MSL 3.1 does that image's atomics.
+    SetAtomicBuffer {
+        /// `[[buffer(N)]]`.
+        index: u32,
+        /// The bound texture.
+        key: ResourceKey,
+        /// Byte offset of its first row in the buffer.
+        offset: u64,
+    },
+    /// `useResource:usage:` (read-write) of the buffer the texture bound at
+    /// `key` was created on, when an argument buffer points to it (the
+    /// companion buffer of emulated image atomics).
+    UseAtomicBuffer {
+        /// The bound texture.
+        key: ResourceKey,
+    },
     /// `setTexture:atIndex:` of a bound texture (or the texture of a combined
     /// image-sampler).
     SetTexture {
@@ -121,6 +139,15 @@ impl fmt::Display for Command {
             }
             Command::SetTexture { index, key } => {
                 write!(f, "setTexture({key}) at texture({index})")
+            }
+            Command::SetAtomicBuffer { index, key, offset } => {
+                write!(
+                    f,
+                    "setBuffer(buffer of the texture {key}, offset {offset}) at buffer({index})"
+                )
+            }
+            Command::UseAtomicBuffer { key } => {
+                write!(f, "useResource(buffer of the texture {key}, read-write)")
             }
             Command::SetSamplerState { index, key } => {
                 write!(f, "setSamplerState({key}) at sampler({index})")

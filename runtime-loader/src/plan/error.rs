@@ -139,6 +139,32 @@ pub enum PlanError {
         /// What was bound.
         found: &'static str,
     },
+    /// A storage image whose atomics the kernel emulates is bound to a
+    /// texture that was not created on a buffer.
+    #[error("kernel `{kernel}`: {key} is a storage image whose atomics the kernel does through the buffer its texture was created on (MSL below 3.1): bind a texture created on a buffer (Device::atomic_texture), not a plain texture")]
+    NeedsTextureOnBuffer {
+        /// Kernel.
+        kernel: String,
+        /// Where.
+        key: ResourceKey,
+    },
+    /// A texture on a buffer whose rows are not where the kernel's
+    /// emulated image atomics look for them.
+    #[error("kernel `{kernel}`: {key}: the texture's rows are {found} bytes apart, but the kernel's image atomics index its buffer with rows of {expected} bytes ({width} texels of 4 bytes, aligned to {alignment}): create it with Device::atomic_texture")]
+    AtomicRowPitch {
+        /// Kernel.
+        kernel: String,
+        /// Where.
+        key: ResourceKey,
+        /// The texture's width.
+        width: u32,
+        /// The alignment the kernel was compiled with.
+        alignment: u32,
+        /// The row pitch the kernel assumes.
+        expected: u64,
+        /// The texture's row pitch.
+        found: u64,
+    },
     /// A buffer offset breaks Metal's alignment rule.
     #[error("kernel `{kernel}`: {key} is bound at offset {offset}, which is not a multiple of {alignment}")]
     MisalignedOffset {

@@ -12,11 +12,15 @@
 //! 1. push constants: `setBytes` at `PushConstants.buffer_index`;
 //! 2. per argument buffer, in ascending set order: `setBuffer` of the
 //!    argument buffer, `useResource` of its sizes table if it has one, then
-//!    `useResource` of every buffer and texture it points to;
+//!    `useResource` of every buffer and texture it points to (and of the
+//!    buffer a texture was created on, when the kernel does that image's
+//!    atomics through it: emulated image atomics below MSL 3.1);
 //!    then `useResource` of every buffer reached through a device address
 //!    ([`Bindings::reach`]);
 //! 3. discrete bindings in (set, binding) order: `setBuffer` /
-//!    `setTexture` / `setSamplerState`, one per array element;
+//!    `setTexture` / `setSamplerState`, one per array element (an image
+//!    with emulated atomics: `setTexture`, then `setBuffer` of the buffer
+//!    the texture was created on);
 //! 4. the kernel-level buffer-sizes table: `setBytes`;
 //! 5. `dispatchThreadgroups:threadsPerThreadgroup:`.
 //!

@@ -8,7 +8,7 @@ use super::types::{kind_parts, Part};
 use super::violation::Violation;
 use crate::kernel::run;
 use crate::records::opt;
-use crate::schema::{BindingModel, MetalLimits};
+use crate::schema::{BindingKind, BindingModel, MetalLimits};
 
 /// Who holds a slot range; formatted only when a check fails (loading
 /// thousands of kernels must not allocate a label per binding).
@@ -454,6 +454,67 @@ impl KernelCheck<'_, '_> {
                                 b.kind().variant_name().unwrap_or("?")
                             ),
                         );
+                    }
+                }
+            }
+
+            // The companion buffer of emulated image atomics: only on a
+            // plain storage image, placed as the image is.
+            let raw = b.raw();
+            let atomic_fields = [
+                (raw.atomic_buffer_index(), "atomic_buffer_index"),
+                (raw.atomic_id(), "atomic_id"),
+                (raw.atomic_byte_offset(), "atomic_byte_offset"),
+            ];
+            match b.atomic_buffer() {
+                None => {
+                    if let Some((_, f)) = atomic_fields.iter().find(|(v, _)| opt(*v).is_some()) {
+                        return self.fail(field(f), "set without atomic_row_alignment");
+                    }
+                }
+                Some(a) => {
+                    if b.kind() != BindingKind::StorageImage || count != 1 {
+                        return self.fail(
+                            field("atomic_row_alignment"),
+                            "set on a binding that is not a single storage image",
+                        );
+                    }
+                    if !a.row_alignment.is_power_of_two() || a.row_alignment < 4 {
+                        return self.fail(
+                            field("atomic_row_alignment"),
+                            format!("{} is not a power of two of at least 4", a.row_alignment),
+                        );
+                    }
+                    let in_ab = self.member_or_slot(
+                        model,
+                        &field,
+                        (a.id, "atomic_id"),
+                        (a.byte_offset, "atomic_byte_offset"),
+                        (a.buffer_index, "atomic_buffer_index"),
+                    )?;
+                    if in_ab != b.id().is_some() {
+                        return self.fail(
+                            field("atomic_id"),
+                            "the companion buffer must be placed as the image is (both in the argument buffer or both discrete)",
+                        );
+                    }
+                    if in_ab {
+                        let m = Member {
+                            id: a.id.unwrap_or(0),
+                            offset: a.byte_offset.unwrap_or(0),
+                            count: 1,
+                        };
+                        self.claim_member(
+                            members,
+                            ab_index,
+                            owner,
+                            m,
+                            ("atomic_id", "atomic_byte_offset"),
+                        )?;
+                    } else {
+                        buffers
+                            .claim(a.buffer_index.unwrap_or(0), 1, owner)
+                            .or_else(|m| self.fail(field("atomic_buffer_index"), m))?;
                     }
                 }
             }

@@ -63,6 +63,9 @@ pub struct B {
     pub stride: u32,
     pub sizes_index: Option<u32>,
     pub name: String,
+    /// Companion buffer of emulated image atomics: (buffer_index, id,
+    /// byte_offset, row_alignment).
+    pub atomic: (Option<u32>, Option<u32>, Option<u32>, Option<u32>),
 }
 
 impl B {
@@ -83,6 +86,7 @@ impl B {
             min_size: 0,
             stride: 0,
             sizes_index: None,
+            atomic: (None, None, None, None),
             name: String::new(),
         }
     }
@@ -303,6 +307,10 @@ impl Exe {
                         unset(b.sampler_byte_offset),
                         b.stride,
                         unset(b.sizes_index),
+                        unset(b.atomic.0),
+                        unset(b.atomic.1),
+                        unset(b.atomic.2),
+                        unset(b.atomic.3),
                         b.kind,
                         b.access,
                     )
@@ -383,6 +391,10 @@ impl Exe {
                 unset(None),
                 unset(None),
                 0,
+                unset(None),
+                unset(None),
+                unset(None),
+                unset(None),
                 unset(None),
                 BindingKind::StorageBuffer,
                 Access::ReadWrite,

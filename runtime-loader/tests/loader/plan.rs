@@ -797,3 +797,132 @@ fn grid_counts_are_u32_and_the_largest_grid_plans() {
     .unwrap();
     assert_eq!(p.threadgroups, [64, 1, 1]);
 }
+
+/// Emulated image atomics (MSL below 3.1): a storage image whose binding
+/// records a companion buffer takes a texture created on a buffer, and the
+/// plan binds that buffer where the kernel takes it: a discrete
+/// `setBuffer` (here: an iOS-tier-1-style discrete image in an
+/// argument-buffer kernel), or an argument-buffer member made resident.
+/// A plain texture, or rows of another pitch than the kernel indexes, are
+/// refused.
+#[test]
+fn emulated_image_atomics_bind_the_textures_buffer() {
+    let mut exe = all();
+    exe.kernel_mut("images")
+        .bindings
+        .iter_mut()
+        .find(|b| b.binding == 3)
+        .unwrap()
+        .atomic = (Some(1), None, None, Some(256));
+    let bytes = exe.build();
+    let loaded = Executable::load(&bytes).unwrap();
+    let a = loaded
+        .entry_point("images")
+        .unwrap()
+        .binding(0, 3)
+        .unwrap()
+        .atomic_buffer()
+        .unwrap();
+    assert_eq!(
+        (a.buffer_index, a.id, a.row_alignment),
+        (Some(1), None, 256)
+    );
+    assert_eq!(
+        (a.bytes_per_row(5), a.bytes_per_row(64), a.bytes_per_row(65)),
+        (256, 256, 512)
+    );
+
+    let on_buffer = |bytes_per_row| Resource::TextureOnBuffer {
+        resource_id: 0xC0,
+        buffer: BufferBinding {
+            gpu_address: 0x9000,
+            offset: 512,
+            length: 1024,
+        },
+        width: 5,
+        bytes_per_row,
+    };
+    let mut b = Bindings::new();
+    b.bind(0, 0, Resource::Texture { resource_id: 0xA0 })
+        .bind(0, 1, Resource::Sampler { resource_id: 0xB0 })
+        .bind_array(
+            0,
+            2,
+            [0, 1].map(|i| Resource::CombinedImageSampler {
+                texture_id: 0xA1 + i,
+                sampler_id: 0xB1 + i,
+            }),
+        )
+        .bind(0, 3, on_buffer(256));
+    let p = plan(&bytes, "images", &b, &[], Grid::Threads([64, 1, 1])).unwrap();
+    let discrete: Vec<_> = p
+        .commands
+        .iter()
+        .filter(|c| {
+            matches!(
+                c,
+                Command::SetTexture { .. } | Command::SetAtomicBuffer { .. }
+            )
+        })
+        .cloned()
+        .collect();
+    assert_eq!(
+        discrete,
+        [
+            Command::SetTexture {
+                index: 0,
+                key: key(0, 3, 0)
+            },
+            Command::SetAtomicBuffer {
+                index: 1,
+                key: key(0, 3, 0),
+                offset: 512
+            },
+        ]
+    );
+
+    b.bind(0, 3, on_buffer(20));
+    let e = plan(&bytes, "images", &b, &[], Grid::Threads([64, 1, 1])).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            PlanError::AtomicRowPitch {
+                expected: 256,
+                found: 20,
+                width: 5,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("(set 0, binding 3): the texture's rows are 20 bytes apart, but the kernel's image atomics index its buffer with rows of 256 bytes"), "{e}");
+    b.bind(0, 3, Resource::Texture { resource_id: 0xC0 });
+    let e = plan(&bytes, "images", &b, &[], Grid::Threads([64, 1, 1])).unwrap_err();
+    assert!(matches!(e, PlanError::NeedsTextureOnBuffer { .. }), "{e}");
+
+    // In the argument buffer: the image at id 0 (byte 0), its buffer at a
+    // member of its own, written with the buffer's address and offset.
+    let mut exe = all();
+    {
+        let k = exe.kernel_mut("images");
+        k.abs[0].size = 64;
+        let img = k.bindings.iter_mut().find(|b| b.binding == 3).unwrap();
+        img.texture_index = None;
+        img.id = Some(6);
+        img.byte_offset = Some(48);
+        img.atomic = (None, Some(7), Some(56), Some(256));
+    }
+    let bytes = exe.build();
+    b.bind(0, 3, on_buffer(256));
+    let p = plan(&bytes, "images", &b, &[], Grid::Threads([64, 1, 1])).unwrap();
+    let ab = &p.argument_buffers[0];
+    assert_eq!(&ab.bytes[48..56], &0xC0u64.to_le_bytes());
+    assert_eq!(&ab.bytes[56..64], &(0x9000u64 + 512).to_le_bytes());
+    assert!(p
+        .commands
+        .contains(&Command::UseAtomicBuffer { key: key(0, 3, 0) }));
+    assert!(!p
+        .commands
+        .iter()
+        .any(|c| matches!(c, Command::SetAtomicBuffer { .. })));
+}

@@ -516,6 +516,36 @@ fn cases() -> Vec<Case> {
     )
     .byte_offset =
         Some(runtime_loader::UNSET));
+    // The companion buffer of emulated image atomics (format 5).
+    case!(
+        c,
+        im,
+        "bindings[set 0, binding 0].atomic_row_alignment",
+        |e| b(e, "images", 0, 0).atomic = (None, Some(6), Some(48), Some(256))
+    );
+    case!(
+        c,
+        im,
+        "bindings[set 0, binding 3].atomic_buffer_index",
+        |e| b(e, "images", 0, 3).atomic = (Some(1), None, None, None)
+    );
+    case!(
+        c,
+        im,
+        "bindings[set 0, binding 3].atomic_row_alignment",
+        |e| b(e, "images", 0, 3).atomic = (Some(1), None, None, Some(100))
+    );
+    case!(
+        c,
+        im,
+        "bindings[set 0, binding 3].atomic_buffer_index",
+        |e| b(e, "images", 0, 3).atomic = (Some(0), None, None, Some(256))
+    );
+    case!(c, im, "bindings[set 0, binding 3].atomic_id", |e| b(
+        e, "images", 0, 3
+    )
+    .atomic =
+        (None, Some(6), Some(48), Some(256)));
     case!(c, im, "bindings[set 0, binding 2].sampler_id", |e| b(
         e, "images", 0, 2
     )
@@ -857,12 +887,15 @@ fn msl_source_utf8_is_checked_on_use_not_at_load() {
 #[test]
 fn files_of_previous_formats_get_the_version_error() {
     // saxpy compiled by halc at format versions 2 (before bindings became
-    // structs) and 3 (before strings moved to Executable.strings). Their
+    // structs), 3 (before strings moved to Executable.strings) and 4 (before
+    // bindings recorded emulated image atomics' companion buffers). Their
     // tables do not match this schema, so the full verifier alone would call
-    // them corrupt; the version is read first.
-    let old: [(u32, &[u8]); 2] = [
+    // them corrupt (2 and 3) or read them wrong (4: a Binding is 16 bytes
+    // longer); the version is read first.
+    let old: [(u32, &[u8]); 3] = [
         (2, include_bytes!("data/saxpy.format2.halc")),
         (3, include_bytes!("data/saxpy.format3.halc")),
+        (4, include_bytes!("data/saxpy.format4.halc")),
     ];
     for (version, bytes) in old {
         let err = Executable::load(bytes).unwrap_err();
@@ -875,8 +908,10 @@ fn files_of_previous_formats_get_the_version_error() {
         );
         // Without the version in front, the same bytes fail structurally:
         // the check above is not passing by accident.
-        let opts = flatbuffers::VerifierOptions::default();
-        assert!(schema::root_as_executable_with_opts(&opts, bytes).is_err());
+        if version < 4 {
+            let opts = flatbuffers::VerifierOptions::default();
+            assert!(schema::root_as_executable_with_opts(&opts, bytes).is_err());
+        }
     }
 }
 
@@ -904,8 +939,9 @@ fn identifier_version_and_structure_are_checked_first() {
     ));
 
     // 2 and 3: the formats before bindings became structs and before
-    // strings moved to Executable.strings (see FormatVersion).
-    for version in [0, 1, 2, 3, 5, u32::MAX] {
+    // strings moved to Executable.strings; 4: before bindings recorded the
+    // companion buffer of emulated image atomics (see FormatVersion).
+    for version in [0, 1, 2, 3, 4, 6, u32::MAX] {
         let mut exe = all();
         exe.format_version = version;
         match Executable::load(&exe.build()) {

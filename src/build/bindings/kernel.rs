@@ -254,6 +254,33 @@ pub(super) fn kernel_module(k: &Kernel, module: &str) -> Result<String, String> 
             "SIZES_INDEX",
             b.sizes_index,
         );
+        if let Some(a) = &b.atomic_buffer {
+            // Emulated image atomics (MSL below 3.1).
+            opt(
+                &mut out,
+                "Image atomics through the buffer the texture was created on: its discrete `[[buffer(N)]]` (the plan binds it; bind a texture made by `Device::atomic_texture`).",
+                "ATOMIC_BUFFER_INDEX",
+                a.buffer_index,
+            );
+            opt(
+                &mut out,
+                "Image atomics through the buffer the texture was created on: its argument-buffer `[[id(N)]]` (the plan writes it; bind a texture made by `Device::atomic_texture`).",
+                "ATOMIC_ID",
+                a.id,
+            );
+            opt(
+                &mut out,
+                "Byte offset of `ATOMIC_ID` in the argument buffer.",
+                "ATOMIC_BYTE_OFFSET",
+                a.byte_offset,
+            );
+            opt(
+                &mut out,
+                "Bytes the texture's rows must be aligned to (rows `align_up(width * 4, ATOMIC_ROW_ALIGNMENT)` bytes apart).",
+                "ATOMIC_ROW_ALIGNMENT",
+                Some(a.row_alignment),
+            );
+        }
         if b.kind.is_buffer() {
             let _ = writeln!(
                 out,
