@@ -208,12 +208,12 @@ pub(super) fn compile_entry(
                 "generated MSL does not match the layout: {m}"
             )))
         })?;
-        // Only a module with clustered subgroup operations can hold the
-        // helpers looked for: other modules' MSL is not scanned.
+        // Only a module with clustered subgroup operations or expectations
+        // can hold the helpers looked for: other modules' MSL is not scanned.
         let clustered = info
             .capabilities
             .iter()
-            .any(|c| c == "GroupNonUniformClustered");
+            .any(|c| c == "GroupNonUniformClustered" || c == "ExpectAssumeKHR");
         if let Some(why) = clustered
             .then(|| msl::check::known_miscompile(&generated.source))
             .flatten()

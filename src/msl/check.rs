@@ -410,6 +410,13 @@ pub fn known_miscompile(msl: &str) -> Option<&'static str> {
             "a clustered subgroup min or max (OpGroupNonUniform*Min/*Max ClusteredReduce): this build of halc links SPIRV-Cross without halc's patch 0003, and the unpatched MSL returns FLT_MIN (FLT_MAX) for a float max (min) whose cluster has inactive lanes; build halc with the `[patch.crates-io] spirv-cross-sys` section of its Cargo.toml (vendor/README.md)",
         );
     }
+    // 0008: SPV_EXPECT ended in a semicolon, so `a = SPV_EXPECT(b, c) + 1;`
+    // compiled to `a = b;`.
+    if has("#define SPV_EXPECT(x, y) __builtin_expect(x, y);") {
+        return Some(
+            "an expectation (OpExpectKHR): this build of halc links SPIRV-Cross without halc's patch 0008, and the unpatched MSL's `SPV_EXPECT` macro ends in a semicolon, so `a = SPV_EXPECT(b, c) + 1;` computes `a = b;` (and it computes in `long`); build halc with the `[patch.crates-io] spirv-cross-sys` section of its Cargo.toml (vendor/README.md)",
+        );
+    }
     None
 }
 
@@ -447,6 +454,15 @@ mod tests {
             float_atomic("atomic_fetch_add_explicit((device atomic_uint*)&c, 1u, memory_order_relaxed);\nfloat atomic_float_count;"),
             None
         );
+    }
+
+    #[test]
+    fn the_unpatched_expect_macro_is_recognised() {
+        let unpatched = "#if !defined(SPV_EXPECT) && __has_builtin(__builtin_expect)\n#define SPV_EXPECT(x, y) __builtin_expect(x, y);\n#endif\n";
+        assert!(known_miscompile(unpatched)
+            .is_some_and(|why| why.contains("patch 0008") && why.contains("OpExpectKHR")));
+        let patched = "#if !defined(SPV_EXPECT) && __has_builtin(__builtin_expect)\n#define SPV_EXPECT(x, y) spvExpect(x, y)\n";
+        assert_eq!(known_miscompile(patched), None);
     }
 
     #[test]

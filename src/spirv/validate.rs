@@ -108,6 +108,10 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     (4441, "VariablePointersStorageBuffer"),
     (4442, "VariablePointers"),
     (5345, "VulkanMemoryModel"),
+    // OpExpectKHR and OpAssumeTrueKHR: SPIRV-Cross's `SPV_EXPECT` is an
+    // expression of its operand's type with halc's patch 0008
+    // (tests/amber/expect_assume.amber).
+    (5629, "ExpectAssumeKHR"),
     // `atomic_fetch_add_explicit` on `atomic_float`, in device and
     // threadgroup memory: MSL 3.0 and newer (older versions are refused
     // after SPIRV-Cross, see `msl::check::float_atomic`).
@@ -119,6 +123,7 @@ const TESTED_EXTENSIONS: &[&str] = &[
     "SPV_KHR_16bit_storage",
     "SPV_KHR_8bit_storage",
     "SPV_EXT_shader_atomic_float_add",
+    "SPV_KHR_expect_assume",
     "SPV_KHR_shader_ballot",
     "SPV_KHR_storage_buffer_storage_class",
     // Only the `SubgroupUniformControlFlowKHR` execution mode: a promise
@@ -170,11 +175,6 @@ const UNSUPPORTED: &[(u32, &str, &str)] = &[
         "ray tracing is not supported by halc's Metal backend",
     ),
     (5055, "ShaderClockKHR", "Metal has no shader clock"),
-    (
-        5629,
-        "ExpectAssumeKHR",
-        "SPIRV-Cross defines `SPV_EXPECT(x, y)` as `__builtin_expect(x, y);`, with a semicolon, so `a = SPV_EXPECT(b, c) + 1;` becomes `a = b;` and a dropped `+ 1`: remove the OpExpectKHR/OpAssumeTrueKHR hints (they only guide optimisation)",
-    ),
     (
         5346,
         "VulkanMemoryModelDeviceScope",
@@ -685,7 +685,7 @@ mod tests {
             }
         };
         assert_eq!(
-            check_caps(&[1, 28, 30, 4423, 4431, 4435, 4450, 6033]),
+            check_caps(&[1, 28, 30, 4423, 4431, 4435, 4450, 5629, 6033]),
             "module has no entry point"
         );
         for (cap, name) in [

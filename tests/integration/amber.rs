@@ -829,6 +829,75 @@ fn diff_compares_subgroup_kernels_at_the_vulkan_devices_width() {
     }
 }
 
+/// OpExpectKHR (SPIRV-Cross patch 0008): the fixture agrees with lavapipe;
+/// SPIRV-Cross's unpatched `SPV_EXPECT` (a semicolon ending the macro,
+/// expanded where the expectation is an operand of `+ 1u`) drops the
+/// addition, and an expectation that computes in `long`, as
+/// `__builtin_expect` does (the semicolon alone removed), gets a uint
+/// difference below zero and a uint64_t shift wrong: both differ.
+#[test]
+fn diff_catches_the_unpatched_expect_macro() {
+    use halc::diff::{diff, DiffOptions, DiffOutcome};
+    if !tools() || !vulkan() {
+        return;
+    }
+    let device = halc::runtime_loader::cpu::Device::new().unwrap();
+    let kernel = crate::input(&crate::kernel("expect_assume.spv"));
+    for seed in [1, 2] {
+        let opts = DiffOptions {
+            seed,
+            ..Default::default()
+        };
+        let outcome = diff(&kernel, &opts, &device).unwrap();
+        assert!(matches!(outcome, DiffOutcome::Agree(_)), "{outcome:?}");
+    }
+    let semicolon: fn(&mut halc::Compiled) = |c| {
+        let msl = &mut c.kernels[0].msl.source;
+        let site = "= SPV_EXPECT(a, 0u) + 1u;";
+        assert!(msl.contains(site), "{msl}");
+        *msl = msl.replace(site, "= __builtin_expect(a, 0u); + 1u;");
+    };
+    let long: fn(&mut halc::Compiled) = |c| {
+        let msl = &mut c.kernels[0].msl.source;
+        for t in ["uint", "ulong"] {
+            let patched = format!(
+                "inline {t} spvExpect({t} x, {t} y) {{ return {t}(__builtin_expect(x, y)); }}"
+            );
+            assert!(msl.contains(&patched), "{msl}");
+            *msl = msl.replace(
+                &patched,
+                &format!(
+                    "inline long spvExpect({t} x, {t} y) {{ return __builtin_expect(x, y); }}"
+                ),
+            );
+        }
+    };
+    // Result: plus_one, below, shifted, vec_sum, sel (20 bytes each).
+    for (name, tamper, member) in [("semicolon", semicolon, [0]), ("long", long, [4])] {
+        let opts = DiffOptions {
+            seed: 1,
+            tamper: Some(tamper),
+            ..Default::default()
+        };
+        match diff(&kernel, &opts, &device).unwrap() {
+            DiffOutcome::Differ(m) => {
+                assert!(
+                    m.starts_with("seed 1: (set 0, binding 1) byte "),
+                    "{name}: {m}"
+                );
+                let byte: usize = m["seed 1: (set 0, binding 1) byte ".len()..]
+                    .split(|c: char| !c.is_ascii_digit())
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                assert!(member.contains(&(byte % 20)), "{name}: {m}");
+            }
+            other => panic!("{name}: not caught: {other:?}"),
+        }
+    }
+}
+
 /// `halc diff` catches an injected miscompile, reports the seed, and is
 /// deterministic for it; data-dependent indexing (out of bounds, or past
 /// every buffer) and division by a random zero are inconclusive, not a

@@ -81,6 +81,10 @@ const FEATURES: &[&str] = &[
     "VK_KHR_8bit_storage",
     "VK_KHR_shader_float16_int8",
     "VK_KHR_shader_subgroup_extended_types",
+    // OpExpectKHR / OpAssumeTrueKHR: hints, kept as `__builtin_expect` and
+    // `__builtin_assume` (tests/amber/expect_assume.amber).
+    "VK_KHR_shader_expect_assume",
+    "ShaderExpectAssumeFeaturesKHR.shaderExpectAssume",
 ];
 
 /// Requirements that name no device capability: the SPIR-V version
