@@ -112,6 +112,14 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     // expression of its operand's type with halc's patch 0008
     // (tests/amber/expect_assume.amber).
     (5629, "ExpectAssumeKHR"),
+    // OpSDot, OpUDot, OpSUDot and their *AccSat forms, on vectors and on
+    // packed 4x8-bit integers: SPIRV-Cross writes `reduce_add` of the
+    // widened products and MSL's `addsat`
+    // (tests/amber/integer_dot_product.amber).
+    (6016, "DotProductInputAll"),
+    (6017, "DotProductInput4x8Bit"),
+    (6018, "DotProductInput4x8BitPacked"),
+    (6019, "DotProduct"),
     // `atomic_fetch_add_explicit` on `atomic_float`, in device and
     // threadgroup memory: MSL 3.0 and newer (older versions are refused
     // after SPIRV-Cross, see `msl::check::float_atomic`).
@@ -124,6 +132,7 @@ const TESTED_EXTENSIONS: &[&str] = &[
     "SPV_KHR_8bit_storage",
     "SPV_EXT_shader_atomic_float_add",
     "SPV_KHR_expect_assume",
+    "SPV_KHR_integer_dot_product",
     "SPV_KHR_shader_ballot",
     "SPV_KHR_storage_buffer_storage_class",
     // Only the `SubgroupUniformControlFlowKHR` execution mode: a promise
@@ -685,7 +694,7 @@ mod tests {
             }
         };
         assert_eq!(
-            check_caps(&[1, 28, 30, 4423, 4431, 4435, 4450, 5629, 6033]),
+            check_caps(&[1, 28, 30, 4423, 4431, 4435, 4450, 5629, 6016, 6017, 6018, 6019, 6033]),
             "module has no entry point"
         );
         for (cap, name) in [

@@ -898,6 +898,75 @@ fn diff_catches_the_unpatched_expect_macro() {
     }
 }
 
+/// Integer dot products: the fixture agrees with lavapipe on random data
+/// (tests/amber/integer_dot_product.amber runs the edge values); packed
+/// operands read without sign extension, and accumulations that wrap
+/// instead of saturating, each differ.
+#[test]
+fn diff_catches_wrong_integer_dot_products() {
+    use halc::diff::{diff, DiffOptions, DiffOutcome};
+    if !tools() || !vulkan() {
+        return;
+    }
+    let device = halc::runtime_loader::cpu::Device::new().unwrap();
+    let kernel = crate::input(&crate::kernel("integer_dot_product.spv"));
+    // halc diff's random integers are small (0..=15): the cases are given,
+    // (x, y, acc) with x and y of any bytes and acc below 70000, so that
+    // the accumulations saturate now and then.
+    let cases = |seed: u64| -> Vec<u8> {
+        let mut state = seed;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 32) as u32
+        };
+        (0..16)
+            .flat_map(|_| [next(), next(), next() % 70000])
+            .flat_map(u32::to_le_bytes)
+            .collect()
+    };
+    let base = |seed: u64| DiffOptions {
+        seed,
+        groups: [4, 1, 1],
+        given: vec![(0, 0, cases(seed))],
+        ..Default::default()
+    };
+    for seed in [1, 2, 3] {
+        let outcome = diff(&kernel, &base(seed), &device).unwrap();
+        assert!(matches!(outcome, DiffOutcome::Agree(_)), "{outcome:?}");
+    }
+    let unsigned: fn(&mut halc::Compiled) = |c| {
+        let msl = &mut c.kernels[0].msl.source;
+        let packed = "int4(as_type<char4>(x)) * int4(as_type<char4>(y))";
+        assert!(msl.contains(packed), "{msl}");
+        *msl = msl.replace(packed, "int4(as_type<uchar4>(x)) * int4(as_type<char4>(y))");
+    };
+    let wrapping: fn(&mut halc::Compiled) = |c| {
+        let msl = &mut c.kernels[0].msl.source;
+        assert!(msl.contains("addsat("), "{msl}");
+        *msl = msl.replace("addsat(", "wrapping_add(").replace(
+            "kernel void",
+            "template <typename T> T wrapping_add(T a, T b) { return a + b; }\nkernel void",
+        );
+    };
+    for (name, tamper) in [("unsigned", unsigned), ("wrapping", wrapping)] {
+        let opts = DiffOptions {
+            tamper: Some(tamper),
+            ..base(1)
+        };
+        match diff(&kernel, &opts, &device).unwrap() {
+            DiffOutcome::Differ(m) => {
+                assert!(
+                    m.starts_with("seed 1: (set 0, binding 1) byte "),
+                    "{name}: {m}"
+                )
+            }
+            other => panic!("{name}: not caught: {other:?}"),
+        }
+    }
+}
+
 /// `halc diff` catches an injected miscompile, reports the seed, and is
 /// deterministic for it; data-dependent indexing (out of bounds, or past
 /// every buffer) and division by a random zero are inconclusive, not a

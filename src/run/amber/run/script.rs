@@ -85,6 +85,10 @@ const FEATURES: &[&str] = &[
     // `__builtin_assume` (tests/amber/expect_assume.amber).
     "VK_KHR_shader_expect_assume",
     "ShaderExpectAssumeFeaturesKHR.shaderExpectAssume",
+    // Integer dot products: widened products summed, and MSL's `addsat`
+    // (tests/amber/integer_dot_product.amber).
+    "VK_KHR_shader_integer_dot_product",
+    "ShaderIntegerDotProductFeatures.shaderIntegerDotProduct",
 ];
 
 /// Requirements that name no device capability: the SPIR-V version
