@@ -105,6 +105,11 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     (4448, "StorageBuffer8BitAccess"),
     (4449, "UniformAndStorageBuffer8BitAccess"),
     (4450, "StoragePushConstant8"),
+    // The execution mode of that name, for 16- and 32-bit floats: halc's
+    // default math mode (safe, `-fno-fast-math`) keeps signed zeros,
+    // infinities and NaNs, and a build with fast math refuses the kernel
+    // (`driver::entry`; tests/amber/float_controls.amber).
+    (4466, "SignedZeroInfNanPreserve"),
     (4441, "VariablePointersStorageBuffer"),
     (4442, "VariablePointers"),
     (5345, "VulkanMemoryModel"),
@@ -132,6 +137,9 @@ const TESTED_EXTENSIONS: &[&str] = &[
     "SPV_KHR_8bit_storage",
     "SPV_EXT_shader_atomic_float_add",
     "SPV_KHR_expect_assume",
+    // Only with the capabilities above: SignedZeroInfNanPreserve. The other
+    // float controls (denormals, rounding modes) stay refused by capability.
+    "SPV_KHR_float_controls",
     "SPV_KHR_integer_dot_product",
     "SPV_KHR_shader_ballot",
     "SPV_KHR_storage_buffer_storage_class",
@@ -184,6 +192,28 @@ const UNSUPPORTED: &[(u32, &str, &str)] = &[
         "ray tracing is not supported by halc's Metal backend",
     ),
     (5055, "ShaderClockKHR", "Metal has no shader clock"),
+    // SPV_KHR_float_controls beyond SignedZeroInfNanPreserve: SPIRV-Cross
+    // writes nothing for these modes, and MSL has no way to ask for them.
+    (
+        4464,
+        "DenormPreserve",
+        "the DenormPreserve execution mode (SPV_KHR_float_controls) cannot be honoured: the Metal Shading Language leaves it to the GPU whether 32-bit denormals are flushed to zero, and a kernel cannot ask for them to be kept",
+    ),
+    (
+        4465,
+        "DenormFlushToZero",
+        "the DenormFlushToZero execution mode (SPV_KHR_float_controls) cannot be honoured: the Metal Shading Language leaves it to the GPU whether denormals are flushed (16-bit ones are kept), and a kernel cannot ask for it",
+    ),
+    (
+        4467,
+        "RoundingModeRTE",
+        "the RoundingModeRTE execution mode (SPV_KHR_float_controls): MSL has no way to set a rounding mode (SPIRV-Cross writes nothing for it), and halc has not tested that Metal's default rounding of arithmetic is round-to-nearest-even; remove the mode to take the default",
+    ),
+    (
+        4468,
+        "RoundingModeRTZ",
+        "the RoundingModeRTZ execution mode (SPV_KHR_float_controls) cannot be honoured: MSL has no way to set a rounding mode (SPIRV-Cross writes nothing for it), and Metal rounds float arithmetic to nearest even",
+    ),
     (
         5346,
         "VulkanMemoryModelDeviceScope",
@@ -694,9 +724,32 @@ mod tests {
             }
         };
         assert_eq!(
-            check_caps(&[1, 28, 30, 4423, 4431, 4435, 4450, 5629, 6016, 6017, 6018, 6019, 6033]),
+            check_caps(&[
+                1, 28, 30, 4423, 4431, 4435, 4450, 4466, 5629, 6016, 6017, 6018, 6019, 6033
+            ]),
             "module has no entry point"
         );
+        // The other float controls are refused, each naming why.
+        for (cap, name, why) in [
+            (
+                4464,
+                "DenormPreserve",
+                "whether 32-bit denormals are flushed",
+            ),
+            (4465, "DenormFlushToZero", "whether denormals are flushed"),
+            (4467, "RoundingModeRTE", "no way to set a rounding mode"),
+            (
+                4468,
+                "RoundingModeRTZ",
+                "rounds float arithmetic to nearest even",
+            ),
+        ] {
+            let e = check_caps(&[1, cap]);
+            assert!(
+                e.starts_with(&format!("OpCapability {name} (word 7): the {name} execution mode (SPV_KHR_float_controls)")) && e.contains(why),
+                "{e}"
+            );
+        }
         for (cap, name) in [
             (29, "SampledImageArrayDynamicIndexing"),
             (31, "StorageImageArrayDynamicIndexing"),

@@ -967,6 +967,87 @@ fn diff_catches_wrong_integer_dot_products() {
     }
 }
 
+/// SignedZeroInfNanPreserve: the fixture agrees with lavapipe
+/// (tests/amber/float_controls.amber runs infinities, NaNs and signed
+/// zeros); the folds fast math may make, `-0.0 + 0.0` to `-0.0` and `x / x`
+/// to 1, each differ; and halc refuses the kernel under `--fast-math`.
+#[test]
+fn signed_zero_inf_nan_preserve_is_kept_and_refused_under_fast_math() {
+    use halc::diff::{diff, DiffOptions, DiffOutcome};
+    if !tools() || !vulkan() {
+        return;
+    }
+    let device = halc::runtime_loader::cpu::Device::new().unwrap();
+    let kernel = crate::input(&crate::kernel("float_controls.spv"));
+    // -2, 3, +inf, -inf, NaN, -0.0, +0.0, 65504 (every invocation reads
+    // its own).
+    let given: Vec<u8> = [
+        0xc000_0000u32,
+        0x4040_0000,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0x8000_0000,
+        0,
+        0x477f_e000,
+    ]
+    .iter()
+    .flat_map(|b| b.to_le_bytes())
+    .collect();
+    let base = DiffOptions {
+        groups: [2, 1, 1],
+        given: vec![(0, 0, given)],
+        ..Default::default()
+    };
+    let outcome = diff(&kernel, &base, &device).unwrap();
+    assert!(matches!(outcome, DiffOutcome::Agree(_)), "{outcome:?}");
+    let no_signed_zeros: fn(&mut halc::Compiled) = |c| {
+        let msl = &mut c.kernels[0].msl.source;
+        assert!(msl.contains("= zero + pzero;"), "{msl}");
+        *msl = msl.replace("= zero + pzero;", "= zero;");
+    };
+    let no_nans: fn(&mut halc::Compiled) = |c| {
+        let msl = &mut c.kernels[0].msl.source;
+        assert!(msl.contains("= v / v;"), "{msl}");
+        *msl = msl.replace("= v / v;", "= 1.0;");
+    };
+    // Result: 10 words; add_zero is word 2 (of -2), div_self word 4 (of
+    // +inf, the third input).
+    for (name, tamper, want) in [
+        (
+            "no signed zeros",
+            no_signed_zeros,
+            "seed 1: (set 0, binding 1) byte 8 ",
+        ),
+        ("no NaNs", no_nans, "seed 1: (set 0, binding 1) byte 96 "),
+    ] {
+        let opts = DiffOptions {
+            tamper: Some(tamper),
+            ..base.clone()
+        };
+        match diff(&kernel, &opts, &device).unwrap() {
+            DiffOutcome::Differ(m) => assert!(m.starts_with(want), "{name}: {m}"),
+            other => panic!("{name}: not caught: {other:?}"),
+        }
+    }
+    let o = halc()
+        .args([
+            "compile",
+            "--fast-math",
+            "fixtures/kernels/float_controls.spv",
+            "-o",
+        ])
+        .arg(tempfile::tempdir().unwrap().path().join("k.fb"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("declares the SignedZeroInfNanPreserve execution mode (SPV_KHR_float_controls), which Metal's fast math"),
+        "{err}"
+    );
+}
+
 /// `halc diff` catches an injected miscompile, reports the seed, and is
 /// deterministic for it; data-dependent indexing (out of bounds, or past
 /// every buffer) and division by a random zero are inconclusive, not a
