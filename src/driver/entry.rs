@@ -236,6 +236,14 @@ pub(super) fn compile_entry(
         {
             return Err(fail(ErrorKind::Rejected(why.into())));
         }
+        // An instruction SPIRV-Cross has no MSL for is a comment in its
+        // output, and its effect is missing.
+        if let Some((line, op)) = msl::check::unimplemented_op(&generated.source) {
+            return Err(fail(ErrorKind::Rejected(format!(
+                "SPIRV-Cross has no MSL for {} (opcode {op}): it wrote `// unimplemented op {op}` in its place (MSL line {line}), leaving the instruction out",
+                crate::model::error::op_name(op)
+            ))));
+        }
         // Variable pointers: SPIRV-Cross declares an OpPhi of Workgroup
         // pointers with its address space twice, which Metal rejects.
         let variable_pointers = info

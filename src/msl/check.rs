@@ -393,6 +393,21 @@ pub fn float_atomic(msl: &str) -> Option<(usize, String)> {
     Some((line, text.trim().to_string()))
 }
 
+/// The opcode of the first instruction SPIRV-Cross wrote no MSL for, with
+/// its 1-based line: for an opcode its backends do not know it writes the
+/// comment `// unimplemented op N` and goes on, leaving the instruction's
+/// effect out and its result, if nothing reads it, unnoticed.
+pub fn unimplemented_op(msl: &str) -> Option<(usize, u16)> {
+    const MARK: &str = "// unimplemented op ";
+    let at = find(msl, MARK)?;
+    let line = msl[..at].bytes().filter(|b| *b == b'\n').count() + 1;
+    let digits: String = msl[at + MARK.len()..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    Some((line, digits.parse().unwrap_or(u16::MAX)))
+}
+
 /// Helpers of SPIRV-Cross's MSL known to compute wrong values, recognised by
 /// their text: halc builds SPIRV-Cross with a patch for each
 /// (`vendor/patches/spirv-cross-sys/`), but a crate depending on halc that
@@ -454,6 +469,13 @@ mod tests {
             float_atomic("atomic_fetch_add_explicit((device atomic_uint*)&c, 1u, memory_order_relaxed);\nfloat atomic_float_count;"),
             None
         );
+    }
+
+    #[test]
+    fn an_unimplemented_op_is_found_with_its_line() {
+        let msl = "kernel void k()\n{\n    // unimplemented op 261\n}\n";
+        assert_eq!(unimplemented_op(msl), Some((3, 261)));
+        assert_eq!(unimplemented_op("kernel void k()\n{\n}\n"), None);
     }
 
     #[test]
