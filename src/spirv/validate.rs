@@ -141,6 +141,14 @@ const TESTED_EXTENSIONS: &[&str] = &[
     // float controls (denormals, rounding modes) stay refused by capability.
     "SPV_KHR_float_controls",
     "SPV_KHR_integer_dot_product",
+    // Declares the VariablePointers capabilities (core from SPIR-V 1.3)
+    // for older modules (tests/amber/variable_pointers_khr.amber).
+    "SPV_KHR_variable_pointers",
+    // Decorations only, which SPIRV-Cross ignores: UserSemantic strings,
+    // HlslCounterBufferGOOGLE, UserTypeGOOGLE
+    // (tests/amber/hlsl_decorations.amber).
+    "SPV_GOOGLE_hlsl_functionality1",
+    "SPV_GOOGLE_user_type",
     "SPV_KHR_shader_ballot",
     "SPV_KHR_storage_buffer_storage_class",
     // Only the `SubgroupUniformControlFlowKHR` execution mode: a promise

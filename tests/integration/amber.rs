@@ -678,6 +678,7 @@ fn diff_agrees_on_every_buffer_fixture() {
         // Writes 4 words per invocation and reads the element after its
         // own (tests/amber/variable_pointers.amber runs it with data).
         ("variable_pointers", "INCONCLUSIVE"),
+        ("variable_pointers_khr", "INCONCLUSIVE"),
         // One invocation writes 12 words; 16 words per invocation (their
         // Amber tests run them with data).
         ("push_constants_16_8", "INCONCLUSIVE"),
@@ -1046,6 +1047,77 @@ fn signed_zero_inf_nan_preserve_is_kept_and_refused_under_fast_math() {
         err.contains("declares the SignedZeroInfNanPreserve execution mode (SPV_KHR_float_controls), which Metal's fast math"),
         "{err}"
     );
+}
+
+/// Extensions that only declare (SPV_KHR_variable_pointers in a SPIR-V 1.0
+/// module; DXC's SPV_GOOGLE_hlsl_functionality1 and SPV_GOOGLE_user_type
+/// decorations): their fixtures agree with lavapipe, and a pointer select
+/// taken the wrong way, or the data and counter buffers of an HLSL
+/// RWStructuredBuffer swapped in the layout, differ.
+#[test]
+fn diff_runs_the_declaration_only_extensions() {
+    use halc::diff::{diff, DiffOptions, DiffOutcome};
+    if !tools() || !vulkan() {
+        return;
+    }
+    let device = halc::runtime_loader::cpu::Device::new().unwrap();
+    // Variable pointers: buffers large enough for the element after each
+    // invocation's and for three words per invocation.
+    let words =
+        |n: u32, k: u32| -> Vec<u8> { (0..n).flat_map(|i| (i * k + 1).to_le_bytes()).collect() };
+    let vp = crate::input(&crate::kernel("variable_pointers_khr.spv"));
+    let base = DiffOptions {
+        groups: [4, 1, 1],
+        given: vec![
+            (0, 0, words(17, 3)),
+            (0, 1, words(17, 7)),
+            (0, 2, words(48, 0)),
+        ],
+        ..Default::default()
+    };
+    let outcome = diff(&vp, &base, &device).unwrap();
+    assert!(matches!(outcome, DiffOutcome::Agree(_)), "{outcome:?}");
+    let flipped: fn(&mut halc::Compiled) = |c| {
+        let msl = &mut c.kernels[0].msl.source;
+        assert!(msl.contains("& 1u) == 1u)"), "{msl}");
+        *msl = msl.replace("& 1u) == 1u)", "& 1u) == 0u)");
+    };
+    let opts = DiffOptions {
+        tamper: Some(flipped),
+        ..base
+    };
+    match diff(&vp, &opts, &device).unwrap() {
+        DiffOutcome::Differ(m) => assert!(m.starts_with("seed 1: (set 0, binding 2) byte "), "{m}"),
+        other => panic!("flipped select not caught: {other:?}"),
+    }
+    // HLSL decorations: the counter buffer is a buffer of its own.
+    let hlsl = crate::input(&crate::kernel("hlsl_decorations.spv"));
+    let base = DiffOptions {
+        groups: [4, 1, 1],
+        ..Default::default()
+    };
+    let outcome = diff(&hlsl, &base, &device).unwrap();
+    assert!(matches!(outcome, DiffOutcome::Agree(_)), "{outcome:?}");
+    let swapped: fn(&mut halc::Compiled) = |c| {
+        let b = &mut c.kernels[0].layout.bindings;
+        let (id, off) = (b[0].id, b[0].byte_offset);
+        b[0].id = b[1].id;
+        b[0].byte_offset = b[1].byte_offset;
+        b[1].id = id;
+        b[1].byte_offset = off;
+    };
+    let opts = DiffOptions {
+        tamper: Some(swapped),
+        ..base
+    };
+    // The data written through the 4-byte counter's slot runs past it.
+    match diff(&hlsl, &opts, &device) {
+        Ok(DiffOutcome::Inconclusive(m)) => assert!(
+            m.contains("out-of-bounds access") && m.contains("(set 0, binding 1) (4 bytes)"),
+            "{m}"
+        ),
+        other => panic!("swapped buffers not caught: {other:?}"),
+    }
 }
 
 /// `halc diff` catches an injected miscompile, reports the seed, and is
