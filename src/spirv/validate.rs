@@ -7,7 +7,6 @@
 //! big-endian input, so SPIRV-Tools' own big-endian bugs never block valid
 //! input.
 
-use spirv_tools::val::{Validator, ValidatorOptions};
 use spirv_tools::TargetEnv;
 
 use std::collections::HashSet;
@@ -252,8 +251,10 @@ const UNSUPPORTED: &[(u32, &str, &str)] = &[
 /// Target environment matching the module's SPIR-V version.
 pub fn target_env(version: (u8, u8)) -> TargetEnv {
     match version {
-        (1, 0..=2) => TargetEnv::Vulkan_1_0,
-        (1, 3) => TargetEnv::Vulkan_1_1,
+        (1, 0) => TargetEnv::Vulkan_1_0,
+        // Vulkan 1.0 takes SPIR-V 1.0 only: 1.1 and 1.2 modules are Vulkan
+        // 1.1's (the validator refused them as Vulkan 1.0's).
+        (1, 1..=3) => TargetEnv::Vulkan_1_1,
         (1, 4) => TargetEnv::Vulkan_1_1_Spirv_1_4,
         (1, 5) => TargetEnv::Vulkan_1_2,
         _ => TargetEnv::Vulkan_1_3,
@@ -574,45 +575,50 @@ pub fn spirv_tools(words: &Words) -> Result<(), SpirvError> {
         return Ok(());
     }
     let env = target_env(words.version());
-    let validator = spirv_tools::val::create(Some(env));
-    // Layout rules are the producer's business (DXC emits scalar layouts);
-    // halc reads the explicit offsets. Everything structural is checked.
-    let options = ValidatorOptions {
-        relax_block_layout: Some(true),
-        scalar_block_layout: true,
-        ..Default::default()
+    let (msg, index) = match run_validator(words, true) {
+        Ok(()) => return Ok(()),
+        Err(failure) => failure,
     };
-    validator
-        .validate(words.as_slice(), Some(options))
-        .map_err(|e| {
-            let (msg, index) = match &e.diagnostic {
-                Some(d) => (d.message.trim().to_string(), Some(d.index)),
-                None => (e.to_string().trim().to_string(), None),
-            };
-            // One line: the validator puts details (ids, the instruction) on
-            // following lines.
-            let msg = msg.split_whitespace().collect::<Vec<_>>().join(" ");
-            SpirvError::Validation(match index {
-                Some(i) if i > 0 => format!("{msg} (instruction {i}; validated as {env:?})"),
-                _ => format!("{msg} (validated as {env:?})"),
-            })
-        })
+    // One line: the validator puts details (ids, the instruction) on
+    // following lines.
+    let msg = msg.split_whitespace().collect::<Vec<_>>().join(" ");
+    Err(SpirvError::Validation(match index {
+        Some(i) if i > 0 => format!("{msg} (instruction {i}; validated as {env:?})"),
+        _ => format!("{msg} (validated as {env:?})"),
+    }))
 }
 
 extern "C" {
     // Part of SPIRV-Tools' C API (libspirv.h), compiled by spirv-tools-sys,
-    // which does not declare it.
+    // which does not declare them.
     fn spvValidatorOptionsSetFriendlyNames(
+        options: *mut spirv_tools_sys::val::ValidatorOptions,
+        val: bool,
+    );
+    fn spvValidatorOptionsSetAllowLocalSizeId(
         options: *mut spirv_tools_sys::val::ValidatorOptions,
         val: bool,
     );
 }
 
-/// SPIRV-Tools' validator with the options of [`spirv_tools`], but without
-/// "friendly names": for its messages, the validator names every id of the
-/// module from its debug names and types before it starts, a fifth of its
-/// time on a small module. Whether the module is valid.
+/// Whether SPIRV-Tools' validator accepts the module, without "friendly
+/// names": for its messages, the validator names every id of the module
+/// from its debug names and types before it starts, a fifth of its time on
+/// a small module.
 fn accepts_without_names(words: &Words) -> bool {
+    run_validator(words, false).is_ok()
+}
+
+/// SPIRV-Tools' validator through its C API, in the environment of
+/// [`target_env`]: block layouts relaxed and scalar (layout rules are the
+/// producer's business, DXC emits scalar layouts; halc reads the explicit
+/// offsets), and the `LocalSizeId` execution mode allowed at every version
+/// that has it (SPIR-V 1.2 and later): below Vulkan 1.3 the validator
+/// refuses it unless the device has VK_KHR_maintenance4, a Vulkan device
+/// matter; on Metal the workgroup size is specialised like any other (see
+/// `spirv::specialize`). A failure is the validator's message (its first
+/// line) and the instruction's index, when it gives them.
+fn run_validator(words: &Words, friendly_names: bool) -> Result<(), (String, Option<usize>)> {
     use spirv_tools_sys::{diagnostics, shared, val};
     let code = words.as_slice();
     let binary = shared::Binary {
@@ -621,19 +627,37 @@ fn accepts_without_names(words: &Words) -> bool {
     };
     // SAFETY: the context and options are created, used and destroyed here
     // alone; `binary` points into `words`, alive for the call; the
-    // diagnostic the validator may allocate is destroyed (null is a no-op).
+    // diagnostic the validator may allocate is read while alive and then
+    // destroyed (null is a no-op).
     unsafe {
         let context = shared::context_create(target_env(words.version()));
         let options = val::validator_options_create();
         val::validator_options_set_relax_block_layout(options, true);
         val::validator_options_set_scalar_block_layout(options, true);
-        spvValidatorOptionsSetFriendlyNames(options, false);
-        let mut diagnostic = std::ptr::null_mut();
+        spvValidatorOptionsSetFriendlyNames(options, friendly_names);
+        spvValidatorOptionsSetAllowLocalSizeId(options, true);
+        let mut diagnostic: *mut diagnostics::Diagnostic = std::ptr::null_mut();
         let result = val::validate_with_options(context, options, &binary, &mut diagnostic);
+        let failure = match result {
+            shared::SpirvResult::Success => None,
+            other if diagnostic.is_null() || (*diagnostic).error.is_null() => {
+                Some((format!("the validator failed ({other:?})"), None))
+            }
+            _ => {
+                let text = std::ffi::CStr::from_ptr((*diagnostic).error).to_string_lossy();
+                let first = text
+                    .split('\n')
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string();
+                Some((first, Some((*diagnostic).position.index)))
+            }
+        };
         diagnostics::diagnostic_destroy(diagnostic);
         val::validator_options_destroy(options);
         shared::context_destroy(context);
-        matches!(result, shared::SpirvResult::Success)
+        failure.map_or(Ok(()), Err)
     }
 }
 
@@ -938,15 +962,25 @@ mod tests {
                 let Ok(words) = Words::from_bytes(&std::fs::read(&path).unwrap()) else {
                     continue;
                 };
-                let options = ValidatorOptions {
+                let named = run_validator(&words, true).is_ok();
+                assert_eq!(accepts_without_names(&words), named, "{}", path.display());
+                // The `spirv-tools` crate's validator, which cannot allow
+                // LocalSizeId, agrees on the modules without it.
+                let options = spirv_tools::val::ValidatorOptions {
                     relax_block_layout: Some(true),
                     scalar_block_layout: true,
                     ..Default::default()
                 };
-                let named = spirv_tools::val::create(Some(target_env(words.version())))
+                use spirv_tools::val::Validator;
+                let crate_verdict = spirv_tools::val::create(Some(target_env(words.version())))
                     .validate(words.as_slice(), Some(options))
                     .is_ok();
-                assert_eq!(accepts_without_names(&words), named, "{}", path.display());
+                let local_size_id = words
+                    .instructions()
+                    .any(|i| i.is_ok_and(|i| i.opcode == 331 && i.words.get(2) == Some(&38)));
+                if !local_size_id {
+                    assert_eq!(crate_verdict, named, "{}", path.display());
+                }
                 seen[usize::from(named)] += 1;
             }
         }
@@ -959,6 +993,40 @@ mod tests {
             spirv_tools(&bad).unwrap_err().to_string(),
             "invalid SPIR-V: Result <id> '6' must be less than the ID bound '5'. (instruction 42; validated as Vulkan_1_0)"
         );
+    }
+
+    /// LocalSizeId (OpExecutionModeId, SPIR-V 1.2 and later) is valid at
+    /// every version that has it, not only under Vulkan 1.3: SPIRV-Cross's
+    /// own `local-size-id` tests are SPIR-V 1.0 to 1.3 modules.
+    #[test]
+    fn local_size_id_is_valid_below_vulkan_1_3() {
+        let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+                    OpEntryPoint GLCompute %main \"main\"\n\
+                    OpExecutionModeId %main LocalSizeId %x %one %one\n\
+                    OpDecorate %x SpecId 0\n\
+                    %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n\
+                    %x = OpSpecConstant %uint 8\n%one = OpConstant %uint 1\n\
+                    %main = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n";
+        for env in [
+            spirv_tools::TargetEnv::Universal_1_2,
+            spirv_tools::TargetEnv::Universal_1_3,
+            spirv_tools::TargetEnv::Universal_1_5,
+        ] {
+            let words = crate::spirv::assemble(text, env);
+            assert_eq!(
+                spirv_tools(&words).map_err(|e| e.to_string()),
+                Ok(()),
+                "{env:?}"
+            );
+        }
+        // SPIR-V 1.1 is Vulkan 1.1's (Vulkan 1.0 takes 1.0 only).
+        let v11 = text.replace(
+            "OpExecutionModeId %main LocalSizeId %x %one %one",
+            "OpExecutionMode %main LocalSize 8 1 1",
+        );
+        let words = crate::spirv::assemble(&v11, spirv_tools::TargetEnv::Universal_1_1);
+        assert_eq!(words.version(), (1, 1));
+        assert_eq!(spirv_tools(&words).map_err(|e| e.to_string()), Ok(()));
     }
 
     #[test]

@@ -1120,6 +1120,47 @@ fn diff_runs_the_declaration_only_extensions() {
     }
 }
 
+/// LocalSizeId in a SPIR-V 1.3 module: the fixture agrees with lavapipe
+/// with its default sizes and specialised (`--spec`, baked on both sides;
+/// tests/amber/local_size_id_spv13.amber specialises at pipeline creation);
+/// a workgroup size recorded one row short differs (the count of
+/// invocations and the largest y).
+#[test]
+fn diff_runs_local_size_id_below_vulkan_1_3() {
+    use halc::diff::{diff, DiffOptions, DiffOutcome};
+    if !tools() || !vulkan() {
+        return;
+    }
+    let device = halc::runtime_loader::cpu::Device::new().unwrap();
+    let kernel = crate::input(&crate::kernel("local_size_id_spv13.spv"));
+    let specialised = {
+        let mut o = DiffOptions::default();
+        o.compile.specs = vec!["0=8".parse().unwrap(), "1=3".parse().unwrap()];
+        o
+    };
+    for opts in [DiffOptions::default(), specialised] {
+        let outcome = diff(&kernel, &opts, &device).unwrap();
+        assert!(matches!(outcome, DiffOutcome::Agree(_)), "{outcome:?}");
+    }
+    // y recorded as the constant 1 instead of SpecId 1's default 2.
+    let short: fn(&mut halc::Compiled) = |c| {
+        let y = &mut c.kernels[0].workgroup.dims[1];
+        assert_eq!((y.value, y.spec_id), (2, Some(1)));
+        y.value = 1;
+        y.spec_id = None;
+    };
+    let opts = DiffOptions {
+        tamper: Some(short),
+        ..Default::default()
+    };
+    match diff(&kernel, &opts, &device).unwrap() {
+        DiffOutcome::Differ(m) => {
+            assert!(m.starts_with("seed 1: (set 0, binding 0) byte 0 "), "{m}")
+        }
+        other => panic!("a short workgroup was not caught: {other:?}"),
+    }
+}
+
 /// `halc diff` catches an injected miscompile, reports the seed, and is
 /// deterministic for it; data-dependent indexing (out of bounds, or past
 /// every buffer) and division by a random zero are inconclusive, not a

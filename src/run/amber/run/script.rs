@@ -89,6 +89,10 @@ const FEATURES: &[&str] = &[
     // (tests/amber/integer_dot_product.amber).
     "VK_KHR_shader_integer_dot_product",
     "ShaderIntegerDotProductFeatures.shaderIntegerDotProduct",
+    // What a compute shader sees of maintenance4: the LocalSizeId execution
+    // mode below Vulkan 1.3 (tests/amber/local_size_id_spv13.amber).
+    "VK_KHR_maintenance4",
+    "Maintenance4Features.maintenance4",
 ];
 
 /// Requirements that name no device capability: the SPIR-V version
