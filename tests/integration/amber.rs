@@ -485,7 +485,14 @@ fn check_msl_accepts_every_fixture() {
             let stderr = String::from_utf8(o.stderr).unwrap();
             assert_eq!(o.status.code(), Some(0), "{}: {stderr}", f.display());
             let name = f.file_stem().unwrap().to_string_lossy();
-            assert!(stderr.is_empty(), "{name}: {stderr}");
+            // spec_smod_array warns that it fixes its SpecIds.
+            let warnings = stderr
+                .lines()
+                .all(|l| l.starts_with("warning: ") && l.contains("under a signed `%`"));
+            assert!(
+                stderr.is_empty() || name == "spec_smod_array" && warnings,
+                "{name}: {stderr}"
+            );
         }
     }
 }
@@ -1550,7 +1557,7 @@ fn a_spec_id_sizing_an_array_and_read_as_a_value_is_fixed_with_a_warning() {
     let err = String::from_utf8(o.stderr).unwrap();
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(
-        err.contains("kernel `blocks`: SpecId 0 sizes an array, which Metal needs constant, and is also read as a value or declared with other defaults: it is fixed at its defaults (each declaration its own), not settable at run time; choose it with --spec 0=VALUE"),
+        err.contains("kernel `blocks`: SpecId 0 sizes an array, which Metal needs constant, and is also read as a value, declared with other defaults, or under a signed `%` (SMod, which SPIRV-Cross writes as a function call): it is fixed at its defaults (each declaration its own), not settable at run time; choose it with --spec 0=VALUE"),
         "{err}"
     );
     let bytes = std::fs::read(&exe).unwrap();
