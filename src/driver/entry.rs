@@ -128,10 +128,6 @@ pub(super) fn prepare_entry(
     Ok((workgroup, layout))
 }
 
-/// Why a kernel that asks for signed zeros, infinities and NaNs
-/// (SPV_KHR_float_controls) is refused under fast math.
-const FAST_MATH_DROPS_SIGNED_ZEROS: &str = "the module declares the SignedZeroInfNanPreserve execution mode (SPV_KHR_float_controls), which Metal's fast math (--fast-math, `fast_math = true`) does not honour: it may fold `x + 0.0` to `x`, `x - x` to 0 and `x / x` to 1, and assume no infinity or NaN; build it without fast math (halc's default, safe math, keeps them)";
-
 #[allow(clippy::too_many_arguments)]
 pub(super) fn compile_entry(
     input: &Input,
@@ -148,15 +144,21 @@ pub(super) fn compile_entry(
     t: &mut StageTimes,
 ) -> Result<Kernel, Error> {
     let fail = |k: ErrorKind| Error::new(Some(&input.name), Some(&e.name), k);
-    let prepared = if options.math_mode == crate::MathMode::Fast
-        && info
-            .capabilities
-            .iter()
-            .any(|c| c == "SignedZeroInfNanPreserve")
+    let float_control = info
+        .capabilities
+        .iter()
+        .find(|c| *c == "SignedZeroInfNanPreserve" || *c == "RoundingModeRTE");
+    let prepared = if let Some(mode) =
+        float_control.filter(|_| options.math_mode == crate::MathMode::Fast)
     {
-        Err(fail(ErrorKind::Rejected(
-            FAST_MATH_DROPS_SIGNED_ZEROS.into(),
-        )))
+        Err(fail(ErrorKind::Rejected(format!(
+            "the module declares the {mode} execution mode (SPV_KHR_float_controls), which Metal's fast math (--fast-math, `fast_math = true`) does not honour: {}; build it without fast math (halc's default, safe math, honours it)",
+            if mode == "RoundingModeRTE" {
+                "it may approximate division and reassociate, so results need not be rounded to nearest even"
+            } else {
+                "it may fold `x + 0.0` to `x`, `x - x` to 0 and `x / x` to 1, and assume no infinity or NaN"
+            }
+        ))))
     } else {
         prepare_entry(input, e, options, t)
     };

@@ -109,6 +109,11 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     // infinities and NaNs, and a build with fast math refuses the kernel
     // (`driver::entry`; tests/amber/float_controls.amber).
     (4466, "SignedZeroInfNanPreserve"),
+    // The execution mode of that name, for 16- and 32-bit floats: Metal
+    // rounds arithmetic and conversions to nearest even (correctly rounded
+    // in safe math; a build with fast math refuses the kernel), and
+    // SPIRV-Cross writes nothing for it (tests/amber/rounding_rte.amber).
+    (4467, "RoundingModeRTE"),
     (4441, "VariablePointersStorageBuffer"),
     (4442, "VariablePointers"),
     (5345, "VulkanMemoryModel"),
@@ -136,8 +141,9 @@ const TESTED_EXTENSIONS: &[&str] = &[
     "SPV_KHR_8bit_storage",
     "SPV_EXT_shader_atomic_float_add",
     "SPV_KHR_expect_assume",
-    // Only with the capabilities above: SignedZeroInfNanPreserve. The other
-    // float controls (denormals, rounding modes) stay refused by capability.
+    // Only with the capabilities above: SignedZeroInfNanPreserve and
+    // RoundingModeRTE. The other float controls (denormals, round toward
+    // zero) stay refused by capability.
     "SPV_KHR_float_controls",
     "SPV_KHR_integer_dot_product",
     // Declares the VariablePointers capabilities (core from SPIR-V 1.3)
@@ -215,11 +221,6 @@ const UNSUPPORTED: &[(u32, &str, &str)] = &[
         4465,
         "DenormFlushToZero",
         "the DenormFlushToZero execution mode (SPV_KHR_float_controls) cannot be honoured: the Metal Shading Language leaves it to the GPU whether denormals are flushed (16-bit ones are kept), and a kernel cannot ask for it",
-    ),
-    (
-        4467,
-        "RoundingModeRTE",
-        "the RoundingModeRTE execution mode (SPV_KHR_float_controls): MSL has no way to set a rounding mode (SPIRV-Cross writes nothing for it), and halc has not tested that Metal's default rounding of arithmetic is round-to-nearest-even; remove the mode to take the default",
     ),
     (
         4468,
@@ -762,7 +763,7 @@ mod tests {
         };
         assert_eq!(
             check_caps(&[
-                1, 28, 30, 4423, 4431, 4435, 4450, 4466, 5629, 6016, 6017, 6018, 6019, 6033
+                1, 28, 30, 4423, 4431, 4435, 4450, 4466, 4467, 5629, 6016, 6017, 6018, 6019, 6033
             ]),
             "module has no entry point"
         );
@@ -774,7 +775,6 @@ mod tests {
                 "whether 32-bit denormals are flushed",
             ),
             (4465, "DenormFlushToZero", "whether denormals are flushed"),
-            (4467, "RoundingModeRTE", "no way to set a rounding mode"),
             (
                 4468,
                 "RoundingModeRTZ",

@@ -1051,7 +1051,8 @@ fn signed_zero_inf_nan_preserve_is_kept_and_refused_under_fast_math() {
     let err = String::from_utf8(o.stderr).unwrap();
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("declares the SignedZeroInfNanPreserve execution mode (SPV_KHR_float_controls), which Metal's fast math"),
+        err.contains("declares the SignedZeroInfNanPreserve execution mode (SPV_KHR_float_controls), which Metal's fast math")
+            && err.contains("may fold `x + 0.0` to `x`"),
         "{err}"
     );
 }
@@ -1166,6 +1167,65 @@ fn diff_runs_local_size_id_below_vulkan_1_3() {
         }
         other => panic!("a short workgroup was not caught: {other:?}"),
     }
+}
+
+/// RoundingModeRTE: the fixture agrees with lavapipe on values that round
+/// apart (tests/amber/rounding_rte.amber checks each), and the same MSL run
+/// with the CPU rounding toward zero (`fesetround`) differs; halc refuses
+/// the kernel under `--fast-math`.
+#[test]
+fn rounding_mode_rte_is_kept_and_refused_under_fast_math() {
+    use halc::diff::{diff, DiffOptions, DiffOutcome};
+    if !tools() || !vulkan() {
+        return;
+    }
+    let device = halc::runtime_loader::cpu::Device::new().unwrap();
+    let kernel = crate::input(&crate::kernel("rounding_rte.spv"));
+    // 1.0, 3 * 2^-25, the int 2^24 + 3, 3 * 2^-12.
+    let given: Vec<u8> = [0x3f80_0000u32, 0x33c0_0000, 0x0100_0003, 0x3a40_0000]
+        .iter()
+        .flat_map(|b| b.to_le_bytes())
+        .collect();
+    let base = DiffOptions {
+        given: vec![(0, 0, given)],
+        ..Default::default()
+    };
+    let outcome = diff(&kernel, &base, &device).unwrap();
+    assert!(matches!(outcome, DiffOutcome::Agree(_)), "{outcome:?}");
+    let toward_zero: fn(&mut halc::Compiled) = |c| {
+        let msl = &mut c.kernels[0].msl.source;
+        let body = "kernel void main0(";
+        let at = msl.find(body).unwrap();
+        let open = at + msl[at..].find("{\n").unwrap() + 2;
+        msl.insert_str(open, "    fesetround(FE_TOWARDZERO);\n");
+        msl.insert_str(0, "#include <fenv.h>\n");
+    };
+    let opts = DiffOptions {
+        tamper: Some(toward_zero),
+        ..base
+    };
+    match diff(&kernel, &opts, &device).unwrap() {
+        DiffOutcome::Differ(m) => {
+            assert!(m.starts_with("seed 1: (set 0, binding 1) byte 0 "), "{m}")
+        }
+        other => panic!("rounding toward zero not caught: {other:?}"),
+    }
+    let o = halc()
+        .args([
+            "compile",
+            "--fast-math",
+            "fixtures/kernels/rounding_rte.spv",
+            "-o",
+        ])
+        .arg(tempfile::tempdir().unwrap().path().join("k.fb"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("declares the RoundingModeRTE execution mode (SPV_KHR_float_controls), which Metal's fast math"),
+        "{err}"
+    );
 }
 
 /// `halc diff` catches an injected miscompile, reports the seed, and is
