@@ -582,7 +582,12 @@ pub fn scalar_type(t: fb::ScalarType) -> &'static str {
 
 /// The typed value of `bits` (zero-extended raw bits) of type `t`.
 pub fn value(t: fb::ScalarType, bits: u64) -> Value {
-    let signed = |w: u32| Value::Int(((bits << (64 - w)) as i64) >> (64 - w));
+    // A signed value that is not negative is a `UInt`: JSON writes both as
+    // the same number, which reads back as a `UInt`.
+    let signed = |w: u32| match ((bits << (64 - w)) as i64) >> (64 - w) {
+        v if v >= 0 => Value::UInt(v as u64),
+        v => Value::Int(v),
+    };
     let float = |f: f64| {
         if f.is_nan() {
             Value::NonFinite(NonFinite::Nan)

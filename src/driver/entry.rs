@@ -179,7 +179,25 @@ pub(super) fn compile_entry(
     t: &mut StageTimes,
 ) -> Result<Kernel, Error> {
     let fail = |k: ErrorKind| Error::new(Some(&input.name), Some(&e.name), k);
-    let (workgroup, layout) = match prepare_entry(input, e, options, t) {
+    let float_control = info
+        .capabilities
+        .iter()
+        .find(|c| *c == "SignedZeroInfNanPreserve" || *c == "RoundingModeRTE");
+    let prepared = if let Some(mode) =
+        float_control.filter(|_| options.math_mode == crate::MathMode::Fast)
+    {
+        Err(fail(ErrorKind::Rejected(format!(
+            "the module declares the {mode} execution mode (SPV_KHR_float_controls), which Metal's fast math (--fast-math, `fast_math = true`) does not honour: {}; build it without fast math (halc's default, safe math, honours it)",
+            if mode == "RoundingModeRTE" {
+                "it may approximate division and reassociate, so results need not be rounded to nearest even"
+            } else {
+                "it may fold `x + 0.0` to `x`, `x - x` to 0 and `x / x` to 1, and assume no infinity or NaN"
+            }
+        ))))
+    } else {
+        prepare_entry(input, e, options, t)
+    };
+    let (workgroup, layout) = match prepared {
         Ok(p) => p,
         Err(err) => {
             settle(worker, verdict, t, &input.name)?;
@@ -243,17 +261,25 @@ pub(super) fn compile_entry(
                 "generated MSL does not match the layout: {m}"
             )))
         })?;
-        // Only a module with clustered subgroup operations can hold the
-        // helpers looked for: other modules' MSL is not scanned.
+        // Only a module with clustered subgroup operations or expectations
+        // can hold the helpers looked for: other modules' MSL is not scanned.
         let clustered = info
             .capabilities
             .iter()
-            .any(|c| c == "GroupNonUniformClustered");
+            .any(|c| c == "GroupNonUniformClustered" || c == "ExpectAssumeKHR");
         if let Some(why) = clustered
             .then(|| msl::check::known_miscompile(&generated.source))
             .flatten()
         {
             return Err(fail(ErrorKind::Rejected(why.into())));
+        }
+        // An instruction SPIRV-Cross has no MSL for is a comment in its
+        // output, and its effect is missing.
+        if let Some((line, op)) = msl::check::unimplemented_op(&generated.source) {
+            return Err(fail(ErrorKind::Rejected(format!(
+                "SPIRV-Cross has no MSL for {} (opcode {op}): it wrote `// unimplemented op {op}` in its place (MSL line {line}), leaving the instruction out",
+                crate::model::error::op_name(op)
+            ))));
         }
         // Variable pointers: SPIRV-Cross declares an OpPhi of Workgroup
         // pointers with its address space twice, which Metal rejects.

@@ -84,6 +84,13 @@ pub(super) fn parse_stages(
         baked.extend(frozen);
         frozen_words
     };
+    // A signed `%` left in an array length (over plain constants: nothing
+    // was fixed, and nothing folded it).
+    if let Some(id) = spirv::specialize::smod_in_array_length(&words).map_err(|e| fail(e.into()))? {
+        return Err(fail(ErrorKind::Rejected(format!(
+            "%{id} is an OpSpecConstantOp SMod (GLSL `%` on signed integers) in an array size: SPIRV-Cross writes it as a helper function call, which MSL cannot use in an array size; write the size without a signed `%`"
+        ))));
+    }
     if let Some(s) = input
         .specs
         .iter()

@@ -369,7 +369,8 @@ pub enum Warning {
         count: u32,
     },
     /// A SpecId sizes an array (which Metal needs constant) and is also read
-    /// as a value: halc fixed it at its defaults, each declaration its own
+    /// as a value, or has declarations with other defaults, or sizes it under
+    /// a signed `%`: halc fixed it at its defaults, each declaration its own
     /// ([`crate::spirv::specialize::array_size_conflicts`]).
     FrozenSpec {
         /// The input.
@@ -392,7 +393,7 @@ impl Warning {
                 if *count == 1 { "" } else { "s" }
             ),
             Warning::FrozenSpec { input, kernel, id } => format!(
-                "{input}: kernel `{kernel}`: SpecId {id} sizes an array, which Metal needs constant, and is also read as a value or declared with other defaults: it is fixed at its defaults (each declaration its own), not settable at run time; choose it with {}",
+                "{input}: kernel `{kernel}`: SpecId {id} sizes an array, which Metal needs constant, and is also read as a value, declared with other defaults, or under a signed `%` (SMod, which SPIRV-Cross writes as a function call): it is fixed at its defaults (each declaration its own), not settable at run time; choose it with {}",
                 choose(*id)
             ),
         }

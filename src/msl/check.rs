@@ -420,6 +420,21 @@ pub fn float_atomic(msl: &str) -> Option<(usize, String)> {
     Some((line, text.trim().to_string()))
 }
 
+/// The opcode of the first instruction SPIRV-Cross wrote no MSL for, with
+/// its 1-based line: for an opcode its backends do not know it writes the
+/// comment `// unimplemented op N` and goes on, leaving the instruction's
+/// effect out and its result, if nothing reads it, unnoticed.
+pub fn unimplemented_op(msl: &str) -> Option<(usize, u16)> {
+    const MARK: &str = "// unimplemented op ";
+    let at = find(msl, MARK)?;
+    let line = msl[..at].bytes().filter(|b| *b == b'\n').count() + 1;
+    let digits: String = msl[at + MARK.len()..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    Some((line, digits.parse().unwrap_or(u16::MAX)))
+}
+
 /// Helpers of SPIRV-Cross's MSL known to compute wrong values, recognised by
 /// their text: halc builds SPIRV-Cross with a patch for each
 /// (`vendor/patches/spirv-cross-sys/`), but a crate depending on halc that
@@ -435,6 +450,13 @@ pub fn known_miscompile(msl: &str) -> Option<&'static str> {
     {
         return Some(
             "a clustered subgroup min or max (OpGroupNonUniform*Min/*Max ClusteredReduce): this build of halc links SPIRV-Cross without halc's patch 0003, and the unpatched MSL returns FLT_MIN (FLT_MAX) for a float max (min) whose cluster has inactive lanes; build halc with the `[patch.crates-io] spirv-cross-sys` section of its Cargo.toml (vendor/README.md)",
+        );
+    }
+    // 0008: SPV_EXPECT ended in a semicolon, so `a = SPV_EXPECT(b, c) + 1;`
+    // compiled to `a = b;`.
+    if has("#define SPV_EXPECT(x, y) __builtin_expect(x, y);") {
+        return Some(
+            "an expectation (OpExpectKHR): this build of halc links SPIRV-Cross without halc's patch 0008, and the unpatched MSL's `SPV_EXPECT` macro ends in a semicolon, so `a = SPV_EXPECT(b, c) + 1;` computes `a = b;` (and it computes in `long`); build halc with the `[patch.crates-io] spirv-cross-sys` section of its Cargo.toml (vendor/README.md)",
         );
     }
     None
@@ -474,6 +496,22 @@ mod tests {
             float_atomic("atomic_fetch_add_explicit((device atomic_uint*)&c, 1u, memory_order_relaxed);\nfloat atomic_float_count;"),
             None
         );
+    }
+
+    #[test]
+    fn an_unimplemented_op_is_found_with_its_line() {
+        let msl = "kernel void k()\n{\n    // unimplemented op 261\n}\n";
+        assert_eq!(unimplemented_op(msl), Some((3, 261)));
+        assert_eq!(unimplemented_op("kernel void k()\n{\n}\n"), None);
+    }
+
+    #[test]
+    fn the_unpatched_expect_macro_is_recognised() {
+        let unpatched = "#if !defined(SPV_EXPECT) && __has_builtin(__builtin_expect)\n#define SPV_EXPECT(x, y) __builtin_expect(x, y);\n#endif\n";
+        assert!(known_miscompile(unpatched)
+            .is_some_and(|why| why.contains("patch 0008") && why.contains("OpExpectKHR")));
+        let patched = "#if !defined(SPV_EXPECT) && __has_builtin(__builtin_expect)\n#define SPV_EXPECT(x, y) spvExpect(x, y)\n";
+        assert_eq!(known_miscompile(patched), None);
     }
 
     #[test]

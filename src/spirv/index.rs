@@ -227,9 +227,6 @@ impl<'a> Index<'a> {
             Refused::UnknownOpcode(n) => SpirvError::Unsupported(format!(
                 "%{id} is an OpSpecConstantOp of unknown opcode {n}, which halc cannot evaluate at build time"
             )),
-            Refused::SignedMod => SpirvError::Unsupported(format!(
-                "%{id} is an OpSpecConstantOp SMod (GLSL `%` on signed integers) in an array size: SPIRV-Cross writes it as a helper function call, which MSL cannot use in an array size; write the size without a signed `%`"
-            )),
             Refused::Unsupported(op) => SpirvError::Unsupported(format!(
                 "%{id} is an OpSpecConstantOp {op:?}, which halc cannot evaluate at build time"
             )),

@@ -16,9 +16,6 @@ pub(super) enum Refused<E> {
     Missing,
     /// The opcode is not one SPIR-V defines.
     UnknownOpcode(u32),
-    /// SPIRV-Cross writes `SMod` as a call of its helper `spvSMod`, which is
-    /// no constant expression: MSL cannot size an array with it.
-    SignedMod,
     /// The operation is not evaluated here (`op`), or has no value (a zero
     /// divisor, a shift past the width, `i32::MIN / -1`, a 64-bit operand of
     /// a 32-bit signed, comparison or logical operation).
@@ -74,16 +71,23 @@ pub(super) fn evaluate<E>(
         Op::BitwiseXor => arg(0)? ^ arg(1)?,
         Op::UConvert | Op::SConvert | Op::Bitcast => arg(0)?,
         // Signed operations on the 32-bit values, as SPIR-V defines them:
-        // SDiv truncates, SRem takes the sign of the dividend.
-        Op::SDiv | Op::SRem => {
+        // SDiv truncates, SRem takes the sign of the dividend, SMod the sign
+        // of the divisor.
+        Op::SDiv | Op::SRem | Op::SMod => {
             let (a, b) = (int(0)?, int(1)?);
             let q = match op {
                 Op::SDiv => a.checked_div(b),
-                _ => a.checked_rem(b),
+                Op::SRem => a.checked_rem(b),
+                _ => a.checked_rem(b).map(|r| {
+                    if r != 0 && (r < 0) != (b < 0) {
+                        r + b
+                    } else {
+                        r
+                    }
+                }),
             };
             some(q.map(|q| u64::from(q as u32)))?
         }
-        Op::SMod => return Err(Refused::SignedMod),
         Op::SNegate => u64::from(int(0)?.wrapping_neg() as u32),
         Op::Not => u64::from(!word(0)?),
         Op::ShiftRightArithmetic => {

@@ -184,9 +184,11 @@ pub fn array_size_conflicts(words: &Words) -> Result<Vec<u32>, SpirvError> {
     const OP_COMPOSITE_EXTRACT: u32 = 81;
     const OP_COMPOSITE_INSERT: u32 = 82;
     const OP_VECTOR_SHUFFLE: u32 = 79;
+    const OP_S_MOD: u32 = 139;
     let mut spec_id: HashMap<u32, u32> = HashMap::new();
     let mut operands: HashMap<u32, Vec<u32>> = HashMap::new();
     let mut lengths: Vec<u32> = Vec::new();
+    let mut smods: Vec<u32> = Vec::new();
     // Each scalar spec constant's default (its value words).
     let mut default: HashMap<u32, Vec<u32>> = HashMap::new();
     for inst in words.instructions() {
@@ -214,6 +216,9 @@ pub fn array_size_conflicts(words: &Words) -> Result<Vec<u32>, SpirvError> {
                     _ => args,
                 };
                 operands.insert(w[2], ids.to_vec());
+                if w[3] == OP_S_MOD {
+                    smods.push(w[2]);
+                }
             }
             _ => {}
         }
@@ -247,11 +252,81 @@ pub fn array_size_conflicts(words: &Words) -> Result<Vec<u32>, SpirvError> {
     // declaration's), where Vulkan without specialization gives each its
     // own (`local_size_x_id = 0` of 1 beside `constant_id = 0` of 2, both in
     // an array length).
-    Ok(in_length
+    let mut ids: BTreeSet<u32> = in_length
         .into_iter()
         .filter(|(_, (sizes, value, defaults))| *sizes && (*value || defaults.len() > 1))
         .map(|(id, _)| id)
-        .collect())
+        .collect();
+    // And every SpecId under a signed `%` (SMod) in an array length, which
+    // SPIRV-Cross writes as a call of its helper `spvSMod`, no constant
+    // expression MSL can size an array with: fixed, the operation folds into
+    // a plain constant (SPIRV-Cross's specialization-constant-evaluation).
+    let mut under: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    let mut stack: Vec<u32> = smods.into_iter().filter(|s| marked.contains(s)).collect();
+    while let Some(id) = stack.pop() {
+        if under.insert(id) {
+            if let Some(ops) = operands.get(&id) {
+                stack.extend(ops);
+            }
+        }
+    }
+    ids.extend(
+        spec_id
+            .iter()
+            .filter(|(target, _)| under.contains(target))
+            .map(|(_, id)| *id),
+    );
+    Ok(ids.into_iter().collect())
+}
+
+/// An `OpSpecConstantOp SMod` left in an array length (its operands plain
+/// constants, or nothing [`array_size_conflicts`] fixes): SPIRV-Cross writes
+/// it as a call of its helper `spvSMod`, which MSL cannot use as an array
+/// length. Run after [`freeze`], which folds the others.
+pub fn smod_in_array_length(words: &Words) -> Result<Option<u32>, SpirvError> {
+    const OP_TYPE_ARRAY: u16 = 28;
+    const OP_COMPOSITE_EXTRACT: u32 = 81;
+    const OP_COMPOSITE_INSERT: u32 = 82;
+    const OP_VECTOR_SHUFFLE: u32 = 79;
+    const OP_S_MOD: u32 = 139;
+    let mut operands: HashMap<u32, Vec<u32>> = HashMap::new();
+    let mut smods: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    let mut stack: Vec<u32> = Vec::new();
+    for inst in words.instructions() {
+        let inst = inst?;
+        let w = inst.words;
+        match inst.opcode {
+            OP_TYPE_ARRAY if w.len() >= 4 => stack.push(w[3]),
+            OP_CONSTANT_COMPOSITE | OP_SPEC_CONSTANT_COMPOSITE if w.len() >= 3 => {
+                operands.insert(w[2], w[3..].to_vec());
+            }
+            OP_SPEC_CONSTANT_OP if w.len() >= 4 => {
+                let args = &w[4..];
+                let ids = match w[3] {
+                    OP_COMPOSITE_EXTRACT => &args[..args.len().min(1)],
+                    OP_COMPOSITE_INSERT | OP_VECTOR_SHUFFLE => &args[..args.len().min(2)],
+                    _ => args,
+                };
+                operands.insert(w[2], ids.to_vec());
+                if w[3] == OP_S_MOD {
+                    smods.insert(w[2]);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut seen: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    while let Some(id) = stack.pop() {
+        if smods.contains(&id) {
+            return Ok(Some(id));
+        }
+        if seen.insert(id) {
+            if let Some(ops) = operands.get(&id) {
+                stack.extend(ops);
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// Where the baked values come from.
@@ -571,6 +646,9 @@ mod tests {
         for (op, b, len) in [
             ("SDiv", "-3", 12),               // -7 / -3 = 2 (truncated)
             ("SRem", "3", 9),                 // -7 rem 3 = -1 (dividend's sign)
+            ("SMod", "3", 12),                // -7 mod 3 = 2 (divisor's sign)
+            ("SMod", "-3", 9),                // -7 mod -3 = -1
+            ("SMod", "7", 10),                // -7 mod 7 = 0
             ("ShiftRightArithmetic", "1", 6), // -7 >> 1 = -4
             ("IMul", "-1", 17),               // 7
         ] {
@@ -610,6 +688,49 @@ mod tests {
             );
             crate::spirv::validate::spirv_tools(&baked).unwrap();
         }
+    }
+
+    /// A SpecId under a signed `%` in an array length is fixed (SPIRV-Cross
+    /// would write `spvSMod(...)` as the length), and the operation folds:
+    /// 5 % -3 = -1 (the divisor's sign), so the shared array has 1 + 3.
+    #[test]
+    fn a_spec_id_under_smod_in_an_array_length_is_fixed_and_folded() {
+        let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+             OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n\
+             OpDecorate %a SpecId 0\nOpDecorate %b SpecId 1\nOpDecorate %v SpecId 2\n\
+             %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%int = OpTypeInt 32 1\n\
+             %uint = OpTypeInt 32 0\n\
+             %a = OpSpecConstant %int 5\n%b = OpSpecConstant %int -3\n%v = OpSpecConstant %int 4\n\
+             %three = OpConstant %int 3\n\
+             %m = OpSpecConstantOp %int SMod %a %b\n%len = OpSpecConstantOp %int IAdd %m %three\n\
+             %arr = OpTypeArray %uint %len\n\
+             %ptr = OpTypePointer Workgroup %arr\n%shared = OpVariable %ptr Workgroup\n\
+             %pu = OpTypePointer Workgroup %uint\n%zero = OpConstant %uint 0\n\
+             %main = OpFunction %void None %fn\n%l = OpLabel\n\
+             %e = OpAccessChain %pu %shared %zero\nOpStore %e %zero\nOpReturn\nOpFunctionEnd\n";
+        let words = assemble(text);
+        // SpecId 2 sizes nothing: it stays settable.
+        assert_eq!(array_size_conflicts(&words).unwrap(), [0, 1]);
+        let (frozen, baked) = freeze(&words, &[0, 1]).unwrap();
+        assert!(baked.iter().all(|b| b.frozen));
+        assert!(frozen
+            .instructions()
+            .all(|i| i.unwrap().opcode != OP_SPEC_CONSTANT_OP));
+        let info = crate::spirv::reflect(&frozen).unwrap();
+        assert_eq!(info.entry_points[0].threadgroup_memory_bytes, 4 * 2);
+        assert!(smod_in_array_length(&words).unwrap().is_some());
+        assert_eq!(smod_in_array_length(&frozen).unwrap(), None);
+        // Over plain constants, nothing is fixed and the SMod stays.
+        let plain = assemble(
+            &text
+                .replace("OpDecorate %a SpecId 0\nOpDecorate %b SpecId 1\n", "")
+                .replace(
+                    "%a = OpSpecConstant %int 5\n%b = OpSpecConstant %int -3",
+                    "%a = OpConstant %int 5\n%b = OpConstant %int -3",
+                ),
+        );
+        assert!(array_size_conflicts(&plain).unwrap().is_empty());
+        assert!(smod_in_array_length(&plain).unwrap().is_some());
     }
 
     #[test]

@@ -7,7 +7,6 @@
 //! big-endian input, so SPIRV-Tools' own big-endian bugs never block valid
 //! input.
 
-use spirv_tools::val::{Validator, ValidatorOptions};
 use spirv_tools::TargetEnv;
 
 use std::collections::HashSet;
@@ -105,6 +104,16 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     (4448, "StorageBuffer8BitAccess"),
     (4449, "UniformAndStorageBuffer8BitAccess"),
     (4450, "StoragePushConstant8"),
+    // The execution mode of that name, for 16- and 32-bit floats: halc's
+    // default math mode (safe, `-fno-fast-math`) keeps signed zeros,
+    // infinities and NaNs, and a build with fast math refuses the kernel
+    // (`driver::entry`; tests/amber/float_controls.amber).
+    (4466, "SignedZeroInfNanPreserve"),
+    // The execution mode of that name, for 16- and 32-bit floats: Metal
+    // rounds arithmetic and conversions to nearest even (correctly rounded
+    // in safe math; a build with fast math refuses the kernel), and
+    // SPIRV-Cross writes nothing for it (tests/amber/rounding_rte.amber).
+    (4467, "RoundingModeRTE"),
     (4441, "VariablePointersStorageBuffer"),
     (4442, "VariablePointers"),
     (5345, "VulkanMemoryModel"),
@@ -113,6 +122,18 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     // (fixtures/kernels/buffer_reference.comp, run on the CPU and by halc
     // diff against lavapipe).
     (5347, "PhysicalStorageBufferAddresses"),
+    // OpExpectKHR and OpAssumeTrueKHR: SPIRV-Cross's `SPV_EXPECT` is an
+    // expression of its operand's type with halc's patch 0008
+    // (tests/amber/expect_assume.amber).
+    (5629, "ExpectAssumeKHR"),
+    // OpSDot, OpUDot, OpSUDot and their *AccSat forms, on vectors and on
+    // packed 4x8-bit integers: SPIRV-Cross writes `reduce_add` of the
+    // widened products and MSL's `addsat`
+    // (tests/amber/integer_dot_product.amber).
+    (6016, "DotProductInputAll"),
+    (6017, "DotProductInput4x8Bit"),
+    (6018, "DotProductInput4x8BitPacked"),
+    (6019, "DotProduct"),
     // `atomic_fetch_add_explicit` on `atomic_float`, in device and
     // threadgroup memory: MSL 3.0 and newer (older versions are refused
     // after SPIRV-Cross, see `msl::check::float_atomic`).
@@ -124,6 +145,20 @@ const TESTED_EXTENSIONS: &[&str] = &[
     "SPV_KHR_16bit_storage",
     "SPV_KHR_8bit_storage",
     "SPV_EXT_shader_atomic_float_add",
+    "SPV_KHR_expect_assume",
+    // Only with the capabilities above: SignedZeroInfNanPreserve and
+    // RoundingModeRTE. The other float controls (denormals, round toward
+    // zero) stay refused by capability.
+    "SPV_KHR_float_controls",
+    "SPV_KHR_integer_dot_product",
+    // Declares the VariablePointers capabilities (core from SPIR-V 1.3)
+    // for older modules (tests/amber/variable_pointers_khr.amber).
+    "SPV_KHR_variable_pointers",
+    // Decorations only, which SPIRV-Cross ignores: UserSemantic strings,
+    // HlslCounterBufferGOOGLE, UserTypeGOOGLE
+    // (tests/amber/hlsl_decorations.amber).
+    "SPV_GOOGLE_hlsl_functionality1",
+    "SPV_GOOGLE_user_type",
     "SPV_KHR_shader_ballot",
     "SPV_KHR_storage_buffer_storage_class",
     // Only the `SubgroupUniformControlFlowKHR` execution mode: a promise
@@ -178,9 +213,26 @@ const UNSUPPORTED: &[(u32, &str, &str)] = &[
     ),
     (5055, "ShaderClockKHR", "Metal has no shader clock"),
     (
-        5629,
-        "ExpectAssumeKHR",
-        "SPIRV-Cross defines `SPV_EXPECT(x, y)` as `__builtin_expect(x, y);`, with a semicolon, so `a = SPV_EXPECT(b, c) + 1;` becomes `a = b;` and a dropped `+ 1`: remove the OpExpectKHR/OpAssumeTrueKHR hints (they only guide optimisation)",
+        18,
+        "Groups",
+        "SPIRV-Cross's MSL backend translates none of the Groups instructions: OpGroupAll, OpGroupAny, OpGroupBroadcast, OpGroupIAdd, OpGroupFAdd, OpGroupFMin/UMin/SMin and OpGroupFMax/UMax/SMax (GLSL's GL_AMD_shader_ballot `addInvocationsAMD` …), at Workgroup or Subgroup scope, are left out (`// unimplemented op`, and SPIRV-Cross fails when their result is used), and the SPV_AMD_shader_ballot NonUniform forms become GLSL's `addInvocationsNonUniformAMD` …, which MSL does not have; use the GroupNonUniform instructions (GL_KHR_shader_subgroup) instead",
+    ),
+    // SPV_KHR_float_controls beyond SignedZeroInfNanPreserve: SPIRV-Cross
+    // writes nothing for these modes, and MSL has no way to ask for them.
+    (
+        4464,
+        "DenormPreserve",
+        "the DenormPreserve execution mode (SPV_KHR_float_controls) cannot be honoured: the Metal Shading Language leaves it to the GPU whether 32-bit denormals are flushed to zero, and a kernel cannot ask for them to be kept",
+    ),
+    (
+        4465,
+        "DenormFlushToZero",
+        "the DenormFlushToZero execution mode (SPV_KHR_float_controls) cannot be honoured: the Metal Shading Language leaves it to the GPU whether denormals are flushed (16-bit ones are kept), and a kernel cannot ask for it",
+    ),
+    (
+        4468,
+        "RoundingModeRTZ",
+        "the RoundingModeRTZ execution mode (SPV_KHR_float_controls) cannot be honoured: MSL has no way to set a rounding mode (SPIRV-Cross writes nothing for it), and Metal rounds float arithmetic to nearest even",
     ),
     (
         5346,
@@ -207,8 +259,10 @@ const UNSUPPORTED: &[(u32, &str, &str)] = &[
 /// Target environment matching the module's SPIR-V version.
 pub fn target_env(version: (u8, u8)) -> TargetEnv {
     match version {
-        (1, 0..=2) => TargetEnv::Vulkan_1_0,
-        (1, 3) => TargetEnv::Vulkan_1_1,
+        (1, 0) => TargetEnv::Vulkan_1_0,
+        // Vulkan 1.0 takes SPIR-V 1.0 only: 1.1 and 1.2 modules are Vulkan
+        // 1.1's (the validator refused them as Vulkan 1.0's).
+        (1, 1..=3) => TargetEnv::Vulkan_1_1,
         (1, 4) => TargetEnv::Vulkan_1_1_Spirv_1_4,
         (1, 5) => TargetEnv::Vulkan_1_2,
         _ => TargetEnv::Vulkan_1_3,
@@ -529,45 +583,50 @@ pub fn spirv_tools(words: &Words) -> Result<(), SpirvError> {
         return Ok(());
     }
     let env = target_env(words.version());
-    let validator = spirv_tools::val::create(Some(env));
-    // Layout rules are the producer's business (DXC emits scalar layouts);
-    // halc reads the explicit offsets. Everything structural is checked.
-    let options = ValidatorOptions {
-        relax_block_layout: Some(true),
-        scalar_block_layout: true,
-        ..Default::default()
+    let (msg, index) = match run_validator(words, true) {
+        Ok(()) => return Ok(()),
+        Err(failure) => failure,
     };
-    validator
-        .validate(words.as_slice(), Some(options))
-        .map_err(|e| {
-            let (msg, index) = match &e.diagnostic {
-                Some(d) => (d.message.trim().to_string(), Some(d.index)),
-                None => (e.to_string().trim().to_string(), None),
-            };
-            // One line: the validator puts details (ids, the instruction) on
-            // following lines.
-            let msg = msg.split_whitespace().collect::<Vec<_>>().join(" ");
-            SpirvError::Validation(match index {
-                Some(i) if i > 0 => format!("{msg} (instruction {i}; validated as {env:?})"),
-                _ => format!("{msg} (validated as {env:?})"),
-            })
-        })
+    // One line: the validator puts details (ids, the instruction) on
+    // following lines.
+    let msg = msg.split_whitespace().collect::<Vec<_>>().join(" ");
+    Err(SpirvError::Validation(match index {
+        Some(i) if i > 0 => format!("{msg} (instruction {i}; validated as {env:?})"),
+        _ => format!("{msg} (validated as {env:?})"),
+    }))
 }
 
 extern "C" {
     // Part of SPIRV-Tools' C API (libspirv.h), compiled by spirv-tools-sys,
-    // which does not declare it.
+    // which does not declare them.
     fn spvValidatorOptionsSetFriendlyNames(
+        options: *mut spirv_tools_sys::val::ValidatorOptions,
+        val: bool,
+    );
+    fn spvValidatorOptionsSetAllowLocalSizeId(
         options: *mut spirv_tools_sys::val::ValidatorOptions,
         val: bool,
     );
 }
 
-/// SPIRV-Tools' validator with the options of [`spirv_tools`], but without
-/// "friendly names": for its messages, the validator names every id of the
-/// module from its debug names and types before it starts, a fifth of its
-/// time on a small module. Whether the module is valid.
+/// Whether SPIRV-Tools' validator accepts the module, without "friendly
+/// names": for its messages, the validator names every id of the module
+/// from its debug names and types before it starts, a fifth of its time on
+/// a small module.
 fn accepts_without_names(words: &Words) -> bool {
+    run_validator(words, false).is_ok()
+}
+
+/// SPIRV-Tools' validator through its C API, in the environment of
+/// [`target_env`]: block layouts relaxed and scalar (layout rules are the
+/// producer's business, DXC emits scalar layouts; halc reads the explicit
+/// offsets), and the `LocalSizeId` execution mode allowed at every version
+/// that has it (SPIR-V 1.2 and later): below Vulkan 1.3 the validator
+/// refuses it unless the device has VK_KHR_maintenance4, a Vulkan device
+/// matter; on Metal the workgroup size is specialised like any other (see
+/// `spirv::specialize`). A failure is the validator's message (its first
+/// line) and the instruction's index, when it gives them.
+fn run_validator(words: &Words, friendly_names: bool) -> Result<(), (String, Option<usize>)> {
     use spirv_tools_sys::{diagnostics, shared, val};
     let code = words.as_slice();
     let binary = shared::Binary {
@@ -576,19 +635,37 @@ fn accepts_without_names(words: &Words) -> bool {
     };
     // SAFETY: the context and options are created, used and destroyed here
     // alone; `binary` points into `words`, alive for the call; the
-    // diagnostic the validator may allocate is destroyed (null is a no-op).
+    // diagnostic the validator may allocate is read while alive and then
+    // destroyed (null is a no-op).
     unsafe {
         let context = shared::context_create(target_env(words.version()));
         let options = val::validator_options_create();
         val::validator_options_set_relax_block_layout(options, true);
         val::validator_options_set_scalar_block_layout(options, true);
-        spvValidatorOptionsSetFriendlyNames(options, false);
-        let mut diagnostic = std::ptr::null_mut();
+        spvValidatorOptionsSetFriendlyNames(options, friendly_names);
+        spvValidatorOptionsSetAllowLocalSizeId(options, true);
+        let mut diagnostic: *mut diagnostics::Diagnostic = std::ptr::null_mut();
         let result = val::validate_with_options(context, options, &binary, &mut diagnostic);
+        let failure = match result {
+            shared::SpirvResult::Success => None,
+            other if diagnostic.is_null() || (*diagnostic).error.is_null() => {
+                Some((format!("the validator failed ({other:?})"), None))
+            }
+            _ => {
+                let text = std::ffi::CStr::from_ptr((*diagnostic).error).to_string_lossy();
+                let first = text
+                    .split('\n')
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string();
+                Some((first, Some((*diagnostic).position.index)))
+            }
+        };
         diagnostics::diagnostic_destroy(diagnostic);
         val::validator_options_destroy(options);
         shared::context_destroy(context);
-        matches!(result, shared::SpirvResult::Success)
+        failure.map_or(Ok(()), Err)
     }
 }
 
@@ -692,9 +769,31 @@ mod tests {
             }
         };
         assert_eq!(
-            check_caps(&[1, 28, 30, 4423, 4431, 4435, 4450, 6033]),
+            check_caps(&[
+                1, 28, 30, 4423, 4431, 4435, 4450, 4466, 4467, 5629, 6016, 6017, 6018, 6019, 6033
+            ]),
             "module has no entry point"
         );
+        // The other float controls are refused, each naming why.
+        for (cap, name, why) in [
+            (
+                4464,
+                "DenormPreserve",
+                "whether 32-bit denormals are flushed",
+            ),
+            (4465, "DenormFlushToZero", "whether denormals are flushed"),
+            (
+                4468,
+                "RoundingModeRTZ",
+                "rounds float arithmetic to nearest even",
+            ),
+        ] {
+            let e = check_caps(&[1, cap]);
+            assert!(
+                e.starts_with(&format!("OpCapability {name} (word 7): the {name} execution mode (SPV_KHR_float_controls)")) && e.contains(why),
+                "{e}"
+            );
+        }
         for (cap, name) in [
             (29, "SampledImageArrayDynamicIndexing"),
             (31, "StorageImageArrayDynamicIndexing"),
@@ -870,15 +969,25 @@ mod tests {
                 let Ok(words) = Words::from_bytes(&std::fs::read(&path).unwrap()) else {
                     continue;
                 };
-                let options = ValidatorOptions {
+                let named = run_validator(&words, true).is_ok();
+                assert_eq!(accepts_without_names(&words), named, "{}", path.display());
+                // The `spirv-tools` crate's validator, which cannot allow
+                // LocalSizeId, agrees on the modules without it.
+                let options = spirv_tools::val::ValidatorOptions {
                     relax_block_layout: Some(true),
                     scalar_block_layout: true,
                     ..Default::default()
                 };
-                let named = spirv_tools::val::create(Some(target_env(words.version())))
+                use spirv_tools::val::Validator;
+                let crate_verdict = spirv_tools::val::create(Some(target_env(words.version())))
                     .validate(words.as_slice(), Some(options))
                     .is_ok();
-                assert_eq!(accepts_without_names(&words), named, "{}", path.display());
+                let local_size_id = words
+                    .instructions()
+                    .any(|i| i.is_ok_and(|i| i.opcode == 331 && i.words.get(2) == Some(&38)));
+                if !local_size_id {
+                    assert_eq!(crate_verdict, named, "{}", path.display());
+                }
                 seen[usize::from(named)] += 1;
             }
         }
@@ -891,6 +1000,40 @@ mod tests {
             spirv_tools(&bad).unwrap_err().to_string(),
             "invalid SPIR-V: Result <id> '6' must be less than the ID bound '5'. (instruction 42; validated as Vulkan_1_0)"
         );
+    }
+
+    /// LocalSizeId (OpExecutionModeId, SPIR-V 1.2 and later) is valid at
+    /// every version that has it, not only under Vulkan 1.3: SPIRV-Cross's
+    /// own `local-size-id` tests are SPIR-V 1.0 to 1.3 modules.
+    #[test]
+    fn local_size_id_is_valid_below_vulkan_1_3() {
+        let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+                    OpEntryPoint GLCompute %main \"main\"\n\
+                    OpExecutionModeId %main LocalSizeId %x %one %one\n\
+                    OpDecorate %x SpecId 0\n\
+                    %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n\
+                    %x = OpSpecConstant %uint 8\n%one = OpConstant %uint 1\n\
+                    %main = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n";
+        for env in [
+            spirv_tools::TargetEnv::Universal_1_2,
+            spirv_tools::TargetEnv::Universal_1_3,
+            spirv_tools::TargetEnv::Universal_1_5,
+        ] {
+            let words = crate::spirv::assemble(text, env);
+            assert_eq!(
+                spirv_tools(&words).map_err(|e| e.to_string()),
+                Ok(()),
+                "{env:?}"
+            );
+        }
+        // SPIR-V 1.1 is Vulkan 1.1's (Vulkan 1.0 takes 1.0 only).
+        let v11 = text.replace(
+            "OpExecutionModeId %main LocalSizeId %x %one %one",
+            "OpExecutionMode %main LocalSize 8 1 1",
+        );
+        let words = crate::spirv::assemble(&v11, spirv_tools::TargetEnv::Universal_1_1);
+        assert_eq!(words.version(), (1, 1));
+        assert_eq!(spirv_tools(&words).map_err(|e| e.to_string()), Ok(()));
     }
 
     #[test]

@@ -890,7 +890,7 @@ void main() {
     let directives = built.cargo_directives();
     for line in [
         "cargo:warning=shaders/p.comp: 1 debugPrintfEXT call removed: MSL has no printf",
-        "cargo:warning=shaders/p.comp: kernel `p`: SpecId 0 sizes an array, which Metal needs constant, and is also read as a value or declared with other defaults: it is fixed at its defaults (each declaration its own), not settable at run time; choose it with .spec(0, VALUE)\n",
+        "cargo:warning=shaders/p.comp: kernel `p`: SpecId 0 sizes an array, which Metal needs constant, and is also read as a value, declared with other defaults, or under a signed `%` (SMod, which SPIRV-Cross writes as a function call): it is fixed at its defaults (each declaration its own), not settable at run time; choose it with .spec(0, VALUE)\n",
     ] {
         assert!(directives.contains(line), "{line:?} missing from:\n{directives}");
     }

@@ -201,6 +201,8 @@ fn fixture_files() -> Vec<String> {
     compute_fixtures()
         .iter()
         .filter(|p| !p.ends_with("two_entry_points_builtin.spv"))
+        // Warns (on stderr) that it fixes four SpecIds under a signed `%`.
+        .filter(|p| !p.ends_with("spec_smod_array.spv"))
         .map(|p| p.display().to_string())
         .collect()
 }

@@ -28,6 +28,9 @@ pub(crate) enum Ext {
     BufferDeviceAddress = 11,
     LongVector = 12,
     ShaderAtomicFloat = 13,
+    ShaderExpectAssume = 14,
+    ShaderIntegerDotProduct = 15,
+    Maintenance4 = 16,
 }
 
 /// An extension structure: Amber's prefix, the Vulkan version that made it
@@ -42,7 +45,7 @@ pub(crate) struct ExtStruct {
 }
 
 /// Every extension structure this crate knows, indexed by [`Ext`].
-pub(crate) const EXT_STRUCTS: [ExtStruct; 14] = [
+pub(crate) const EXT_STRUCTS: [ExtStruct; 17] = [
     ExtStruct {
         ext: Ext::VariablePointers,
         prefix: "VariablePointerFeatures",
@@ -180,6 +183,28 @@ pub(crate) const EXT_STRUCTS: [ExtStruct; 14] = [
             "sparseImageFloat32Atomics",
             "sparseImageFloat32AtomicAdd",
         ],
+    },
+    // Not in Amber's list either: the names follow Amber's pattern.
+    ExtStruct {
+        ext: Ext::ShaderExpectAssume,
+        prefix: "ShaderExpectAssumeFeaturesKHR",
+        core_in: None,
+        extension: "VK_KHR_shader_expect_assume",
+        fields: &["shaderExpectAssume"],
+    },
+    ExtStruct {
+        ext: Ext::ShaderIntegerDotProduct,
+        prefix: "ShaderIntegerDotProductFeatures",
+        core_in: Some((1, 3)),
+        extension: "VK_KHR_shader_integer_dot_product",
+        fields: &["shaderIntegerDotProduct"],
+    },
+    ExtStruct {
+        ext: Ext::Maintenance4,
+        prefix: "Maintenance4Features",
+        core_in: Some((1, 3)),
+        extension: "VK_KHR_maintenance4",
+        fields: &["maintenance4"],
     },
 ];
 
@@ -549,6 +574,9 @@ pub(crate) struct Structs {
     device_address: vk::PhysicalDeviceBufferDeviceAddressFeatures<'static>,
     long_vector: LongVectorFeatures,
     atomic_float: vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT<'static>,
+    expect_assume: vk::PhysicalDeviceShaderExpectAssumeFeaturesKHR<'static>,
+    integer_dot_product: vk::PhysicalDeviceShaderIntegerDotProductFeatures<'static>,
+    maintenance4: vk::PhysicalDeviceMaintenance4Features<'static>,
 }
 
 impl Structs {
@@ -713,6 +741,11 @@ impl Structs {
                     &mut s.sparse_image_float32_atomic_add,
                 ]
             }
+            Ext::ShaderExpectAssume => vec![&mut self.expect_assume.shader_expect_assume],
+            Ext::ShaderIntegerDotProduct => {
+                vec![&mut self.integer_dot_product.shader_integer_dot_product]
+            }
+            Ext::Maintenance4 => vec![&mut self.maintenance4.maintenance4],
         };
         slots.into_iter().nth(i).expect("feature field index")
     }
@@ -771,6 +804,15 @@ impl Structs {
         if want[Ext::ShaderAtomicFloat as usize] {
             f2 = f2.push_next(&mut self.atomic_float);
         }
+        if want[Ext::ShaderExpectAssume as usize] {
+            f2 = f2.push_next(&mut self.expect_assume);
+        }
+        if want[Ext::ShaderIntegerDotProduct as usize] {
+            f2 = f2.push_next(&mut self.integer_dot_product);
+        }
+        if want[Ext::Maintenance4 as usize] {
+            f2 = f2.push_next(&mut self.maintenance4);
+        }
         f2
     }
 }
@@ -782,7 +824,10 @@ mod tests {
     #[test]
     fn every_listed_name_parses_back() {
         let names = feature_names();
-        assert_eq!(names.len(), 55 + 17 + 1 + 4 + 1 + 2 + 3 + 1 + 8 + 6 + 12);
+        assert_eq!(
+            names.len(),
+            55 + 17 + 1 + 4 + 1 + 2 + 3 + 1 + 8 + 6 + 12 + 3
+        );
         for n in names {
             assert_eq!(Feature::parse(&n).unwrap().name(), n);
         }
@@ -867,6 +912,6 @@ mod tests {
             p = b.p_next;
         }
         assert_eq!(seen.len(), EXT_STRUCTS.len());
-        assert_eq!(seen.len(), 14);
+        assert_eq!(seen.len(), 17);
     }
 }

@@ -253,6 +253,13 @@ impl Module {
             if !self.compute_ids.contains(entry) {
                 continue;
             }
+            // Below Vulkan 1.3, VK_KHR_maintenance4 allows LocalSizeId.
+            if *mode == MODE_LOCAL_SIZE_ID {
+                add(
+                    "execution mode LocalSizeId".into(),
+                    "Maintenance4Features.maintenance4".into(),
+                );
+            }
             if *mode == MODE_SUBGROUP_UNIFORM_CONTROL_FLOW {
                 add(
                     "execution mode SubgroupUniformControlFlowKHR".into(),
@@ -449,6 +456,26 @@ pub(crate) fn capability_needs(cap: u32) -> Option<(&'static str, &'static [&'st
                 "ShaderAtomicFloatFeaturesEXT.shaderBufferFloat32AtomicAdd",
                 "ShaderAtomicFloatFeaturesEXT.shaderSharedFloat32AtomicAdd",
             ],
+        ),
+        5629 => (
+            "ExpectAssumeKHR",
+            &["ShaderExpectAssumeFeaturesKHR.shaderExpectAssume"],
+        ),
+        6016 => (
+            "DotProductInputAll",
+            &["ShaderIntegerDotProductFeatures.shaderIntegerDotProduct"],
+        ),
+        6017 => (
+            "DotProductInput4x8Bit",
+            &["ShaderIntegerDotProductFeatures.shaderIntegerDotProduct"],
+        ),
+        6018 => (
+            "DotProductInput4x8BitPacked",
+            &["ShaderIntegerDotProductFeatures.shaderIntegerDotProduct"],
+        ),
+        6019 => (
+            "DotProduct",
+            &["ShaderIntegerDotProductFeatures.shaderIntegerDotProduct"],
         ),
         6022 => (
             "CooperativeMatrixKHR",

@@ -81,6 +81,18 @@ const FEATURES: &[&str] = &[
     "VK_KHR_8bit_storage",
     "VK_KHR_shader_float16_int8",
     "VK_KHR_shader_subgroup_extended_types",
+    // OpExpectKHR / OpAssumeTrueKHR: hints, kept as `__builtin_expect` and
+    // `__builtin_assume` (tests/amber/expect_assume.amber).
+    "VK_KHR_shader_expect_assume",
+    "ShaderExpectAssumeFeaturesKHR.shaderExpectAssume",
+    // Integer dot products: widened products summed, and MSL's `addsat`
+    // (tests/amber/integer_dot_product.amber).
+    "VK_KHR_shader_integer_dot_product",
+    "ShaderIntegerDotProductFeatures.shaderIntegerDotProduct",
+    // What a compute shader sees of maintenance4: the LocalSizeId execution
+    // mode below Vulkan 1.3 (tests/amber/local_size_id_spv13.amber).
+    "VK_KHR_maintenance4",
+    "Maintenance4Features.maintenance4",
 ];
 
 /// Requirements that name no device capability: the SPIR-V version

@@ -8390,8 +8390,17 @@ void CompilerMSL::emit_custom_functions()
 			statement_no_indent("#if !defined(SPV_ASSUME) && __has_builtin(__builtin_assume)");
 			statement_no_indent("#define SPV_ASSUME(x) __builtin_assume(x);");
 			statement_no_indent("#endif");
+			// SPV_EXPECT is an expression: with the semicolon the macro had, `a = SPV_EXPECT(b, c) + 1;`
+			// compiled to `a = b;`. `__builtin_expect` takes and returns `long`, so a scalar goes through
+			// an overload that converts back to its own type (a `uint` compared or shifted as a `long`
+			// differs: `SPV_EXPECT(0u, 0u) - 1u > 5u` is false), and a vector, which the builtin does
+			// not take, is returned as it is (the hint is dropped).
 			statement_no_indent("#if !defined(SPV_EXPECT) && __has_builtin(__builtin_expect)");
-			statement_no_indent("#define SPV_EXPECT(x, y) __builtin_expect(x, y);");
+			statement_no_indent("#define SPV_EXPECT(x, y) spvExpect(x, y)");
+			statement_no_indent("template<typename T, typename U> inline T spvExpect(T x, U) { return x; }");
+			for (const char *t : { "bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong" })
+				statement_no_indent(join("inline ", t, " spvExpect(", t, " x, ", t, " y) { return ", t,
+				                         "(__builtin_expect(x, y)); }"));
 			statement_no_indent("#endif");
 			statement_no_indent("#endif");
 
@@ -8400,7 +8409,7 @@ void CompilerMSL::emit_custom_functions()
 			statement_no_indent("#endif");
 
 			statement_no_indent("#ifndef SPV_EXPECT");
-			statement_no_indent("#define SPV_EXPECT(x, y) x");
+			statement_no_indent("#define SPV_EXPECT(x, y) (x)");
 			statement_no_indent("#endif");
 
 			break;
