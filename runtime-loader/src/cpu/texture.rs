@@ -551,7 +551,7 @@ impl Texture {
     }
 
     /// The buffer it was created on, the offset of its first row and the
-    /// bytes between rows ([`Texture::on_buffer`]).
+    /// bytes between rows (`Device::texture_on_buffer`).
     pub fn storage_buffer(&self) -> Option<(&Buffer, u64, u64)> {
         self.inner
             .storage
