@@ -78,7 +78,8 @@ pub(super) struct Index<'a> {
     by_id: ById<'a>,
     pub(super) names: FxHashMap<u32, String>,
     pub(super) decorations: FxHashMap<u32, Vec<&'a Inst<'a>>>,
-    member_decorations: FxHashMap<(u32, u32), Vec<&'a Inst<'a>>>,
+    /// (decoration, its first literal) of each struct member.
+    member_decorations: FxHashMap<(u32, u32), Vec<(u32, Option<u32>)>>,
     /// [`used_ids`] of each entry function, computed once for reflection
     /// and block reflection.
     used: std::cell::RefCell<FxHashMap<u32, std::rc::Rc<UsedIds>>>,
@@ -89,7 +90,12 @@ impl<'a> Index<'a> {
         let by_id = ById::new(insts);
         let mut names = FxHashMap::default();
         let mut decorations: FxHashMap<u32, Vec<&Inst>> = FxHashMap::default();
-        let mut member_decorations: FxHashMap<(u32, u32), Vec<&Inst>> = FxHashMap::default();
+        let mut member_decorations: FxHashMap<(u32, u32), Vec<(u32, Option<u32>)>> =
+            FxHashMap::default();
+        // Decoration groups (`OpGroupDecorate`, `OpGroupMemberDecorate`):
+        // the group's decorations apply to each target, read after every
+        // `OpDecorate` of the group.
+        let mut group_targets: Vec<&Inst> = Vec::new();
         for inst in insts {
             match inst.op {
                 Op::Name => {
@@ -107,11 +113,37 @@ impl<'a> Index<'a> {
                     }
                 }
                 Op::MemberDecorate => {
-                    if let (Some(id), Some(m)) = (inst.word(0), inst.word(1)) {
-                        member_decorations.entry((id, m)).or_default().push(inst);
+                    if let (Some(id), Some(m), Some(d)) = (inst.word(0), inst.word(1), inst.word(2))
+                    {
+                        member_decorations
+                            .entry((id, m))
+                            .or_default()
+                            .push((d, inst.word(3)));
                     }
                 }
+                Op::GroupDecorate | Op::GroupMemberDecorate => group_targets.push(inst),
                 _ => {}
+            }
+        }
+        for inst in group_targets {
+            let Some(group) = inst.word(0) else { continue };
+            let of_group: Vec<&Inst> = decorations.get(&group).cloned().unwrap_or_default();
+            if inst.op == Op::GroupDecorate {
+                for &target in inst.operands.get(1..).unwrap_or(&[]) {
+                    decorations
+                        .entry(target)
+                        .or_default()
+                        .extend(of_group.iter().copied());
+                }
+            } else {
+                for pair in inst.operands.get(1..).unwrap_or(&[]).chunks_exact(2) {
+                    let entry = member_decorations.entry((pair[0], pair[1])).or_default();
+                    entry.extend(
+                        of_group
+                            .iter()
+                            .filter_map(|d| Some((d.word(1)?, d.word(2)))),
+                    );
+                }
             }
         }
         Index {
@@ -172,8 +204,8 @@ impl<'a> Index<'a> {
     pub(super) fn member_decoration_lit(&self, id: u32, member: u32, d: Decoration) -> Option<u32> {
         self.member_decorations.get(&(id, member)).and_then(|v| {
             v.iter()
-                .find(|i| i.word(2) == Some(d as u32))
-                .map(|i| i.word(3).unwrap_or(0))
+                .find(|(k, _)| *k == d as u32)
+                .map(|(_, lit)| lit.unwrap_or(0))
         })
     }
 
