@@ -72,6 +72,9 @@ impl<'a> ById<'a> {
     }
 }
 
+/// (struct, member) → (decoration, its first literal) of each decoration.
+type MemberDecorations = FxHashMap<(u32, u32), Vec<(u32, Option<u32>)>>;
+
 /// Indexed view of a module.
 pub(super) struct Index<'a> {
     pub(super) insts: &'a [Inst<'a>],
@@ -79,7 +82,7 @@ pub(super) struct Index<'a> {
     pub(super) names: FxHashMap<u32, String>,
     pub(super) decorations: FxHashMap<u32, Vec<&'a Inst<'a>>>,
     /// (decoration, its first literal) of each struct member.
-    member_decorations: FxHashMap<(u32, u32), Vec<(u32, Option<u32>)>>,
+    member_decorations: MemberDecorations,
     /// [`used_ids`] of each entry function, computed once for reflection
     /// and block reflection.
     used: std::cell::RefCell<FxHashMap<u32, std::rc::Rc<UsedIds>>>,
@@ -90,8 +93,7 @@ impl<'a> Index<'a> {
         let by_id = ById::new(insts);
         let mut names = FxHashMap::default();
         let mut decorations: FxHashMap<u32, Vec<&Inst>> = FxHashMap::default();
-        let mut member_decorations: FxHashMap<(u32, u32), Vec<(u32, Option<u32>)>> =
-            FxHashMap::default();
+        let mut member_decorations = MemberDecorations::default();
         // Decoration groups (`OpGroupDecorate`, `OpGroupMemberDecorate`):
         // the group's decorations apply to each target, read after every
         // `OpDecorate` of the group.
