@@ -8,12 +8,13 @@
 # on every code path it has (SSE2, the scalar loop, and AArch64 NEON when
 # aarch64-linux-gnu-g++ and qemu-aarch64 are installed: apt-get install
 # g++-aarch64-linux-gnu qemu-user; HALC_REQUIRE_NEON_TEST=1 makes their
-# absence an error). 0003, 0005, 0006, 0007, 0008 and 0009 change
+# absence an error). 0003 and 0005 to 0010 change
 # the MSL (clustered min and max, ldexp, OpCopyMemory, half matrix inverse,
-# SPV_EXPECT, array copies from a select): their tests run that MSL (cargo
-# test: tests/amber/subgroup_clustered.amber, ldexp_int64_exponent.amber,
-# copy_memory.amber, matrix_inverse_half.amber, expect_assume.amber,
-# array_select.amber).
+# SPV_EXPECT, array copies from a select, iOS subgroup masks): their tests
+# run that MSL (cargo test: tests/amber/subgroup_clustered.amber,
+# ldexp_int64_exponent.amber, copy_memory.amber, matrix_inverse_half.amber,
+# expect_assume.amber, array_select.amber, and subgroup_ballot_khr.amber on
+# iOS).
 #   bash scripts/vendor-spirv-cross.sh          # rewrite vendor/spirv-cross-sys
 #   bash scripts/vendor-spirv-cross.sh --check  # fail if it differs from what is committed
 # Needs cargo (to fetch the crate through the configured registry), c++ and patch.

@@ -90,6 +90,11 @@ fn every_amber_test_passes_in_both_binding_models_and_msl_versions() {
         &["--msl-version", "2.3"],
         &["--msl-version", "3.1"],
         &["--msl-version", "3.2", "--bindings", "discrete"],
+        // iOS: SIMD-group functions from MSL 2.3, storage images out of
+        // the argument buffers at tier 1 (SPIRV-Cross patch 0010 declares
+        // the subgroup size its Ge/Gt masks read).
+        &["--platform", "ios"],
+        &["--platform", "ios", "--argument-buffer-tier", "1"],
     ] {
         let (code, out) = run(args, &tests);
         assert_eq!(code, 0, "{args:?}:\n{out}");

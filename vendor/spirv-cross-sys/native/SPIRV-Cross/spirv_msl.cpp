@@ -258,8 +258,10 @@ void CompilerMSL::build_implicit_builtins()
 	    active_input_builtins.get(BuiltInSubgroupEqMask) || active_input_builtins.get(BuiltInSubgroupGeMask) ||
 	    active_input_builtins.get(BuiltInSubgroupGtMask) || active_input_builtins.get(BuiltInSubgroupLeMask) ||
 	    active_input_builtins.get(BuiltInSubgroupLtMask);
-	bool need_subgroup_ge_mask = !msl_options.is_ios() && (active_input_builtins.get(BuiltInSubgroupGeMask) ||
-	                                                       active_input_builtins.get(BuiltInSubgroupGtMask));
+	// iOS too: its Ge and Gt masks are computed from the subgroup size (the builtin was left
+	// undeclared there, and the MSL named an id that does not exist).
+	bool need_subgroup_ge_mask = active_input_builtins.get(BuiltInSubgroupGeMask) ||
+	                             active_input_builtins.get(BuiltInSubgroupGtMask);
 	bool need_multiview = get_execution_model() == ExecutionModelVertex && !msl_options.view_index_from_device_index &&
 	                      msl_options.multiview_layered_rendering &&
 	                      (msl_options.multiview || active_input_builtins.get(BuiltInViewIndex));
