@@ -54,9 +54,8 @@ pub struct DiffArgs {
     uniforms: Vec<halc::diff::NamedValue>,
     #[command(flatten)]
     target: TargetArgs,
-    /// TOML file pinning (set, binding) to slots or ids, and giving a
-    /// runtime-sized descriptor array its count (`count = N`), which both
-    /// sides then bind (see docs/guide/binding-contract.md).
+    /// TOML file pinning (set, binding) to slots or ids, as `halc compile`
+    /// takes it (see docs/guide/binding-contract.md).
     #[arg(long, value_name = "FILE")]
     binding_map: Option<PathBuf>,
     #[command(flatten)]

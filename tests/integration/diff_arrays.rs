@@ -213,3 +213,60 @@ fn diff_compares_image_arrays_element_by_element() {
     let e = diff(&kernel, &opts, &device).unwrap_err();
     assert!(e.contains("texture(8)"), "{e}");
 }
+
+/// An aliased binding is sized for its widest view (SPIRV-Cross's
+/// `raw-buffer-descriptor-aliasing` has arrays of them): beside a runtime
+/// `float` view, which halc diff fills and compares, a fixed `uvec2[64]`
+/// view written at every fourth element needs 512 bytes, where one float
+/// per invocation gave 64 (and the CPU backend refused the binding as
+/// short); a wrong constant in the MSL is caught, naming the element.
+#[test]
+fn diff_sizes_an_aliased_binding_for_its_widest_view() {
+    if !tools() || !vulkan() {
+        return;
+    }
+    let device = halc::runtime_loader::cpu::Device::new().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let spv = glsl_to_spv(
+        dir.path(),
+        "aliased",
+        "#version 450
+layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) buffer A { float a[]; } as_[2];
+layout(set = 0, binding = 0) buffer B { uvec2 b[64]; } bs[2];
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    float f = as_[0].a[i];
+    bs[1].b[i * 4u] = uvec2(0x3f800000u + i, 0x40000000u + i) + floatBitsToUint(f);
+}
+",
+    );
+    let kernel = halc::Input::new("aliased.spv", std::fs::read(&spv).unwrap());
+    let base = DiffOptions {
+        groups: [1, 1, 1],
+        ..Default::default()
+    };
+    match diff(&kernel, &base, &device).unwrap() {
+        // Two elements of 512 + 16 * 4 bytes, as floats.
+        DiffOutcome::Agree(m) => {
+            assert!(m.contains("288 scalars in 2 storage buffers agree"), "{m}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // 2.0 stored 100 ULPs off.
+    let opts = DiffOptions {
+        tamper: Some(|c| {
+            let msl = &mut c.kernels[0].msl.source;
+            assert!(msl.contains("1073741824u"), "{msl}");
+            *msl = msl.replace("1073741824u", "1073741924u");
+        }),
+        ..base
+    };
+    match diff(&kernel, &opts, &device).unwrap() {
+        DiffOutcome::Differ(m) => assert!(
+            m.starts_with("seed 1: (set 0, binding 0, element 1) byte 4 (f32): "),
+            "{m}"
+        ),
+        other => panic!("not caught: {other:?}"),
+    }
+}

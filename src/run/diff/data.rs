@@ -53,7 +53,13 @@ pub(super) fn buffers(
                 Some((_, _, data)) => data.clone(),
                 None => {
                     let stride = layout.array.as_ref().map_or(0, |a| a.0);
-                    let len = (layout.fixed_size + stride * invocations).max(4) as usize;
+                    // At least what every view of an aliased binding needs
+                    // (the largest fixed part, and one element per
+                    // invocation of the widest runtime array).
+                    let widest = b.min_size + u64::from(b.runtime_array_stride) * invocations;
+                    let len = (layout.fixed_size + stride * invocations)
+                        .max(widest)
+                        .max(4) as usize;
                     // Uniform integers are counts and sizes more often than data.
                     let int_max = if b.kind == BindingKind::UniformBuffer {
                         invocations

@@ -17,9 +17,9 @@
 //! element by element on both sides (the CPU runtime's `bind_array`, the
 //! Vulkan reference's `SessionBound::element` under a binding of the
 //! array's count) and compared element by element, messages naming the
-//! element: `(set 0, binding 1, element 2)`. A runtime-sized array runs
-//! with the count its binding map gives it (the compile refuses it
-//! without one). A null or stray pointer in a kernel with arrays is
+//! element: `(set 0, binding 1, element 2)`. (A runtime-sized array would
+//! run with the count its binding map gives it; halc does not admit
+//! `RuntimeDescriptorArray` yet.) A null or stray pointer in a kernel with arrays is
 //! inconclusive, as an index from the data past an array's end reads
 //! whatever lies there.
 //!
