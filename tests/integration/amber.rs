@@ -11,7 +11,7 @@ use std::process::Command;
 
 use crate::root;
 
-fn halc() -> Command {
+pub(crate) fn halc() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_halc"));
     c.current_dir(root());
     if std::env::var_os("HALC_CPU_CACHE").is_none() {

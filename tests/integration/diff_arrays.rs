@@ -8,7 +8,7 @@
 use halc::diff::{diff, DiffOptions, DiffOutcome, NamedValue};
 use halc::msl::{BindingModel, Platform, Tier};
 
-use crate::amber::{glsl_to_spv, tools, vulkan};
+use crate::amber::{glsl_to_spv, halc, tools, vulkan};
 
 /// The binding models and targets arrays are laid out differently in:
 /// argument buffers (macOS tier 2), discrete slots, and iOS tier 1 (storage
@@ -269,4 +269,46 @@ void main() {
         ),
         other => panic!("not caught: {other:?}"),
     }
+}
+
+/// The command line: `--uniform` gives the array indices, `--binding-map`
+/// pins the arrays where `halc compile` would (`bufs` after the other
+/// members), and the run agrees over two seeds; a binding map the layout
+/// refuses is one line naming the binding.
+#[test]
+fn diff_cli_takes_a_binding_map() {
+    if !tools() || !vulkan() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let map = dir.path().join("map.toml");
+    let run = |map_text: &str| {
+        std::fs::write(&map, map_text).unwrap();
+        let o = halc()
+            .args(["diff", "--seeds", "2", "--uniform", "0.2:which=2"])
+            .args(["--uniform", "0.2:tex=1", "--binding-map"])
+            .arg(&map)
+            .arg("fixtures/kernels/descriptor_arrays.spv")
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8(o.stdout).unwrap(),
+            String::from_utf8(o.stderr).unwrap(),
+        )
+    };
+    let (code, out, err) = run("[[binding]]\nset = 0\nbinding = 0\nid = 20\n");
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("AGREE ")).count(),
+        2,
+        "{out}"
+    );
+    let (code, out, err) = run("[[binding]]\nset = 0\nbinding = 0\ncount = 5\n");
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("binding map gives count 5 but the kernel declares 4 elements"),
+        "{err}"
+    );
 }
