@@ -273,8 +273,9 @@ void main() {
 
 /// The command line: `--uniform` gives the array indices, `--binding-map`
 /// pins the arrays where `halc compile` would (`bufs` after the other
-/// members), and the run agrees over two seeds; a binding map the layout
-/// refuses is one line naming the binding.
+/// members), and the run agrees over two seeds; a `--buffer` file fills
+/// every element of an array; a binding map the layout refuses is one line
+/// naming the binding.
 #[test]
 fn diff_cli_takes_a_binding_map() {
     if !tools() || !vulkan() {
@@ -303,6 +304,22 @@ fn diff_cli_takes_a_binding_map() {
         out.lines().filter(|l| l.starts_with("AGREE ")).count(),
         2,
         "{out}"
+    );
+    // A `--buffer` file goes to every element of `bufs`: 256 invocations'
+    // floats, 1.5 each (`bufs[3]` then holds 4.5 plus two texels).
+    let data = dir.path().join("bufs.bin");
+    std::fs::write(&data, 1.5f32.to_le_bytes().repeat(256)).unwrap();
+    let o = halc()
+        .args(["diff", "--uniform", "0.2:which=2", "--uniform", "0.2:tex=1"])
+        .arg(format!("--buffer=0.0={}", data.display()))
+        .arg("fixtures/kernels/descriptor_arrays.spv")
+        .output()
+        .unwrap();
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.contains("1024 scalars in 4 storage buffers agree"),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
     );
     let (code, out, err) = run("[[binding]]\nset = 0\nbinding = 0\ncount = 5\n");
     assert_eq!(code, Some(1), "{out}{err}");
