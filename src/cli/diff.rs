@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Result};
 use halc::diff::{diff_seeds, DiffOptions, DiffOutcome, NamedValue};
-use halc::msl::BindingMap;
 use halc::runtime_loader::cpu::{self, DeviceOptions};
 
 use super::TargetArgs;
@@ -55,6 +54,10 @@ pub struct DiffArgs {
     uniforms: Vec<halc::diff::NamedValue>,
     #[command(flatten)]
     target: TargetArgs,
+    /// TOML file pinning (set, binding) to slots or ids, as `halc compile`
+    /// takes it (see docs/guide/binding-contract.md).
+    #[arg(long, value_name = "FILE")]
+    binding_map: Option<PathBuf>,
     #[command(flatten)]
     glsl: super::GlslArgs,
     /// Vulkan device: a substring of its name (default: lavapipe).
@@ -162,7 +165,8 @@ pub fn run(a: DiffArgs) -> Result<()> {
         ..DeviceOptions::default()
     })
     .map_err(|e| anyhow!("halc diff runs the MSL on the CPU: {e}"))?;
-    let mut compile = a.target.options(BindingMap::default(), None);
+    let (map, map_text) = super::read_binding_map(a.binding_map.as_deref())?;
+    let mut compile = a.target.options(map, map_text);
     compile.specs = a.specs.clone();
     compile.entries = a.entry.iter().cloned().collect();
     let opts = DiffOptions {

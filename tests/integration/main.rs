@@ -10,6 +10,8 @@ mod corpus;
 mod cpu;
 #[cfg(unix)]
 mod cpu_images;
+#[cfg(unix)]
+mod diff_arrays;
 mod docs;
 mod fixtures;
 mod glsl_cli;

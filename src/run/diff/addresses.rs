@@ -94,10 +94,7 @@ impl Addresses {
         }
         let mut walk = Walk {
             out: &mut a,
-            bound: buffers
-                .iter()
-                .map(|b| format!("(set {}, binding {})", b.set, b.binding))
-                .collect(),
+            bound: buffers.iter().map(DiffBuffer::name).collect(),
             invocations,
             rng,
         };

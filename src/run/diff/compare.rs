@@ -30,7 +30,7 @@ pub(super) fn compare(
     // layout, bytes given, Vulkan's bytes, the CPU's).
     let bound = buffers.iter().enumerate().filter_map(|(i, b)| {
         let (want, got) = (vulkan[i].as_ref()?, cpu[i].as_ref()?);
-        let name = format!("(set {}, binding {})", b.set, b.binding);
+        let name = b.name();
         Some((Holder::Buffer(i), name, &b.layout, b.bytes.len(), want, got))
     });
     let reached = (addresses.reached.iter().enumerate())

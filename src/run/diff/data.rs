@@ -7,9 +7,10 @@ use super::{DiffBuffer, DiffOptions};
 use crate::model::Kernel;
 use crate::spirv::{BindingKind, BlockLayout, ScalarType};
 
-/// The kernel's buffers, in binding order: the bytes given for one, else
-/// random data sized from its layout (a runtime array: one element per
-/// invocation). Only single buffers: anything else is an error naming it.
+/// The kernel's buffers, in binding order, one per element of an array
+/// binding (consecutive, in element order): the bytes given for one (every
+/// element of an array gets them), else random data sized from its layout
+/// (a runtime array: one element per invocation), each element its own.
 pub(super) fn buffers(
     input: &str,
     k: &Kernel,
@@ -23,13 +24,12 @@ pub(super) fn buffers(
         if b.image.is_some() || b.kind == BindingKind::Sampler {
             continue;
         }
-        if !b.kind.is_buffer() || b.count != 1 {
+        if !b.kind.is_buffer() {
             return Err(format!(
-                "{input}: (set {}, binding {}): halc diff runs kernels whose resources are single buffers (this is a {}{})",
+                "{input}: (set {}, binding {}): halc diff runs kernels whose resources are buffers, images and samplers (this is a {})",
                 b.set,
                 b.binding,
                 b.kind.describe(),
-                if b.count != 1 { " array" } else { "" }
             ));
         }
         let layout = k
@@ -43,31 +43,42 @@ pub(super) fn buffers(
             })?
             .layout()
             .map_err(|_| too_large(input, Some((b.set, b.binding))))?;
-        let bytes = match opts
-            .given
-            .iter()
-            .find(|(s, n, _)| (*s, *n) == (b.set, b.binding))
-        {
-            Some((_, _, data)) => data.clone(),
-            None => {
-                let stride = layout.array.as_ref().map_or(0, |a| a.0);
-                let len = (layout.fixed_size + stride * invocations).max(4) as usize;
-                // Uniform integers are counts and sizes more often than data.
-                let int_max = if b.kind == BindingKind::UniformBuffer {
-                    invocations
-                } else {
-                    15
-                };
-                fill(&layout, len, rng, int_max)
-            }
-        };
-        buffers.push(DiffBuffer {
-            set: b.set,
-            binding: b.binding,
-            kind: b.kind,
-            layout,
-            bytes,
-        });
+        let count = super::count_of(k, b);
+        for element in 0..count {
+            let bytes = match opts
+                .given
+                .iter()
+                .find(|(s, n, _)| (*s, *n) == (b.set, b.binding))
+            {
+                Some((_, _, data)) => data.clone(),
+                None => {
+                    let stride = layout.array.as_ref().map_or(0, |a| a.0);
+                    // At least what every view of an aliased binding needs
+                    // (the largest fixed part, and one element per
+                    // invocation of the widest runtime array).
+                    let widest = b.min_size + u64::from(b.runtime_array_stride) * invocations;
+                    let len = (layout.fixed_size + stride * invocations)
+                        .max(widest)
+                        .max(4) as usize;
+                    // Uniform integers are counts and sizes more often than data.
+                    let int_max = if b.kind == BindingKind::UniformBuffer {
+                        invocations
+                    } else {
+                        15
+                    };
+                    fill(&layout, len, rng, int_max)
+                }
+            };
+            buffers.push(DiffBuffer {
+                set: b.set,
+                binding: b.binding,
+                element,
+                count,
+                kind: b.kind,
+                layout: layout.clone(),
+                bytes,
+            });
+        }
     }
     Ok(buffers)
 }

@@ -14,6 +14,10 @@ use crate::spirv::{BindingKind, ImageType, ScalarType};
 pub(super) struct DiffImage {
     pub(super) set: u32,
     pub(super) binding: u32,
+    /// Its element of an array binding (0 for a single image).
+    pub(super) element: u32,
+    /// The binding's element count (1 for a single image).
+    pub(super) count: u32,
     pub(super) kind: BindingKind,
     pub(super) format: Format,
     /// The image's shape; `None` for a texel buffer.
@@ -26,6 +30,11 @@ pub(super) struct DiffImage {
 }
 
 impl DiffImage {
+    /// How messages name it (see [`super::place`]).
+    pub(super) fn name(&self) -> String {
+        super::place(self.set, self.binding, self.element, self.count)
+    }
+
     /// Whether the kernel may write it (what is compared).
     pub(super) fn writable(&self) -> bool {
         matches!(
@@ -80,7 +89,8 @@ const MAX_SIDE: u32 = 1024;
 /// runtime array gets one element: a texel buffer has `grid`'s product of
 /// texels, a 1D image `grid[0]`, a 2D one `grid[0]` x `grid[1]`, a 3D one
 /// the grid, a cube square faces of the larger of the two (sides at most
-/// [`MAX_SIDE`]); an array has two layers.
+/// [`MAX_SIDE`]); an arrayed image has two layers. Each element of an array
+/// binding gets an image of its own (consecutive, in element order).
 pub(super) fn images(
     input: &str,
     k: &Kernel,
@@ -96,14 +106,6 @@ pub(super) fn images(
             continue;
         };
         let at = (b.set, b.binding);
-        if b.count != 1 {
-            return Err(format!(
-                "{input}: (set {}, binding {}): halc diff runs single images, not arrays of them (this is a {} array)",
-                b.set,
-                b.binding,
-                b.kind.describe()
-            ));
-        }
         if image.multisampled {
             return Err(format!(
                 "{input}: (set {}, binding {}): multisampled images are not run",
@@ -112,48 +114,48 @@ pub(super) fn images(
         }
         let format = format_of(input, at, image)?;
         let layers = |n: u32| if image.arrayed { 2 * n } else { n };
-        let (dim, [w, h, d], l) = match (image.dim, image.arrayed) {
-            ("buffer", _) => {
-                let texels = invocations.max(1);
-                let bytes = random_texels(format, texels, rng);
-                out.push(DiffImage {
-                    set: b.set,
-                    binding: b.binding,
-                    kind: b.kind,
+        let shape = match (image.dim, image.arrayed) {
+            // A texel buffer.
+            ("buffer", _) => None,
+            ("1d", false) => Some((ImageDim::D1, [gx, 1, 1], 1)),
+            ("1d", true) => Some((ImageDim::D1Array, [gx, 1, 1], layers(1))),
+            ("2d", false) => Some((ImageDim::D2, [gx, gy, 1], 1)),
+            ("2d", true) => Some((ImageDim::D2Array, [gx, gy, 1], layers(1))),
+            ("3d", _) => Some((ImageDim::D3, [gx, gy, gz], 1)),
+            ("cube", false) => Some((ImageDim::Cube, [gx.max(gy), gx.max(gy), 1], 6)),
+            (_, _) => Some((ImageDim::CubeArray, [gx.max(gy), gx.max(gy), 1], layers(6))),
+        };
+        let (desc, texels) = match shape {
+            None => (None, invocations.max(1)),
+            Some((dim, [w, h, d], l)) => {
+                let desc = ImageDesc {
+                    dim,
                     format,
-                    desc: None,
-                    texels,
-                    bytes,
-                });
-                continue;
+                    width: w,
+                    height: h,
+                    depth: d,
+                    layers: l,
+                    mip_levels: 1,
+                };
+                let texels = u64::from(w) * u64::from(h) * u64::from(d) * u64::from(l);
+                (Some(desc), texels)
             }
-            ("1d", false) => (ImageDim::D1, [gx, 1, 1], 1),
-            ("1d", true) => (ImageDim::D1Array, [gx, 1, 1], layers(1)),
-            ("2d", false) => (ImageDim::D2, [gx, gy, 1], 1),
-            ("2d", true) => (ImageDim::D2Array, [gx, gy, 1], layers(1)),
-            ("3d", _) => (ImageDim::D3, [gx, gy, gz], 1),
-            ("cube", false) => (ImageDim::Cube, [gx.max(gy), gx.max(gy), 1], 6),
-            (_, _) => (ImageDim::CubeArray, [gx.max(gy), gx.max(gy), 1], layers(6)),
         };
-        let desc = ImageDesc {
-            dim,
-            format,
-            width: w,
-            height: h,
-            depth: d,
-            layers: l,
-            mip_levels: 1,
-        };
-        let texels = u64::from(w) * u64::from(h) * u64::from(d) * u64::from(l);
-        out.push(DiffImage {
-            set: b.set,
-            binding: b.binding,
-            kind: b.kind,
-            format,
-            desc: Some(desc),
-            texels,
-            bytes: random_texels(format, texels, rng),
-        });
+        // Each element of an array its own image, of the same shape.
+        let count = super::count_of(k, b);
+        for element in 0..count {
+            out.push(DiffImage {
+                set: b.set,
+                binding: b.binding,
+                element,
+                count,
+                kind: b.kind,
+                format,
+                desc,
+                texels,
+                bytes: random_texels(format, texels, rng),
+            });
+        }
     }
     Ok(out)
 }
@@ -238,9 +240,8 @@ pub(super) fn compare(
                     _ => v.to_string(),
                 };
                 return Err(DiffOutcome::Differ(format!(
-                    "seed {seed}: (set {}, binding {}) {} texel {} ({}), component {i}: vulkan {}, metal-on-cpu {}",
-                    image.set,
-                    image.binding,
+                    "seed {seed}: {} {} texel {} ({}), component {i}: vulkan {}, metal-on-cpu {}",
+                    image.name(),
                     image.kind.describe(),
                     texel_position(image, t),
                     image.format,

@@ -12,6 +12,17 @@
 //! sides read whole texels. Storage images and storage texel buffers are
 //! compared texel by texel, as the buffers are.
 //!
+//! Descriptor arrays: every element of an array binding gets a buffer or
+//! image of its own, sized and filled as a single one would be, bound
+//! element by element on both sides (the CPU runtime's `bind_array`, the
+//! Vulkan reference's `SessionBound::element` under a binding of the
+//! array's count) and compared element by element, messages naming the
+//! element: `(set 0, binding 1, element 2)`. (A runtime-sized array would
+//! run with the count its binding map gives it; halc does not admit
+//! `RuntimeDescriptorArray` yet.) A null or stray pointer in a kernel with arrays is
+//! inconclusive, as an index from the data past an array's end reads
+//! whatever lies there.
+//!
 //! An out-of-bounds access on the CPU side (random data used as indices or
 //! coordinates) makes the run *inconclusive*, not a failure of the
 //! compiler.
@@ -114,14 +125,49 @@ pub enum DiffOutcome {
     Inconclusive(String),
 }
 
-/// One buffer of the run: where it is bound, what it is, its reflected
-/// layout, and the bytes both sides start from.
+/// One buffer of the run: where it is bound (an array binding has one per
+/// element), what it is, its reflected layout, and the bytes both sides
+/// start from.
 struct DiffBuffer {
     set: u32,
     binding: u32,
+    /// Its element of an array binding (0 for a single buffer).
+    element: u32,
+    /// The binding's element count (1 for a single buffer).
+    count: u32,
     kind: BindingKind,
     layout: BlockLayout,
     bytes: Vec<u8>,
+}
+
+impl DiffBuffer {
+    /// How messages name it: `(set 0, binding 1)`, `(set 0, binding 1,
+    /// element 2)` in an array.
+    fn name(&self) -> String {
+        place(self.set, self.binding, self.element, self.count)
+    }
+}
+
+/// How messages name a resource: `(set 0, binding 1)`, or with the element
+/// of an array binding, `(set 0, binding 1, element 2)`.
+fn place(set: u32, binding: u32, element: u32, count: u32) -> String {
+    if count == 1 {
+        format!("(set {set}, binding {binding})")
+    } else {
+        format!("(set {set}, binding {binding}, element {element})")
+    }
+}
+
+/// The element count of `k`'s binding at (`b.set`, `b.binding`) as the
+/// layout resolved it (a runtime-sized array: the count the binding map
+/// gives it).
+fn count_of(k: &crate::model::Kernel, b: &spirv::Binding) -> u32 {
+    k.layout
+        .bindings
+        .iter()
+        .find(|l| (l.set, l.binding) == (b.set, b.binding))
+        .map_or(b.count, |l| l.count)
+        .max(1)
 }
 
 /// Runs `input`'s kernel on both sides with seeded data and compares.
@@ -167,7 +213,7 @@ pub fn diff(
             .bindings
             .iter()
             .filter(|b| b.kind == BindingKind::Sampler)
-            .map(|b| (b.set, b.binding))
+            .map(|b| (b.set, b.binding, count_of(k, b)))
             .collect(),
     };
 

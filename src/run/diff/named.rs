@@ -352,9 +352,11 @@ pub(super) fn apply(
     let mut given = Vec::new();
     for v in values {
         let subject = block_subject(v.block);
-        let (bytes, block, holder) = match v.block {
+        // Where the value goes: the push constants, or the uniform block
+        // (every element of an array of them).
+        let (block, holders) = match v.block {
             None => match &k.blocks.push_constants {
-                Some(block) => (&mut *push, block, Holder::Push),
+                Some(block) => (block, vec![Holder::Push]),
                 None => {
                     return Err(format!(
                     "{input}: {subject} `{}` was given, but kernel `{}` has no push-constant block",
@@ -364,7 +366,7 @@ pub(super) fn apply(
             },
             Some((set, binding)) => {
                 let uniforms: Vec<String> = (buffers.iter())
-                    .filter(|b| b.kind == BindingKind::UniformBuffer)
+                    .filter(|b| b.kind == BindingKind::UniformBuffer && b.element == 0)
                     .map(|b| format!("{}.{}", b.set, b.binding))
                     .collect();
                 let theirs = if uniforms.is_empty() {
@@ -380,9 +382,12 @@ pub(super) fn apply(
                     ));
                 };
                 match k.blocks.buffer(set, binding) {
-                    Some(block) if buffers[i].kind == BindingKind::UniformBuffer => {
-                        (buffers[i].bytes.as_mut_slice(), block, Holder::Buffer(i))
-                    }
+                    Some(block) if buffers[i].kind == BindingKind::UniformBuffer => (
+                        block,
+                        (i..i + buffers[i].count as usize)
+                            .map(Holder::Buffer)
+                            .collect(),
+                    ),
                     _ => {
                         return Err(format!(
                             "{input}: `{set}.{binding}:{}`: (set {set}, binding {binding}) of kernel `{}` is a {}, not a uniform block (give its contents with --buffer {set}.{binding}=FILE); {theirs}",
@@ -394,17 +399,23 @@ pub(super) fn apply(
                 }
             }
         };
-        if let Some((at, bytes)) = write_named(bytes, &block.ty, block.variable.as_deref(), v)
-            .map_err(|e| format!("{input}: {e}"))?
-        {
-            given.push(GivenAddress {
-                at: (holder, at),
-                bytes,
-                what: format!(
-                    "the buffer of {bytes} bytes given to {subject} `{}`",
-                    v.name
-                ),
-            });
+        for holder in holders {
+            let bytes = match holder {
+                Holder::Buffer(i) => buffers[i].bytes.as_mut_slice(),
+                _ => &mut *push,
+            };
+            if let Some((at, bytes)) = write_named(bytes, &block.ty, block.variable.as_deref(), v)
+                .map_err(|e| format!("{input}: {e}"))?
+            {
+                given.push(GivenAddress {
+                    at: (holder, at),
+                    bytes,
+                    what: format!(
+                        "the buffer of {bytes} bytes given to {subject} `{}`",
+                        v.name
+                    ),
+                });
+            }
         }
     }
     Ok(given)

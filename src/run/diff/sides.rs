@@ -14,15 +14,32 @@ use crate::model::{Compiled, Kernel};
 use crate::run::textures::{cpu_texel_buffer, cpu_texture, sampler_descriptor, texture_bytes};
 use crate::spirv::{self, BindingKind};
 
-/// What the kernel binds: buffers, images and texel buffers, and the
-/// (set, binding) of each sampler (all get [`sampler`]; a combined
+/// What the kernel binds: buffers, images and texel buffers (one per
+/// element of an array binding), and the (set, binding, element count) of
+/// each sampler binding (every element gets [`sampler`]; a combined
 /// image-sampler's too).
 pub(super) struct Resources<'a> {
     pub(super) buffers: &'a [DiffBuffer],
     /// Buffers reached through device addresses, and where the addresses go.
     pub(super) addresses: &'a Addresses,
     pub(super) images: &'a [DiffImage],
-    pub(super) samplers: Vec<(u32, u32)>,
+    pub(super) samplers: Vec<(u32, u32, u32)>,
+}
+
+/// Binds each (set, binding)'s elements, given in element order, as one
+/// array (a single resource: an array of one).
+fn bind_elements<'r>(
+    bindings: &mut ResourceBindings<'r>,
+    elements: impl IntoIterator<Item = ((u32, u32), cpu::Bound<'r>)>,
+) {
+    let mut arrays: std::collections::BTreeMap<(u32, u32), Vec<cpu::Bound<'r>>> =
+        Default::default();
+    for (at, bound) in elements {
+        arrays.entry(at).or_default().push(bound);
+    }
+    for ((set, binding), elements) in arrays {
+        bindings.bind_array(set, binding, elements);
+    }
 }
 
 /// What a side's dispatch left: each storage buffer's bytes and each
@@ -211,22 +228,35 @@ fn on_cpu(
     )?;
     let push = push.as_slice();
     let mut bindings = ResourceBindings::new();
-    for (b, buf) in buffers.iter().zip(&cpu_bufs) {
-        bindings.buffer_range(b.set, b.binding, buf, 0, b.bytes.len() as u64);
-    }
-    for r in &reached {
-        bindings.reach(r, runtime_loader::plan::Usage::ReadWrite);
-    }
-    for (i, t) in resources.images.iter().zip(&textures) {
+    let buffers_bound = buffers.iter().zip(&cpu_bufs).map(|(b, buffer)| {
+        let bound = cpu::Bound::Buffer {
+            buffer,
+            offset: 0,
+            length: b.bytes.len() as u64,
+        };
+        ((b.set, b.binding), bound)
+    });
+    let images_bound = resources.images.iter().zip(&textures).map(|(i, t)| {
         let bound = if i.kind == BindingKind::CombinedImageSampler {
             cpu::Bound::CombinedImageSampler(t, &cpu_sampler)
         } else {
             cpu::Bound::Texture(t)
         };
-        bindings.bind(i.set, i.binding, bound);
-    }
-    for &(set, binding) in &resources.samplers {
-        bindings.sampler(set, binding, &cpu_sampler);
+        ((i.set, i.binding), bound)
+    });
+    let sampler_ref = &cpu_sampler;
+    let samplers_bound = resources
+        .samplers
+        .iter()
+        .flat_map(|&(set, binding, count)| {
+            (0..count).map(move |_| ((set, binding), cpu::Bound::Sampler(sampler_ref)))
+        });
+    bind_elements(
+        &mut bindings,
+        buffers_bound.chain(images_bound).chain(samplers_bound),
+    );
+    for r in &reached {
+        bindings.reach(r, runtime_loader::plan::Usage::ReadWrite);
     }
     let grid = Grid::Threadgroups(opts.groups);
     let divisions = device.undefined_divisions();
@@ -247,13 +277,20 @@ fn on_cpu(
         // holds: a null pointer may come from the data too (an address halc
         // diff did not write, such as one built from two integers, or a
         // pointer past the depth it follows).
+        // So may one in a kernel with descriptor arrays: an index into an
+        // array from the data, past its end, reads whatever the argument
+        // buffer or argument table holds there (undefined in Vulkan too).
         Err(e @ CpuError::Fault { kind, .. })
             if kind.may_come_from_data()
-                || (kind == FaultKind::NullPointer && k.reads_device_addresses()) =>
+                || (kind == FaultKind::NullPointer
+                    && (k.reads_device_addresses() || has_arrays(k))) =>
         {
             let why = match kind {
                 FaultKind::IntegerDivision => "divided an integer by zero (or INT_MIN by -1)",
                 FaultKind::OutOfBounds => "accessed memory out of bounds",
+                FaultKind::NullPointer if !k.reads_device_addresses() => {
+                    "dereferenced a null pointer (an index into a descriptor array past its end?)"
+                }
                 FaultKind::NullPointer => "dereferenced a null device address",
                 _ => "accessed memory outside every buffer",
             };
@@ -301,6 +338,12 @@ fn on_cpu(
     Ok(Ok(out))
 }
 
+/// Whether `k` binds a descriptor array (an index into one may come from
+/// the data).
+fn has_arrays(k: &Kernel) -> bool {
+    k.layout.bindings.iter().any(|b| b.count > 1)
+}
+
 /// The SPIR-V on Vulkan: the storage buffers afterwards.
 fn on_vulkan(
     reference: &vulkan_reference::Session,
@@ -322,20 +365,20 @@ fn on_vulkan(
         BindingKind::UniformTexelBuffer => K::UniformTexelBuffer,
         BindingKind::StorageTexelBuffer => K::StorageTexelBuffer,
     };
-    let desc = |set, binding, kind| BindingDesc {
+    // One descriptor binding per (set, binding), of its element count.
+    let desc = |set, binding, kind, count| BindingDesc {
         set,
         binding,
         kind: vulkan_kind(kind),
-        count: 1,
+        count,
     };
-    let descs: Vec<BindingDesc> = (buffers.iter().map(|b| desc(b.set, b.binding, b.kind)))
+    let descs: Vec<BindingDesc> = (buffers.iter().filter(|b| b.element == 0))
+        .map(|b| desc(b.set, b.binding, b.kind, b.count))
         .chain(
-            resources
-                .images
-                .iter()
-                .map(|i| desc(i.set, i.binding, i.kind)),
+            (resources.images.iter().filter(|i| i.element == 0))
+                .map(|i| desc(i.set, i.binding, i.kind, i.count)),
         )
-        .chain((resources.samplers.iter()).map(|&(s, b)| desc(s, b, BindingKind::Sampler)))
+        .chain((resources.samplers.iter()).map(|&(s, b, n)| desc(s, b, BindingKind::Sampler, n)))
         .collect();
     let vk_pipeline = reference
         .pipeline(&vulkan_reference::PipelineDesc {
@@ -403,10 +446,23 @@ fn on_vulkan(
             ),
         });
     }
+    let at = |set, binding, element, resource| SessionBound {
+        set,
+        binding,
+        element,
+        resource,
+    };
     let mut bound: Vec<SessionBound> = buffers
         .iter()
         .zip(&vk_bufs)
-        .map(|(b, buf)| SessionBound::buffer(b.set, b.binding, *buf))
+        .map(|(b, &buffer)| {
+            let resource = R::Buffer {
+                buffer,
+                offset: 0,
+                range: None,
+            };
+            at(b.set, b.binding, b.element, resource)
+        })
         .collect();
     for (i, m) in resources.images.iter().zip(&made) {
         let resource = match (m, i.kind) {
@@ -421,10 +477,12 @@ fn on_vulkan(
                 range: None,
             },
         };
-        bound.push(SessionBound::of(i.set, i.binding, resource));
+        bound.push(at(i.set, i.binding, i.element, resource));
     }
-    for &(set, binding) in &resources.samplers {
-        bound.push(SessionBound::of(set, binding, R::Sampler(sampler_id)));
+    for &(set, binding, count) in &resources.samplers {
+        for element in 0..count {
+            bound.push(at(set, binding, element, R::Sampler(sampler_id)));
+        }
     }
     reference
         .dispatch(vk_pipeline, &bound, push, groups)
