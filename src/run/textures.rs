@@ -152,6 +152,28 @@ pub(crate) fn cpu_texel_buffer(
     filled(device, &td, bytes)
 }
 
+/// The CPU texture buffer of a Vulkan texel buffer of `format` viewing the
+/// first `len` bytes of `buffer`: a texture on the buffer, as Metal makes
+/// one with `newTextureWithDescriptor:offset:bytesPerRow:`, sharing its
+/// bytes.
+pub(crate) fn cpu_texel_buffer_on(
+    device: &cpu::Device,
+    format: Format,
+    buffer: &cpu::Buffer,
+    len: u64,
+) -> Result<cpu::Texture, String> {
+    let texel = u64::from(format.texel_bytes());
+    if len == 0 || len % texel != 0 {
+        return Err(format!(
+            "{len} bytes are not a whole number of {format} texels"
+        ));
+    }
+    let td = cpu::TextureDescriptor::texture_buffer(pixel_format(format)?, (len / texel) as u32);
+    device
+        .texture_on_buffer(&td, buffer, 0, len)
+        .map_err(|e| e.to_string())
+}
+
 /// A texture of `td` with `bytes` written to level 0, slice by slice.
 fn filled(
     device: &cpu::Device,

@@ -437,12 +437,14 @@ impl Texture {
         Texture::make(desc, None)
     }
 
-    /// A 2D texture of one level whose texels are `buffer`'s bytes from
-    /// `offset`, rows `bytes_per_row` apart
+    /// A 2D texture of one level, or a texture buffer, whose texels are
+    /// `buffer`'s bytes from `offset`, rows `bytes_per_row` apart
     /// (`newTextureWithDescriptor:offset:bytesPerRow:`); fails for what
     /// Metal would refuse (another type, mip levels, rows shorter than the
     /// width, an offset or row pitch that is not a multiple of the texel
-    /// size, texels past the buffer's end).
+    /// size, texels past the buffer's end). A texture buffer on a buffer is
+    /// what Metal binds for a Vulkan texel buffer: its texels are the
+    /// buffer's bytes, so a kernel writing one sees the other.
     pub(super) fn on_buffer(
         desc: &TextureDescriptor,
         buffer: &Buffer,
@@ -453,9 +455,13 @@ impl Texture {
             what: "texture on a buffer",
             message,
         };
-        if desc.texture_type != TextureType::D2 || desc.mipmap_level_count != 1 {
+        if !matches!(
+            desc.texture_type,
+            TextureType::D2 | TextureType::TextureBuffer
+        ) || desc.mipmap_level_count != 1
+        {
             return Err(bad(format!(
-                "a texture created on a buffer is 2D with one mip level (got {:?}, {} levels)",
+                "a texture created on a buffer is 2D with one mip level, or a texture buffer (got {:?}, {} levels)",
                 desc.texture_type, desc.mipmap_level_count
             )));
         }

@@ -517,6 +517,37 @@ fn a_texture_on_a_buffer_aliases_it_with_aligned_rows() {
     assert_eq!(read, want);
 }
 
+/// A texture buffer created on a buffer (what Metal binds for a Vulkan
+/// texel buffer viewing a buffer) is the buffer's bytes from its offset: a
+/// kernel's write through either is what the other reads.
+#[test]
+fn a_texture_buffer_on_a_buffer_aliases_it() {
+    let Some(dev) = dev() else { return };
+    let buffer = dev.buffer(64, MemoryType::HostVisible).unwrap();
+    let floats: Vec<u8> = (0..16u32).flat_map(|i| (i as f32).to_le_bytes()).collect();
+    buffer.write(0, &floats).unwrap();
+    let desc = TextureDescriptor::texture_buffer(PixelFormat::RGBA32Float, 3);
+    let t = dev.texture_on_buffer(&desc, &buffer, 16, 48).unwrap();
+    // Texel 0 is floats 4..7.
+    assert_eq!(t.level_bytes(0, 0).unwrap(), floats[16..64].to_vec());
+    let msl = "#include <metal_stdlib>\nusing namespace metal;\n\
+        kernel void main0(device float* b [[buffer(0)]], texture_buffer<float, access::read_write> t [[texture(0)]])\n{\n\
+            float4 v = t.read(uint(1));\n\
+            b[0] = v.x + v.w;\n\
+            t.write(float4(b[1], b[2], b[3], 100.0), uint(2));\n\
+        }\n";
+    run(&dev, msl, &buffer, &[&t], &[]).unwrap();
+    let mut got = [0u8; 64];
+    buffer.read(0, &mut got).unwrap();
+    let got: Vec<f32> = got
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    // Texel 1 is floats 8..11: 8 + 11; texel 2 (floats 12..15) written.
+    assert_eq!(got[0], 19.0);
+    assert_eq!(got[12..16], [1.0, 2.0, 3.0, 100.0]);
+}
+
 /// What Metal refuses of `newTextureWithDescriptor:offset:bytesPerRow:` is
 /// refused: another type than 2D, rows shorter than the width, a row pitch
 /// that is not whole texels, texels past the buffer's end; and an atomic
@@ -532,7 +563,7 @@ fn a_texture_on_a_buffer_refuses_what_metal_would() {
             typed(TextureType::D3, 8, 4, 2, 1, 1),
             0,
             256,
-            "2D with one mip level (got D3, 1 levels)",
+            "2D with one mip level, or a texture buffer (got D3, 1 levels)",
         ),
         (d2, 0, 16, "a row of 8 texels needs at least 32"),
         (d2, 0, 34, "multiples of the 4-byte texel"),

@@ -8,6 +8,7 @@
 
 pub mod data;
 pub mod parse;
+pub mod probe;
 #[cfg(all(unix, feature = "run"))]
 pub mod run;
 #[cfg(all(unix, feature = "run"))]
@@ -370,6 +371,33 @@ pub enum Check {
     EqBuffer(String),
     /// `RMSE_BUFFER other TOLERANCE t`.
     RmseBuffer(String, f64),
+    /// `EQ_HISTOGRAM_EMD_BUFFER other TOLERANCE t`: the earth mover's
+    /// distance between the two buffers' per-channel histograms (four 8-bit
+    /// channels), as amber computes it.
+    HistogramEmd(String, f64),
+    /// `IDX x y SIZE w h EQ_RGB r g b` / `EQ_RGBA r g b a [TOLERANCE …]`:
+    /// every texel of a rectangle compared with one colour, as amber's
+    /// `Verifier::Probe` compares it.
+    Probe(Probe),
+}
+
+/// A rectangle probe of an image (or a buffer with a format).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Probe {
+    /// The texel format the data is read as.
+    pub format: vulkan_reference::Format,
+    /// The frame's width and height (an image's level 0, its first slice;
+    /// 1x1 for a buffer, as amber sizes one).
+    pub frame: (u32, u32),
+    /// Left, top, width, height.
+    pub rect: (u32, u32, u32, u32),
+    /// `EQ_RGBA` (alpha compared) rather than `EQ_RGB`.
+    pub rgba: bool,
+    /// Expected R, G, B, A, each the script's 0-255 value over 255 (as
+    /// amber takes them, whatever the format).
+    pub expected: [f64; 4],
+    /// `TOLERANCE` values (empty: amber's default of 0.002).
+    pub tolerance: Vec<Tolerance>,
 }
 
 /// One step of a script.

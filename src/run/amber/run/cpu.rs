@@ -10,7 +10,7 @@ use runtime_loader::Executable;
 
 use super::side::{buffer, Prepared, Side};
 use crate::run::amber::{BindKind, Pipeline};
-use crate::run::textures::{cpu_texel_buffer, cpu_texture, sampler_descriptor, texture_bytes};
+use crate::run::textures::{cpu_texel_buffer_on, cpu_texture, sampler_descriptor, texture_bytes};
 
 pub(super) struct CpuSide<'d> {
     pub(super) device: &'d cpu::Device,
@@ -22,8 +22,8 @@ pub(super) struct CpuSide<'d> {
     /// The buffers the script binds as texel buffers: kept as textures.
     pub(super) texel_buffers: std::collections::BTreeSet<String>,
     pub(super) buffers: BTreeMap<String, TestBuffer>,
-    /// Images, and buffers with a format (texel buffers: Metal's
-    /// `texture_buffer`).
+    /// Images, and the texture buffers (Metal's `texture_buffer`) on the
+    /// buffers bound as texel buffers.
     pub(super) textures: BTreeMap<String, cpu::Texture>,
     pub(super) samplers: BTreeMap<String, cpu::Sampler>,
 }
@@ -104,13 +104,6 @@ impl Side for CpuSide<'_> {
         bytes: &[u8],
         format: Option<vulkan_reference::Format>,
     ) -> Result<(), String> {
-        // A buffer with a format is a texel buffer: on Metal a
-        // `texture_buffer`, which the CPU backend keeps as a texture.
-        if let Some(f) = format.filter(|_| self.texel_buffers.contains(name)) {
-            let t = cpu_texel_buffer(self.device, f, bytes)?;
-            self.textures.insert(name.to_string(), t);
-            return Ok(());
-        }
         let mut padded = bytes.to_vec();
         padded.resize(bytes.len().next_multiple_of(ALLOCATION_GRANULE), 0);
         let buffer = self
@@ -118,25 +111,33 @@ impl Side for CpuSide<'_> {
             .buffer_with_data(&padded, MemoryType::HostVisible)
             .map_err(|e| e.to_string())?;
         let len = bytes.len() as u64;
+        // A buffer with a format bound as a texel buffer: on Metal a
+        // `texture_buffer` made on the buffer
+        // (`newTextureWithDescriptor:offset:bytesPerRow:`), its texels the
+        // buffer's bytes, so what a kernel writes through one binding the
+        // others see (a Vulkan texel buffer is a view of its buffer).
+        if let Some(f) = format.filter(|_| self.texel_buffers.contains(name)) {
+            let t = cpu_texel_buffer_on(self.device, f, &buffer, len)?;
+            self.textures.insert(name.to_string(), t);
+        }
         self.buffers
             .insert(name.to_string(), TestBuffer { buffer, len });
         Ok(())
     }
 
     fn read(&self, name: &str) -> Result<Vec<u8>, String> {
-        if let Some(t) = self.textures.get(name) {
-            return texture_bytes(t);
-        }
-        let b = buffer(&self.buffers, name)?;
+        let Some(b) = self.buffers.get(name) else {
+            return texture_bytes(buffer(&self.textures, name)?);
+        };
         let mut bytes = vec![0u8; b.len as usize];
         b.buffer.read(0, &mut bytes).map_err(|e| e.to_string())?;
         Ok(bytes)
     }
 
     fn write(&mut self, name: &str, offset: usize, bytes: &[u8]) -> Result<(), String> {
-        if self.textures.contains_key(name) {
+        if !self.buffers.contains_key(name) && self.textures.contains_key(name) {
             return Err(format!(
-                "`{name}` is an image or texel buffer: halc test writes those only when it creates them"
+                "`{name}` is an image: halc test writes images only when it creates them"
             ));
         }
         let b = buffer(&self.buffers, name)?;

@@ -68,7 +68,7 @@ pub(super) fn format_data_type(line: usize, f: Format) -> Result<DataType, Parse
 
 /// The format of an image of data type `ty` (`float` is `R32_SFLOAT`,
 /// `vec4<int32>` `R32G32B32A32_SINT`).
-fn data_type_format(line: usize, ty: DataType) -> Result<Format, ParseError> {
+pub(super) fn data_type_format(line: usize, ty: DataType) -> Result<Format, ParseError> {
     let (bits, suffix) = match ty.scalar {
         Scalar::UInt(b) => (b, "UINT"),
         Scalar::Int(b) => (b, "SINT"),
