@@ -118,9 +118,11 @@ pub(crate) fn cpu_texture(
         texture_type,
         depth: desc.depth,
         array_length,
+        mipmap_level_count: desc.mip_levels,
         ..cpu::TextureDescriptor::d2(pixel_format(desc.format)?, desc.width, desc.height)
     };
     if td.texture_type == cpu::TextureType::D2
+        && td.mipmap_level_count == 1
         && matches!(
             td.pixel_format,
             cpu::PixelFormat::R32Uint | cpu::PixelFormat::R32Sint
@@ -174,7 +176,8 @@ pub(crate) fn cpu_texel_buffer_on(
         .map_err(|e| e.to_string())
 }
 
-/// A texture of `td` with `bytes` written to level 0, slice by slice.
+/// A texture of `td` with `bytes` written to it: level by level (level 0
+/// first), in a level slice by slice.
 fn filled(
     device: &cpu::Device,
     td: &cpu::TextureDescriptor,
@@ -182,10 +185,19 @@ fn filled(
 ) -> Result<cpu::Texture, String> {
     let t = device.texture(td).map_err(|e| e.to_string())?;
     let n = td.slices() as usize;
-    let per = bytes.len() / n;
-    for s in 0..n {
-        t.write_level(0, s as u32, &bytes[s * per..(s + 1) * per])
-            .map_err(|e| e.to_string())?;
+    let texel = td.pixel_format.bytes_per_texel() as usize;
+    let mut at = 0;
+    for level in 0..td.mipmap_level_count {
+        let [w, h, d] = td.level_size(level);
+        let per = w as usize * h as usize * d as usize * texel;
+        for s in 0..n {
+            let slice = bytes
+                .get(at..at + per)
+                .ok_or_else(|| format!("{} bytes do not fill every level", bytes.len()))?;
+            t.write_level(level, s as u32, slice)
+                .map_err(|e| e.to_string())?;
+            at += per;
+        }
     }
     Ok(t)
 }

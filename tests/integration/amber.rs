@@ -284,6 +284,11 @@ fn negative_controls_fail_for_their_reason() {
             "wrong_probe.amber",
             "wrong_probe.amber:53: EXPECT color IDX 4 0 SIZE 4 8 EQ_RGBA: probe failed at (4, 7): expected 51, 102, 153, 255, got 52, 102, 153, 255 (R8G8B8A8_UNORM); 4 of 32 texels failed",
         ),
+        // Mip levels: level 1 sampled, not level 0.
+        (
+            "wrong_mip_level.amber",
+            "wrong_mip_level.amber:55: EXPECT out IDX 16: value 0 (byte 16, float): expected == 7, got 1",
+        ),
         (
             "wrong_histogram.amber",
             "wrong_histogram.amber:53: EXPECT color EQ_HISTOGRAM_EMD_BUFFER smooth: histogram EMD 0.000244140625 over tolerance 0.0002",
@@ -426,12 +431,18 @@ fn image_declarations_halc_cannot_run_are_skips_and_mistakes_fail() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&str, &str, &str, &str); 11] = [
+    let cases: [(&str, &str, &str, &str); 12] = [
         (
             "mips",
-            "IMAGE i FORMAT R8G8B8A8_UNORM MIP_LEVELS 2 DIM_2D WIDTH 4 HEIGHT 4",
+            "IMAGE i FORMAT R8G8B8A8_UNORM MIP_LEVELS 2 DIM_3D WIDTH 4 HEIGHT 4 DEPTH 4",
             "SKIP",
-            "mips.amber:2: mip-mapped Amber images",
+            "mips.amber:2: mip-mapped 3D images: amber copies every level at the full depth",
+        ),
+        (
+            "empty_level",
+            "IMAGE i FORMAT R8G8B8A8_UNORM MIP_LEVELS 4 DIM_2D WIDTH 4 HEIGHT 4",
+            "FAIL",
+            "empty_level.amber:2: MIP_LEVELS 4: level 3 of a 4x4 image would be empty",
         ),
         (
             "samples",

@@ -26,6 +26,8 @@ pub(super) struct CpuSide<'d> {
     /// buffers bound as texel buffers.
     pub(super) textures: BTreeMap<String, cpu::Texture>,
     pub(super) samplers: BTreeMap<String, cpu::Sampler>,
+    /// What each image was made as.
+    pub(super) image_descs: BTreeMap<String, vulkan_reference::ImageDesc>,
 }
 
 /// A test's buffer: its Metal buffer, allocated to a multiple of
@@ -82,6 +84,7 @@ impl Side for CpuSide<'_> {
     ) -> Result<(), String> {
         let t = cpu_texture(self.device, desc, bytes)?;
         self.textures.insert(name.to_string(), t);
+        self.image_descs.insert(name.to_string(), *desc);
         Ok(())
     }
 
@@ -127,7 +130,19 @@ impl Side for CpuSide<'_> {
 
     fn read(&self, name: &str) -> Result<Vec<u8>, String> {
         let Some(b) = self.buffers.get(name) else {
-            return texture_bytes(buffer(&self.textures, name)?);
+            let t = buffer(&self.textures, name)?;
+            let levels = t.descriptor().mipmap_level_count;
+            if levels == 1 {
+                return texture_bytes(t);
+            }
+            // A mip-mapped image (1D or 2D, one slice): read as amber reads
+            // one back, every level copied over the start of level 0's.
+            let mut all = Vec::new();
+            for level in 0..levels {
+                all.extend(t.level_bytes(level, 0).map_err(|e| e.to_string())?);
+            }
+            let desc = self.image_descs.get(name).ok_or("no image description")?;
+            return Ok(crate::run::amber::readback(desc, &all));
         };
         let mut bytes = vec![0u8; b.len as usize];
         b.buffer.read(0, &mut bytes).map_err(|e| e.to_string())?;

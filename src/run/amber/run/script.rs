@@ -171,6 +171,7 @@ pub fn run_in(
             buffers: BTreeMap::new(),
             textures: BTreeMap::new(),
             samplers: BTreeMap::new(),
+            image_descs: BTreeMap::new(),
         }));
     }
     if opts.sides != Sides::MetalOnCpu {

@@ -269,7 +269,7 @@ impl<'a> AmberParser<'a> {
                     if parse_u32(line, "base mip level", rest.next())? != 0 {
                         return Err(unsupported(
                             line,
-                            "BASE_MIP_LEVEL other than 0 is not supported yet",
+                            "BASE_MIP_LEVEL above 0 (a view of an image's levels from that one) is not supported yet: the CPU backend has no texture views",
                         ));
                     }
                 }
