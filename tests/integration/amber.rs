@@ -289,6 +289,11 @@ fn negative_controls_fail_for_their_reason() {
             "wrong_mip_level.amber",
             "wrong_mip_level.amber:55: EXPECT out IDX 16: value 0 (byte 16, float): expected == 7, got 1",
         ),
+        // A view from a base mip level: level 1 read, not level 0.
+        (
+            "wrong_mip_view.amber",
+            "wrong_mip_view.amber:60: EXPECT means IDX 0: value 0 (byte 0, float): expected == 1, got 3.5",
+        ),
         (
             "wrong_histogram.amber",
             "wrong_histogram.amber:53: EXPECT color EQ_HISTOGRAM_EMD_BUFFER smooth: histogram EMD 0.000244140625 over tolerance 0.0002",

@@ -294,6 +294,8 @@ pub struct BindElement {
     pub offset: u64,
     /// `DESCRIPTOR_RANGE` in bytes (`None`: the rest of the buffer).
     pub range: Option<u64>,
+    /// `BASE_MIP_LEVEL` of an image binding: the view's first level.
+    pub base_mip_level: u32,
 }
 
 impl Bind {

@@ -203,6 +203,21 @@ impl Side for CpuSide<'_> {
         let pipeline = program
             .pipeline(&metal.kernel, &metal.values)
             .map_err(|e| e.to_string())?;
+        // Views of an image's levels from a `BASE_MIP_LEVEL` (Metal's
+        // `newTextureViewWithPixelFormat:textureType:levels:slices:`),
+        // sharing the image's texels.
+        let mut views: BTreeMap<(String, u32), cpu::Texture> = BTreeMap::new();
+        for e in p.binds.iter().flat_map(|b| &b.elements) {
+            if e.base_mip_level == 0 || views.contains_key(&(e.buffer.clone(), e.base_mip_level)) {
+                continue;
+            }
+            let t = buffer(&self.textures, &e.buffer)?;
+            let levels = t.descriptor().mipmap_level_count;
+            let view = t
+                .view_levels(e.base_mip_level, levels.saturating_sub(e.base_mip_level))
+                .map_err(|err| format!("`{}`: {err}", e.buffer))?;
+            views.insert((e.buffer.clone(), e.base_mip_level), view);
+        }
         let mut bindings = ResourceBindings::new();
         for b in &p.binds {
             let Some((set, binding)) = b.kind.slot() else {
@@ -213,10 +228,13 @@ impl Side for CpuSide<'_> {
             if kernel.binding(set, binding).is_none() {
                 continue;
             }
-            let texture = |name: &str| {
-                self.textures
-                    .get(name)
-                    .ok_or_else(|| format!("`{name}` is not an image or a buffer with a format"))
+            let texture = |e: &crate::run::amber::BindElement| {
+                let name = e.buffer.as_str();
+                match e.base_mip_level {
+                    0 => self.textures.get(name),
+                    base => views.get(&(e.buffer.clone(), base)),
+                }
+                .ok_or_else(|| format!("`{name}` is not an image or a buffer with a format"))
             };
             let mut elements = Vec::new();
             for e in &b.elements {
@@ -240,7 +258,7 @@ impl Side for CpuSide<'_> {
                                 e.buffer
                             ));
                         }
-                        cpu::Bound::Texture(texture(&e.buffer)?)
+                        cpu::Bound::Texture(texture(e)?)
                     }
                     BindKind::Sampler { .. } => {
                         cpu::Bound::Sampler(buffer(&self.samplers, &e.buffer)?)
@@ -248,7 +266,7 @@ impl Side for CpuSide<'_> {
                     BindKind::CombinedImageSampler { .. } => {
                         let sampler = e.sampler.as_deref().ok_or("no sampler")?;
                         cpu::Bound::CombinedImageSampler(
-                            texture(&e.buffer)?,
+                            texture(e)?,
                             buffer(&self.samplers, sampler)?,
                         )
                     }

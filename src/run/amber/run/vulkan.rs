@@ -268,17 +268,25 @@ impl Side for VulkanSide {
                         }
                     }
                     BindKind::StorageImage { .. } | BindKind::SampledImage { .. } => {
-                        SessionResource::Image(image(&e.buffer)?)
+                        match e.base_mip_level {
+                            0 => SessionResource::Image(image(&e.buffer)?),
+                            base => SessionResource::ImageFromLevel(image(&e.buffer)?, base),
+                        }
                     }
                     BindKind::Sampler { .. } => {
                         SessionResource::Sampler(*buffer(&self.samplers, &e.buffer)?)
                     }
                     BindKind::CombinedImageSampler { .. } => {
                         let sampler = e.sampler.as_deref().ok_or("no sampler")?;
-                        SessionResource::CombinedImageSampler(
-                            image(&e.buffer)?,
-                            *buffer(&self.samplers, sampler)?,
-                        )
+                        let sampler = *buffer(&self.samplers, sampler)?;
+                        match e.base_mip_level {
+                            0 => SessionResource::CombinedImageSampler(image(&e.buffer)?, sampler),
+                            base => SessionResource::CombinedImageSamplerFromLevel(
+                                image(&e.buffer)?,
+                                sampler,
+                                base,
+                            ),
+                        }
                     }
                     BindKind::PushConstant => continue,
                 };
