@@ -118,9 +118,11 @@ pub(crate) fn cpu_texture(
         texture_type,
         depth: desc.depth,
         array_length,
+        mipmap_level_count: desc.mip_levels,
         ..cpu::TextureDescriptor::d2(pixel_format(desc.format)?, desc.width, desc.height)
     };
     if td.texture_type == cpu::TextureType::D2
+        && td.mipmap_level_count == 1
         && matches!(
             td.pixel_format,
             cpu::PixelFormat::R32Uint | cpu::PixelFormat::R32Sint
@@ -152,7 +154,30 @@ pub(crate) fn cpu_texel_buffer(
     filled(device, &td, bytes)
 }
 
-/// A texture of `td` with `bytes` written to level 0, slice by slice.
+/// The CPU texture buffer of a Vulkan texel buffer of `format` viewing the
+/// first `len` bytes of `buffer`: a texture on the buffer, as Metal makes
+/// one with `newTextureWithDescriptor:offset:bytesPerRow:`, sharing its
+/// bytes.
+pub(crate) fn cpu_texel_buffer_on(
+    device: &cpu::Device,
+    format: Format,
+    buffer: &cpu::Buffer,
+    len: u64,
+) -> Result<cpu::Texture, String> {
+    let texel = u64::from(format.texel_bytes());
+    if len == 0 || len % texel != 0 {
+        return Err(format!(
+            "{len} bytes are not a whole number of {format} texels"
+        ));
+    }
+    let td = cpu::TextureDescriptor::texture_buffer(pixel_format(format)?, (len / texel) as u32);
+    device
+        .texture_on_buffer(&td, buffer, 0, len)
+        .map_err(|e| e.to_string())
+}
+
+/// A texture of `td` with `bytes` written to it: level by level (level 0
+/// first), in a level slice by slice.
 fn filled(
     device: &cpu::Device,
     td: &cpu::TextureDescriptor,
@@ -160,10 +185,19 @@ fn filled(
 ) -> Result<cpu::Texture, String> {
     let t = device.texture(td).map_err(|e| e.to_string())?;
     let n = td.slices() as usize;
-    let per = bytes.len() / n;
-    for s in 0..n {
-        t.write_level(0, s as u32, &bytes[s * per..(s + 1) * per])
-            .map_err(|e| e.to_string())?;
+    let texel = td.pixel_format.bytes_per_texel() as usize;
+    let mut at = 0;
+    for level in 0..td.mipmap_level_count {
+        let [w, h, d] = td.level_size(level);
+        let per = w as usize * h as usize * d as usize * texel;
+        for s in 0..n {
+            let slice = bytes
+                .get(at..at + per)
+                .ok_or_else(|| format!("{} bytes do not fill every level", bytes.len()))?;
+            t.write_level(level, s as u32, slice)
+                .map_err(|e| e.to_string())?;
+            at += per;
+        }
     }
     Ok(t)
 }

@@ -283,6 +283,26 @@ fn negative_controls_fail_for_their_reason() {
             "buffer_array_order.amber",
             "buffer_array_order.amber:149: EXPECT o IDX 0: value 0 (byte 0, uint32): expected == 1000, got 100000",
         ),
+        // Image expectations (issue 38): a texel 1/255 off, past amber's
+        // default tolerance, and a histogram distance over its tolerance.
+        (
+            "wrong_probe.amber",
+            "wrong_probe.amber:53: EXPECT color IDX 4 0 SIZE 4 8 EQ_RGBA: probe failed at (4, 7): expected 51, 102, 153, 255, got 52, 102, 153, 255 (R8G8B8A8_UNORM); 4 of 32 texels failed",
+        ),
+        // Mip levels: level 1 sampled, not level 0.
+        (
+            "wrong_mip_level.amber",
+            "wrong_mip_level.amber:55: EXPECT out IDX 16: value 0 (byte 16, float): expected == 7, got 1",
+        ),
+        // A view from a base mip level: level 1 read, not level 0.
+        (
+            "wrong_mip_view.amber",
+            "wrong_mip_view.amber:60: EXPECT means IDX 0: value 0 (byte 0, float): expected == 1, got 3.5",
+        ),
+        (
+            "wrong_histogram.amber",
+            "wrong_histogram.amber:53: EXPECT color EQ_HISTOGRAM_EMD_BUFFER smooth: histogram EMD 0.000244140625 over tolerance 0.0002",
+        ),
     ];
     let listed = files("tests/amber/negative");
     assert_eq!(listed.len(), cases.len(), "{listed:?}");
@@ -421,12 +441,18 @@ fn image_declarations_halc_cannot_run_are_skips_and_mistakes_fail() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&str, &str, &str, &str); 8] = [
+    let cases: [(&str, &str, &str, &str); 12] = [
         (
             "mips",
-            "IMAGE i FORMAT R8G8B8A8_UNORM MIP_LEVELS 2 DIM_2D WIDTH 4 HEIGHT 4",
+            "IMAGE i FORMAT R8G8B8A8_UNORM MIP_LEVELS 2 DIM_3D WIDTH 4 HEIGHT 4 DEPTH 4",
             "SKIP",
-            "mips.amber:2: mip-mapped Amber images",
+            "mips.amber:2: mip-mapped 3D images: amber copies every level at the full depth",
+        ),
+        (
+            "empty_level",
+            "IMAGE i FORMAT R8G8B8A8_UNORM MIP_LEVELS 4 DIM_2D WIDTH 4 HEIGHT 4",
+            "FAIL",
+            "empty_level.amber:2: MIP_LEVELS 4: level 3 of a 4x4 image would be empty",
         ),
         (
             "samples",
@@ -469,6 +495,24 @@ fn image_declarations_halc_cannot_run_are_skips_and_mistakes_fail() {
             "SAMPLER s MAG_FILTER cubic",
             "FAIL",
             "filter.amber:2: `cubic` is not a filter",
+        ),
+        (
+            "probe_outside",
+            "IMAGE i FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 4 HEIGHT 4\nEXPECT i IDX 2 2 SIZE 4 4 EQ_RGB 0 0 0",
+            "FAIL",
+            "probe_outside.amber:3: EXPECT i: the probe's rectangle (2, 2) 4x4 is outside the 4x4 image",
+        ),
+        (
+            "probe_tolerances",
+            "IMAGE i FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 4 HEIGHT 4\nEXPECT i IDX 0 0 SIZE 4 4 EQ_RGB 0 0 0 TOLERANCE 1 1 1 1",
+            "FAIL",
+            "probe_tolerances.amber:3: TOLERANCE of an RGB probe takes 1 to 3 values",
+        ),
+        (
+            "emd_format",
+            "IMAGE i FORMAT R32_SFLOAT DIM_2D WIDTH 4 HEIGHT 4\nEXPECT i EQ_HISTOGRAM_EMD_BUFFER i TOLERANCE 0",
+            "FAIL",
+            "emd_format.amber:3: EQ_HISTOGRAM_EMD_BUFFER compares formats of four 8-bit unorm channels only",
         ),
     ];
     for (name, line, status, want) in cases {

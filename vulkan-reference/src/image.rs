@@ -96,6 +96,12 @@ pub struct Image {
     /// Whether it can be sampled (with linear filtering: `linear`).
     pub(crate) sampled: bool,
     pub(crate) linear: bool,
+    /// Views of the levels from 1, 2, …: `levels[b - 1]` sees levels
+    /// `b..` ([`Image::from_level`]); they share this image.
+    levels: Vec<Image>,
+    /// Whether it owns the image and memory (not a view of another's
+    /// levels, whose owner destroys its view).
+    owned: bool,
 }
 
 impl std::fmt::Debug for Image {
@@ -105,6 +111,16 @@ impl std::fmt::Debug for Image {
 }
 
 impl Image {
+    /// The image seen from level `base` on (a view whose base mip level is
+    /// `base`: what a descriptor with a base mip level binds); `None` past
+    /// its levels.
+    pub fn from_level(&self, base: u32) -> Option<&Image> {
+        match base {
+            0 => Some(self),
+            b => self.levels.get(b as usize - 1),
+        }
+    }
+
     /// What it was created as.
     pub fn desc(&self) -> &ImageDesc {
         &self.desc
@@ -151,12 +167,15 @@ impl Image {
 
 impl Drop for Image {
     fn drop(&mut self) {
-        if !self.inner.may_destroy() {
+        if !self.inner.may_destroy() || !self.owned {
             return;
         }
         // SAFETY: no pending work uses the image (checked above); each
         // handle destroyed once; null handles are ignored.
         unsafe {
+            for level in &self.levels {
+                self.inner.device.destroy_image_view(level.view, None);
+            }
             self.inner.device.destroy_image_view(self.view, None);
             self.inner.device.destroy_image(self.image, None);
             self.inner.device.free_memory(self.memory, None);
@@ -326,6 +345,8 @@ impl Reference {
             storage,
             sampled,
             linear,
+            levels: Vec::new(),
+            owned: true,
         };
         // SAFETY: a query on the image just created.
         let req = unsafe { device.get_image_memory_requirements(image) };
@@ -352,6 +373,29 @@ impl Reference {
         // its dimensionality and layers allow (checked above).
         out.view = unsafe { device.create_image_view(&view_info, None) }
             .map_err(vk_err("vkCreateImageView"))?;
+        for base in 1..desc.mip_levels {
+            let info = view_info.subresource_range(
+                range
+                    .base_mip_level(base)
+                    .level_count(desc.mip_levels - base),
+            );
+            // SAFETY: as the whole image's view, of the levels from `base`;
+            // the image's Drop destroys it.
+            let view = unsafe { device.create_image_view(&info, None) }
+                .map_err(vk_err("vkCreateImageView"))?;
+            out.levels.push(Image {
+                inner: inner.clone(),
+                image,
+                view,
+                memory: vk::DeviceMemory::null(),
+                desc: *desc,
+                storage,
+                sampled,
+                linear,
+                levels: Vec::new(),
+                owned: false,
+            });
+        }
 
         let staging = self.buffer(data)?;
         let regions = out.regions();

@@ -122,6 +122,11 @@ pub enum SessionResource {
     Sampler(SamplerId),
     /// A combined image-sampler.
     CombinedImageSampler(ImageId, SamplerId),
+    /// A storage or sampled image seen from a level on (a view whose base
+    /// mip level is the given one; `Image::from_level`).
+    ImageFromLevel(ImageId, u32),
+    /// A combined image-sampler, the image seen from a level on.
+    CombinedImageSamplerFromLevel(ImageId, SamplerId, u32),
 }
 
 /// A [`Reference`] with its buffers and pipelines, in this process or a
@@ -497,6 +502,16 @@ impl Local {
             .ok_or_else(|| Error::Image(format!("no image {id} in this session")))
     }
 
+    fn get_image_from(&self, id: u32, base: u32) -> Result<&Image> {
+        let image = self.get_image(id)?;
+        image.from_level(base).ok_or_else(|| {
+            Error::Image(format!(
+                "image {id} has {} levels: no view from level {base}",
+                image.desc.mip_levels
+            ))
+        })
+    }
+
     fn read_image(&self, id: u32) -> Result<Vec<u8>> {
         self.r.read_image(self.get_image(id)?)
     }
@@ -558,6 +573,15 @@ impl Local {
                     SessionResource::Sampler(s) => Resource::Sampler(self.get_sampler(s.0)?),
                     SessionResource::CombinedImageSampler(i, s) => {
                         Resource::CombinedImageSampler(self.get_image(i.0)?, self.get_sampler(s.0)?)
+                    }
+                    SessionResource::ImageFromLevel(i, base) => {
+                        Resource::Image(self.get_image_from(i.0, base)?)
+                    }
+                    SessionResource::CombinedImageSamplerFromLevel(i, s, base) => {
+                        Resource::CombinedImageSampler(
+                            self.get_image_from(i.0, base)?,
+                            self.get_sampler(s.0)?,
+                        )
                     }
                 };
                 Ok(Bound {

@@ -460,6 +460,12 @@ pub(super) fn encode(
                     buffer.mapping(),
                 ));
             }
+            if let Some(viewed) = t.viewed() {
+                regions.push(Region::of(
+                    format!("{}, viewed by the texture bound to {key}", viewed.label()),
+                    viewed.mapping(),
+                ));
+            }
         }
     }
     Ok(Encoded {

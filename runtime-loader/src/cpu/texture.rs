@@ -428,21 +428,80 @@ struct TextureInner {
     /// Created on a buffer: the buffer, the offset of the first row, and
     /// the bytes between rows.
     storage: Option<(Buffer, u64, u64)>,
+    /// A view ([`Texture::view_levels`]): the texture whose texels it
+    /// shares, and the byte offset of its first level in them.
+    parent: Option<(Texture, u64)>,
 }
 
 static NEXT_TEXTURE: AtomicU64 = AtomicU64::new(1);
 
 impl Texture {
     pub(super) fn new(desc: &TextureDescriptor) -> Result<Texture, CpuError> {
-        Texture::make(desc, None)
+        Texture::make(desc, None, None)
     }
 
-    /// A 2D texture of one level whose texels are `buffer`'s bytes from
-    /// `offset`, rows `bytes_per_row` apart
+    /// A view of levels `base..base + count` of the texture, sharing its
+    /// texels (`newTextureViewWithPixelFormat:textureType:levels:slices:`
+    /// with the texture's own format, type and slices): its level 0 is the
+    /// texture's level `base`. What a Vulkan image view with a base mip
+    /// level is on Metal. Not of a texture made on a buffer (one level).
+    pub fn view_levels(&self, base: u32, count: u32) -> Result<Texture, CpuError> {
+        let d = &self.inner.desc;
+        let bad = |message: String| CpuError::InvalidDescriptor {
+            what: "texture view",
+            message,
+        };
+        if count == 0 || u64::from(base) + u64::from(count) > u64::from(d.mipmap_level_count) {
+            return Err(bad(format!(
+                "levels {base}..{} of a texture of {} levels",
+                u64::from(base) + u64::from(count),
+                d.mipmap_level_count
+            )));
+        }
+        if self.inner.storage.is_some() {
+            return Err(bad(
+                "a texture made on a buffer has no views of its levels here".into(),
+            ));
+        }
+        let [w, h, depth] = d.level_size(base);
+        let desc = TextureDescriptor {
+            width: w,
+            height: h,
+            depth,
+            mipmap_level_count: count,
+            ..*d
+        };
+        // The view's levels are the texture's from `base`, packed alike.
+        let from = self.inner.offsets[base as usize];
+        let (offsets, _) = desc.level_offsets();
+        for (j, o) in offsets.iter().enumerate() {
+            if self.inner.offsets[base as usize + j] - from != *o {
+                return Err(bad(format!(
+                    "level {} of the texture is not laid out as level {j} of a view",
+                    base as usize + j
+                )));
+            }
+        }
+        let parent = match &self.inner.parent {
+            Some((root, off)) => (root.clone(), off + from),
+            None => (self.clone(), from),
+        };
+        Texture::make(&desc, None, Some(parent))
+    }
+
+    /// The texture a view shares its texels with ([`Texture::view_levels`]).
+    pub fn viewed(&self) -> Option<&Texture> {
+        self.inner.parent.as_ref().map(|(t, _)| t)
+    }
+
+    /// A 2D texture of one level, or a texture buffer, whose texels are
+    /// `buffer`'s bytes from `offset`, rows `bytes_per_row` apart
     /// (`newTextureWithDescriptor:offset:bytesPerRow:`); fails for what
     /// Metal would refuse (another type, mip levels, rows shorter than the
     /// width, an offset or row pitch that is not a multiple of the texel
-    /// size, texels past the buffer's end).
+    /// size, texels past the buffer's end). A texture buffer on a buffer is
+    /// what Metal binds for a Vulkan texel buffer: its texels are the
+    /// buffer's bytes, so a kernel writing one sees the other.
     pub(super) fn on_buffer(
         desc: &TextureDescriptor,
         buffer: &Buffer,
@@ -453,9 +512,13 @@ impl Texture {
             what: "texture on a buffer",
             message,
         };
-        if desc.texture_type != TextureType::D2 || desc.mipmap_level_count != 1 {
+        if !matches!(
+            desc.texture_type,
+            TextureType::D2 | TextureType::TextureBuffer
+        ) || desc.mipmap_level_count != 1
+        {
             return Err(bad(format!(
-                "a texture created on a buffer is 2D with one mip level (got {:?}, {} levels)",
+                "a texture created on a buffer is 2D with one mip level, or a texture buffer (got {:?}, {} levels)",
                 desc.texture_type, desc.mipmap_level_count
             )));
         }
@@ -478,12 +541,13 @@ impl Texture {
                 buffer.len()
             )));
         }
-        Texture::make(desc, Some((buffer.clone(), offset, bytes_per_row)))
+        Texture::make(desc, Some((buffer.clone(), offset, bytes_per_row)), None)
     }
 
     fn make(
         desc: &TextureDescriptor,
         storage: Option<(Buffer, u64, u64)>,
+        parent: Option<(Texture, u64)>,
     ) -> Result<Texture, CpuError> {
         desc.check()
             .map_err(|message| CpuError::InvalidDescriptor {
@@ -491,7 +555,11 @@ impl Texture {
                 message,
             })?;
         let (offsets, len) = desc.level_offsets();
-        let own = if storage.is_some() { 0 } else { len };
+        let own = if storage.is_some() || parent.is_some() {
+            0
+        } else {
+            len
+        };
         let len = usize::try_from(own)
             .ok()
             .and_then(|l| l.checked_add(HEADER_BYTES))
@@ -509,15 +577,20 @@ impl Texture {
             desc.texture_type,
             desc.slices(),
             desc.mipmap_level_count,
-            match &storage {
-                Some(_) => ", on a buffer",
-                None => "",
+            match (&storage, &parent) {
+                (Some(_), _) => ", on a buffer".to_string(),
+                (_, Some((p, _))) => format!(
+                    ", a view of texture {}",
+                    p.label().split(' ').nth(1).unwrap_or("")
+                ),
+                _ => String::new(),
             }
         );
         let mut header = [0u8; HEADER_BYTES];
-        let data = match &storage {
-            Some((b, offset, _)) => b.mapping().ptr() as u64 + offset,
-            None => m.ptr() as u64 + HEADER_BYTES as u64,
+        let data = match (&storage, &parent) {
+            (Some((b, offset, _)), _) => b.mapping().ptr() as u64 + offset,
+            (None, Some((p, offset))) => p.data() as u64 + offset,
+            (None, None) => m.ptr() as u64 + HEADER_BYTES as u64,
         };
         let row_bytes = storage.as_ref().map_or(0, |(_, _, p)| *p as u32);
         let mut put = |at: usize, bytes: &[u8]| header[at..at + bytes.len()].copy_from_slice(bytes);
@@ -546,6 +619,7 @@ impl Texture {
                 offsets,
                 label,
                 storage,
+                parent,
             }),
         })
     }
@@ -561,6 +635,11 @@ impl Texture {
 
     /// Its first texel.
     fn data(&self) -> *mut u8 {
+        if let Some((p, offset)) = &self.inner.parent {
+            // SAFETY: `view_levels` took the offset of one of the parent's
+            // levels.
+            return unsafe { p.data().add(*offset as usize) };
+        }
         match &self.inner.storage {
             // SAFETY: `on_buffer` checked the texels lie in the buffer.
             Some((b, offset, _)) => unsafe { b.mapping().ptr().add(*offset as usize) },

@@ -43,6 +43,9 @@ fn run(
     for (i, t) in textures.iter().enumerate() {
         slots[TEXTURE_SLOT_BASE + i] = t.gpu_resource_id() as *mut c_void;
         regions.push(Region::of(t.label().into(), t.mapping()));
+        if let Some(viewed) = t.viewed() {
+            regions.push(Region::of(viewed.label().into(), viewed.mapping()));
+        }
     }
     for (i, s) in samplers.iter().enumerate() {
         slots[SAMPLER_SLOT_BASE + i] = s.gpu_resource_id() as *mut c_void;
@@ -517,6 +520,82 @@ fn a_texture_on_a_buffer_aliases_it_with_aligned_rows() {
     assert_eq!(read, want);
 }
 
+/// A texture buffer created on a buffer (what Metal binds for a Vulkan
+/// texel buffer viewing a buffer) is the buffer's bytes from its offset: a
+/// kernel's write through either is what the other reads.
+#[test]
+fn a_texture_buffer_on_a_buffer_aliases_it() {
+    let Some(dev) = dev() else { return };
+    let buffer = dev.buffer(64, MemoryType::HostVisible).unwrap();
+    let floats: Vec<u8> = (0..16u32).flat_map(|i| (i as f32).to_le_bytes()).collect();
+    buffer.write(0, &floats).unwrap();
+    let desc = TextureDescriptor::texture_buffer(PixelFormat::RGBA32Float, 3);
+    let t = dev.texture_on_buffer(&desc, &buffer, 16, 48).unwrap();
+    // Texel 0 is floats 4..7.
+    assert_eq!(t.level_bytes(0, 0).unwrap(), floats[16..64].to_vec());
+    let msl = "#include <metal_stdlib>\nusing namespace metal;\n\
+        kernel void main0(device float* b [[buffer(0)]], texture_buffer<float, access::read_write> t [[texture(0)]])\n{\n\
+            float4 v = t.read(uint(1));\n\
+            b[0] = v.x + v.w;\n\
+            t.write(float4(b[1], b[2], b[3], 100.0), uint(2));\n\
+        }\n";
+    run(&dev, msl, &buffer, &[&t], &[]).unwrap();
+    let mut got = [0u8; 64];
+    buffer.read(0, &mut got).unwrap();
+    let got: Vec<f32> = got
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    // Texel 1 is floats 8..11: 8 + 11; texel 2 (floats 12..15) written.
+    assert_eq!(got[0], 19.0);
+    assert_eq!(got[12..16], [1.0, 2.0, 3.0, 100.0]);
+}
+
+/// A view of a texture's levels from one (`newTextureViewWithPixelFormat:
+/// textureType:levels:slices:`) shares its texels: the view's level 0 is the
+/// texture's level `base`, and a kernel's write through the view is in the
+/// texture.
+#[test]
+fn a_view_of_levels_shares_the_texture() {
+    let Some(dev) = dev() else { return };
+    let desc = TextureDescriptor {
+        mipmap_level_count: 3,
+        ..TextureDescriptor::d2(PixelFormat::R32Float, 4, 4)
+    };
+    let t = dev.texture(&desc).unwrap();
+    let floats = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|f| f.to_le_bytes()).collect() };
+    t.write_level(0, 0, &floats(&[0.0; 16])).unwrap();
+    t.write_level(1, 0, &floats(&[1.0, 2.0, 3.0, 4.0])).unwrap();
+    t.write_level(2, 0, &floats(&[5.0])).unwrap();
+    let view = t.view_levels(1, 2).unwrap();
+    assert_eq!(view.descriptor().width, 2);
+    assert_eq!(
+        view.level_bytes(0, 0).unwrap(),
+        floats(&[1.0, 2.0, 3.0, 4.0])
+    );
+    assert!(
+        view.label().contains("a view of texture #"),
+        "{}",
+        view.label()
+    );
+    let out = dev.buffer(16, MemoryType::HostVisible).unwrap();
+    let msl = "#include <metal_stdlib>\nusing namespace metal;\n\
+        kernel void main0(device float* b [[buffer(0)]], texture2d<float, access::read_write> v [[texture(0)]])\n{\n\
+            b[0] = v.read(uint2(0, 0), 1).x;\n\
+            b[1] = float(v.get_width());\n\
+            v.write(float4(42.0), uint2(1, 1));\n\
+        }\n";
+    run(&dev, msl, &out, &[&view], &[]).unwrap();
+    let mut got = [0u8; 8];
+    out.read(0, &mut got).unwrap();
+    assert_eq!(got.to_vec(), floats(&[5.0, 2.0]));
+    assert_eq!(t.level_bytes(1, 0).unwrap(), floats(&[1.0, 2.0, 3.0, 42.0]));
+    for (base, count) in [(0, 4), (3, 1), (1, 0)] {
+        let e = t.view_levels(base, count).unwrap_err().to_string();
+        assert!(e.contains("of a texture of 3 levels"), "{e}");
+    }
+}
+
 /// What Metal refuses of `newTextureWithDescriptor:offset:bytesPerRow:` is
 /// refused: another type than 2D, rows shorter than the width, a row pitch
 /// that is not whole texels, texels past the buffer's end; and an atomic
@@ -532,7 +611,7 @@ fn a_texture_on_a_buffer_refuses_what_metal_would() {
             typed(TextureType::D3, 8, 4, 2, 1, 1),
             0,
             256,
-            "2D with one mip level (got D3, 1 levels)",
+            "2D with one mip level, or a texture buffer (got D3, 1 levels)",
         ),
         (d2, 0, 16, "a row of 8 texels needs at least 32"),
         (d2, 0, 34, "multiples of the 4-byte texel"),

@@ -8,6 +8,7 @@
 
 pub mod data;
 pub mod parse;
+pub mod probe;
 #[cfg(all(unix, feature = "run"))]
 pub mod run;
 #[cfg(all(unix, feature = "run"))]
@@ -92,9 +93,11 @@ pub struct Buffer {
     pub line: usize,
 }
 
-/// An `IMAGE`'s dimensionality and size (one mip level, one sample).
+/// An `IMAGE`'s dimensionality, size and mip levels (one sample).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImageShape {
+    /// `MIP_LEVELS` (1 unless given).
+    pub mip_levels: u32,
     /// 1, 2 or 3 (`DIM_1D`, `DIM_2D`, `DIM_3D`).
     pub dims: u32,
     /// Width in texels.
@@ -125,9 +128,40 @@ impl ImageShape {
             height: self.height,
             depth: self.depth,
             layers: 1,
-            mip_levels: 1,
+            mip_levels: self.mip_levels,
         }
     }
+
+    /// Every level's texels as amber uploads an image of `format` from
+    /// `bytes` (level 0's): each level copied from the start of the
+    /// buffer (amber's `TransferImage::CopyToDevice` gives every level's
+    /// copy region a buffer offset of 0), so level `k` holds the first
+    /// texels of the data, packed at its size.
+    pub fn upload(&self, format: vulkan_reference::Format, bytes: &[u8]) -> Vec<u8> {
+        let desc = self.desc(format);
+        (0..self.mip_levels)
+            .flat_map(|k| &bytes[..(desc.level_bytes(k) as usize).min(bytes.len())])
+            .copied()
+            .collect()
+    }
+}
+
+/// What amber reads back of an image `desc` whose levels are `levels`
+/// (every level, level 0 first): level 0's bytes, each further level
+/// copied over their start in turn (amber's `CopyToHost` copies every level
+/// to offset 0 of one buffer).
+pub fn readback(desc: &vulkan_reference::ImageDesc, levels: &[u8]) -> Vec<u8> {
+    let first = (desc.level_bytes(0) as usize).min(levels.len());
+    let mut out = levels[..first].to_vec();
+    let mut at = first;
+    for k in 1..desc.mip_levels {
+        let n = desc.level_bytes(k) as usize;
+        if let Some(level) = levels.get(at..at + n) {
+            out[..n.min(first)].copy_from_slice(&level[..n.min(first)]);
+        }
+        at += n;
+    }
+    out
 }
 
 /// A `SAMPLER`.
@@ -260,6 +294,8 @@ pub struct BindElement {
     pub offset: u64,
     /// `DESCRIPTOR_RANGE` in bytes (`None`: the rest of the buffer).
     pub range: Option<u64>,
+    /// `BASE_MIP_LEVEL` of an image binding: the view's first level.
+    pub base_mip_level: u32,
 }
 
 impl Bind {
@@ -370,6 +406,33 @@ pub enum Check {
     EqBuffer(String),
     /// `RMSE_BUFFER other TOLERANCE t`.
     RmseBuffer(String, f64),
+    /// `EQ_HISTOGRAM_EMD_BUFFER other TOLERANCE t`: the earth mover's
+    /// distance between the two buffers' per-channel histograms (four 8-bit
+    /// channels), as amber computes it.
+    HistogramEmd(String, f64),
+    /// `IDX x y SIZE w h EQ_RGB r g b` / `EQ_RGBA r g b a [TOLERANCE …]`:
+    /// every texel of a rectangle compared with one colour, as amber's
+    /// `Verifier::Probe` compares it.
+    Probe(Probe),
+}
+
+/// A rectangle probe of an image (or a buffer with a format).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Probe {
+    /// The texel format the data is read as.
+    pub format: vulkan_reference::Format,
+    /// The frame's width and height (an image's level 0, its first slice;
+    /// 1x1 for a buffer, as amber sizes one).
+    pub frame: (u32, u32),
+    /// Left, top, width, height.
+    pub rect: (u32, u32, u32, u32),
+    /// `EQ_RGBA` (alpha compared) rather than `EQ_RGB`.
+    pub rgba: bool,
+    /// Expected R, G, B, A, each the script's 0-255 value over 255 (as
+    /// amber takes them, whatever the format).
+    pub expected: [f64; 4],
+    /// `TOLERANCE` values (empty: amber's default of 0.002).
+    pub tolerance: Vec<Tolerance>,
 }
 
 /// One step of a script.
@@ -413,4 +476,39 @@ pub enum Command {
         /// Line.
         line: usize,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Amber copies every level from and to the start of the image's data.
+    #[test]
+    fn mip_levels_upload_and_read_back_as_amber_copies_them() {
+        let shape = ImageShape {
+            mip_levels: 3,
+            dims: 2,
+            width: 4,
+            height: 4,
+            depth: 1,
+        };
+        let f = vulkan_reference::Format::by_name("R8_UNORM").unwrap();
+        let data: Vec<u8> = (0..16).collect();
+        let all = shape.upload(f, &data);
+        assert_eq!(all.len(), 16 + 4 + 1);
+        assert_eq!(all[16..], [0, 1, 2, 3, 0]);
+        let mut levels = all.clone();
+        levels[16..].copy_from_slice(&[40, 41, 42, 43, 99]);
+        let back = readback(&shape.desc(f), &levels);
+        let mut want = data.clone();
+        want[..4].copy_from_slice(&[99, 41, 42, 43]);
+        assert_eq!(back, want);
+        // One level: the data as it is.
+        let one = ImageShape {
+            mip_levels: 1,
+            ..shape
+        };
+        assert_eq!(one.upload(f, &data), data);
+        assert_eq!(readback(&one.desc(f), &data), data);
+    }
 }

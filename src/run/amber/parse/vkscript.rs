@@ -185,6 +185,7 @@ pub(super) fn vkscript(text: &str) -> Result<Script, ParseError> {
                         buffer: name.to_string(),
                         offset: 0,
                         range: None,
+                        base_mip_level: 0,
                     }],
                     kind,
                     line: n,

@@ -10,7 +10,7 @@ use runtime_loader::Executable;
 
 use super::side::{buffer, Prepared, Side};
 use crate::run::amber::{BindKind, Pipeline};
-use crate::run::textures::{cpu_texel_buffer, cpu_texture, sampler_descriptor, texture_bytes};
+use crate::run::textures::{cpu_texel_buffer_on, cpu_texture, sampler_descriptor, texture_bytes};
 
 pub(super) struct CpuSide<'d> {
     pub(super) device: &'d cpu::Device,
@@ -22,10 +22,12 @@ pub(super) struct CpuSide<'d> {
     /// The buffers the script binds as texel buffers: kept as textures.
     pub(super) texel_buffers: std::collections::BTreeSet<String>,
     pub(super) buffers: BTreeMap<String, TestBuffer>,
-    /// Images, and buffers with a format (texel buffers: Metal's
-    /// `texture_buffer`).
+    /// Images, and the texture buffers (Metal's `texture_buffer`) on the
+    /// buffers bound as texel buffers.
     pub(super) textures: BTreeMap<String, cpu::Texture>,
     pub(super) samplers: BTreeMap<String, cpu::Sampler>,
+    /// What each image was made as.
+    pub(super) image_descs: BTreeMap<String, vulkan_reference::ImageDesc>,
 }
 
 /// A test's buffer: its Metal buffer, allocated to a multiple of
@@ -82,6 +84,7 @@ impl Side for CpuSide<'_> {
     ) -> Result<(), String> {
         let t = cpu_texture(self.device, desc, bytes)?;
         self.textures.insert(name.to_string(), t);
+        self.image_descs.insert(name.to_string(), *desc);
         Ok(())
     }
 
@@ -104,13 +107,6 @@ impl Side for CpuSide<'_> {
         bytes: &[u8],
         format: Option<vulkan_reference::Format>,
     ) -> Result<(), String> {
-        // A buffer with a format is a texel buffer: on Metal a
-        // `texture_buffer`, which the CPU backend keeps as a texture.
-        if let Some(f) = format.filter(|_| self.texel_buffers.contains(name)) {
-            let t = cpu_texel_buffer(self.device, f, bytes)?;
-            self.textures.insert(name.to_string(), t);
-            return Ok(());
-        }
         let mut padded = bytes.to_vec();
         padded.resize(bytes.len().next_multiple_of(ALLOCATION_GRANULE), 0);
         let buffer = self
@@ -118,25 +114,45 @@ impl Side for CpuSide<'_> {
             .buffer_with_data(&padded, MemoryType::HostVisible)
             .map_err(|e| e.to_string())?;
         let len = bytes.len() as u64;
+        // A buffer with a format bound as a texel buffer: on Metal a
+        // `texture_buffer` made on the buffer
+        // (`newTextureWithDescriptor:offset:bytesPerRow:`), its texels the
+        // buffer's bytes, so what a kernel writes through one binding the
+        // others see (a Vulkan texel buffer is a view of its buffer).
+        if let Some(f) = format.filter(|_| self.texel_buffers.contains(name)) {
+            let t = cpu_texel_buffer_on(self.device, f, &buffer, len)?;
+            self.textures.insert(name.to_string(), t);
+        }
         self.buffers
             .insert(name.to_string(), TestBuffer { buffer, len });
         Ok(())
     }
 
     fn read(&self, name: &str) -> Result<Vec<u8>, String> {
-        if let Some(t) = self.textures.get(name) {
-            return texture_bytes(t);
-        }
-        let b = buffer(&self.buffers, name)?;
+        let Some(b) = self.buffers.get(name) else {
+            let t = buffer(&self.textures, name)?;
+            let levels = t.descriptor().mipmap_level_count;
+            if levels == 1 {
+                return texture_bytes(t);
+            }
+            // A mip-mapped image (1D or 2D, one slice): read as amber reads
+            // one back, every level copied over the start of level 0's.
+            let mut all = Vec::new();
+            for level in 0..levels {
+                all.extend(t.level_bytes(level, 0).map_err(|e| e.to_string())?);
+            }
+            let desc = self.image_descs.get(name).ok_or("no image description")?;
+            return Ok(crate::run::amber::readback(desc, &all));
+        };
         let mut bytes = vec![0u8; b.len as usize];
         b.buffer.read(0, &mut bytes).map_err(|e| e.to_string())?;
         Ok(bytes)
     }
 
     fn write(&mut self, name: &str, offset: usize, bytes: &[u8]) -> Result<(), String> {
-        if self.textures.contains_key(name) {
+        if !self.buffers.contains_key(name) && self.textures.contains_key(name) {
             return Err(format!(
-                "`{name}` is an image or texel buffer: halc test writes those only when it creates them"
+                "`{name}` is an image: halc test writes images only when it creates them"
             ));
         }
         let b = buffer(&self.buffers, name)?;
@@ -187,6 +203,21 @@ impl Side for CpuSide<'_> {
         let pipeline = program
             .pipeline(&metal.kernel, &metal.values)
             .map_err(|e| e.to_string())?;
+        // Views of an image's levels from a `BASE_MIP_LEVEL` (Metal's
+        // `newTextureViewWithPixelFormat:textureType:levels:slices:`),
+        // sharing the image's texels.
+        let mut views: BTreeMap<(String, u32), cpu::Texture> = BTreeMap::new();
+        for e in p.binds.iter().flat_map(|b| &b.elements) {
+            if e.base_mip_level == 0 || views.contains_key(&(e.buffer.clone(), e.base_mip_level)) {
+                continue;
+            }
+            let t = buffer(&self.textures, &e.buffer)?;
+            let levels = t.descriptor().mipmap_level_count;
+            let view = t
+                .view_levels(e.base_mip_level, levels.saturating_sub(e.base_mip_level))
+                .map_err(|err| format!("`{}`: {err}", e.buffer))?;
+            views.insert((e.buffer.clone(), e.base_mip_level), view);
+        }
         let mut bindings = ResourceBindings::new();
         for b in &p.binds {
             let Some((set, binding)) = b.kind.slot() else {
@@ -197,10 +228,13 @@ impl Side for CpuSide<'_> {
             if kernel.binding(set, binding).is_none() {
                 continue;
             }
-            let texture = |name: &str| {
-                self.textures
-                    .get(name)
-                    .ok_or_else(|| format!("`{name}` is not an image or a buffer with a format"))
+            let texture = |e: &crate::run::amber::BindElement| {
+                let name = e.buffer.as_str();
+                match e.base_mip_level {
+                    0 => self.textures.get(name),
+                    base => views.get(&(e.buffer.clone(), base)),
+                }
+                .ok_or_else(|| format!("`{name}` is not an image or a buffer with a format"))
             };
             let mut elements = Vec::new();
             for e in &b.elements {
@@ -224,7 +258,7 @@ impl Side for CpuSide<'_> {
                                 e.buffer
                             ));
                         }
-                        cpu::Bound::Texture(texture(&e.buffer)?)
+                        cpu::Bound::Texture(texture(e)?)
                     }
                     BindKind::Sampler { .. } => {
                         cpu::Bound::Sampler(buffer(&self.samplers, &e.buffer)?)
@@ -232,7 +266,7 @@ impl Side for CpuSide<'_> {
                     BindKind::CombinedImageSampler { .. } => {
                         let sampler = e.sampler.as_deref().ok_or("no sampler")?;
                         cpu::Bound::CombinedImageSampler(
-                            texture(&e.buffer)?,
+                            texture(e)?,
                             buffer(&self.samplers, sampler)?,
                         )
                     }

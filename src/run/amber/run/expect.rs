@@ -3,6 +3,7 @@
 
 use super::runner::{Runner, Stop};
 use crate::run::amber::data::{decode, encode, Value};
+use crate::run::amber::probe::{histogram_emd, normalized, run_probe};
 use crate::run::amber::{Check, Compare, Tolerance};
 
 impl<'s> Runner<'s> {
@@ -95,6 +96,53 @@ fn check_expect(
                     "{at}: EXPECT {name} EQ_BUFFER {other}: first difference at byte {i}: {:#04x} vs {:#04x}",
                     data[i], b[i]
                 )),
+            }
+        }
+        Check::Probe(probe) => {
+            let (x, y, w, h) = probe.rect;
+            let what = if probe.rgba { "EQ_RGBA" } else { "EQ_RGB" };
+            let failure = match run_probe(probe, data) {
+                Ok(Ok(())) => return Ok(()),
+                Ok(Err(f)) => f,
+                Err(m) => return Err(format!("{at}: EXPECT {name}: {m}")),
+            };
+            let scale = if normalized(probe.format) { 255.0 } else { 1.0 };
+            let n = if probe.rgba { 4 } else { 3 };
+            let list = |v: &[f64]| {
+                v[..n]
+                    .iter()
+                    .map(|c| format!("{}", (c * scale) as f32))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            Err(format!(
+                "{at}: EXPECT {name} IDX {x} {y} SIZE {w} {h} {what}: probe failed at ({}, {}): expected {}, got {} ({}); {} of {} texels failed",
+                failure.at.0,
+                failure.at.1,
+                list(&probe.expected),
+                list(&failure.actual),
+                probe.format,
+                failure.count,
+                u64::from(w) * u64::from(h)
+            ))
+        }
+        Check::HistogramEmd(other, tol) => {
+            let b = read_other(other)?;
+            if b.len() != data.len() {
+                return Err(format!(
+                    "{at}: EXPECT {name} EQ_HISTOGRAM_EMD_BUFFER {other}: {} bytes vs {} bytes",
+                    data.len(),
+                    b.len()
+                ));
+            }
+            let emd = histogram_emd(data, &b);
+            // Amber keeps the tolerance as a float.
+            if emd <= f64::from(*tol as f32) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{at}: EXPECT {name} EQ_HISTOGRAM_EMD_BUFFER {other}: histogram EMD {emd} over tolerance {tol}"
+                ))
             }
         }
         Check::RmseBuffer(other, tol) => {

@@ -50,9 +50,11 @@ impl<'s> Runner<'s> {
         for b in &self.script.buffers {
             for side in &mut self.sides {
                 let made = match (b.image, b.format) {
-                    (Some(shape), Some(format)) => {
-                        side.create_image(&b.name, &shape.desc(format), &b.bytes)
-                    }
+                    (Some(shape), Some(format)) => side.create_image(
+                        &b.name,
+                        &shape.desc(format),
+                        &shape.upload(format, &b.bytes),
+                    ),
                     _ => side.create(&b.name, &b.bytes, b.format),
                 };
                 made.map_err(|e| {

@@ -13,7 +13,7 @@ use super::options::{Outcome, RunOptions, Sides};
 use super::runner::{Runner, Stop};
 use super::side::Side;
 use super::vulkan::{vulkan_place, VulkanSide};
-use crate::run::amber::{BindKind, Script};
+use crate::run::amber::BindKind;
 
 /// Device features a Metal device (and halc) provides. Anything else makes
 /// a test a skip.
@@ -132,14 +132,6 @@ pub fn run_in(
                 "{name}:{line}: requires {what}, which halc's Metal target does not provide"
             ));
         }
-        // The CPU backend keeps a texel buffer as a texture of its own; one
-        // that also backs a storage or uniform buffer would need the two
-        // to alias, as Metal's texture of a buffer does.
-        if let Some((buffer, line)) = texel_and_plain(&script) {
-            return Outcome::Skip(format!(
-                "{name}:{line}: buffer `{buffer}` is bound both as a texel buffer and as a buffer, which the CPU backend does not alias yet"
-            ));
-        }
         // Float-controls properties (denormals preserved or flushed,
         // rounding modes) are not part of Metal's contract: the Metal
         // Shading Language specification leaves them to the GPU.
@@ -179,6 +171,7 @@ pub fn run_in(
             buffers: BTreeMap::new(),
             textures: BTreeMap::new(),
             samplers: BTreeMap::new(),
+            image_descs: BTreeMap::new(),
         }));
     }
     if opts.sides != Sides::MetalOnCpu {
@@ -240,22 +233,4 @@ fn is_texel(kind: BindKind) -> bool {
         kind,
         BindKind::UniformTexelBuffer { .. } | BindKind::StorageTexelBuffer { .. }
     )
-}
-
-/// A buffer the script binds both as a texel buffer and as a storage or
-/// uniform buffer, with the line of the second kind of binding.
-fn texel_and_plain(script: &Script) -> Option<(String, usize)> {
-    let binds = || script.pipelines.iter().flat_map(|p| &p.binds);
-    let texel: std::collections::BTreeSet<&str> = binds()
-        .filter(|b| is_texel(b.kind))
-        .flat_map(|b| b.elements.iter().map(|e| e.buffer.as_str()))
-        .collect();
-    binds()
-        .filter(|b| matches!(b.kind, BindKind::Storage { .. } | BindKind::Uniform { .. }))
-        .find_map(|b| {
-            b.elements
-                .iter()
-                .find(|e| texel.contains(e.buffer.as_str()))
-                .map(|e| (e.buffer.clone(), b.line))
-        })
 }

@@ -108,7 +108,8 @@ pub(super) struct VulkanSide {
     pub(super) buffers: BTreeMap<String, vulkan_reference::BufferId>,
     /// Each buffer's format, for those that have one.
     pub(super) formats: BTreeMap<String, Format>,
-    pub(super) images: BTreeMap<String, vulkan_reference::ImageId>,
+    /// Images, with what each was made as.
+    pub(super) images: BTreeMap<String, (vulkan_reference::ImageId, vulkan_reference::ImageDesc)>,
     pub(super) samplers: BTreeMap<String, vulkan_reference::SamplerId>,
     pub(super) pipelines: BTreeMap<String, vulkan_reference::PipelineId>,
 }
@@ -137,7 +138,7 @@ impl Side for VulkanSide {
             .reference
             .image(desc, bytes)
             .map_err(|e| e.to_string())?;
-        self.images.insert(name.to_string(), i);
+        self.images.insert(name.to_string(), (i, *desc));
         Ok(())
     }
 
@@ -148,8 +149,9 @@ impl Side for VulkanSide {
     }
 
     fn read(&self, name: &str) -> Result<Vec<u8>, String> {
-        if let Some(i) = self.images.get(name) {
-            return self.reference.read_image(*i).map_err(|e| e.to_string());
+        if let Some((i, desc)) = self.images.get(name) {
+            let levels = self.reference.read_image(*i).map_err(|e| e.to_string())?;
+            return Ok(crate::run::amber::readback(desc, &levels));
         }
         self.reference
             .read(*buffer(&self.buffers, name)?)
@@ -243,7 +245,7 @@ impl Side for VulkanSide {
                 let image = |name: &str| {
                     self.images
                         .get(name)
-                        .copied()
+                        .map(|(i, _)| *i)
                         .ok_or_else(|| format!("`{name}` is not an image"))
                 };
                 let resource = match b.kind {
@@ -266,17 +268,25 @@ impl Side for VulkanSide {
                         }
                     }
                     BindKind::StorageImage { .. } | BindKind::SampledImage { .. } => {
-                        SessionResource::Image(image(&e.buffer)?)
+                        match e.base_mip_level {
+                            0 => SessionResource::Image(image(&e.buffer)?),
+                            base => SessionResource::ImageFromLevel(image(&e.buffer)?, base),
+                        }
                     }
                     BindKind::Sampler { .. } => {
                         SessionResource::Sampler(*buffer(&self.samplers, &e.buffer)?)
                     }
                     BindKind::CombinedImageSampler { .. } => {
                         let sampler = e.sampler.as_deref().ok_or("no sampler")?;
-                        SessionResource::CombinedImageSampler(
-                            image(&e.buffer)?,
-                            *buffer(&self.samplers, sampler)?,
-                        )
+                        let sampler = *buffer(&self.samplers, sampler)?;
+                        match e.base_mip_level {
+                            0 => SessionResource::CombinedImageSampler(image(&e.buffer)?, sampler),
+                            base => SessionResource::CombinedImageSamplerFromLevel(
+                                image(&e.buffer)?,
+                                sampler,
+                                base,
+                            ),
+                        }
                     }
                     BindKind::PushConstant => continue,
                 };

@@ -68,7 +68,7 @@ pub(super) fn format_data_type(line: usize, f: Format) -> Result<DataType, Parse
 
 /// The format of an image of data type `ty` (`float` is `R32_SFLOAT`,
 /// `vec4<int32>` `R32G32B32A32_SINT`).
-fn data_type_format(line: usize, ty: DataType) -> Result<Format, ParseError> {
+pub(super) fn data_type_format(line: usize, ty: DataType) -> Result<Format, ParseError> {
     let (bits, suffix) = match ty.scalar {
         Scalar::UInt(b) => (b, "UINT"),
         Scalar::Int(b) => (b, "SINT"),
@@ -135,19 +135,13 @@ impl<'a> AmberParser<'a> {
             }
         };
         let mut dims = None;
+        let mut mip_levels = 1;
         let (mut width, mut height, mut depth) = (None, None, None);
         let mut i = 4;
         while let Some(&k) = t.get(i) {
             let value = || parse_u32(line, k, t.get(i + 1));
             match k {
-                "MIP_LEVELS" => {
-                    if value()? != 1 {
-                        return Err(unsupported(
-                            line,
-                            "mip-mapped Amber images (MIP_LEVELS) are not supported yet",
-                        ));
-                    }
-                }
+                "MIP_LEVELS" => mip_levels = value()?,
                 "SAMPLES" => {
                     if value()? != 1 {
                         return Err(unsupported(
@@ -178,6 +172,7 @@ impl<'a> AmberParser<'a> {
             })
         };
         let shape = ImageShape {
+            mip_levels,
             dims,
             width: need(width, "WIDTH")?,
             height: if dims >= 2 {
@@ -199,6 +194,30 @@ impl<'a> AmberParser<'a> {
                     }
                 ),
             ));
+        }
+        if mip_levels == 0 {
+            return Err(err(line, "MIP_LEVELS must be at least 1"));
+        }
+        if mip_levels > 1 {
+            // Amber copies level k as (width >> k) x (height >> k) at the
+            // full depth: a 3D image's smaller levels, or a level of no
+            // width, are not copies Vulkan allows.
+            if dims == 3 {
+                return Err(unsupported(
+                    line,
+                    "mip-mapped 3D images: amber copies every level at the full depth",
+                ));
+            }
+            let last = mip_levels - 1;
+            if last >= 32 || shape.width >> last == 0 || (dims == 2 && shape.height >> last == 0) {
+                return Err(err(
+                    line,
+                    format!(
+                        "MIP_LEVELS {mip_levels}: level {last} of a {}x{} image would be empty (amber copies level k as width >> k by height >> k)",
+                        shape.width, shape.height
+                    ),
+                ));
+            }
         }
         let bytes_wanted = shape
             .texels()

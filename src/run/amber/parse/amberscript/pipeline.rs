@@ -237,6 +237,7 @@ impl<'a> AmberParser<'a> {
         let mut rest = t[as_at + 2..].iter().peekable();
         let count = names.len();
         let mut sampler = None;
+        let mut base_mip_level = 0;
         let numbers = |rest: &mut std::iter::Peekable<std::slice::Iter<'_, &'a str>>,
                        what: &str| { bind_numbers(line, rest, what, count) };
         while let Some(k) = rest.next() {
@@ -266,12 +267,7 @@ impl<'a> AmberParser<'a> {
                     sampler = Some(name.to_string());
                 }
                 "BASE_MIP_LEVEL" => {
-                    if parse_u32(line, "base mip level", rest.next())? != 0 {
-                        return Err(unsupported(
-                            line,
-                            "BASE_MIP_LEVEL other than 0 is not supported yet",
-                        ));
-                    }
+                    base_mip_level = parse_u32(line, "base mip level", rest.next())?;
                 }
                 "OFFSET" => {
                     dynamic = numbers(&mut rest, "OFFSET")?
@@ -343,6 +339,26 @@ impl<'a> AmberParser<'a> {
                 ))
             }
         };
+        if base_mip_level > 0 {
+            for name in names {
+                let levels = self
+                    .script
+                    .buffers
+                    .iter()
+                    .find(|b| b.name == *name)
+                    .and_then(|b| b.image)
+                    .map_or(1, |i| i.mip_levels);
+                if base_mip_level >= levels {
+                    return Err(err(
+                        line,
+                        format!(
+                            "BASE_MIP_LEVEL {base_mip_level}: `{name}` has {levels} mip level{}",
+                            if levels == 1 { "" } else { "s" }
+                        ),
+                    ));
+                }
+            }
+        }
         // One value applies to every element.
         let nth = |v: &[u64], i: usize| v.get(i).or(v.first()).copied().unwrap_or(0);
         let elements = names
@@ -353,6 +369,7 @@ impl<'a> AmberParser<'a> {
                 sampler: sampler.clone(),
                 offset: nth(&offsets, i) + nth(&dynamic, i),
                 range: ranges.get(i).or(ranges.first()).copied().flatten(),
+                base_mip_level,
             })
             .collect();
         Ok(Bind {
@@ -394,6 +411,7 @@ impl<'a> AmberParser<'a> {
                     sampler: None,
                     offset: 0,
                     range: None,
+                    base_mip_level: 0,
                 })
                 .collect(),
             kind: BindKind::Sampler { set, binding },
