@@ -181,9 +181,6 @@ pub fn freeze(words: &Words, ids: &[u32]) -> Result<(Words, Vec<Baked>), SpirvEr
 /// `CompositeExtract`, the object and composite of a `CompositeInsert`).
 pub fn array_size_conflicts(words: &Words) -> Result<Vec<u32>, SpirvError> {
     const OP_TYPE_ARRAY: u16 = 28;
-    const OP_COMPOSITE_EXTRACT: u32 = 81;
-    const OP_COMPOSITE_INSERT: u32 = 82;
-    const OP_VECTOR_SHUFFLE: u32 = 79;
     const OP_S_MOD: u32 = 139;
     let mut spec_id: HashMap<u32, u32> = HashMap::new();
     let mut operands: HashMap<u32, Vec<u32>> = HashMap::new();
@@ -209,13 +206,7 @@ pub fn array_size_conflicts(words: &Words) -> Result<Vec<u32>, SpirvError> {
                 operands.insert(w[2], w[3..].to_vec());
             }
             OP_SPEC_CONSTANT_OP if w.len() >= 4 => {
-                let args = &w[4..];
-                let ids = match w[3] {
-                    OP_COMPOSITE_EXTRACT => &args[..args.len().min(1)],
-                    OP_COMPOSITE_INSERT | OP_VECTOR_SHUFFLE => &args[..args.len().min(2)],
-                    _ => args,
-                };
-                operands.insert(w[2], ids.to_vec());
+                operands.insert(w[2], spec_op_ids(w).to_vec());
                 if w[3] == OP_S_MOD {
                     smods.push(w[2]);
                 }
@@ -285,9 +276,6 @@ pub fn array_size_conflicts(words: &Words) -> Result<Vec<u32>, SpirvError> {
 /// length. Run after [`freeze`], which folds the others.
 pub fn smod_in_array_length(words: &Words) -> Result<Option<u32>, SpirvError> {
     const OP_TYPE_ARRAY: u16 = 28;
-    const OP_COMPOSITE_EXTRACT: u32 = 81;
-    const OP_COMPOSITE_INSERT: u32 = 82;
-    const OP_VECTOR_SHUFFLE: u32 = 79;
     const OP_S_MOD: u32 = 139;
     let mut operands: HashMap<u32, Vec<u32>> = HashMap::new();
     let mut smods: std::collections::HashSet<u32> = std::collections::HashSet::new();
@@ -301,13 +289,7 @@ pub fn smod_in_array_length(words: &Words) -> Result<Option<u32>, SpirvError> {
                 operands.insert(w[2], w[3..].to_vec());
             }
             OP_SPEC_CONSTANT_OP if w.len() >= 4 => {
-                let args = &w[4..];
-                let ids = match w[3] {
-                    OP_COMPOSITE_EXTRACT => &args[..args.len().min(1)],
-                    OP_COMPOSITE_INSERT | OP_VECTOR_SHUFFLE => &args[..args.len().min(2)],
-                    _ => args,
-                };
-                operands.insert(w[2], ids.to_vec());
+                operands.insert(w[2], spec_op_ids(w).to_vec());
                 if w[3] == OP_S_MOD {
                     smods.insert(w[2]);
                 }
@@ -605,6 +587,20 @@ fn fold(
             .ok_or(())
     };
     evaluate(w[3], &w[4..], value, part).ok()
+}
+
+/// The id operands of an `OpSpecConstantOp` (`w`: its words): composite and
+/// shuffle operations end with literal indices, which are not ids.
+fn spec_op_ids(w: &[u32]) -> &[u32] {
+    const OP_COMPOSITE_EXTRACT: u32 = 81;
+    const OP_COMPOSITE_INSERT: u32 = 82;
+    const OP_VECTOR_SHUFFLE: u32 = 79;
+    let args = &w[4..];
+    match w[3] {
+        OP_COMPOSITE_EXTRACT => &args[..args.len().min(1)],
+        OP_COMPOSITE_INSERT | OP_VECTOR_SHUFFLE => &args[..args.len().min(2)],
+        _ => args,
+    }
 }
 
 #[cfg(test)]
