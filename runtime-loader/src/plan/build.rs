@@ -12,9 +12,17 @@ use crate::kernel::Kernel;
 use crate::schema::{Access, BindingKind, MetalLimits};
 use crate::verify::{kind_parts, Part};
 
-/// What `setBytes` of push constants is rounded up to: the largest
-/// alignment of an MSL type.
-const PUSH_CONSTANT_ALIGN: usize = 32;
+/// The most bytes an MSL struct whose SPIR-V layout ends at `size` can
+/// take: `size` rounded up to the struct's alignment, which is a power of
+/// two no larger than 32 (`ulong4`) nor than the next power of two of
+/// `size` (a member aligns to at most its MSL size, and only a 3-vector's
+/// MSL size exceeds its SPIR-V one, up to the next power of two). The
+/// 4 KiB push-constant limit is a multiple of 32, so the result stays
+/// within it.
+pub(crate) fn msl_struct_bound(size: usize) -> usize {
+    let align = size.next_power_of_two().clamp(1, 32);
+    size.next_multiple_of(align)
+}
 
 fn usage(kind: BindingKind, access: Access) -> Usage {
     match kind {
@@ -72,10 +80,8 @@ impl DispatchPlan {
                 // member); the MSL struct's is rounded up to its alignment
                 // (a block of three pointers and a uint: 28 bytes, 32 in
                 // MSL), and Metal wants `setBytes` to cover the struct.
-                // No MSL type aligns to more than 32 bytes (`ulong4`), and
-                // the 4 KiB limit is a multiple of 32.
                 let mut bytes = push_constants.to_vec();
-                bytes.resize(bytes.len().next_multiple_of(PUSH_CONSTANT_ALIGN), 0);
+                bytes.resize(msl_struct_bound(bytes.len()), 0);
                 commands.push(Command::SetBytes {
                     index: p.buffer_index,
                     bytes,
@@ -377,5 +383,29 @@ impl DispatchPlan {
             argument_buffers,
             commands,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::msl_struct_bound;
+
+    /// The bound covers each struct's MSL size: `{uint, float}` 8, `{ulong,
+    /// uint}` 12 → 16, `{float4, float}` 20 → 32, three pointers and a uint
+    /// 28 → 32; never past 4 KiB.
+    #[test]
+    fn push_constants_cover_the_msl_struct() {
+        for (spirv, msl) in [
+            (1, 1),
+            (4, 4),
+            (8, 8),
+            (12, 16),
+            (20, 32),
+            (28, 32),
+            (36, 64),
+            (4096, 4096),
+        ] {
+            assert_eq!(msl_struct_bound(spirv), msl, "{spirv}");
+        }
     }
 }
