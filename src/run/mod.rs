@@ -4,6 +4,8 @@
 
 pub mod amber;
 #[cfg(all(unix, feature = "run"))]
+pub(crate) mod buffers;
+#[cfg(all(unix, feature = "run"))]
 pub mod diff;
 #[cfg(all(unix, feature = "run"))]
 pub(crate) mod textures;

@@ -13,7 +13,7 @@ use super::buffer::{Buffer, Mapping};
 use super::source::{Param, ParamKind, SAMPLER_SLOT_BASE, SLOT_COUNT, TEXTURE_SLOT_BASE};
 use super::texture::{Sampler, Texture};
 use super::CpuError;
-use crate::plan::{BytesPurpose, Command, DispatchPlan, MemberValue};
+use crate::plan::{BytesPurpose, Command, DispatchPlan, MemberValue, ResourceKey};
 use crate::schema::MetalLimits;
 
 /// A memory range with a name, to say what a faulting address hit.
@@ -129,6 +129,27 @@ impl Encoded {
 
 /// Maps `plan`'s commands onto the parameters of kernel `kernel` (its
 /// `[[buffer(N)]]` table, `params`).
+/// The address `offset` bytes into `buffer`, for a `[[buffer(N)]]` slot,
+/// and the bytes bound there from it on.
+fn at_offset(
+    key: ResourceKey,
+    buffer: &Buffer,
+    offset: u64,
+) -> Result<(*mut c_void, u64), CpuError> {
+    if offset > buffer.len() {
+        return Err(CpuError::RangeOutOfBounds {
+            key,
+            offset,
+            end: offset,
+            len: buffer.len(),
+        });
+    }
+    // SAFETY: `offset <= len`, so the pointer is inside (or one past) the
+    // buffer's bytes.
+    let at = unsafe { buffer.mapping().ptr().add(offset as usize) };
+    Ok((at.cast(), buffer.len() - offset))
+}
+
 pub(super) fn encode(
     kernel: &str,
     params: &[Param],
@@ -208,19 +229,8 @@ pub(super) fn encode(
                 let Bound::Buffer { buffer, .. } = bindings.get(*key)? else {
                     return Err(not(*key, "the plan sets a buffer where no buffer is bound"));
                 };
-                if *offset > buffer.len() {
-                    return Err(CpuError::RangeOutOfBounds {
-                        key: *key,
-                        offset: *offset,
-                        end: *offset,
-                        len: buffer.len(),
-                    });
-                }
-                // SAFETY: `offset <= len`, so the pointer is inside (or one
-                // past) the buffer's bytes.
-                slots[slot(*index)?] =
-                    unsafe { buffer.mapping().ptr().add(*offset as usize) }.cast();
-                bound_bytes[slot(*index)?] = buffer.len() - offset;
+                let i = slot(*index)?;
+                (slots[i], bound_bytes[i]) = at_offset(*key, buffer, *offset)?;
             }
             Command::SetAtomicBuffer { index, key, offset } => {
                 let Some((buffer, _, _)) = bindings
@@ -233,18 +243,8 @@ pub(super) fn encode(
                         "the plan sets the buffer of a texture that was not created on a buffer",
                     ));
                 };
-                if *offset > buffer.len() {
-                    return Err(CpuError::RangeOutOfBounds {
-                        key: *key,
-                        offset: *offset,
-                        end: *offset,
-                        len: buffer.len(),
-                    });
-                }
-                // SAFETY: `offset <= len`, so the pointer is inside (or one
-                // past) the buffer's bytes.
-                slots[slot(*index)?] =
-                    unsafe { buffer.mapping().ptr().add(*offset as usize) }.cast();
+                let i = slot(*index)?;
+                (slots[i], bound_bytes[i]) = at_offset(*key, buffer, *offset)?;
             }
             Command::UseAtomicBuffer { key } => {
                 let Some((buffer, _, _)) = bindings

@@ -9,7 +9,7 @@
 //! (which reached buffer, offset), so that the two sides' addresses compare
 //! equal when they point at the same place.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use super::data::{fill, Rng};
 use super::DiffBuffer;
@@ -123,8 +123,8 @@ impl Addresses {
     }
 
     /// Where each address is written, to look up.
-    pub(super) fn places(&self) -> HashMap<(Holder, u64), ()> {
-        self.slots.iter().map(|&(place, _)| (place, ())).collect()
+    pub(super) fn places(&self) -> HashSet<(Holder, u64)> {
+        self.slots.iter().map(|&(place, _)| place).collect()
     }
 
     /// An address read back on a side whose reached buffers are at

@@ -49,7 +49,7 @@ pub(super) fn compare(
     for (holder, name, layout, len, want, got) in bound.chain(reached) {
         for (at, ty) in slots(layout, len) {
             // An address: each side's own, compared by where it points.
-            if places.contains_key(&(holder, at)) {
+            if places.contains(&(holder, at)) {
                 let read = |bytes: &[u8]| {
                     let b = bytes.get(at as usize..at as usize + 8)?;
                     Some(u64::from_le_bytes(b.try_into().ok()?))

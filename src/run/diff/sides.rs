@@ -11,6 +11,7 @@ use super::addresses::{Addresses, Holder};
 use super::images::{sampler, DiffImage};
 use super::{DiffBuffer, DiffOptions};
 use crate::model::{Compiled, Kernel};
+use crate::run::buffers::cpu_buffer;
 use crate::run::textures::{cpu_texel_buffer, cpu_texture, sampler_descriptor, texture_bytes};
 use crate::spirv::{self, BindingKind};
 
@@ -183,19 +184,12 @@ fn on_cpu(
     let exe = Executable::load(&exe_bytes).map_err(|e| e.to_string())?;
     let program = device.load(exe).map_err(|e| e.to_string())?;
     let pipeline = program.pipeline(&k.name, &[]).map_err(|e| e.to_string())?;
-    // Allocated as an application would, to 16-byte granules: a buffer
-    // bound to a struct parameter must hold the whole MSL struct, which is
-    // rounded up to its alignment (see halc test's `ALLOCATION_GRANULE`);
-    // bound, read and compared at the block's length.
+    // Allocated as an application would (`run::buffers`); bound, read and
+    // compared at the block's length.
     let cpu_bufs: Vec<cpu::Buffer> = buffers
         .iter()
-        .map(|b| {
-            let mut padded = b.bytes.clone();
-            padded.resize(b.bytes.len().next_multiple_of(16), 0);
-            device.buffer_with_data(&padded, MemoryType::HostVisible)
-        })
-        .collect::<Result<_, _>>()
-        .map_err(|e| e.to_string())?;
+        .map(|b| cpu_buffer(device, &b.bytes))
+        .collect::<Result<_, _>>()?;
     let textures: Vec<cpu::Texture> = resources
         .images
         .iter()

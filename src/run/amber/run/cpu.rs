@@ -4,12 +4,12 @@
 use std::collections::BTreeMap;
 
 use runtime_loader::cpu::{self, ResourceBindings};
-use runtime_loader::memory::MemoryType;
 use runtime_loader::plan::Grid;
 use runtime_loader::Executable;
 
 use super::side::{buffer, Prepared, Side};
 use crate::run::amber::{BindKind, Pipeline};
+use crate::run::buffers::cpu_buffer;
 use crate::run::textures::{cpu_texel_buffer_on, cpu_texture, sampler_descriptor, texture_bytes};
 
 pub(super) struct CpuSide<'d> {
@@ -30,25 +30,13 @@ pub(super) struct CpuSide<'d> {
     pub(super) image_descs: BTreeMap<String, vulkan_reference::ImageDesc>,
 }
 
-/// A test's buffer: its Metal buffer, allocated to a multiple of
-/// [`ALLOCATION_GRANULE`] bytes, and the test's length, which is what the
-/// kernel is bound to and what reads return.
+/// A test's buffer: its Metal buffer, allocated as an application allocates
+/// ([`crate::run::buffers::cpu_buffer`]), and the test's length, which is
+/// what the kernel is bound to and what reads return.
 pub(super) struct TestBuffer {
     buffer: cpu::Buffer,
     len: u64,
 }
-
-/// What the Metal side rounds a buffer's allocation up to, as an
-/// application allocates: Metal's validation wants a buffer bound to a
-/// struct parameter (`constant Params& p`, discrete bindings) to hold the
-/// whole MSL struct, which is rounded up to its alignment (a 72-byte std140
-/// block is an 80-byte struct, `tests/amber/uniform_unpadded_size.amber`).
-/// 16 bytes covers every struct but one holding a vector of four 64-bit
-/// integers (32-byte aligned), which the CPU backend then reports
-/// (`CpuError::ShortBinding`); and the CPU backend places a buffer's end 16
-/// bytes from its guard page anyway, so out-of-bounds accesses are caught as
-/// before.
-const ALLOCATION_GRANULE: usize = 16;
 
 impl CpuSide<'_> {
     /// The device emulating SIMD groups of `width` lanes.
@@ -107,12 +95,7 @@ impl Side for CpuSide<'_> {
         bytes: &[u8],
         format: Option<vulkan_reference::Format>,
     ) -> Result<(), String> {
-        let mut padded = bytes.to_vec();
-        padded.resize(bytes.len().next_multiple_of(ALLOCATION_GRANULE), 0);
-        let buffer = self
-            .device
-            .buffer_with_data(&padded, MemoryType::HostVisible)
-            .map_err(|e| e.to_string())?;
+        let buffer = cpu_buffer(self.device, bytes)?;
         let len = bytes.len() as u64;
         // A buffer with a format bound as a texel buffer: on Metal a
         // `texture_buffer` made on the buffer
