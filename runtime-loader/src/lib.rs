@@ -58,6 +58,7 @@ pub mod plan;
 #[doc(hidden)]
 pub mod process;
 mod records;
+pub mod scene;
 mod strings;
 pub mod transfer;
 mod verify;
