@@ -6,6 +6,7 @@
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, OnceLock};
 
+use super::accel::AccelerationStructure;
 use super::bindings::ResourceBindings;
 use super::buffer::Buffer;
 use super::command::{self, CommandBuffer};
@@ -20,6 +21,7 @@ use super::texture::{Sampler, SamplerDescriptor, Texture, TextureDescriptor};
 use super::CpuError;
 use crate::memory::MemoryType;
 use crate::plan::{DispatchPlan, Grid};
+use crate::scene::TopLevel;
 use crate::Executable;
 
 impl Device {
@@ -113,6 +115,17 @@ impl Device {
     /// for a descriptor Metal would refuse.
     pub fn texture(&self, descriptor: &TextureDescriptor) -> Result<Texture, CpuError> {
         Texture::new(descriptor)
+    }
+
+    /// An acceleration structure holding `scene`
+    /// (`newAccelerationStructureWithDescriptor:` and its builds, for the
+    /// top level and each bottom level); see [`AccelerationStructure`].
+    /// Fails for a scene [`TopLevel::check`] refuses.
+    pub fn acceleration_structure(
+        &self,
+        scene: &TopLevel,
+    ) -> Result<AccelerationStructure, CpuError> {
+        AccelerationStructure::build(scene)
     }
 
     /// A texture created on a buffer

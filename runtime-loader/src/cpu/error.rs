@@ -7,6 +7,10 @@ use crate::plan::{PlanError, ResourceKey};
 /// Why the CPU backend could not compile or run something.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CpuError {
+    /// An acceleration structure's scene cannot be built
+    /// ([`crate::scene::TopLevel::check`]).
+    #[error("acceleration structure: {0}")]
+    Scene(#[from] crate::scene::SceneError),
     /// No usable clang++ was found.
     #[error("no clang++ >= 15 found (tried {tried}): install one, e.g. `apt-get install clang-19`, or set HALC_CLANG to a clang++ binary")]
     ClangNotFound {

@@ -92,6 +92,7 @@
 //! `program.rs`, `command.rs` (recording), and `device.rs`, which makes all
 //! of them and which nothing imports.
 
+mod accel;
 mod bindings;
 mod buffer;
 mod command;
@@ -116,6 +117,7 @@ mod texture;
 #[cfg(test)]
 mod texture_tests;
 
+pub use accel::AccelerationStructure;
 pub use bindings::{Bound, ResourceBindings};
 pub use buffer::{Buffer, GUARD_BYTES};
 pub use command::{CommandBuffer, ComputePass};
