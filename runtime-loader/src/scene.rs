@@ -145,7 +145,7 @@ pub struct TopLevel {
 pub const MAX_24_BIT: u32 = (1 << 24) - 1;
 
 /// What makes a [`TopLevel`] unbuildable.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SceneError {
     /// An instance names a bottom-level structure that is not there.
     NoSuchBottomLevel {
