@@ -12,7 +12,10 @@
 //!   commands (argument-buffer bytes, `setBuffer` / `setBytes`,
 //!   `useResource`, threadgroup size and count) for a kernel and its bound
 //!   resources, with every binding error caught before a GPU is involved;
-//! - [`memory`]: the storage-mode policy for buffers.
+//! - [`memory`]: the storage-mode policy for buffers;
+//! - [`image`]: textures and samplers as Metal describes them, the one
+//!   description both backends create them from;
+//! - [`scene`]: what an acceleration structure holds, as plain data.
 //!
 //! a Metal part, [`metal`], that executes plans through `objc2-metal` on
 //! Apple platforms and reports [`metal::MetalError::Unavailable`] elsewhere,
@@ -49,6 +52,7 @@ pub mod schema {
 
 #[cfg(all(feature = "cpu", unix))]
 pub mod cpu;
+pub mod image;
 mod kernel;
 mod load;
 pub mod memory;

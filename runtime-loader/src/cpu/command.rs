@@ -39,6 +39,7 @@ use super::program::Pipeline;
 use super::queue::{Cmd, Queue, Ready, RunOptions, Submission};
 use super::simd::SIMD_WIDTH;
 use super::sync::Semaphore;
+use super::texture::Texture;
 use super::CpuError;
 use crate::memory::StorageMode;
 use crate::plan::{DispatchPlan, Grid};
@@ -325,6 +326,14 @@ impl CommandBuffer {
         if buffer.storage_mode() == StorageMode::Managed {
             self.push(Cmd::Synchronize(buffer.clone()));
         }
+        Ok(())
+    }
+
+    /// Makes the device's writes to a managed texture visible to the host
+    /// (Metal's `synchronizeResource:`): nothing here, where every texture
+    /// is shared (see [`Texture`]). Portable host code calls it where Metal
+    /// on a Mac with a discrete GPU needs it.
+    pub fn synchronize_texture(&mut self, _texture: &Texture) -> Result<(), CpuError> {
         Ok(())
     }
 

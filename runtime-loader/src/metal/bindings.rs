@@ -6,6 +6,7 @@ use objc2::runtime::ProtocolObject;
 use objc2_metal::{MTLBuffer, MTLSamplerState, MTLTexture};
 
 use super::buffer::Buffer;
+use super::texture::{Sampler, Texture};
 use super::MetalError;
 use crate::plan::{
     range_inside, Bindings, BoundTable, BufferBinding, ReachedBuffer, Resource, ResourceKey, Usage,
@@ -109,6 +110,31 @@ impl<'r> ResourceBindings<'r> {
                 offset,
                 length,
             },
+        )
+    }
+
+    /// Binds a texture.
+    pub fn texture(&mut self, set: u32, binding: u32, texture: &'r Texture) -> &mut Self {
+        self.bind(set, binding, Bound::Texture(texture.raw()))
+    }
+
+    /// Binds a sampler.
+    pub fn sampler(&mut self, set: u32, binding: u32, sampler: &'r Sampler) -> &mut Self {
+        self.bind(set, binding, Bound::Sampler(sampler.raw()))
+    }
+
+    /// Binds a combined image-sampler.
+    pub fn combined(
+        &mut self,
+        set: u32,
+        binding: u32,
+        texture: &'r Texture,
+        sampler: &'r Sampler,
+    ) -> &mut Self {
+        self.bind(
+            set,
+            binding,
+            Bound::CombinedImageSampler(texture.raw(), sampler.raw()),
         )
     }
 

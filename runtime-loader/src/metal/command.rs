@@ -8,6 +8,7 @@ use std::time::Duration;
 use block2::RcBlock;
 use objc2::rc::Retained;
 use objc2::runtime::ProtocolObject;
+use objc2::Message;
 use objc2_foundation::NSRange;
 use objc2_metal::{
     MTLBlitCommandEncoder, MTLCommandBuffer, MTLCommandBufferStatus, MTLCommandEncoder,
@@ -21,6 +22,7 @@ use super::encode::{self, KeepAlive};
 use super::handle::Device;
 use super::program::{ArgumentEncoding, Pipeline};
 use super::sync::Semaphore;
+use super::texture::Texture;
 use super::MetalError;
 use crate::memory::StorageMode;
 use crate::plan::{DispatchPlan, Grid};
@@ -245,6 +247,22 @@ impl CommandBuffer {
         blit.synchronizeResource(ProtocolObject::from_ref(buffer.raw()));
         blit.endEncoding();
         self.keep.push(KeepAlive::Buffer(buffer.retained()));
+        Ok(())
+    }
+
+    /// Makes GPU writes to a managed texture visible to the host
+    /// (`synchronizeResource:`); nothing for other storage modes (a device
+    /// with unified memory makes shared textures).
+    pub fn synchronize_texture(&mut self, texture: &Texture) -> Result<(), MetalError> {
+        if texture.storage_mode() != StorageMode::Managed {
+            return Ok(());
+        }
+        let blit = self.raw.blitCommandEncoder().ok_or(MetalError::Creation {
+            what: "a blit command encoder".into(),
+        })?;
+        blit.synchronizeResource(texture.resource());
+        blit.endEncoding();
+        self.keep.push(KeepAlive::Texture(texture.raw().retain()));
         Ok(())
     }
 

@@ -7,10 +7,7 @@ use std::sync::Arc;
 
 use objc2::rc::Retained;
 use objc2::runtime::ProtocolObject;
-use objc2_metal::{
-    MTLBuffer, MTLCopyAllDevices, MTLCreateSystemDefaultDevice, MTLDevice, MTLPixelFormat,
-    MTLStorageMode, MTLTexture, MTLTextureDescriptor, MTLTextureUsage,
-};
+use objc2_metal::{MTLCopyAllDevices, MTLCreateSystemDefaultDevice, MTLDevice};
 
 use super::bindings::ResourceBindings;
 use super::buffer::Buffer;
@@ -18,8 +15,10 @@ use super::command::CommandBuffer;
 use super::handle::Device;
 use super::program::{Pipeline, Program};
 use super::sync::Semaphore;
+use super::texture::{Sampler, Texture};
 use super::MetalError;
-use crate::memory::{self, MemoryType, Os};
+use crate::image::{PixelFormat, SamplerDescriptor, TextureDescriptor, TextureType};
+use crate::memory::{self, MemoryType, Os, StorageMode};
 use crate::plan::{DispatchPlan, Grid};
 use crate::Executable;
 
@@ -95,23 +94,53 @@ impl Device {
         Ok(buffer)
     }
 
-    /// A zeroed 2D r32 texture for a kernel compiled below MSL 3.1 that
-    /// does image atomics on it: created on a buffer of its own
-    /// (`newTextureWithDescriptor:offset:bytesPerRow:`, shared storage,
-    /// read and write usage) with rows aligned to
-    /// [`crate::ATOMIC_TEXTURE_ROW_ALIGNMENT`] bytes. The kernel does its
-    /// atomics through that buffer: bind the texture as usual
-    /// ([`super::Bound::Texture`]) and the dispatch plan binds its buffer
-    /// too. (From MSL 3.1 the kernel uses Metal's texture atomics instead,
-    /// on a texture created with `MTLTextureUsageShaderAtomic`.) `format`:
-    /// `R32Uint` or `R32Sint`.
-    pub fn atomic_texture(
+    /// The storage mode of the textures [`Device::texture`] makes: shared
+    /// with unified memory, managed otherwise (on macOS).
+    fn texture_storage_mode(&self) -> StorageMode {
+        if self.has_unified_memory() || Os::current() != Os::MacOS {
+            StorageMode::Shared
+        } else {
+            StorageMode::Managed
+        }
+    }
+
+    /// A texture (`newTextureWithDescriptor:`, shader read and write usage);
+    /// see [`Texture`]. Fails for a descriptor Metal would refuse.
+    pub fn texture(&self, descriptor: &TextureDescriptor) -> Result<Texture, MetalError> {
+        Texture::new(self.raw(), descriptor, self.texture_storage_mode())
+    }
+
+    /// A texture created on a buffer
+    /// (`newTextureWithDescriptor:offset:bytesPerRow:`): a 2D, one-level
+    /// texture or a texture buffer whose texels are `buffer`'s bytes from
+    /// `offset`, rows `bytes_per_row` apart; fails for what Metal refuses,
+    /// this device's linear-texture alignment included.
+    pub fn texture_on_buffer(
         &self,
-        format: MTLPixelFormat,
-        width: u32,
-        height: u32,
-    ) -> Result<Retained<ProtocolObject<dyn MTLTexture>>, MetalError> {
-        self.atomic_texture_aligned(format, width, height, crate::ATOMIC_TEXTURE_ROW_ALIGNMENT)
+        descriptor: &TextureDescriptor,
+        buffer: &Buffer,
+        offset: u64,
+        bytes_per_row: u64,
+    ) -> Result<Texture, MetalError> {
+        Texture::on_buffer(self.raw(), descriptor, buffer, offset, bytes_per_row)
+    }
+
+    /// A sampler (`newSamplerStateWithDescriptor:`, usable in argument
+    /// buffers); fails for a descriptor Metal would refuse.
+    pub fn sampler(&self, descriptor: &SamplerDescriptor) -> Result<Sampler, MetalError> {
+        Sampler::new(self.raw(), descriptor)
+    }
+
+    /// A zeroed 2D r32 texture a kernel may do image atomics on at any MSL
+    /// version: created on a buffer of its own
+    /// ([`Device::texture_on_buffer`], host-visible) with rows aligned to
+    /// [`crate::ATOMIC_TEXTURE_ROW_ALIGNMENT`] bytes, which a kernel
+    /// compiled below MSL 3.1 does its atomics through (bind the texture as
+    /// usual and the dispatch plan binds its buffer too). From MSL 3.1 the
+    /// kernel uses Metal's texture atomics on it instead. `descriptor`: 2D,
+    /// one level, `R32Uint` or `R32Sint`.
+    pub fn atomic_texture(&self, descriptor: &TextureDescriptor) -> Result<Texture, MetalError> {
+        self.atomic_texture_aligned(descriptor, crate::ATOMIC_TEXTURE_ROW_ALIGNMENT)
     }
 
     /// [`Device::atomic_texture`] with rows aligned to `row_alignment`
@@ -120,55 +149,46 @@ impl Device {
     /// `minimumLinearTextureAlignmentForPixelFormat:`.
     pub fn atomic_texture_aligned(
         &self,
-        format: MTLPixelFormat,
-        width: u32,
-        height: u32,
+        descriptor: &TextureDescriptor,
         row_alignment: u32,
-    ) -> Result<Retained<ProtocolObject<dyn MTLTexture>>, MetalError> {
-        let what = |why: String| MetalError::Creation {
-            what: format!("a {width}x{height} atomic texture: {why}"),
-        };
-        if format != MTLPixelFormat::R32Uint && format != MTLPixelFormat::R32Sint {
-            return Err(what(
-                "image atomics are on R32Uint and R32Sint textures".into(),
-            ));
+    ) -> Result<Texture, MetalError> {
+        if !matches!(
+            descriptor.pixel_format,
+            PixelFormat::R32Uint | PixelFormat::R32Sint
+        ) || !row_alignment.is_power_of_two()
+        {
+            return Err(MetalError::InvalidDescriptor {
+                what: "atomic texture",
+                message: format!(
+                    "image atomics are on R32Uint and R32Sint textures, rows aligned to a power of two (got {:?}, {row_alignment})",
+                    descriptor.pixel_format
+                ),
+            });
         }
-        if width == 0 || height == 0 || !row_alignment.is_power_of_two() {
-            return Err(what(format!(
-                "needs a nonzero size and a power-of-two row alignment (got {row_alignment})"
-            )));
+        if descriptor.texture_type != TextureType::D2 {
+            return Err(MetalError::InvalidDescriptor {
+                what: "atomic texture",
+                message: format!("a 2D texture, not {:?}", descriptor.texture_type),
+            });
         }
-        let minimum = self
-            .raw()
-            .minimumLinearTextureAlignmentForPixelFormat(format);
-        if minimum == 0 || row_alignment as usize % minimum != 0 {
-            return Err(what(format!(
-                "rows aligned to {row_alignment} bytes, which is not a multiple of this device's minimum linear texture alignment for the format ({minimum} bytes)"
-            )));
-        }
+        descriptor
+            .check()
+            .map_err(|message| MetalError::InvalidDescriptor {
+                what: "atomic texture",
+                message,
+            })?;
         let layout = crate::AtomicBuffer {
             buffer_index: None,
             id: None,
             byte_offset: None,
             row_alignment,
         };
-        let pitch = layout.bytes_per_row(width);
-        let buffer = self.buffer(pitch * u64::from(height), MemoryType::HostVisible)?;
-        // SAFETY: a 2D, one-level descriptor of a valid size.
-        let desc = unsafe {
-            MTLTextureDescriptor::texture2DDescriptorWithPixelFormat_width_height_mipmapped(
-                format,
-                width as usize,
-                height as usize,
-                false,
-            )
-        };
-        desc.setStorageMode(MTLStorageMode::Shared);
-        desc.setUsage(MTLTextureUsage::ShaderRead | MTLTextureUsage::ShaderWrite);
-        buffer
-            .raw()
-            .newTextureWithDescriptor_offset_bytesPerRow(&desc, 0, pitch as usize)
-            .ok_or_else(|| what("newTextureWithDescriptor:offset:bytesPerRow: returned nil".into()))
+        let pitch = layout.bytes_per_row(descriptor.width);
+        let buffer = self.buffer(
+            pitch * u64::from(descriptor.height),
+            MemoryType::HostVisible,
+        )?;
+        self.texture_on_buffer(descriptor, &buffer, 0, pitch)
     }
 
     /// A timeline semaphore starting at `initial`.

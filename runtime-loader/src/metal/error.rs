@@ -131,6 +131,22 @@ pub enum MetalError {
         /// Buffer length.
         len: u64,
     },
+    /// A texture or sampler descriptor Metal would refuse.
+    #[error("invalid {what} descriptor: {message}")]
+    InvalidDescriptor {
+        /// `texture`, `texture view`, `texture on a buffer` or `sampler`.
+        what: &'static str,
+        /// Why.
+        message: String,
+    },
+    /// A host upload or readback outside a texture (or with too few bytes).
+    #[error("{texture}: {message}")]
+    TextureAccess {
+        /// The texture's label.
+        texture: String,
+        /// What is outside.
+        message: String,
+    },
     /// Host access to a private (GPU-only) buffer.
     #[error("the buffer is private to the GPU; copy it to a host-visible buffer first")]
     NotHostVisible,

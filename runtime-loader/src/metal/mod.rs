@@ -14,6 +14,7 @@
 //! | `Program` | one `MTLLibrary` per executable library (metallib via `newLibraryWithData`, else MSL via `newLibraryWithSource` with the recorded language version and math mode) |
 //! | `Pipeline` | `MTLComputePipelineState` (function constants, `maxTotalThreadsPerThreadgroup`) |
 //! | `Buffer` | `MTLBuffer`, storage mode from [`crate::memory::storage_mode`] |
+//! | `Texture` / `Sampler` | `MTLTexture` / `MTLSamplerState`, from [`crate::image`]'s descriptors |
 //! | `CommandBuffer` / `ComputePass` | `MTLCommandBuffer` / one `MTLComputeCommandEncoder` per dispatch sequence |
 //! | `Semaphore` | `MTLSharedEvent` (timeline: host and device waits and signals) |
 //!
@@ -22,7 +23,7 @@
 //!
 //! The files, each importing only files before it in this list: `conv.rs`
 //! (every conversion to Metal's types), `error.rs`, `buffer.rs`,
-//! `bindings.rs` (what the host binds), `polyfill.rs`, `handle.rs` (the
+//! `texture.rs` (textures and samplers), `bindings.rs` (what the host binds), `polyfill.rs`, `handle.rs` (the
 //! [`Device`] value), `program.rs`, `encode.rs`, `sync.rs`, `command.rs`, and
 //! `device.rs`, which makes all of them and which nothing imports.
 //!
@@ -53,6 +54,8 @@ mod polyfill;
 mod program;
 #[cfg(target_vendor = "apple")]
 mod sync;
+#[cfg(target_vendor = "apple")]
+mod texture;
 
 #[cfg(target_vendor = "apple")]
 pub use self::{
@@ -62,6 +65,12 @@ pub use self::{
     handle::Device,
     program::{ArgumentEncoding, LibraryOrigin, Pipeline, Program},
     sync::Semaphore,
+    texture::{Sampler, Texture},
+};
+#[cfg(target_vendor = "apple")]
+pub use crate::image::{
+    AddressMode, BorderColor, ComponentKind, MinMagFilter, MipFilter, PixelFormat,
+    SamplerDescriptor, TextureDescriptor, TextureRegion, TextureType, MAX_MIP_LEVELS,
 };
 
 #[cfg(not(target_vendor = "apple"))]
