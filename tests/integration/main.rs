@@ -12,6 +12,8 @@ mod cpu;
 mod cpu_images;
 #[cfg(unix)]
 mod diff_arrays;
+#[cfg(unix)]
+mod diff_undefined;
 mod docs;
 mod fixtures;
 mod glsl_cli;

@@ -11,8 +11,9 @@ use super::bindings::ResourceBindings;
 use super::buffer::Buffer;
 use super::command::{self, CommandBuffer};
 use super::cxx::{self, Compiler};
+use super::exec::ThreadgroupFill;
 use super::handle::{Device, Inner};
-use super::options::DeviceOptions;
+use super::options::{DeviceOptions, LocalFill};
 use super::program::{Pipeline, Program};
 use super::queue::{Queue, Submission};
 use super::simd::SIMD_WIDTHS;
@@ -48,6 +49,7 @@ impl Device {
                     clang,
                     cache_dir: options.cache_dir.unwrap_or_else(cxx::default_cache_dir),
                     limits: Some(cxx::Limits::DEFAULT),
+                    local_fill: options.local_fill,
                 },
                 time_limit: options.time_limit,
                 workers,
@@ -87,6 +89,34 @@ impl Device {
                 divisions: i.divisions.clone(),
             }),
         })
+    }
+
+    /// The same device (clang, cache, options) with function-scope
+    /// variables and threadgroup memory starting as `locals` and
+    /// `threadgroup` say: what shows a kernel reads memory it never wrote
+    /// (its results change between fills; `halc diff` does this before it
+    /// reports a difference).
+    pub fn with_fills(&self, locals: LocalFill, threadgroup: ThreadgroupFill) -> Device {
+        let i = &self.inner;
+        Device {
+            inner: Arc::new(Inner {
+                compiler: Compiler {
+                    local_fill: locals,
+                    ..i.compiler.clone()
+                },
+                time_limit: i.time_limit,
+                workers: i.workers,
+                fill: threadgroup,
+                queue_wait_limit: i.queue_wait_limit,
+                transfer_rule: i.transfer_rule,
+                simd_width: i.simd_width,
+                unified_memory: i.unified_memory,
+                guard_bytes: i.guard_bytes,
+                builtins: OnceLock::new(),
+                queue: OnceLock::new(),
+                divisions: i.divisions.clone(),
+            }),
+        }
     }
 
     /// A zeroed buffer of `len` bytes (exact size, guarded) with the storage

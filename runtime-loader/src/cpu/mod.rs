@@ -125,7 +125,7 @@ pub use cxx::{find_clang, Clang, SHIM_FILES};
 pub use error::{CpuError, FaultKind};
 pub use exec::ThreadgroupFill;
 pub use handle::Device;
-pub use options::{DeviceOptions, TransferRule};
+pub use options::{DeviceOptions, LocalFill, TransferRule};
 pub use program::{Pipeline, Program};
 pub use queue::{Queue, Submission};
 pub use simd::{SIMD_WIDTH, SIMD_WIDTHS, SIMD_WIDTHS_TEXT};

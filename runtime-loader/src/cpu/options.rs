@@ -9,6 +9,24 @@ use super::exec::ThreadgroupFill;
 use super::simd::SIMD_WIDTH;
 use crate::transfer::BlitAlignment;
 
+/// What a kernel's function-scope variables hold before it writes them
+/// (undefined in MSL, as an `OpVariable` without initializer or an
+/// `OpUndef` is in SPIR-V): clang's `-ftrivial-auto-var-init`. A kernel
+/// whose result changes between [`LocalFill::Zero`] and
+/// [`LocalFill::Pattern`] reads such a variable before writing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LocalFill {
+    /// Left as clang leaves them (whatever the stack or register held, or
+    /// what the optimizer assumes of an undefined value).
+    #[default]
+    Unset,
+    /// Zeros.
+    Zero,
+    /// clang's repeated pattern (`0xAA` bytes; floats read it as a large
+    /// negative value, pointers as an address that faults).
+    Pattern,
+}
+
 /// Which fills and copies run the polyfill kernels of
 /// [`crate::transfer::POLYFILL_MSL`]; the others are done directly on the
 /// host (what a blit encoder does).
@@ -42,6 +60,9 @@ pub struct DeviceOptions {
     pub workers: usize,
     /// Threadgroup memory at the start of each threadgroup.
     pub threadgroup_fill: ThreadgroupFill,
+    /// Function-scope variables before the kernel writes them (compiled in:
+    /// each fill has kernels of its own in the cache).
+    pub local_fill: LocalFill,
     /// A command buffer's semaphore wait still unsatisfied after this long
     /// fails its submission (default 60 s): a wait that can never be
     /// satisfied is reported, not a hang.
@@ -78,6 +99,7 @@ impl Default for DeviceOptions {
             time_limit: Duration::from_secs(60),
             workers: 0,
             threadgroup_fill: ThreadgroupFill::Poison,
+            local_fill: LocalFill::Unset,
             queue_wait_limit: Duration::from_secs(60),
             transfer_rule: TransferRule::default(),
             simd_width: SIMD_WIDTH,

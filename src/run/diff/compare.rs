@@ -17,6 +17,29 @@ pub(super) fn compare(
     invocations: u64,
     simd_width: Option<u32>,
 ) -> DiffOutcome {
+    compare_as(
+        opts,
+        resources,
+        cpu,
+        vulkan,
+        invocations,
+        simd_width,
+        ["vulkan", "metal-on-cpu"],
+    )
+}
+
+/// [`compare`], naming the sides `labels` (`vulkan`'s, then `cpu`'s) in a
+/// difference.
+pub(super) fn compare_as(
+    opts: &DiffOptions,
+    resources: &Resources<'_>,
+    cpu: &After,
+    vulkan: &After,
+    invocations: u64,
+    simd_width: Option<u32>,
+    labels: [&str; 2],
+) -> DiffOutcome {
+    let [lw, lg] = labels;
     let buffers = resources.buffers;
     let (cpu_after, vulkan_after) = (cpu, vulkan);
     let (cpu_images, vulkan_images) = (&cpu.images, &vulkan.images);
@@ -64,7 +87,7 @@ pub(super) fn compare(
                 scalars += 1;
                 if w != g {
                     return DiffOutcome::Differ(format!(
-                        "seed {}: {name} byte {at} (a device address): vulkan {w}, metal-on-cpu {g}",
+                        "seed {}: {name} byte {at} (a device address): {lw} {w}, {lg} {g}",
                         opts.seed
                     ));
                 }
@@ -80,7 +103,7 @@ pub(super) fn compare(
             scalars += 1;
             if w != g && !floats_close(ty, w, g, opts.ulp, opts.atol) {
                 return DiffOutcome::Differ(format!(
-                    "seed {}: {name} byte {at} ({ty}): vulkan {wt}, metal-on-cpu {gt}",
+                    "seed {}: {name} byte {at} ({ty}): {lw} {wt}, {lg} {gt}",
                     opts.seed
                 ));
             }
@@ -92,7 +115,7 @@ pub(super) fn compare(
         let (Some(want), Some(got)) = (&vulkan_images[i], &cpu_images[i]) else {
             continue;
         };
-        match images::compare(opts.seed, image, want, got, opts.ulp, opts.atol) {
+        match images::compare(opts.seed, image, want, got, opts.ulp, opts.atol, labels) {
             Ok(n) => components += n,
             Err(differ) => return differ,
         }

@@ -188,7 +188,8 @@ fn random_texels(f: Format, texels: u64, rng: &mut Rng) -> Vec<u8> {
 }
 
 /// The first texel component of `image` where the two sides differ, as a
-/// [`DiffOutcome::Differ`]; the number of components compared otherwise.
+/// [`DiffOutcome::Differ`] naming them `labels` (`vulkan`'s, `cpu`'s); the
+/// number of components compared otherwise.
 pub(super) fn compare(
     seed: u64,
     image: &DiffImage,
@@ -196,6 +197,7 @@ pub(super) fn compare(
     cpu: &[u8],
     ulp: u32,
     atol: f64,
+    labels: [&str; 2],
 ) -> Result<usize, DiffOutcome> {
     let (n, c) = image.format.components().expect("checked by format_of");
     let size = (c.bits() / 8) as usize;
@@ -240,12 +242,14 @@ pub(super) fn compare(
                     _ => v.to_string(),
                 };
                 return Err(DiffOutcome::Differ(format!(
-                    "seed {seed}: {} {} texel {} ({}), component {i}: vulkan {}, metal-on-cpu {}",
+                    "seed {seed}: {} {} texel {} ({}), component {i}: {} {}, {} {}",
                     image.name(),
                     image.kind.describe(),
                     texel_position(image, t),
                     image.format,
+                    labels[0],
                     text(w),
+                    labels[1],
                     text(g)
                 )));
             }

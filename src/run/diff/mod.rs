@@ -120,8 +120,10 @@ pub enum DiffOutcome {
     /// behaviour, is to blame).
     Differ(String),
     /// No verdict: the kernel read or wrote out of bounds with this data,
-    /// or it uses subgroup operations and the Vulkan device's subgroup size
-    /// is one the CPU backend does not emulate.
+    /// it uses subgroup operations and the Vulkan device's subgroup size is
+    /// one the CPU backend does not emulate, or its results depend on
+    /// memory it never wrote (they move when the CPU backend fills
+    /// function-scope variables and threadgroup memory differently).
     Inconclusive(String),
 }
 
@@ -223,13 +225,50 @@ pub fn diff(
             cpu,
             vulkan,
             simd_width,
-        } => Ok(compare::compare(
-            opts,
-            &resources,
-            &cpu,
-            &vulkan,
-            invocations,
-            simd_width,
-        )),
+        } => {
+            let verdict =
+                compare::compare(opts, &resources, &cpu, &vulkan, invocations, simd_width);
+            let DiffOutcome::Differ(_) = verdict else {
+                return Ok(verdict);
+            };
+            // Before blaming the compiler: does the kernel read memory it
+            // never wrote? Its result is then undefined on both sides.
+            let device = match simd_width {
+                Some(w) if w != device.simd_width() => {
+                    device.with_simd_width(w).map_err(|e| e.to_string())?
+                }
+                _ => device.clone(),
+            };
+            let rerun = |locals, threadgroup| {
+                sides::on_cpu(
+                    opts,
+                    &compiled,
+                    k,
+                    &resources,
+                    &push,
+                    &device.with_fills(locals, threadgroup),
+                )
+            };
+            let (Ok(zeroed), Ok(pattern)) = (
+                rerun(cpu::LocalFill::Zero, cpu::ThreadgroupFill::Zero)?,
+                rerun(cpu::LocalFill::Pattern, cpu::ThreadgroupFill::Poison)?,
+            ) else {
+                return Ok(verdict);
+            };
+            match compare::compare_as(
+                opts,
+                &resources,
+                &pattern,
+                &zeroed,
+                invocations,
+                simd_width,
+                ["zeroed", "pattern"],
+            ) {
+                DiffOutcome::Differ(detail) => Ok(DiffOutcome::Inconclusive(format!(
+                    "the kernel reads memory it has not written (a function-scope variable, or threadgroup memory), which is undefined on Metal and in Vulkan: the CPU backend's results differ with that memory zeroed and filled with a pattern ({detail}); not compared"
+                ))),
+                _ => Ok(verdict),
+            }
+        }
     }
 }

@@ -167,7 +167,7 @@ pub(super) fn run(
 
 /// Metal on the CPU: the storage buffers afterwards, or (inner `Err`) why
 /// this data gives no verdict.
-fn on_cpu(
+pub(super) fn on_cpu(
     opts: &DiffOptions,
     compiled: &Compiled,
     k: &Kernel,

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use sha2::{Digest, Sha256};
 
+use super::super::options::LocalFill;
 use super::super::CpuError;
 use super::clang::Clang;
 use super::confine::{confine, limit_note, Limits};
@@ -156,6 +157,8 @@ pub(in crate::cpu) struct Compiler {
     /// [`Limits::DEFAULT`] but for the tests that show a limit bites or
     /// measure what the confinement costs (`None`).
     pub(in crate::cpu) limits: Option<Limits>,
+    /// What function-scope variables hold before they are written.
+    pub(in crate::cpu) local_fill: LocalFill,
 }
 
 /// What one compile did.
@@ -365,6 +368,19 @@ impl Compiler {
         v.extend(DIVISION_WIDTH);
         if self.clang.major >= 16 {
             v.extend(HALF_PRECISION);
+        }
+        match self.local_fill {
+            LocalFill::Unset => {}
+            LocalFill::Zero => {
+                v.push("-ftrivial-auto-var-init=zero");
+                if self.clang.major < 16 {
+                    // clang 15 takes zero initialisation only with this.
+                    v.push(
+                        "-enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang",
+                    );
+                }
+            }
+            LocalFill::Pattern => v.push("-ftrivial-auto-var-init=pattern"),
         }
         v
     }

@@ -10,7 +10,7 @@ use super::clang::{find_clang, Clang};
 use super::compile::*;
 use super::confine::{confine, Limits};
 use super::library::Library;
-use crate::cpu::CpuError;
+use crate::cpu::{CpuError, LocalFill};
 
 fn clang() -> Option<Clang> {
     match find_clang() {
@@ -36,6 +36,7 @@ fn compiler(name: &str) -> Option<Compiler> {
         clang: clang()?,
         cache_dir: cache(name),
         limits: Some(Limits::DEFAULT),
+        local_fill: LocalFill::Unset,
     })
 }
 
