@@ -121,14 +121,20 @@ pub(super) fn prepare_entry(
                 Some(match (i.dim, i.arrayed) {
                     ("2d", _) => (
                         "a 2D array image",
-                        "SPIRV-Cross's emulation ignores the layer",
+                        "Metal creates only single 2D textures on a buffer, so no buffer holds an array's layers as its texture does",
                     ),
                     ("1d", _) => (
                         "a 1D image",
                         "Metal creates only 2D textures on a buffer with rows",
                     ),
-                    ("3d", _) => ("a 3D image", "SPIRV-Cross emulates 2D images only"),
-                    _ => ("a cube image", "SPIRV-Cross emulates 2D images only"),
+                    ("3d", _) => (
+                        "a 3D image",
+                        "Metal creates only single 2D textures on a buffer",
+                    ),
+                    _ => (
+                        "a cube image",
+                        "Metal creates only single 2D textures on a buffer",
+                    ),
                 })
             } else if b.count != 1 {
                 Some((
