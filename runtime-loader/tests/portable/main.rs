@@ -376,4 +376,37 @@ fn the_same_image_code_runs_on_either_backend() {
         )
         .is_err());
     assert!(dst.write_level(0, 1, &[0; 256]).is_err(), "slice 1 of 1");
+
+    // The rest of the shared surface.
+    let _: &str = dst.label();
+    assert!(dst.storage_buffer().is_none() && dst.viewed().is_none());
+    assert!(sampler.same(&sampler.clone()));
+    let _: &SamplerDescriptor = sampler.descriptor();
+    // Not called: Metal's `gpuResourceID` needs macOS 13 / iOS 16.
+    let _: fn(&gpu::Texture) -> u64 = gpu::Texture::gpu_resource_id;
+    let _: fn(&gpu::Sampler) -> u64 = gpu::Sampler::gpu_resource_id;
+    dst.replace_region(
+        TextureRegion {
+            origin: [3, 3, 0],
+            size: [1, 1, 1],
+        },
+        0,
+        0,
+        &7.0f32.to_le_bytes().repeat(4),
+        16,
+        16,
+    )
+    .unwrap();
+    assert_eq!(read_floats(&dst.level_bytes(0, 0).unwrap())[60..], [7.0; 4]);
+    let counts = device
+        .atomic_texture(&TextureDescriptor::d2(PixelFormat::R32Uint, 5, 3))
+        .unwrap();
+    let (_, _, pitch) = counts.storage_buffer().unwrap();
+    assert_eq!(
+        pitch, 256,
+        "rows at runtime_loader::ATOMIC_TEXTURE_ROW_ALIGNMENT"
+    );
+    assert!(device
+        .atomic_texture(&TextureDescriptor::d2(PixelFormat::R32Float, 5, 3))
+        .is_err());
 }
