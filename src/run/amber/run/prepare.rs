@@ -127,6 +127,7 @@ impl<'s> Runner<'s> {
         let mut options = self.opts.compile.clone();
         options.entries = vec![p.entry.clone()];
         options.specs = specs.clone();
+        runtime_array_counts(p, input, &mut options.layout.map);
         // A kernel that needs a newer MSL than `--msl-version` asks for, or
         // more than Metal provides, is one the target cannot run: a skip,
         // as a missing feature is.
@@ -184,6 +185,46 @@ impl<'s> Runner<'s> {
         let baked =
             crate::driver::compile(std::slice::from_ref(input), &options).map_err(refused)?;
         Ok(prepared(&baked))
+    }
+}
+
+/// Gives every runtime-sized descriptor array of `p`'s entry point the
+/// element count of its `BIND … BUFFER_ARRAY` (what amber's descriptor set
+/// layout has), unless `map` (`--binding-map`) already gives one.
+fn runtime_array_counts(p: &Pipeline, input: &Input, map: &mut crate::msl::BindingMap) {
+    let Ok(words) = crate::spirv::Words::from_bytes(&input.bytes) else {
+        return;
+    };
+    let Ok(info) = crate::spirv::reflect(&words) else {
+        return;
+    };
+    let Some(entry) = info.entry_points.iter().find(|e| e.name == p.entry) else {
+        return;
+    };
+    for b in entry.bindings.iter().filter(|b| b.count == 0) {
+        let elements = p
+            .binds
+            .iter()
+            .find(|bind| bind.kind.slot() == Some((b.set, b.binding)))
+            .map(|bind| bind.elements.len() as u32);
+        let Some(count) = elements.filter(|&n| n > 0) else {
+            continue;
+        };
+        match map
+            .bindings
+            .iter_mut()
+            .find(|pin| (pin.set, pin.binding) == (b.set, b.binding))
+        {
+            Some(pin) => {
+                pin.count.get_or_insert(count);
+            }
+            None => map.bindings.push(crate::msl::layout::Pin {
+                set: b.set,
+                binding: b.binding,
+                count: Some(count),
+                ..Default::default()
+            }),
+        }
     }
 }
 
