@@ -390,6 +390,46 @@ impl TextureDescriptor {
     }
 }
 
+impl TextureDescriptor {
+    /// Whether `region` of mip level `level`, slice `slice` lies inside the
+    /// texture (what host uploads and readbacks check first).
+    pub fn check_region(
+        &self,
+        region: TextureRegion,
+        level: u32,
+        slice: u32,
+    ) -> Result<(), String> {
+        if level >= self.mipmap_level_count {
+            return Err(format!("mip level {level} of {}", self.mipmap_level_count));
+        }
+        if slice >= self.slices() {
+            return Err(format!("slice {slice} of {}", self.slices()));
+        }
+        let size = self.level_size(level);
+        for i in 0..3 {
+            let end = u64::from(region.origin[i]) + u64::from(region.size[i]);
+            if end > u64::from(size[i]) {
+                return Err(format!(
+                    "region {:?}+{:?} is outside level {level} ({}x{}x{})",
+                    region.origin, region.size, size[0], size[1], size[2]
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The whole of mip level `level` (the last level for one past it, so
+    /// that the access check names the level) and the bytes of its rows and
+    /// depth images tightly packed: what `level_bytes` and `write_level`
+    /// move.
+    pub fn packed_level(&self, level: u32) -> (TextureRegion, usize, usize) {
+        let region =
+            TextureRegion::whole(self, level.min(self.mipmap_level_count.saturating_sub(1)));
+        let row = region.size[0] as usize * self.pixel_format.bytes_per_texel() as usize;
+        (region, row, row * region.size[1] as usize)
+    }
+}
+
 /// A region of one slice of one mip level (`MTLRegion`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TextureRegion {

@@ -311,25 +311,8 @@ impl Texture {
             texture: self.label().to_string(),
             message,
         };
-        if level >= d.mipmap_level_count {
-            return Err(bad(format!(
-                "mip level {level} of {}",
-                d.mipmap_level_count
-            )));
-        }
-        if slice >= d.slices() {
-            return Err(bad(format!("slice {slice} of {}", d.slices())));
-        }
+        d.check_region(region, level, slice).map_err(bad)?;
         let size = d.level_size(level);
-        for i in 0..3 {
-            let end = u64::from(region.origin[i]) + u64::from(region.size[i]);
-            if end > u64::from(size[i]) {
-                return Err(bad(format!(
-                    "region {:?}+{:?} is outside level {level} ({}x{}x{})",
-                    region.origin, region.size, size[0], size[1], size[2]
-                )));
-            }
-        }
         let bpt = d.pixel_format.bytes_per_texel() as usize;
         let base = self.inner.offsets[level as usize] as usize
             + slice as usize * d.slice_bytes(level) as usize;
@@ -419,10 +402,7 @@ impl Texture {
 
     /// The whole of `level`, `slice`, rows tightly packed.
     pub fn level_bytes(&self, level: u32, slice: u32) -> Result<Vec<u8>, CpuError> {
-        let d = &self.inner.desc;
-        let region = TextureRegion::whole(d, level.min(d.mipmap_level_count.saturating_sub(1)));
-        let row = region.size[0] as usize * d.pixel_format.bytes_per_texel() as usize;
-        let image = row * region.size[1] as usize;
+        let (region, row, image) = self.inner.desc.packed_level(level);
         let mut out = vec![0; image * region.size[2] as usize];
         self.get_bytes(&mut out, row, image, region, level, slice)?;
         Ok(out)
@@ -430,10 +410,7 @@ impl Texture {
 
     /// Writes the whole of `level`, `slice` from tightly packed rows.
     pub fn write_level(&self, level: u32, slice: u32, bytes: &[u8]) -> Result<(), CpuError> {
-        let d = &self.inner.desc;
-        let region = TextureRegion::whole(d, level.min(d.mipmap_level_count.saturating_sub(1)));
-        let row = region.size[0] as usize * d.pixel_format.bytes_per_texel() as usize;
-        let image = row * region.size[1] as usize;
+        let (region, row, image) = self.inner.desc.packed_level(level);
         self.replace_region(region, level, slice, bytes, row, image)
     }
 }

@@ -298,25 +298,7 @@ impl Texture {
         if self.mode == StorageMode::Private {
             return Err(bad("the texture is private to the GPU".into()));
         }
-        if level >= d.mipmap_level_count {
-            return Err(bad(format!(
-                "mip level {level} of {}",
-                d.mipmap_level_count
-            )));
-        }
-        if slice >= d.slices() {
-            return Err(bad(format!("slice {slice} of {}", d.slices())));
-        }
-        let size = d.level_size(level);
-        for i in 0..3 {
-            let end = u64::from(region.origin[i]) + u64::from(region.size[i]);
-            if end > u64::from(size[i]) {
-                return Err(bad(format!(
-                    "region {:?}+{:?} is outside level {level} ({}x{}x{})",
-                    region.origin, region.size, size[0], size[1], size[2]
-                )));
-            }
-        }
+        d.check_region(region, level, slice).map_err(bad)?;
         let row = region.size[0] as usize * d.pixel_format.bytes_per_texel() as usize;
         if region.size.contains(&0) {
             return Ok(conv::map_region(region));
@@ -412,10 +394,7 @@ impl Texture {
 
     /// The whole of `level`, `slice`, rows tightly packed.
     pub fn level_bytes(&self, level: u32, slice: u32) -> Result<Vec<u8>, MetalError> {
-        let d = &self.desc;
-        let region = TextureRegion::whole(d, level.min(d.mipmap_level_count.saturating_sub(1)));
-        let row = region.size[0] as usize * d.pixel_format.bytes_per_texel() as usize;
-        let image = row * region.size[1] as usize;
+        let (region, row, image) = self.desc.packed_level(level);
         let mut out = vec![0; image * region.size[2] as usize];
         self.get_bytes(&mut out, row, image, region, level, slice)?;
         Ok(out)
@@ -423,10 +402,7 @@ impl Texture {
 
     /// Writes the whole of `level`, `slice` from tightly packed rows.
     pub fn write_level(&self, level: u32, slice: u32, bytes: &[u8]) -> Result<(), MetalError> {
-        let d = &self.desc;
-        let region = TextureRegion::whole(d, level.min(d.mipmap_level_count.saturating_sub(1)));
-        let row = region.size[0] as usize * d.pixel_format.bytes_per_texel() as usize;
-        let image = row * region.size[1] as usize;
+        let (region, row, image) = self.desc.packed_level(level);
         self.replace_region(region, level, slice, bytes, row, image)
     }
 
