@@ -102,8 +102,10 @@ enum Kind {
 fn amd_ext_inst(number: u32) -> String {
     match number {
         1 => "SwizzleInvocationsAMD (SPIRV-Cross writes GLSL's `swizzleInvocationsAMD`)".into(),
-        2 => "SwizzleInvocationsMaskedAMD (SPIRV-Cross writes GLSL's `swizzleInvocationsMaskedAMD`)"
-            .into(),
+        2 => {
+            "SwizzleInvocationsMaskedAMD (SPIRV-Cross writes GLSL's `swizzleInvocationsMaskedAMD`)"
+                .into()
+        }
         3 => "WriteInvocationAMD (SPIRV-Cross writes GLSL's `writeInvocationAMD`)".into(),
         4 => "MbcntAMD (SPIRV-Cross writes GLSL's `mbcntAMD`)".into(),
         n => format!("instruction {n} (not defined by the extension)"),
@@ -226,10 +228,7 @@ pub fn rewrite_groups(words: &Words) -> Result<Option<(Words, Rewritten)>, Spirv
                 )))
             }
         }
-        let mut plan = Plan {
-            to,
-            bitcast: None,
-        };
+        let mut plan = Plan { to, bitcast: None };
         match kind {
             Kind::Vote => {
                 needed.insert(Capability::GroupNonUniformVote as u32);
@@ -507,7 +506,10 @@ OpFunctionEnd
             ["OpGroupNonUniformBroadcast %float %uint_3 %float_1 %uint_2"],
             "{text}"
         );
-        assert!(text.contains("OpCapability GroupNonUniformBallot"), "{text}");
+        assert!(
+            text.contains("OpCapability GroupNonUniformBallot"),
+            "{text}"
+        );
         assert!(!text.contains("Shuffle"), "{text}");
 
         // A uniform but computed id.
@@ -522,7 +524,10 @@ OpFunctionEnd
             b[1].starts_with("OpGroupNonUniformShuffle %float %uint_3 %float_1 %"),
             "{text}"
         );
-        assert!(text.contains("OpCapability GroupNonUniformShuffle"), "{text}");
+        assert!(
+            text.contains("OpCapability GroupNonUniformShuffle"),
+            "{text}"
+        );
         assert!(!text.contains("Ballot"), "{text}");
     }
 
@@ -567,14 +572,27 @@ OpFunctionEnd
         assert!(!r.raised_version);
         assert_eq!(out.version(), (1, 5));
         let dis = disassemble(&out);
-        assert_eq!(dis.matches("OpCapability GroupNonUniformArithmetic").count(), 1, "{dis}");
-        assert_eq!(dis.matches("OpCapability GroupNonUniform\n").count(), 1, "{dis}");
+        assert_eq!(
+            dis.matches("OpCapability GroupNonUniformArithmetic")
+                .count(),
+            1,
+            "{dis}"
+        );
+        assert_eq!(
+            dis.matches("OpCapability GroupNonUniform\n").count(),
+            1,
+            "{dis}"
+        );
         crate::spirv::validate::spirv_tools(&out).unwrap();
     }
 
     #[test]
     fn workgroup_scope_is_refused_naming_the_instruction() {
-        let e = rewrite(&module(GROUPS, "%c = OpGroupIAdd %uint %uint_2 Reduce %x\n")).unwrap_err();
+        let e = rewrite(&module(
+            GROUPS,
+            "%c = OpGroupIAdd %uint %uint_2 Reduce %x\n",
+        ))
+        .unwrap_err();
         assert!(
             e.starts_with("OpGroupIAdd at Workgroup scope (word ")
                 && e.contains("Metal has no workgroup-wide collective operations"),
@@ -597,8 +615,11 @@ OpFunctionEnd
                 && e.contains("no SIMD-group prefix minimum or maximum"),
             "{e}"
         );
-        let e = rewrite(&module(GROUPS, "%c = OpGroupFMax %float %uint_3 ExclusiveScan %float_1\n"))
-            .unwrap_err();
+        let e = rewrite(&module(
+            GROUPS,
+            "%c = OpGroupFMax %float %uint_3 ExclusiveScan %float_1\n",
+        ))
+        .unwrap_err();
         assert!(e.starts_with("OpGroupFMax ExclusiveScan"), "{e}");
     }
 

@@ -15,6 +15,7 @@ mod diff_arrays;
 mod docs;
 mod fixtures;
 mod glsl_cli;
+mod groups;
 mod invalid;
 mod jobserver;
 mod layout;

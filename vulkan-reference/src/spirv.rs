@@ -580,7 +580,11 @@ mod tests {
         }
         // Other extensions stay optional.
         for f in ["subgroup_ballot_khr.spv", "storage_16_8.spv"] {
-            assert_eq!(extensions_required_by_module(&fixture(f)).unwrap(), [], "{f}");
+            assert_eq!(
+                extensions_required_by_module(&fixture(f)).unwrap(),
+                [],
+                "{f}"
+            );
         }
     }
 
