@@ -31,7 +31,10 @@
 //! `GroupNonUniform*` capabilities the new instructions need, the
 //! `SPV_AMD_shader_ballot` extension and instruction set import are removed,
 //! and a module older than SPIR-V 1.3 (where GroupNonUniform begins) is
-//! raised to 1.3. The rewritten module is then validated like any other.
+//! raised to 1.3. The rewritten module is then validated like any other;
+//! what the validator would have said of the original's declarations (a
+//! Vulkan module declares `Groups` only with `SPV_AMD_shader_ballot`) is
+//! checked here.
 //!
 //! Refused, one line each, naming the instruction: Workgroup scope (Metal
 //! has collective operations within a SIMD group only), the min and max
@@ -132,6 +135,9 @@ fn header(op: Op, len: usize) -> u32 {
 pub fn rewrite_groups(words: &Words) -> Result<Option<(Words, Rewritten)>, SpirvError> {
     let groups = Capability::Groups as u32;
     let mut declares = false;
+    // Where `OpCapability Groups` is, and whether the extension is declared.
+    let mut capability_at: Option<usize> = None;
+    let mut extension = false;
     let mut capabilities: HashSet<u32> = HashSet::new();
     let mut amd_sets: HashSet<u32> = HashSet::new();
     // Integer types: id -> (width, signed).
@@ -145,10 +151,16 @@ pub fn rewrite_groups(words: &Words) -> Result<Option<(Words, Rewritten)>, Spirv
         let w = inst.words;
         match inst.opcode {
             OP_CAPABILITY if w.len() >= 2 => {
-                declares |= w[1] == groups;
+                if w[1] == groups {
+                    declares = true;
+                    capability_at = Some(inst.offset);
+                }
                 capabilities.insert(w[1]);
             }
-            OP_EXTENSION => declares |= literal(&w[1..]) == EXTENSION,
+            OP_EXTENSION if literal(&w[1..]) == EXTENSION => {
+                declares = true;
+                extension = true;
+            }
             OP_EXT_INST_IMPORT if w.len() >= 3 && literal(&w[2..]) == EXTENSION => {
                 declares = true;
                 amd_sets.insert(w[1]);
@@ -164,6 +176,13 @@ pub fn rewrite_groups(words: &Words) -> Result<Option<(Words, Rewritten)>, Spirv
     }
     if !declares {
         return Ok(None);
+    }
+    // The validator sees the rewritten module only: what it would have
+    // said of the original's declarations is said here.
+    if let (Some(at), false) = (capability_at, extension) {
+        return Err(SpirvError::Unsupported(format!(
+            "OpCapability Groups (word {at}): a Vulkan module declares it only with OpExtension \"SPV_AMD_shader_ballot\" (GL_AMD_shader_ballot), which this module lacks"
+        )));
     }
     for inst in super::inst::parse(words)? {
         if let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) {
@@ -404,8 +423,7 @@ OpFunctionEnd
         )
     }
 
-    const GROUPS: &str = "OpCapability Groups\n";
-    const AMD: &str = "OpCapability Groups\nOpExtension \"SPV_AMD_shader_ballot\"\n";
+    const GROUPS: &str = "OpCapability Groups\nOpExtension \"SPV_AMD_shader_ballot\"\n";
 
     fn rewrite(text: &str) -> Result<(String, Rewritten), String> {
         let words = assemble(text, spirv_tools::TargetEnv::Universal_1_0);
@@ -456,7 +474,7 @@ OpFunctionEnd
 %s = OpGroupUMaxNonUniformAMD %uint %uint_3 Reduce %x
 %t = OpGroupSMaxNonUniformAMD %int %uint_3 Reduce %sx
 ";
-        let (text, r) = rewrite(&module(AMD, source)).unwrap();
+        let (text, r) = rewrite(&module(GROUPS, source)).unwrap();
         assert_eq!(
             r,
             Rewritten {
@@ -563,7 +581,7 @@ OpFunctionEnd
     #[test]
     fn capabilities_already_declared_are_not_repeated_and_1_5_stays_1_5() {
         let text = module(
-            "OpCapability GroupNonUniform\nOpCapability GroupNonUniformArithmetic\nOpCapability Groups\n",
+            "OpCapability GroupNonUniform\nOpCapability GroupNonUniformArithmetic\nOpCapability Groups\nOpExtension \"SPV_AMD_shader_ballot\"\n",
             "%c = OpGroupIAdd %uint %uint_3 Reduce %x\n%d = OpGroupNonUniformIAdd %uint %uint_3 Reduce %x\n",
         )
         .replace("OpEntryPoint GLCompute %main \"main\" %lid", "OpEntryPoint GLCompute %main \"main\" %lid");
@@ -606,7 +624,7 @@ OpFunctionEnd
     #[test]
     fn min_and_max_scans_are_refused() {
         let e = rewrite(&module(
-            AMD,
+            GROUPS,
             "%c = OpGroupUMinNonUniformAMD %uint %uint_3 InclusiveScan %x\n",
         ))
         .unwrap_err();
@@ -638,7 +656,7 @@ OpFunctionEnd
             };
             let ty = if n == 4 { "%uint" } else { "%float" };
             let text = module(
-                AMD,
+                GROUPS,
                 &format!("%r = OpExtInst {ty} %amd {name} {operands}\n"),
             )
             .replace(
@@ -656,6 +674,19 @@ OpFunctionEnd
                 "{e}"
             );
         }
+    }
+
+    #[test]
+    fn groups_without_the_extension_is_refused_as_the_validator_would() {
+        let e = rewrite(&module(
+            "OpCapability Groups\n",
+            "%c = OpGroupIAdd %uint %uint_3 Reduce %x\n",
+        ))
+        .unwrap_err();
+        assert!(
+            e.starts_with("OpCapability Groups (word 7): a Vulkan module declares it only with OpExtension \"SPV_AMD_shader_ballot\""),
+            "{e}"
+        );
     }
 
     #[test]
