@@ -31,7 +31,8 @@
 //! `GroupNonUniform*` capabilities the new instructions need, the
 //! `SPV_AMD_shader_ballot` extension and instruction set import are removed,
 //! and a module older than SPIR-V 1.3 (where GroupNonUniform begins) is
-//! raised to 1.3. The rewritten module is then validated like any other;
+//! raised to 1.3 (a module that declares `Groups` and uses none of it only
+//! loses the capability and the extension). The rewritten module is then validated like any other;
 //! what the validator would have said of the original's declarations (a
 //! Vulkan module declares `Groups` only with `SPV_AMD_shader_ballot`) is
 //! checked here.
@@ -302,7 +303,11 @@ pub fn rewrite_groups(words: &Words) -> Result<Option<(Words, Rewritten)>, Spirv
         }
         plans.insert(inst.offset, plan);
     }
-    needed.insert(Capability::GroupNonUniform as u32);
+    // A module that declares Groups and uses none of it loses the
+    // capability and keeps its version.
+    if !plans.is_empty() {
+        needed.insert(Capability::GroupNonUniform as u32);
+    }
 
     // Unsigned integer types for the bitcasts: existing, or new ids
     // declared right after the signed type of the same width.
@@ -326,7 +331,7 @@ pub fn rewrite_groups(words: &Words) -> Result<Option<(Words, Rewritten)>, Spirv
     let mut out: Vec<u32> = Vec::with_capacity(all.len() + 8);
     out.extend_from_slice(&all[..5]);
     let mut rewritten = Rewritten::default();
-    if out[1] < VERSION_1_3 {
+    if out[1] < VERSION_1_3 && !plans.is_empty() {
         out[1] = VERSION_1_3;
         rewritten.raised_version = true;
     }
@@ -687,6 +692,17 @@ OpFunctionEnd
             e.starts_with("OpCapability Groups (word 7): a Vulkan module declares it only with OpExtension \"SPV_AMD_shader_ballot\""),
             "{e}"
         );
+    }
+
+    #[test]
+    fn groups_declared_and_unused_is_dropped_and_the_version_kept() {
+        let words = assemble(&module(GROUPS, ""), spirv_tools::TargetEnv::Universal_1_0);
+        let (out, r) = rewrite_groups(&words).unwrap().unwrap();
+        assert_eq!(r, Rewritten::default());
+        assert_eq!(out.version(), (1, 0));
+        let text = disassemble(&out);
+        assert!(!text.contains("Group") && !text.contains("AMD"), "{text}");
+        crate::spirv::validate::spirv_tools(&out).unwrap();
     }
 
     #[test]
