@@ -320,8 +320,8 @@ pub fn rewrite_groups(words: &Words) -> Result<Option<(Words, Rewritten)>, Spirv
     }
     let mut new_types: HashMap<u32, u32> = HashMap::new();
     for &width in &unsigned_widths {
-        if !unsigned.contains_key(&width) {
-            unsigned.insert(width, bound);
+        if let std::collections::hash_map::Entry::Vacant(e) = unsigned.entry(width) {
+            e.insert(bound);
             new_types.insert(width, bound);
             bound += 1;
         }
@@ -588,8 +588,7 @@ OpFunctionEnd
         let text = module(
             "OpCapability GroupNonUniform\nOpCapability GroupNonUniformArithmetic\nOpCapability Groups\nOpExtension \"SPV_AMD_shader_ballot\"\n",
             "%c = OpGroupIAdd %uint %uint_3 Reduce %x\n%d = OpGroupNonUniformIAdd %uint %uint_3 Reduce %x\n",
-        )
-        .replace("OpEntryPoint GLCompute %main \"main\" %lid", "OpEntryPoint GLCompute %main \"main\" %lid");
+        );
         let words = assemble(&text, spirv_tools::TargetEnv::Universal_1_5);
         let (out, r) = rewrite_groups(&words).unwrap().unwrap();
         assert!(!r.raised_version);
