@@ -6,7 +6,8 @@
 //! MSL (`// unimplemented op`), and writes the `SPV_AMD_shader_ballot`
 //! `OpGroup…NonUniformAMD` forms as GLSL's `addInvocationsNonUniformAMD` …,
 //! which MSL does not have. At Subgroup scope each has a GroupNonUniform
-//! twin with the same result (SPIR-V specification, 3.52.21 and 3.52.24):
+//! twin with the same result (the SPIR-V specification's Group and Subgroup
+//! instructions, and its Non-Uniform instructions):
 //!
 //! - `OpGroupAll`, `OpGroupAny`, `OpGroupBroadcast` and the arithmetic
 //!   `OpGroup…` forms require every invocation of the subgroup to execute
@@ -32,10 +33,15 @@
 //! `SPV_AMD_shader_ballot` extension and instruction set import are removed,
 //! and a module older than SPIR-V 1.3 (where GroupNonUniform begins) is
 //! raised to 1.3 (a module that declares `Groups` and uses none of it only
-//! loses the capability and the extension). The rewritten module is then validated like any other;
-//! what the validator would have said of the original's declarations (a
-//! Vulkan module declares `Groups` only with `SPV_AMD_shader_ballot`) is
-//! checked here.
+//! loses the capability and the extension). The rewritten module is then
+//! validated like any other.
+//!
+//! glslang declares `SPV_AMD_shader_ballot` only for the `…NonUniformAMD`
+//! forms: `addInvocationsAMD` alone gives `OpCapability Groups` without it,
+//! which SPIRV-Tools' validator rejects in a Vulkan environment (Vulkan
+//! enables the capability through that extension). halc takes such a module:
+//! the declaration changes nothing the instructions compute, and neither
+//! remains after the rewrite.
 //!
 //! Refused, one line each, naming the instruction: Workgroup scope (Metal
 //! has collective operations within a SIMD group only), the min and max
@@ -136,9 +142,6 @@ fn header(op: Op, len: usize) -> u32 {
 pub fn rewrite_groups(words: &Words) -> Result<Option<(Words, Rewritten)>, SpirvError> {
     let groups = Capability::Groups as u32;
     let mut declares = false;
-    // Where `OpCapability Groups` is, and whether the extension is declared.
-    let mut capability_at: Option<usize> = None;
-    let mut extension = false;
     let mut capabilities: HashSet<u32> = HashSet::new();
     let mut amd_sets: HashSet<u32> = HashSet::new();
     // Integer types: id -> (width, signed).
@@ -152,16 +155,10 @@ pub fn rewrite_groups(words: &Words) -> Result<Option<(Words, Rewritten)>, Spirv
         let w = inst.words;
         match inst.opcode {
             OP_CAPABILITY if w.len() >= 2 => {
-                if w[1] == groups {
-                    declares = true;
-                    capability_at = Some(inst.offset);
-                }
+                declares |= w[1] == groups;
                 capabilities.insert(w[1]);
             }
-            OP_EXTENSION if literal(&w[1..]) == EXTENSION => {
-                declares = true;
-                extension = true;
-            }
+            OP_EXTENSION => declares |= literal(&w[1..]) == EXTENSION,
             OP_EXT_INST_IMPORT if w.len() >= 3 && literal(&w[2..]) == EXTENSION => {
                 declares = true;
                 amd_sets.insert(w[1]);
@@ -177,13 +174,6 @@ pub fn rewrite_groups(words: &Words) -> Result<Option<(Words, Rewritten)>, Spirv
     }
     if !declares {
         return Ok(None);
-    }
-    // The validator sees the rewritten module only: what it would have
-    // said of the original's declarations is said here.
-    if let (Some(at), false) = (capability_at, extension) {
-        return Err(SpirvError::Unsupported(format!(
-            "OpCapability Groups (word {at}): a Vulkan module declares it only with OpExtension \"SPV_AMD_shader_ballot\" (GL_AMD_shader_ballot), which this module lacks"
-        )));
     }
     for inst in super::inst::parse(words)? {
         if let (Some(ty), Some(id)) = (inst.result_type, inst.result_id) {
@@ -681,15 +671,17 @@ OpFunctionEnd
     }
 
     #[test]
-    fn groups_without_the_extension_is_refused_as_the_validator_would() {
-        let e = rewrite(&module(
+    fn groups_without_the_extension_as_glslang_writes_it_is_rewritten() {
+        let (text, r) = rewrite(&module(
             "OpCapability Groups\n",
-            "%c = OpGroupIAdd %uint %uint_3 Reduce %x\n",
+            "%c = OpGroupUMin %uint %uint_3 Reduce %x\n",
         ))
-        .unwrap_err();
-        assert!(
-            e.starts_with("OpCapability Groups (word 7): a Vulkan module declares it only with OpExtension \"SPV_AMD_shader_ballot\""),
-            "{e}"
+        .unwrap();
+        assert_eq!(r.instructions, 1);
+        assert_eq!(
+            body(&text),
+            ["OpGroupNonUniformUMin %uint %uint_3 Reduce %x"],
+            "{text}"
         );
     }
 
