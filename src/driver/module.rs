@@ -45,15 +45,22 @@ pub(super) fn parse_stages(
         .chain(&input.specs)
         .cloned()
         .collect();
-    // Each rewrite copies the module: none when there is nothing to remove
-    // or bake. Non-semantic instructions (debug information, debugPrintf)
-    // go first: nothing after sees them.
+    // Each rewrite copies the module: none when there is nothing to remove,
+    // rewrite or bake. Non-semantic instructions (debug information,
+    // debugPrintf) go first: nothing after sees them.
     let (words, debug_printfs, mut baked) = t
         .time(Stage::Parse, || {
             let words = spirv::Words::from_bytes(&input.bytes)?;
             let (words, stripped) = match spirv::strip::strip_non_semantic(&words)? {
                 Some((w, s)) => (w, s),
                 None => (words, spirv::strip::Stripped::default()),
+            };
+            // Subgroup-scope Groups instructions (GL_AMD_shader_ballot)
+            // become GroupNonUniform ones; everything after, the validator
+            // included, reads the rewritten module.
+            let words = match spirv::groups::rewrite_groups(&words)? {
+                Some((w, _)) => w,
+                None => words,
             };
             if specs.is_empty() {
                 return Ok((words, stripped.debug_printfs, Vec::new()));

@@ -1,5 +1,6 @@
-//! SPIR-V input: header checks and byte order ([`binary`]), build-time
-//! specialization ([`specialize()`]), reflection into plain types
+//! SPIR-V input: header checks and byte order ([`binary`]), the `Groups`
+//! capability rewritten to GroupNonUniform instructions ([`groups`]),
+//! build-time specialization ([`specialize()`]), reflection into plain types
 //! ([`reflect()`], which reads instructions as views of the words: `inst.rs`)
 //! and the structure of push-constant and buffer blocks ([`blocks`]). The
 //! plain types are the ground floor's ([`crate::model`]), re-exported here.
@@ -10,6 +11,7 @@
 
 pub mod binary;
 pub mod blocks;
+pub mod groups;
 mod index;
 pub(crate) mod inst;
 pub mod nesting;

@@ -237,7 +237,7 @@ const UNSUPPORTED: &[(u32, &str, &str)] = &[
     (
         18,
         "Groups",
-        "SPIRV-Cross's MSL backend translates none of the Groups instructions: OpGroupAll, OpGroupAny, OpGroupBroadcast, OpGroupIAdd, OpGroupFAdd, OpGroupFMin/UMin/SMin and OpGroupFMax/UMax/SMax (GLSL's GL_AMD_shader_ballot `addInvocationsAMD` …), at Workgroup or Subgroup scope, are left out (`// unimplemented op`, and SPIRV-Cross fails when their result is used), and the SPV_AMD_shader_ballot NonUniform forms become GLSL's `addInvocationsNonUniformAMD` …, which MSL does not have; use the GroupNonUniform instructions (GL_KHR_shader_subgroup) instead",
+        "SPIRV-Cross's MSL backend translates none of the Groups instructions (`// unimplemented op`, or GLSL names MSL lacks): halc takes them only through its rewrite of Subgroup-scope ones to GroupNonUniform instructions (`spirv::groups::rewrite_groups`), which `halc compile` runs before these checks",
     ),
     // SPV_KHR_float_controls beyond SignedZeroInfNanPreserve: SPIRV-Cross
     // writes nothing for these modes, and MSL has no way to ask for them.

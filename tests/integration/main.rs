@@ -19,6 +19,7 @@ mod diff_undefined;
 mod docs;
 mod fixtures;
 mod glsl_cli;
+mod groups;
 mod invalid;
 mod jobserver;
 mod layout;

@@ -91,7 +91,7 @@ pub use session::{
     serve, BufferId, ImageId, PipelineId, Place, SamplerId, Session, SessionBound, SessionResource,
 };
 #[cfg(feature = "driver")]
-pub use spirv::required_by_module;
+pub use spirv::{extensions_required_by_module, required_by_module};
 
 #[cfg(all(test, feature = "driver"))]
 mod thread_tests {

@@ -312,6 +312,7 @@ fn device_extension(spv: &str) -> Option<&'static str> {
         "SPV_KHR_shader_clock" => "VK_KHR_shader_clock",
         "SPV_EXT_shader_atomic_float_add" => "VK_EXT_shader_atomic_float",
         "SPV_KHR_shader_ballot" => "VK_EXT_shader_subgroup_ballot",
+        "SPV_AMD_shader_ballot" => "VK_AMD_shader_ballot",
         "SPV_KHR_subgroup_vote" => "VK_EXT_shader_subgroup_vote",
         "SPV_KHR_maximal_reconvergence" => "VK_KHR_shader_maximal_reconvergence",
         "SPV_KHR_quad_control" => "VK_KHR_shader_quad_control",
@@ -342,6 +343,8 @@ pub(crate) fn capability_needs(cap: u32) -> Option<(&'static str, &'static [&'st
         10 => ("Float64", &["shaderFloat64"]),
         11 => ("Int64", &["shaderInt64"]),
         22 => ("Int16", &["shaderInt16"]),
+        // OpGroupIAdd …, OpGroup…NonUniformAMD: GL_AMD_shader_ballot.
+        18 => ("Groups", &["VK_AMD_shader_ballot"]),
         28 => (
             "UniformBufferArrayDynamicIndexing",
             &["shaderUniformBufferArrayDynamicIndexing"],
@@ -525,6 +528,25 @@ pub fn required_by_module(words: &[u32]) -> Result<Vec<String>> {
     Ok(scan(words)?.needs().into_iter().map(|n| n.name).collect())
 }
 
+/// Device extensions a module may not go to a driver without, with what
+/// the module declares that needs each (`capability Groups`,
+/// `VK_AMD_shader_ballot`): they stand for no feature a driver could
+/// quietly lack, and lavapipe, which lacks `VK_AMD_shader_ballot`, still
+/// runs the Groups instructions. A run without them is not Vulkan: give
+/// them as required [`features`](crate::ReferenceOptions::features), so a
+/// device that lacks one fails with [`Error::UnsupportedFeatures`].
+///
+/// Errors only for a malformed module ([`Error::InvalidSpirv`]).
+pub fn extensions_required_by_module(words: &[u32]) -> Result<Vec<(String, String)>> {
+    const REQUIRED: &[&str] = &["VK_AMD_shader_ballot"];
+    Ok(scan(words)?
+        .needs()
+        .into_iter()
+        .filter(|n| REQUIRED.contains(&n.name.as_str()))
+        .map(|n| (n.declares, n.name))
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -539,6 +561,31 @@ mod tests {
     fn fixture(name: &str) -> Vec<u32> {
         let path = format!("{}/../fixtures/kernels/{name}", env!("CARGO_MANIFEST_DIR"));
         words(&std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}")))
+    }
+
+    #[test]
+    fn groups_needs_vk_amd_shader_ballot_which_no_driver_may_do_without() {
+        for f in ["groups_amd.spv", "groups_vote_broadcast.spv"] {
+            assert_eq!(
+                extensions_required_by_module(&fixture(f)).unwrap(),
+                [(
+                    "capability Groups".to_string(),
+                    "VK_AMD_shader_ballot".to_string()
+                )],
+                "{f}"
+            );
+            assert!(required_by_module(&fixture(f))
+                .unwrap()
+                .contains(&"VK_AMD_shader_ballot".to_string()));
+        }
+        // Other extensions stay optional.
+        for f in ["subgroup_ballot_khr.spv", "storage_16_8.spv"] {
+            assert_eq!(
+                extensions_required_by_module(&fixture(f)).unwrap(),
+                [],
+                "{f}"
+            );
+        }
     }
 
     #[test]

@@ -105,22 +105,41 @@ pub(super) fn run(
     // The SPIR-V on Vulkan: a driver session, opened before the CPU run
     // only when that run needs the device's subgroup size, else after it,
     // when the CPU side gave something to compare.
-    let open = || {
+    // Extensions the module is not Vulkan without (GL_AMD_shader_ballot's
+    // Groups capability needs VK_AMD_shader_ballot): required, and a device
+    // that lacks one leaves the kernel uncompared (inner `Err`).
+    let extensions = vulkan_reference::extensions_required_by_module(words.as_slice())
+        .map_err(|e| format!("vulkan: {e}"))?;
+    let open = || -> Result<Result<vulkan_reference::Session, String>, String> {
         // What the module needs (features for its capabilities, extensions
         // for its OpExtensions), enabled where the device has it, as the
         // Vulkan CTS registers a test with its requirements.
         let optional_features = vulkan_reference::required_by_module(words.as_slice())
             .map_err(|e| format!("vulkan: {e}"))?;
-        vulkan_reference::Session::new(
+        match vulkan_reference::Session::new(
             &vulkan_reference::ReferenceOptions {
                 device: opts.vulkan_device.clone(),
+                features: extensions.iter().map(|(_, e)| e.clone()).collect(),
                 optional_features,
                 timeout: opts.time_limit,
                 ..Default::default()
             },
             crate::run::amber::run::vulkan_place(opts.vulkan_program.as_deref()),
-        )
-        .map_err(|e| format!("vulkan: {e}"))
+        ) {
+            Ok(session) => Ok(Ok(session)),
+            Err(vulkan_reference::Error::UnsupportedFeatures { device, names }) => {
+                match extensions.iter().find(|(_, e)| names.contains(e)) {
+                    Some((declares, extension)) => Ok(Err(format!(
+                        "the module declares {declares}, which needs the device extension {extension}, and Vulkan device {device:?} does not support it: not compared"
+                    ))),
+                    None => Err(format!(
+                        "vulkan: {}",
+                        vulkan_reference::Error::UnsupportedFeatures { device, names }
+                    )),
+                }
+            }
+            Err(e) => Err(format!("vulkan: {e}")),
+        }
     };
     // Subgroup results depend on the width: the CPU emulates the Vulkan
     // device's (Apple GPUs have 32 lanes; the MSL reads the width at run
@@ -129,7 +148,10 @@ pub(super) fn run(
     let mut opened = None;
     let narrowed;
     let device = if subgroups {
-        let reference = open()?;
+        let reference = match open()? {
+            Ok(r) => r,
+            Err(why) => return Ok(Ran::Inconclusive(why)),
+        };
         let width = reference.subgroup_size();
         opened = Some(reference);
         if width == device.simd_width() {
@@ -155,7 +177,10 @@ pub(super) fn run(
     };
     let reference = match opened {
         Some(r) => r,
-        None => open()?,
+        None => match open()? {
+            Ok(r) => r,
+            Err(why) => return Ok(Ran::Inconclusive(why)),
+        },
     };
     let vulkan = on_vulkan(&reference, k, words, resources, push, opts.groups)?;
     Ok(Ran::Both {

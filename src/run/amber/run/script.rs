@@ -180,18 +180,31 @@ pub fn run_in(
         // extensions of their OpExtensions) is enabled where the device
         // has it, as the Vulkan CTS registers a test with its requirements.
         let mut optional_features = Vec::new();
+        // Extensions a module is not Vulkan without (GL_AMD_shader_ballot's
+        // Groups capability needs VK_AMD_shader_ballot): required, so a
+        // device that lacks one makes the test a skip naming it.
+        let mut extensions: Vec<(String, String)> = Vec::new();
         for bytes in modules.values().flatten() {
             if let Ok(words) = crate::spirv::Words::from_bytes(bytes) {
                 optional_features.extend(
                     vulkan_reference::required_by_module(words.as_slice()).unwrap_or_default(),
                 );
+                extensions.extend(
+                    vulkan_reference::extensions_required_by_module(words.as_slice())
+                        .unwrap_or_default(),
+                );
             }
         }
         optional_features.sort();
         optional_features.dedup();
+        extensions.sort();
+        extensions.dedup();
+        let mut features: Vec<String> =
+            script.requirements.iter().map(|(r, _)| r.clone()).collect();
+        features.extend(extensions.iter().map(|(_, e)| e.clone()));
         let options = vulkan_reference::ReferenceOptions {
             device: opts.vulkan_device.clone(),
-            features: script.requirements.iter().map(|(r, _)| r.clone()).collect(),
+            features,
             optional_features,
             properties: script.properties.iter().map(|(r, _)| r.clone()).collect(),
             timeout: opts.vulkan_timeout,
@@ -207,6 +220,17 @@ pub fn run_in(
                 samplers: BTreeMap::new(),
                 pipelines: BTreeMap::new(),
             })),
+            Err(vulkan_reference::Error::UnsupportedFeatures { device, names })
+                if extensions.iter().any(|(_, e)| names.contains(e)) =>
+            {
+                let (declares, extension) = extensions
+                    .iter()
+                    .find(|(_, e)| names.contains(e))
+                    .expect("found above");
+                return Outcome::Skip(format!(
+                    "{name}: vulkan: a shader declares {declares}, which needs the device extension {extension}, and device {device:?} does not support it"
+                ));
+            }
             Err(e @ vulkan_reference::Error::UnsupportedFeatures { .. }) => {
                 return Outcome::Skip(format!("{name}: vulkan: {e}"))
             }
