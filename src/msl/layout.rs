@@ -256,7 +256,7 @@ pub fn layout_for(
                 b.kind
             ))
         };
-        if p.buffer.is_some() && !b.kind.is_buffer() {
+        if p.buffer.is_some() && !b.kind.takes_buffer_slot() {
             return wrong("buffer");
         }
         if p.texture.is_some() && !b.kind.is_texture() {
@@ -484,7 +484,7 @@ fn assign_discrete(
     owner: String,
 ) -> Result<(), LayoutError> {
     let n = b.count;
-    if b.kind.is_buffer() && b.buffer_index.is_none() {
+    if b.kind.takes_buffer_slot() && b.buffer_index.is_none() {
         match (pin.buffer, pinned_pass) {
             (Some(p), true) => b.buffer_index = Some(buffers.pin(p, n, owner.clone())?),
             (None, false) => b.buffer_index = Some(buffers.alloc(n, owner.clone(), 0)?),

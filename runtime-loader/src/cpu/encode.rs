@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::ffi::c_void;
 
+use super::accel::AccelerationStructure;
 use super::bindings::{Bound, ResourceBindings};
 use super::buffer::{Buffer, Mapping};
 use super::source::{Param, ParamKind, SAMPLER_SLOT_BASE, SLOT_COUNT, TEXTURE_SLOT_BASE};
@@ -54,6 +55,9 @@ pub(super) struct Encoded {
     /// The textures and samplers the slots and argument buffers point to.
     _textures: Vec<Texture>,
     _samplers: Vec<Sampler>,
+    /// The acceleration structures whose resource ids the slots and
+    /// argument buffers hold.
+    _accels: Vec<AccelerationStructure>,
 }
 
 /// The full slot table with `buffers` at the buffer slots.
@@ -82,6 +86,7 @@ impl Encoded {
             _keep: keep,
             _textures: Vec::new(),
             _samplers: Vec::new(),
+            _accels: Vec::new(),
         }
     }
 
@@ -104,6 +109,7 @@ impl Encoded {
             _keep: Vec::new(),
             _textures: textures,
             _samplers: samplers,
+            _accels: Vec::new(),
         }
     }
 
@@ -123,6 +129,7 @@ impl Encoded {
             _keep: Vec::new(),
             _textures: Vec::new(),
             _samplers: Vec::new(),
+            _accels: Vec::new(),
         }
     }
 }
@@ -161,6 +168,10 @@ pub(super) fn encode(
     let mut textures: Vec<Texture> = Vec::new();
     let mut samplers: Vec<Sampler> = Vec::new();
     let mut resident_textures: Vec<Texture> = Vec::new();
+    let mut accels: Vec<AccelerationStructure> = Vec::new();
+    let mut resident_accels: Vec<AccelerationStructure> = Vec::new();
+    // (structure, bottom level) pairs the plan made resident.
+    let mut resident_primitives: Vec<(ResourceKey, u32)> = Vec::new();
     let mut keep = Vec::new();
     let mut regions = Vec::new();
     let mut resident: Vec<&Buffer> = Vec::new();
@@ -258,6 +269,7 @@ pub(super) fn encode(
             }
             Command::UseResource { key, .. } => match bindings.get(*key)? {
                 Bound::Buffer { buffer, .. } => resident.push(buffer),
+                Bound::AccelerationStructure(a) => resident_accels.push((*a).clone()),
                 b => {
                     let t = b.texture().ok_or(not(
                         *key,
@@ -304,10 +316,50 @@ pub(super) fn encode(
                 slots[i] = s.gpu_resource_id() as *mut c_void;
                 samplers.push(s.clone());
             }
+            Command::SetAccelerationStructure { index, key } => {
+                let a = bindings.get(*key)?.acceleration_structure().ok_or(not(
+                    *key,
+                    "the plan sets an acceleration structure where none is bound",
+                ))?;
+                let i = slot(*index)?;
+                // The kernel's parameter is the structure's 8-byte id.
+                slots[i] = a.gpu_resource_id() as *mut c_void;
+                bound_bytes[i] = 8;
+                accels.push(a.clone());
+            }
+            Command::UsePrimitiveStructure { key, index } => {
+                let a = bindings.get(*key)?.acceleration_structure().ok_or(not(
+                    *key,
+                    "the plan makes resident a primitive structure of something that is not an acceleration structure",
+                ))?;
+                if *index as usize >= a.scene().bottom.len() {
+                    return Err(not(
+                        *key,
+                        "the plan makes resident a primitive structure the acceleration structure does not have",
+                    ));
+                }
+                resident_primitives.push((*key, *index));
+            }
             Command::Dispatch {
                 threadgroups,
                 threads_per_threadgroup,
             } => dispatch = Some((*threadgroups, *threads_per_threadgroup)),
+        }
+    }
+    // Every bound acceleration structure's bottom levels must be made
+    // resident, as Metal needs each primitive structure to be.
+    for (key, b) in bindings.objects() {
+        if let Some(a) = b.acceleration_structure() {
+            let bottoms = u32::try_from(a.scene().bottom.len()).unwrap_or(u32::MAX);
+            if let Some(missing) = (0..bottoms).find(|i| !resident_primitives.contains(&(key, *i)))
+            {
+                return Err(CpuError::Kernel {
+                    kernel,
+                    message: format!(
+                        "primitive structure {missing} of the acceleration structure bound to {key} is not made resident (useResource)"
+                    ),
+                });
+            }
         }
     }
     let (threadgroups, threads) = dispatch.ok_or(CpuError::Kernel {
@@ -409,6 +461,27 @@ pub(super) fn encode(
                     textures.push(t.clone());
                     continue;
                 }
+                MemberValue::AccelerationStructure { .. } => {
+                    // The kernel finds the structure by the id in the
+                    // bytes: a bound structure's, made resident.
+                    let found = bindings
+                        .objects()
+                        .find_map(|(_, b)| {
+                            b.acceleration_structure()
+                                .filter(|s| s.gpu_resource_id() == address)
+                        })
+                        .ok_or_else(|| stray("acceleration structure"))?;
+                    if !resident_accels.iter().any(|r| r.same(found)) {
+                        return Err(CpuError::NotResident {
+                            kernel,
+                            key: m.key,
+                            set: a.set,
+                            byte_offset: m.byte_offset,
+                        });
+                    }
+                    accels.push(found.clone());
+                    continue;
+                }
                 MemberValue::Sampler { .. } => {
                     let s = bindings
                         .objects()
@@ -476,5 +549,6 @@ pub(super) fn encode(
         _keep: keep,
         _textures: textures,
         _samplers: samplers,
+        _accels: accels,
     })
 }

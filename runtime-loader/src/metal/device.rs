@@ -12,6 +12,7 @@ use objc2_metal::{
     MTLStorageMode, MTLTexture, MTLTextureDescriptor, MTLTextureUsage,
 };
 
+use super::accel::{self, AccelerationStructure};
 use super::bindings::ResourceBindings;
 use super::buffer::Buffer;
 use super::command::CommandBuffer;
@@ -169,6 +170,18 @@ impl Device {
             .raw()
             .newTextureWithDescriptor_offset_bytesPerRow(&desc, 0, pitch as usize)
             .ok_or_else(|| what("newTextureWithDescriptor:offset:bytesPerRow: returned nil".into()))
+    }
+
+    /// An acceleration structure holding `scene` (after
+    /// [`crate::scene::TopLevel::check`]): one primitive structure per
+    /// bottom level and the instance structure over them, built and waited
+    /// for (see [`AccelerationStructure`] for how the scene maps onto
+    /// Metal's descriptors).
+    pub fn acceleration_structure(
+        &self,
+        scene: &crate::scene::TopLevel,
+    ) -> Result<AccelerationStructure, MetalError> {
+        accel::build(self.raw(), self.raw_queue(), scene)
     }
 
     /// A timeline semaphore starting at `initial`.
