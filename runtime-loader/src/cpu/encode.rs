@@ -552,3 +552,140 @@ pub(super) fn encode(
         _accels: accels,
     })
 }
+
+#[cfg(test)]
+mod accel_tests {
+    //! The slot and argument-buffer member of an acceleration structure hold
+    //! its resource id, and a dispatch that leaves the structure or one of
+    //! its primitive structures non-resident is refused, as Metal would
+    //! leave it unreadable.
+
+    use super::*;
+    use crate::plan::{ArgumentBufferPlan, ArgumentMember, Usage};
+    use crate::scene::{BottomLevel, Geometry, Instance, Primitives, TopLevel};
+
+    fn two_bottoms() -> AccelerationStructure {
+        let bottom = |z: f32| BottomLevel {
+            geometries: vec![Geometry {
+                primitives: Primitives::Triangles(vec![[
+                    [0.0, 0.0, z],
+                    [1.0, 0.0, z],
+                    [0.0, 1.0, z],
+                ]]),
+                opaque: true,
+                no_duplicate_any_hit: false,
+            }],
+        };
+        AccelerationStructure::build(&TopLevel {
+            bottom: vec![bottom(1.0), bottom(2.0)],
+            instances: vec![Instance::of(0), Instance::of(1)],
+        })
+        .unwrap()
+    }
+
+    const KEY: ResourceKey = ResourceKey {
+        set: 0,
+        binding: 0,
+        element: 0,
+    };
+
+    fn param(ty: &str, bytes: u64) -> Param {
+        Param {
+            ty: ty.into(),
+            name: "scene".into(),
+            kind: ParamKind::Buffer(0),
+            bytes,
+        }
+    }
+
+    fn plan(argument_buffers: Vec<ArgumentBufferPlan>, commands: Vec<Command>) -> DispatchPlan {
+        let mut commands = commands;
+        commands.push(Command::Dispatch {
+            threadgroups: [1, 1, 1],
+            threads_per_threadgroup: [1, 1, 1],
+        });
+        DispatchPlan {
+            kernel: "k".into(),
+            threads_per_threadgroup: [1, 1, 1],
+            threadgroups: [1, 1, 1],
+            argument_buffers,
+            commands,
+        }
+    }
+
+    fn primitives(n: u32) -> Vec<Command> {
+        (0..n)
+            .map(|index| Command::UsePrimitiveStructure { key: KEY, index })
+            .collect()
+    }
+
+    #[test]
+    fn a_discrete_acceleration_structure_slot_holds_its_resource_id() {
+        let a = two_bottoms();
+        let mut b = ResourceBindings::new();
+        b.acceleration_structure(0, 0, &a);
+        let params = [param(
+            "raytracing::acceleration_structure<raytracing::instancing>",
+            0,
+        )];
+        let mut commands = vec![Command::SetAccelerationStructure { index: 0, key: KEY }];
+        commands.extend(primitives(2));
+        let e = encode("k", &params, &plan(Vec::new(), commands.clone()), &b).unwrap();
+        assert_eq!(e.slots[0] as u64, a.gpu_resource_id());
+
+        // Negative control: one primitive structure left out.
+        commands.retain(|c| *c != Command::UsePrimitiveStructure { key: KEY, index: 1 });
+        let err = encode("k", &params, &plan(Vec::new(), commands), &b).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "kernel `k`: primitive structure 1 of the acceleration structure bound to (set 0, binding 0) is not made resident (useResource)"
+        );
+    }
+
+    #[test]
+    fn an_argument_buffer_member_holds_the_resource_id_of_a_resident_structure() {
+        let a = two_bottoms();
+        let mut b = ResourceBindings::new();
+        b.acceleration_structure(0, 0, &a);
+        let params = [param("constant spvDescriptorSetBuffer0&", 8)];
+        let ab = |id: u64| ArgumentBufferPlan {
+            set: 0,
+            buffer_index: 0,
+            bytes: id.to_le_bytes().to_vec(),
+            members: vec![ArgumentMember {
+                id: 0,
+                byte_offset: 0,
+                key: KEY,
+                value: MemberValue::AccelerationStructure { resource_id: id },
+            }],
+            sizes_table: None,
+        };
+        let mut commands = vec![
+            Command::SetArgumentBuffer { index: 0, set: 0 },
+            Command::UseResource {
+                key: KEY,
+                usage: Usage::Read,
+            },
+        ];
+        commands.extend(primitives(2));
+        let id = a.gpu_resource_id();
+        encode("k", &params, &plan(vec![ab(id)], commands.clone()), &b).unwrap();
+
+        // An id that is no bound structure's.
+        let err = encode("k", &params, &plan(vec![ab(id ^ 8)], commands.clone()), &b).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                CpuError::StrayResourceId {
+                    what: "acceleration structure",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        // The instance structure not made resident.
+        commands.remove(1);
+        let err = encode("k", &params, &plan(vec![ab(id)], commands), &b).unwrap_err();
+        assert!(matches!(err, CpuError::NotResident { .. }), "{err}");
+    }
+}
