@@ -118,7 +118,7 @@ fn materialize_encoder(
     for m in &a.members {
         let bound = bindings.get(m.key)?;
         let index = m.id as usize;
-        // SAFETY (all three calls): `index` is an `[[id(N)]]` the verified
+        // SAFETY (every call below): `index` is an `[[id(N)]]` the verified
         // executable records for this argument buffer, which the MSL
         // declares; the objects are live for the call and retained by the
         // command buffer until it completes (`KeepAlive`).
