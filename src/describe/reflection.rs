@@ -507,6 +507,7 @@ fn resource(b: runtime_loader::Binding<'_>) -> Resource {
             fb::BindingKind::CombinedImageSampler => "combined-image-sampler",
             fb::BindingKind::UniformTexelBuffer => "uniform-texel-buffer",
             fb::BindingKind::StorageTexelBuffer => "storage-texel-buffer",
+            fb::BindingKind::AccelerationStructure => "acceleration-structure",
             _ => "unknown",
         }
         .into(),

@@ -73,6 +73,31 @@ pub(super) fn prepare_entry(
             target: options.msl_version,
         }));
     }
+    // Ray queries: Metal's `intersection_query` and the templated
+    // `acceleration_structure<instancing>` SPIRV-Cross declares are MSL 2.4
+    // (macOS 12, iOS 15).
+    if let Some(b) = e
+        .bindings
+        .iter()
+        .find(|b| b.kind == spirv::BindingKind::AccelerationStructure)
+    {
+        if options.msl_version < MslVersion::RAY_QUERIES {
+            return Err(fail(ErrorKind::MslVersion {
+                what: format!(
+                    "(set {}, binding {}): an acceleration structure (ray queries, Metal's intersection_query)",
+                    b.set, b.binding
+                ),
+                needs: MslVersion::RAY_QUERIES,
+                target: options.msl_version,
+            }));
+        }
+        if b.count != 1 {
+            return Err(fail(ErrorKind::Rejected(format!(
+                "(set {}, binding {}): an array of acceleration structures: halc binds one acceleration structure per binding (declare one `accelerationStructureEXT` per binding)",
+                b.set, b.binding
+            ))));
+        }
+    }
     // A storage image read and written by one kernel is an
     // `access::read_write` texture, which Metal allows only for some
     // pixel formats: refuse the others here, not at pipeline creation.

@@ -28,6 +28,7 @@ fn kind(k: BindingKind) -> fb::BindingKind {
         BindingKind::CombinedImageSampler => fb::BindingKind::CombinedImageSampler,
         BindingKind::UniformTexelBuffer => fb::BindingKind::UniformTexelBuffer,
         BindingKind::StorageTexelBuffer => fb::BindingKind::StorageTexelBuffer,
+        BindingKind::AccelerationStructure => fb::BindingKind::AccelerationStructure,
     }
 }
 

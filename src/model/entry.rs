@@ -118,6 +118,11 @@ pub enum BindingKind {
     UniformTexelBuffer,
     /// Buffer-dimension image with Sampled = 2.
     StorageTexelBuffer,
+    /// `OpTypeAccelerationStructureKHR`: an instance acceleration structure
+    /// a ray query traverses (Metal's
+    /// `acceleration_structure<instancing>`, bound at a `[[buffer(N)]]` or
+    /// as an 8-byte resource id in an argument buffer).
+    AccelerationStructure,
 }
 
 impl BindingKind {
@@ -132,6 +137,7 @@ impl BindingKind {
             BindingKind::CombinedImageSampler => "combined image-sampler",
             BindingKind::UniformTexelBuffer => "uniform texel buffer",
             BindingKind::StorageTexelBuffer => "storage texel buffer",
+            BindingKind::AccelerationStructure => "acceleration structure",
         }
     }
 
@@ -141,6 +147,11 @@ impl BindingKind {
             self,
             BindingKind::StorageBuffer | BindingKind::UniformBuffer
         )
+    }
+    /// Whether this takes a `[[buffer(N)]]` slot when discrete: buffers,
+    /// and acceleration structures (`setAccelerationStructure:atBufferIndex:`).
+    pub fn takes_buffer_slot(self) -> bool {
+        self.is_buffer() || self == BindingKind::AccelerationStructure
     }
     /// Whether Metal binds this as a texture (combined ones included).
     pub fn is_texture(self) -> bool {

@@ -24,6 +24,9 @@ impl MslVersion {
     /// Metal's texture atomics (macOS 14, iOS 17): below it halc emulates
     /// image atomics with a buffer (SPIRV-Cross's `<name>_atomic`).
     pub const TEXTURE_ATOMICS: MslVersion = MslVersion { major: 3, minor: 1 };
+    /// Ray queries: `intersection_query` and the templated
+    /// `acceleration_structure<instancing>` (macOS 12, iOS 15).
+    pub const RAY_QUERIES: MslVersion = MslVersion { major: 2, minor: 4 };
 }
 
 impl Default for MslVersion {

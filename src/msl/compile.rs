@@ -88,7 +88,7 @@ pub fn generate_from(
             // buffer target (SPIRV-Cross's secondary index).
             buffer: b
                 .buffer_index
-                .or(b.id.filter(|_| b.kind.is_buffer()))
+                .or(b.id.filter(|_| b.kind.takes_buffer_slot()))
                 .or(b.atomic_buffer.and_then(|a| a.buffer_index.or(a.id)))
                 .unwrap_or(0),
             texture: b

@@ -256,7 +256,7 @@ pub fn layout_for(
                 b.kind
             ))
         };
-        if p.buffer.is_some() && !b.kind.is_buffer() {
+        if p.buffer.is_some() && !b.kind.takes_buffer_slot() {
             return wrong("buffer");
         }
         if p.texture.is_some() && !b.kind.is_texture() {
@@ -484,7 +484,7 @@ fn assign_discrete(
     owner: String,
 ) -> Result<(), LayoutError> {
     let n = b.count;
-    if b.kind.is_buffer() && b.buffer_index.is_none() {
+    if b.kind.takes_buffer_slot() && b.buffer_index.is_none() {
         match (pin.buffer, pinned_pass) {
             (Some(p), true) => b.buffer_index = Some(buffers.pin(p, n, owner.clone())?),
             (None, false) => b.buffer_index = Some(buffers.alloc(n, owner.clone(), 0)?),
@@ -635,6 +635,80 @@ mod tests {
             .bindings
             .iter()
             .all(|b| b.id.is_some() && b.texture_index.is_none()));
+    }
+
+    /// An acceleration structure takes a `[[buffer]]` slot in the discrete
+    /// model and an 8-byte member in an argument buffer (iOS tier 1 too,
+    /// where SPIRV-Cross keeps it in), and a binding map pins it with
+    /// `buffer` or `id`, never with `texture`.
+    #[test]
+    fn acceleration_structures_are_laid_out_as_buffers() {
+        let accel = Binding {
+            kind: BindingKind::AccelerationStructure,
+            access: Access::ReadOnly,
+            min_size: 0,
+            runtime_array_stride: 0,
+            ..buf(0, 0)
+        };
+        let e = entry(vec![accel, buf(0, 1)], None);
+        let slots = |l: &KernelLayout| -> Vec<_> {
+            l.bindings
+                .iter()
+                .map(|b| (b.buffer_index, b.texture_index, b.id, b.byte_offset))
+                .collect()
+        };
+        let discrete = LayoutOptions {
+            model: BindingModel::Discrete,
+            ..LayoutOptions::default()
+        };
+        let l = layout(&e, &discrete).unwrap();
+        assert_eq!(
+            slots(&l),
+            [(Some(0), None, None, None), (Some(1), None, None, None)]
+        );
+        for opts in [
+            LayoutOptions::default(),
+            LayoutOptions {
+                platform: Platform::IOS,
+                tier: Tier::Tier1,
+                ..LayoutOptions::default()
+            },
+        ] {
+            let l = layout(&e, &opts).unwrap();
+            assert_eq!(
+                slots(&l),
+                [
+                    (None, None, Some(0), Some(0)),
+                    (None, None, Some(1), Some(8))
+                ]
+            );
+            assert_eq!(l.argument_buffers[0].size, 16);
+        }
+        // Pins: `buffer` when discrete, `id` in an argument buffer.
+        let pinned = |toml: &str, model| {
+            let opts = LayoutOptions {
+                model,
+                map: BindingMap::from_toml(toml).unwrap(),
+                ..LayoutOptions::default()
+            };
+            layout(&e, &opts).map(|l| slots(&l)[0])
+        };
+        let pin = "[[binding]]\nset = 0\nbinding = 0\n";
+        assert_eq!(
+            pinned(&format!("{pin}buffer = 5\n"), BindingModel::Discrete),
+            Ok((Some(5), None, None, None))
+        );
+        assert_eq!(
+            pinned(&format!("{pin}id = 3\n"), BindingModel::ArgumentBuffers),
+            Ok((None, None, Some(3), Some(8)))
+        );
+        // Negative control: a texture slot is not its kind's.
+        assert_eq!(
+            pinned(&format!("{pin}texture = 0\n"), BindingModel::Discrete)
+                .unwrap_err()
+                .to_string(),
+            "(set 0, binding 0): binding map gives `texture`, which a AccelerationStructure does not have"
+        );
     }
 
     /// A storage image with atomics below MSL 3.1 takes its companion

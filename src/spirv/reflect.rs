@@ -517,6 +517,9 @@ fn binding(
         (StorageClass::UniformConstant, Op::TypeSampler) => {
             (BindingKind::Sampler, Access::ReadOnly, 0, 0)
         }
+        (StorageClass::UniformConstant, Op::TypeAccelerationStructureKHR) => {
+            (BindingKind::AccelerationStructure, Access::ReadOnly, 0, 0)
+        }
         (StorageClass::UniformConstant, Op::TypeSampledImage) => {
             // GLSL `samplerBuffer` is a sampled image over a Buffer-dim
             // image: a uniform texel buffer, with no sampler in Metal.

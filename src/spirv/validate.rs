@@ -117,6 +117,13 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     (4441, "VariablePointersStorageBuffer"),
     (4442, "VariablePointers"),
     (5345, "VulkanMemoryModel"),
+    // Ray queries (SPV_KHR_ray_query, GLSL GL_EXT_ray_query) from MSL 2.4
+    // on (`driver::entry` refuses older targets): SPIRV-Cross's
+    // `intersection_query<instancing, triangle_data>`, the acceleration
+    // structure a binding of its own (fixtures/kernels/ray_query.comp). The
+    // instructions whose MSL is wrong, missing or unchecked are refused by
+    // `RAY_QUERY_REFUSED` below.
+    (4472, "RayQueryKHR"),
     // Buffer device addresses: `device T*` in the MSL, given by the host as
     // `gpuAddress` and made resident with `reach`
     // (fixtures/kernels/buffer_reference.comp, run on the CPU and by halc
@@ -189,6 +196,8 @@ const TESTED_EXTENSIONS: &[&str] = &[
     "SPV_KHR_subgroup_vote",
     "SPV_KHR_vulkan_memory_model",
     "SPV_KHR_physical_storage_buffer",
+    // With the RayQueryKHR capability, which says what is admitted.
+    "SPV_KHR_ray_query",
     "SPV_EXT_physical_storage_buffer",
     // The descriptor-indexing capabilities above, for SPIR-V before 1.5.
     "SPV_EXT_descriptor_indexing",
@@ -214,24 +223,29 @@ const UNSUPPORTED: &[(u32, &str, &str)] = &[
     ),
     (12, "Int64Atomics", "Metal has no general 64-bit atomics"),
     (
-        4479,
+        4471,
         "RayQueryProvisionalKHR",
-        "ray queries are not supported by halc's Metal backend",
-    ),
-    (
-        4472,
-        "RayQueryKHR",
-        "ray queries are not supported by halc's Metal backend",
+        "the provisional ray-query capability (SPV_KHR_ray_query before its release) has other opcodes and semantics than RayQueryKHR, and SPIRV-Cross translates only the released form: rebuild the kernel with a current compiler (GL_EXT_ray_query gives RayQueryKHR)",
     ),
     (
         4478,
+        "RayTraversalPrimitiveCullingKHR",
+        "ray queries that skip triangles or boxes by a compile-time flag (`layout(primitive_culling)`) are not among what halc has tested: pass gl_RayFlagsSkipTrianglesEXT / gl_RayFlagsSkipAABBEXT in a value the kernel reads instead, which SPIRV-Cross maps to Metal's geometry_cull_mode",
+    ),
+    (
+        4479,
         "RayTracingKHR",
-        "ray tracing is not supported by halc's Metal backend",
+        "ray tracing pipelines (raygen, hit, miss, callable stages) are not supported by halc, which compiles compute kernels: use ray queries (GL_EXT_ray_query) from a compute kernel",
     ),
     (
         5340,
         "RayTracingNV",
         "ray tracing is not supported by halc's Metal backend",
+    ),
+    (
+        5391,
+        "RayQueryPositionFetchKHR",
+        "a ray query cannot read a hit triangle's vertex positions on Metal (MSL's intersection_query has no such query, and SPIRV-Cross translates none of OpRayQueryGetIntersectionTriangleVertexPositionsKHR): read them from the vertex buffer by the primitive index instead",
     ),
     (5055, "ShaderClockKHR", "Metal has no shader clock"),
     (
@@ -277,6 +291,42 @@ const UNSUPPORTED: &[(u32, &str, &str)] = &[
         "not a compute capability",
     ),
 ];
+
+/// Ray-query instructions whose MSL is wrong or missing in SPIRV-Cross's
+/// `CompilerMSL`, or that halc cannot check, with why. The others map to
+/// `intersection_query` methods one to one (docs/guide/accepts.md has the
+/// table).
+const RAY_QUERY_REFUSED: &[(u16, &str, &str)] = &[
+    (
+        4447,
+        "OpConvertUToAccelerationStructureKHR",
+        "Metal cannot make an acceleration structure from a 64-bit address (SPIRV-Cross refuses it too): bind the acceleration structure as a descriptor",
+    ),
+    (
+        6017,
+        "OpRayQueryGetRayFlagsKHR",
+        "SPIRV-Cross's MSL backend has no translation for it and falls back to GLSL's `rayQueryGetRayFlagsEXT`, which MSL does not have: keep the flags given to rayQueryInitializeEXT in a variable of the kernel",
+    ),
+    (
+        6021,
+        "OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR",
+        "Metal's intersection_query has no shader-binding-table record offset (SPIRV-Cross refuses it too)",
+    ),
+    (
+        6031,
+        "OpRayQueryGetIntersectionObjectToWorldKHR",
+        "SPIRV-Cross hands MSL's float4x3 get_*_object_to_world_transform() over as the SPIR-V matrix, and halc has not checked on a Metal device that its columns are SPIR-V's (basis vectors, then the translation) rather than a transposed matrix: pass the instance transforms in a buffer and index it by the instance id",
+    ),
+    (
+        6032,
+        "OpRayQueryGetIntersectionWorldToObjectKHR",
+        "SPIRV-Cross hands MSL's float4x3 get_*_world_to_object_transform() over as the SPIR-V matrix, and halc has not checked on a Metal device that its columns are SPIR-V's (basis vectors, then the translation) rather than a transposed matrix: pass the inverse instance transforms in a buffer and index it by the instance id",
+    ),
+];
+
+const OP_TYPE_RAY_QUERY: u16 = 4472;
+const OP_TYPE_ARRAY: u16 = 28;
+const OP_TYPE_RUNTIME_ARRAY: u16 = 29;
 
 /// Target environment matching the module's SPIR-V version.
 pub fn target_env(version: (u8, u8)) -> TargetEnv {
@@ -324,6 +374,7 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
     let mut pointer_values: HashSet<u32> = HashSet::new();
     let mut spec_indices = SpecIndices::default();
     let mut memory = MemoryModelCheck::default();
+    let mut ray_query_types: HashSet<u32> = HashSet::new();
     for inst in words.instructions() {
         let inst = inst?;
         memory.see(&inst, &spec_indices)?;
@@ -351,7 +402,28 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
                 limits.max_instructions
             )));
         }
+        if let Some((_, name, why)) = RAY_QUERY_REFUSED
+            .iter()
+            .find(|(op, _, _)| *op == inst.opcode)
+        {
+            return Err(SpirvError::Unsupported(format!(
+                "{name} (word {}): {why}",
+                inst.offset
+            )));
+        }
         match inst.opcode {
+            OP_TYPE_RAY_QUERY if inst.words.len() >= 2 => {
+                ray_query_types.insert(inst.words[1]);
+            }
+            OP_TYPE_ARRAY | OP_TYPE_RUNTIME_ARRAY
+                if inst.words.len() >= 3 && ray_query_types.contains(&inst.words[2]) =>
+            {
+                return Err(SpirvError::Unsupported(format!(
+                    "{} (word {}): an array of ray queries, which SPIRV-Cross declares as an array of MSL intersection_query objects that Metal's compiler has not been shown to accept (SPIRV-Cross's own test of it is marked .invalid, its MSL unchecked, since issue #1781): use one ray query variable per query",
+                    super::op_name(inst.opcode),
+                    inst.offset
+                )));
+            }
             OP_TYPE_POINTER | OP_TYPE_FORWARD_POINTER | OP_TYPE_UNTYPED_POINTER
                 if inst.words.len() >= 2 =>
             {
@@ -777,6 +849,53 @@ mod tests {
             e,
             "OpCapability Float64 (word 7): Metal has no 64-bit floating point (MSL has no `double`) and halc does not emulate it: compute in 32-bit `float` instead (in GLSL: no `double`, `dvec`, `dmat` or `lf` literal)"
         );
+    }
+
+    /// Ray queries: RayQueryKHR passes halc's own checks (the module then
+    /// lacks an entry point); the provisional capability, position fetch,
+    /// primitive culling and ray-tracing pipelines are refused by name, and
+    /// so is every ray-query instruction on the refused list, whatever its
+    /// operands.
+    #[test]
+    fn ray_query_capabilities_and_refused_instructions() {
+        let caps = |cap: u32| module(&[(2 << 16) | 17, 1, (2 << 16) | 17, cap]);
+        let e = check(&caps(4472), &Limits::default())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "module has no entry point");
+        for (cap, name) in [
+            (4471, "RayQueryProvisionalKHR"),
+            (4478, "RayTraversalPrimitiveCullingKHR"),
+            (4479, "RayTracingKHR"),
+            (5391, "RayQueryPositionFetchKHR"),
+        ] {
+            let e = check(&caps(cap), &Limits::default())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with(&format!("OpCapability {name} (word 7): ")),
+                "{e}"
+            );
+        }
+        for (op, name) in [
+            (4447, "OpConvertUToAccelerationStructureKHR"),
+            (6017, "OpRayQueryGetRayFlagsKHR"),
+            (
+                6021,
+                "OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR",
+            ),
+            (6031, "OpRayQueryGetIntersectionObjectToWorldKHR"),
+            (6032, "OpRayQueryGetIntersectionWorldToObjectKHR"),
+        ] {
+            let w = module(&[(2 << 16) | 17, 1, (4 << 16) | op, 1, 2, 3]);
+            let e = check(&w, &Limits::default()).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("{name} (word 7): ")), "{e}");
+        }
+        // Negative control: an admitted ray-query instruction (a getter of
+        // the committed T) passes this check.
+        let w = module(&[(2 << 16) | 17, 1, (5 << 16) | 6018, 1, 2, 3, 4]);
+        let e = check(&w, &Limits::default()).unwrap_err().to_string();
+        assert_eq!(e, "module has no entry point");
     }
 
     /// The capabilities admitted in issue 38 pass halc's own checks (the

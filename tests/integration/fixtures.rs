@@ -62,7 +62,7 @@ fn snapshots_per_fixture() {
 
             // Emulated image atomics on iOS tier 1 too, where storage
             // images and their companion buffers leave the argument buffer.
-            if name == "image_atomics_emulated" {
+            if name == "image_atomics_emulated" || name == "ray_query" {
                 let tier1 = Options {
                     layout: LayoutOptions {
                         platform: Platform::IOS,

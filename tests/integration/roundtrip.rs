@@ -24,6 +24,7 @@ fn kind(k: fb::BindingKind) -> BindingKind {
         fb::BindingKind::CombinedImageSampler => BindingKind::CombinedImageSampler,
         fb::BindingKind::UniformTexelBuffer => BindingKind::UniformTexelBuffer,
         fb::BindingKind::StorageTexelBuffer => BindingKind::StorageTexelBuffer,
+        fb::BindingKind::AccelerationStructure => BindingKind::AccelerationStructure,
         other => panic!("unknown kind {other:?}"),
     }
 }
@@ -269,6 +270,10 @@ fn every_fixture_loads_verifies_and_plans_in_every_variant() {
                         fb::BindingKind::CombinedImageSampler => Resource::CombinedImageSampler {
                             texture_id: 2,
                             sampler_id: 1,
+                        },
+                        fb::BindingKind::AccelerationStructure => Resource::AccelerationStructure {
+                            resource_id: 3,
+                            primitive_structures: 2,
                         },
                         // Emulated image atomics: a texture on a buffer,
                         // rows as the kernel indexes them.

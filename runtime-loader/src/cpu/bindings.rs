@@ -2,6 +2,7 @@
 //! by (set, binding), kept in the plan's [`BoundTable`] and turned into the
 //! portable [`Bindings`] a plan is made from.
 
+use super::accel::AccelerationStructure;
 use super::buffer::Buffer;
 use super::texture::{Sampler, Texture};
 use super::CpuError;
@@ -27,6 +28,8 @@ pub enum Bound<'r> {
     Sampler(&'r Sampler),
     /// A combined image-sampler.
     CombinedImageSampler(&'r Texture, &'r Sampler),
+    /// An instance acceleration structure.
+    AccelerationStructure(&'r AccelerationStructure),
 }
 
 impl Bound<'_> {
@@ -34,6 +37,14 @@ impl Bound<'_> {
     pub(super) fn texture(&self) -> Option<&Texture> {
         match *self {
             Bound::Texture(t) | Bound::CombinedImageSampler(t, _) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Its acceleration structure, if it is one.
+    pub(super) fn acceleration_structure(&self) -> Option<&AccelerationStructure> {
+        match *self {
+            Bound::AccelerationStructure(a) => Some(a),
             _ => None,
         }
     }
@@ -146,6 +157,18 @@ impl<'r> ResourceBindings<'r> {
         self.bind(set, binding, Bound::CombinedImageSampler(texture, sampler))
     }
 
+    /// Binds an instance acceleration structure (a ray query's
+    /// `accelerationStructureEXT`): its resource id goes to the kernel's
+    /// `[[buffer(N)]]` or argument-buffer member.
+    pub fn acceleration_structure(
+        &mut self,
+        set: u32,
+        binding: u32,
+        accel: &'r AccelerationStructure,
+    ) -> &mut Self {
+        self.bind(set, binding, Bound::AccelerationStructure(accel))
+    }
+
     /// Adds a buffer the kernel reaches through a device address in its data
     /// ([`Buffer::gpu_address`] plus an offset, written into push constants
     /// or a buffer) rather than through a binding: SPIR-V
@@ -218,6 +241,14 @@ impl<'r> ResourceBindings<'r> {
                     Bound::CombinedImageSampler(t, s) => Resource::CombinedImageSampler {
                         texture_id: t.gpu_resource_id(),
                         sampler_id: s.gpu_resource_id(),
+                    },
+                    // Its bottom levels stand for Metal's primitive
+                    // structures: the encoder checks that the plan makes
+                    // each resident, as Metal needs.
+                    Bound::AccelerationStructure(a) => Resource::AccelerationStructure {
+                        resource_id: a.gpu_resource_id(),
+                        primitive_structures: u32::try_from(a.scene().bottom.len())
+                            .unwrap_or(u32::MAX),
                     },
                 })
             })?;

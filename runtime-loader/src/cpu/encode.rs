@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::ffi::c_void;
 
+use super::accel::AccelerationStructure;
 use super::bindings::{Bound, ResourceBindings};
 use super::buffer::{Buffer, Mapping};
 use super::source::{Param, ParamKind, SAMPLER_SLOT_BASE, SLOT_COUNT, TEXTURE_SLOT_BASE};
@@ -54,6 +55,9 @@ pub(super) struct Encoded {
     /// The textures and samplers the slots and argument buffers point to.
     _textures: Vec<Texture>,
     _samplers: Vec<Sampler>,
+    /// The acceleration structures whose resource ids the slots and
+    /// argument buffers hold.
+    _accels: Vec<AccelerationStructure>,
 }
 
 /// The full slot table with `buffers` at the buffer slots.
@@ -82,6 +86,7 @@ impl Encoded {
             _keep: keep,
             _textures: Vec::new(),
             _samplers: Vec::new(),
+            _accels: Vec::new(),
         }
     }
 
@@ -104,6 +109,7 @@ impl Encoded {
             _keep: Vec::new(),
             _textures: textures,
             _samplers: samplers,
+            _accels: Vec::new(),
         }
     }
 
@@ -123,6 +129,7 @@ impl Encoded {
             _keep: Vec::new(),
             _textures: Vec::new(),
             _samplers: Vec::new(),
+            _accels: Vec::new(),
         }
     }
 }
@@ -161,6 +168,10 @@ pub(super) fn encode(
     let mut textures: Vec<Texture> = Vec::new();
     let mut samplers: Vec<Sampler> = Vec::new();
     let mut resident_textures: Vec<Texture> = Vec::new();
+    let mut accels: Vec<AccelerationStructure> = Vec::new();
+    let mut resident_accels: Vec<AccelerationStructure> = Vec::new();
+    // (structure, bottom level) pairs the plan made resident.
+    let mut resident_primitives: Vec<(ResourceKey, u32)> = Vec::new();
     let mut keep = Vec::new();
     let mut regions = Vec::new();
     let mut resident: Vec<&Buffer> = Vec::new();
@@ -258,6 +269,7 @@ pub(super) fn encode(
             }
             Command::UseResource { key, .. } => match bindings.get(*key)? {
                 Bound::Buffer { buffer, .. } => resident.push(buffer),
+                Bound::AccelerationStructure(a) => resident_accels.push((*a).clone()),
                 b => {
                     let t = b.texture().ok_or(not(
                         *key,
@@ -304,10 +316,50 @@ pub(super) fn encode(
                 slots[i] = s.gpu_resource_id() as *mut c_void;
                 samplers.push(s.clone());
             }
+            Command::SetAccelerationStructure { index, key } => {
+                let a = bindings.get(*key)?.acceleration_structure().ok_or(not(
+                    *key,
+                    "the plan sets an acceleration structure where none is bound",
+                ))?;
+                let i = slot(*index)?;
+                // The kernel's parameter is the structure's 8-byte id.
+                slots[i] = a.gpu_resource_id() as *mut c_void;
+                bound_bytes[i] = 8;
+                accels.push(a.clone());
+            }
+            Command::UsePrimitiveStructure { key, index } => {
+                let a = bindings.get(*key)?.acceleration_structure().ok_or(not(
+                    *key,
+                    "the plan makes resident a primitive structure of something that is not an acceleration structure",
+                ))?;
+                if *index as usize >= a.scene().bottom.len() {
+                    return Err(not(
+                        *key,
+                        "the plan makes resident a primitive structure the acceleration structure does not have",
+                    ));
+                }
+                resident_primitives.push((*key, *index));
+            }
             Command::Dispatch {
                 threadgroups,
                 threads_per_threadgroup,
             } => dispatch = Some((*threadgroups, *threads_per_threadgroup)),
+        }
+    }
+    // Every bound acceleration structure's bottom levels must be made
+    // resident, as Metal needs each primitive structure to be.
+    for (key, b) in bindings.objects() {
+        if let Some(a) = b.acceleration_structure() {
+            let bottoms = u32::try_from(a.scene().bottom.len()).unwrap_or(u32::MAX);
+            if let Some(missing) = (0..bottoms).find(|i| !resident_primitives.contains(&(key, *i)))
+            {
+                return Err(CpuError::Kernel {
+                    kernel,
+                    message: format!(
+                        "primitive structure {missing} of the acceleration structure bound to {key} is not made resident (useResource)"
+                    ),
+                });
+            }
         }
     }
     let (threadgroups, threads) = dispatch.ok_or(CpuError::Kernel {
@@ -409,6 +461,27 @@ pub(super) fn encode(
                     textures.push(t.clone());
                     continue;
                 }
+                MemberValue::AccelerationStructure { .. } => {
+                    // The kernel finds the structure by the id in the
+                    // bytes: a bound structure's, made resident.
+                    let found = bindings
+                        .objects()
+                        .find_map(|(_, b)| {
+                            b.acceleration_structure()
+                                .filter(|s| s.gpu_resource_id() == address)
+                        })
+                        .ok_or_else(|| stray("acceleration structure"))?;
+                    if !resident_accels.iter().any(|r| r.same(found)) {
+                        return Err(CpuError::NotResident {
+                            kernel,
+                            key: m.key,
+                            set: a.set,
+                            byte_offset: m.byte_offset,
+                        });
+                    }
+                    accels.push(found.clone());
+                    continue;
+                }
                 MemberValue::Sampler { .. } => {
                     let s = bindings
                         .objects()
@@ -476,5 +549,143 @@ pub(super) fn encode(
         _keep: keep,
         _textures: textures,
         _samplers: samplers,
+        _accels: accels,
     })
+}
+
+#[cfg(test)]
+mod accel_tests {
+    //! The slot and argument-buffer member of an acceleration structure hold
+    //! its resource id, and a dispatch that leaves the structure or one of
+    //! its primitive structures non-resident is refused, as Metal would
+    //! leave it unreadable.
+
+    use super::*;
+    use crate::plan::{ArgumentBufferPlan, ArgumentMember, Usage};
+    use crate::scene::{BottomLevel, Geometry, Instance, Primitives, TopLevel};
+
+    fn two_bottoms() -> AccelerationStructure {
+        let bottom = |z: f32| BottomLevel {
+            geometries: vec![Geometry {
+                primitives: Primitives::Triangles(vec![[
+                    [0.0, 0.0, z],
+                    [1.0, 0.0, z],
+                    [0.0, 1.0, z],
+                ]]),
+                opaque: true,
+                no_duplicate_any_hit: false,
+            }],
+        };
+        AccelerationStructure::build(&TopLevel {
+            bottom: vec![bottom(1.0), bottom(2.0)],
+            instances: vec![Instance::of(0), Instance::of(1)],
+        })
+        .unwrap()
+    }
+
+    const KEY: ResourceKey = ResourceKey {
+        set: 0,
+        binding: 0,
+        element: 0,
+    };
+
+    fn param(ty: &str, bytes: u64) -> Param {
+        Param {
+            ty: ty.into(),
+            name: "scene".into(),
+            kind: ParamKind::Buffer(0),
+            bytes,
+        }
+    }
+
+    fn plan(argument_buffers: Vec<ArgumentBufferPlan>, commands: Vec<Command>) -> DispatchPlan {
+        let mut commands = commands;
+        commands.push(Command::Dispatch {
+            threadgroups: [1, 1, 1],
+            threads_per_threadgroup: [1, 1, 1],
+        });
+        DispatchPlan {
+            kernel: "k".into(),
+            threads_per_threadgroup: [1, 1, 1],
+            threadgroups: [1, 1, 1],
+            argument_buffers,
+            commands,
+        }
+    }
+
+    fn primitives(n: u32) -> Vec<Command> {
+        (0..n)
+            .map(|index| Command::UsePrimitiveStructure { key: KEY, index })
+            .collect()
+    }
+
+    #[test]
+    fn a_discrete_acceleration_structure_slot_holds_its_resource_id() {
+        let a = two_bottoms();
+        let mut b = ResourceBindings::new();
+        b.acceleration_structure(0, 0, &a);
+        let params = [param(
+            "raytracing::acceleration_structure<raytracing::instancing>",
+            0,
+        )];
+        let mut commands = vec![Command::SetAccelerationStructure { index: 0, key: KEY }];
+        commands.extend(primitives(2));
+        let e = encode("k", &params, &plan(Vec::new(), commands.clone()), &b).unwrap();
+        assert_eq!(e.slots[0] as u64, a.gpu_resource_id());
+
+        // Negative control: one primitive structure left out.
+        commands.retain(|c| *c != Command::UsePrimitiveStructure { key: KEY, index: 1 });
+        let err = encode("k", &params, &plan(Vec::new(), commands), &b).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "kernel `k`: primitive structure 1 of the acceleration structure bound to (set 0, binding 0) is not made resident (useResource)"
+        );
+    }
+
+    #[test]
+    fn an_argument_buffer_member_holds_the_resource_id_of_a_resident_structure() {
+        let a = two_bottoms();
+        let mut b = ResourceBindings::new();
+        b.acceleration_structure(0, 0, &a);
+        let params = [param("constant spvDescriptorSetBuffer0&", 8)];
+        let ab = |id: u64| ArgumentBufferPlan {
+            set: 0,
+            buffer_index: 0,
+            bytes: id.to_le_bytes().to_vec(),
+            members: vec![ArgumentMember {
+                id: 0,
+                byte_offset: 0,
+                key: KEY,
+                value: MemberValue::AccelerationStructure { resource_id: id },
+            }],
+            sizes_table: None,
+        };
+        let mut commands = vec![
+            Command::SetArgumentBuffer { index: 0, set: 0 },
+            Command::UseResource {
+                key: KEY,
+                usage: Usage::Read,
+            },
+        ];
+        commands.extend(primitives(2));
+        let id = a.gpu_resource_id();
+        encode("k", &params, &plan(vec![ab(id)], commands.clone()), &b).unwrap();
+
+        // An id that is no bound structure's.
+        let err = encode("k", &params, &plan(vec![ab(id ^ 8)], commands.clone()), &b).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                CpuError::StrayResourceId {
+                    what: "acceleration structure",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        // The instance structure not made resident.
+        commands.remove(1);
+        let err = encode("k", &params, &plan(vec![ab(id)], commands), &b).unwrap_err();
+        assert!(matches!(err, CpuError::NotResident { .. }), "{err}");
+    }
 }

@@ -15,7 +15,7 @@ pub mod fb {
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
 pub const ENUM_MIN_FORMAT_VERSION: u32 = 0;
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
-pub const ENUM_MAX_FORMAT_VERSION: u32 = 5;
+pub const ENUM_MAX_FORMAT_VERSION: u32 = 6;
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
 #[allow(non_camel_case_types)]
 pub const ENUM_VALUES_FORMAT_VERSION: [FormatVersion; 2] = [
@@ -29,10 +29,10 @@ pub struct FormatVersion(pub u32);
 #[allow(non_upper_case_globals)]
 impl FormatVersion {
   pub const Unknown: Self = Self(0);
-  pub const Current: Self = Self(5);
+  pub const Current: Self = Self(6);
 
   pub const ENUM_MIN: u32 = 0;
-  pub const ENUM_MAX: u32 = 5;
+  pub const ENUM_MAX: u32 = 6;
   pub const ENUM_VALUES: &'static [Self] = &[
     Self::Unknown,
     Self::Current,
@@ -283,10 +283,10 @@ impl ::flatbuffers::SimpleToVerifyInSlice for MetalLimits {}
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
 pub const ENUM_MIN_BINDING_KIND: u8 = 0;
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
-pub const ENUM_MAX_BINDING_KIND: u8 = 7;
+pub const ENUM_MAX_BINDING_KIND: u8 = 8;
 #[deprecated(since = "2.0.0", note = "Use associated constants instead. This will no longer be generated in 2021.")]
 #[allow(non_camel_case_types)]
-pub const ENUM_VALUES_BINDING_KIND: [BindingKind; 8] = [
+pub const ENUM_VALUES_BINDING_KIND: [BindingKind; 9] = [
   BindingKind::StorageBuffer,
   BindingKind::UniformBuffer,
   BindingKind::StorageImage,
@@ -295,6 +295,7 @@ pub const ENUM_VALUES_BINDING_KIND: [BindingKind; 8] = [
   BindingKind::CombinedImageSampler,
   BindingKind::UniformTexelBuffer,
   BindingKind::StorageTexelBuffer,
+  BindingKind::AccelerationStructure,
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -310,9 +311,10 @@ impl BindingKind {
   pub const CombinedImageSampler: Self = Self(5);
   pub const UniformTexelBuffer: Self = Self(6);
   pub const StorageTexelBuffer: Self = Self(7);
+  pub const AccelerationStructure: Self = Self(8);
 
   pub const ENUM_MIN: u8 = 0;
-  pub const ENUM_MAX: u8 = 7;
+  pub const ENUM_MAX: u8 = 8;
   pub const ENUM_VALUES: &'static [Self] = &[
     Self::StorageBuffer,
     Self::UniformBuffer,
@@ -322,6 +324,7 @@ impl BindingKind {
     Self::CombinedImageSampler,
     Self::UniformTexelBuffer,
     Self::StorageTexelBuffer,
+    Self::AccelerationStructure,
   ];
   /// Returns the variant's name or "" if unknown.
   pub fn variant_name(self) -> Option<&'static str> {
@@ -334,6 +337,7 @@ impl BindingKind {
       Self::CombinedImageSampler => Some("CombinedImageSampler"),
       Self::UniformTexelBuffer => Some("UniformTexelBuffer"),
       Self::StorageTexelBuffer => Some("StorageTexelBuffer"),
+      Self::AccelerationStructure => Some("AccelerationStructure"),
       _ => None,
     }
   }

@@ -5,6 +5,7 @@
 use objc2::runtime::ProtocolObject;
 use objc2_metal::{MTLBuffer, MTLSamplerState, MTLTexture};
 
+use super::accel::AccelerationStructure;
 use super::buffer::Buffer;
 use super::texture::{Sampler, Texture};
 use super::MetalError;
@@ -34,6 +35,8 @@ pub enum Bound<'r> {
         &'r ProtocolObject<dyn MTLTexture>,
         &'r ProtocolObject<dyn MTLSamplerState>,
     ),
+    /// An instance acceleration structure and its primitive structures.
+    AccelerationStructure(&'r AccelerationStructure),
 }
 
 impl<'r> crate::plan::BindResources<&'r Buffer> for ResourceBindings<'r> {
@@ -138,6 +141,19 @@ impl<'r> ResourceBindings<'r> {
         )
     }
 
+    /// Binds an instance acceleration structure (a ray query's
+    /// `accelerationStructureEXT`): `setAccelerationStructure:atBufferIndex:`
+    /// or its `gpuResourceID` in an argument buffer, and a
+    /// `useResource:usage:` of each of its primitive structures.
+    pub fn acceleration_structure(
+        &mut self,
+        set: u32,
+        binding: u32,
+        accel: &'r AccelerationStructure,
+    ) -> &mut Self {
+        self.bind(set, binding, Bound::AccelerationStructure(accel))
+    }
+
     /// Adds a buffer the kernel reaches through a device address in its data
     /// ([`Buffer::gpu_address`] plus an offset, written into push constants
     /// or a buffer) rather than through a binding: SPIR-V
@@ -240,6 +256,15 @@ impl<'r> ResourceBindings<'r> {
                         } else {
                             0
                         },
+                    },
+                    Bound::AccelerationStructure(a) => Resource::AccelerationStructure {
+                        resource_id: if gpu_addresses {
+                            a.gpu_resource_id()
+                        } else {
+                            0
+                        },
+                        primitive_structures: u32::try_from(a.primitive_count())
+                            .unwrap_or(u32::MAX),
                     },
                 })
             })?;

@@ -9,6 +9,7 @@ use objc2::rc::Retained;
 use objc2::runtime::ProtocolObject;
 use objc2_metal::{MTLCopyAllDevices, MTLCreateSystemDefaultDevice, MTLDevice};
 
+use super::accel::{self, AccelerationStructure};
 use super::bindings::ResourceBindings;
 use super::buffer::Buffer;
 use super::command::CommandBuffer;
@@ -189,6 +190,18 @@ impl Device {
             MemoryType::HostVisible,
         )?;
         self.texture_on_buffer(descriptor, &buffer, 0, pitch)
+    }
+
+    /// An acceleration structure holding `scene` (after
+    /// [`crate::scene::TopLevel::check`]): one primitive structure per
+    /// bottom level and the instance structure over them, built and waited
+    /// for (see [`AccelerationStructure`] for how the scene maps onto
+    /// Metal's descriptors).
+    pub fn acceleration_structure(
+        &self,
+        scene: &crate::scene::TopLevel,
+    ) -> Result<AccelerationStructure, MetalError> {
+        accel::build(self.raw(), self.raw_queue(), scene)
     }
 
     /// A timeline semaphore starting at `initial`.

@@ -8,8 +8,8 @@ use objc2::rc::Retained;
 use objc2::runtime::ProtocolObject;
 use objc2::Message;
 use objc2_metal::{
-    MTLArgumentEncoder, MTLBuffer, MTLComputeCommandEncoder, MTLDevice, MTLResource,
-    MTLResourceUsage, MTLSamplerState, MTLTexture,
+    MTLAccelerationStructure, MTLArgumentEncoder, MTLBuffer, MTLComputeCommandEncoder, MTLDevice,
+    MTLResource, MTLResourceUsage, MTLSamplerState, MTLTexture,
 };
 
 use super::bindings::{Bound, ResourceBindings};
@@ -31,6 +31,7 @@ pub(super) enum KeepAlive {
     Buffer(Retained<ProtocolObject<dyn MTLBuffer>>),
     Texture(Retained<ProtocolObject<dyn MTLTexture>>),
     Sampler(Retained<ProtocolObject<dyn MTLSamplerState>>),
+    AccelerationStructure(Retained<ProtocolObject<dyn MTLAccelerationStructure>>),
 }
 
 /// Every object `bindings` holds, retained: kept alive until the command
@@ -44,6 +45,9 @@ pub(super) fn retain_all(bindings: &ResourceBindings<'_>, keep: &mut Vec<KeepAli
             Bound::CombinedImageSampler(t, s) => {
                 keep.push(KeepAlive::Texture(t.retain()));
                 keep.push(KeepAlive::Sampler(s.retain()));
+            }
+            Bound::AccelerationStructure(a) => {
+                keep.extend(a.retained().map(KeepAlive::AccelerationStructure))
             }
         }
     }
@@ -114,7 +118,7 @@ fn materialize_encoder(
     for m in &a.members {
         let bound = bindings.get(m.key)?;
         let index = m.id as usize;
-        // SAFETY (all three calls): `index` is an `[[id(N)]]` the verified
+        // SAFETY (every call below): `index` is an `[[id(N)]]` the verified
         // executable records for this argument buffer, which the MSL
         // declares; the objects are live for the call and retained by the
         // command buffer until it completes (`KeepAlive`).
@@ -139,6 +143,9 @@ fn materialize_encoder(
                 MemberValue::Sampler { .. },
                 Bound::Sampler(s) | Bound::CombinedImageSampler(_, s),
             ) => unsafe { enc.setSamplerState_atIndex(Some(s), index) },
+            (MemberValue::AccelerationStructure { .. }, Bound::AccelerationStructure(a)) => unsafe {
+                enc.setAccelerationStructure_atIndex(Some(a.raw()), index)
+            },
             _ => {
                 return Err(MetalError::Inconsistent {
                     key: m.key,
@@ -297,8 +304,36 @@ pub(super) fn encode(
                     Bound::Texture(t) | Bound::CombinedImageSampler(t, _) => {
                         encoder.useResource_usage(as_resource(*t), usage)
                     }
+                    Bound::AccelerationStructure(a) => {
+                        encoder.useResource_usage(as_resource(a.raw()), usage)
+                    }
                     Bound::Sampler(_) => {}
                 }
+            }
+            Command::SetAccelerationStructure { index, key } => {
+                let Bound::AccelerationStructure(a) = bindings.get(*key)? else {
+                    return Err(MetalError::Inconsistent {
+                        key: *key,
+                        message: "the plan binds an acceleration structure where none is bound",
+                    });
+                };
+                // SAFETY: a live, built instance acceleration structure (the
+                // command buffer retains it and its primitive structures) at
+                // a verified slot of the buffer argument table.
+                unsafe {
+                    encoder.setAccelerationStructure_atBufferIndex(Some(a.raw()), *index as usize)
+                }
+            }
+            Command::UsePrimitiveStructure { key, index } => {
+                let primitive = match bindings.get(*key)? {
+                    Bound::AccelerationStructure(a) => a.primitive(*index as usize),
+                    _ => None,
+                }
+                .ok_or(MetalError::Inconsistent {
+                    key: *key,
+                    message: "the plan makes resident a primitive structure the bound acceleration structure does not have",
+                })?;
+                encoder.useResource_usage(as_resource(primitive), MTLResourceUsage::Read);
             }
             Command::UseReached { index, usage } => {
                 let buffer = bindings

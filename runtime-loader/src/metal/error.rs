@@ -20,6 +20,10 @@ pub enum MetalError {
         /// Names of the devices found.
         available: Vec<String>,
     },
+    /// A scene an acceleration structure cannot be built from
+    /// ([`crate::scene::TopLevel::check`]).
+    #[error("acceleration structure: {0}")]
+    Scene(crate::scene::SceneError),
     /// Creating a Metal object returned nil.
     #[error("Metal could not create {what}")]
     Creation {

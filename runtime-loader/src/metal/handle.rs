@@ -51,6 +51,12 @@ impl Device {
         self.raw.argumentBuffersSupport() == MTLArgumentBuffersTier::Tier2
     }
 
+    /// Whether the device runs ray queries (`supportsRaytracing`): what a
+    /// kernel with an acceleration structure needs.
+    pub fn supports_ray_tracing(&self) -> bool {
+        self.raw.supportsRaytracing()
+    }
+
     /// Whether host and GPU share memory (Apple silicon).
     pub fn has_unified_memory(&self) -> bool {
         self.raw.hasUnifiedMemory()

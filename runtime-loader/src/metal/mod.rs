@@ -22,8 +22,10 @@
 //! [`crate::plan::Command`].
 //!
 //! The files, each importing only files before it in this list: `conv.rs`
-//! (every conversion to Metal's types), `error.rs`, `buffer.rs`,
-//! `texture.rs` (textures and samplers), `bindings.rs` (what the host binds), `polyfill.rs`, `handle.rs` (the
+//! (every conversion to Metal's types), `error.rs`, `buffer.rs`, `accel.rs`
+//! (acceleration structures built from a [`crate::scene::TopLevel`]),
+//! `texture.rs` (textures and samplers), `bindings.rs` (what the host
+//! binds), `polyfill.rs`, `handle.rs` (the
 //! [`Device`] value), `program.rs`, `encode.rs`, `sync.rs`, `command.rs`, and
 //! `device.rs`, which makes all of them and which nothing imports.
 //!
@@ -34,6 +36,8 @@
 mod error;
 pub use error::MetalError;
 
+#[cfg(target_vendor = "apple")]
+mod accel;
 #[cfg(target_vendor = "apple")]
 mod bindings;
 #[cfg(target_vendor = "apple")]
@@ -59,6 +63,7 @@ mod texture;
 
 #[cfg(target_vendor = "apple")]
 pub use self::{
+    accel::AccelerationStructure,
     bindings::{Bound, ResourceBindings},
     buffer::Buffer,
     command::{CommandBuffer, ComputePass, Submission},

@@ -18,6 +18,11 @@ pub enum MemberValue {
         /// `MTLResourceID`.
         resource_id: u64,
     },
+    /// An acceleration structure's resource id (`gpuResourceID`).
+    AccelerationStructure {
+        /// `MTLResourceID`.
+        resource_id: u64,
+    },
     /// A sampler's resource id.
     Sampler {
         /// `MTLResourceID`.
@@ -94,7 +99,9 @@ pub(super) fn write_member(bytes: &mut [u8], byte_offset: u32, value: MemberValu
             gpu_address,
             offset,
         } => gpu_address.wrapping_add(offset),
-        MemberValue::Texture { resource_id } | MemberValue::Sampler { resource_id } => resource_id,
+        MemberValue::Texture { resource_id }
+        | MemberValue::Sampler { resource_id }
+        | MemberValue::AccelerationStructure { resource_id } => resource_id,
     };
     let start = byte_offset as usize;
     if let Some(dst) = bytes.get_mut(start..start + 8) {

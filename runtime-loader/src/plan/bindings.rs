@@ -85,6 +85,19 @@ pub enum Resource {
         /// The sampler's `MTLResourceID`.
         sampler_id: u64,
     },
+    /// An instance acceleration structure (a ray query's
+    /// `acceleration_structure<instancing>`).
+    AccelerationStructure {
+        /// Its `gpuResourceID` as a u64: what an argument buffer holds.
+        resource_id: u64,
+        /// How many primitive structures its instances reference. Metal
+        /// traverses them without being told, so each must be made resident
+        /// (`useResource:usage:`) as the instance structure is: the plan
+        /// emits one [`Command::UsePrimitiveStructure`](super::Command::UsePrimitiveStructure)
+        /// per structure, `0..primitive_structures`, in the order the
+        /// backend's structure lists them.
+        primitive_structures: u32,
+    },
 }
 
 impl Resource {
@@ -95,6 +108,7 @@ impl Resource {
             Resource::TextureOnBuffer { .. } => "a texture on a buffer",
             Resource::Sampler { .. } => "a sampler",
             Resource::CombinedImageSampler { .. } => "a texture and sampler",
+            Resource::AccelerationStructure { .. } => "an acceleration structure",
         }
     }
 }

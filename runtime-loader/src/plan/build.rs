@@ -42,6 +42,7 @@ fn expected_resource(kind: BindingKind) -> &'static str {
         Some((Some(Part::Buffer), _)) => "a buffer",
         Some((Some(Part::Texture), false)) => "a texture",
         Some((Some(Part::Texture), true)) => "a texture and sampler",
+        Some((Some(Part::AccelerationStructure), _)) => "an acceleration structure",
         _ => "a sampler",
     }
 }
@@ -172,6 +173,8 @@ impl DispatchPlan {
                 // A discrete companion buffer's `setBuffer`, after the
                 // texture's `setTexture`.
                 let mut companion = None;
+                // The primitive structures of a bound acceleration structure.
+                let mut primitives = 0;
                 // (buffer or texture value, sampler value)
                 let (main, sampler) = match (kind_parts(b.kind()), *r) {
                     (Some((Some(Part::Buffer), false)), Resource::Buffer(buf)) => {
@@ -265,6 +268,19 @@ impl DispatchPlan {
                         }
                         (Some(MemberValue::Texture { resource_id }), None)
                     }
+                    (
+                        Some((Some(Part::AccelerationStructure), false)),
+                        Resource::AccelerationStructure {
+                            resource_id,
+                            primitive_structures,
+                        },
+                    ) => {
+                        primitives = primitive_structures;
+                        (
+                            Some(MemberValue::AccelerationStructure { resource_id }),
+                            None,
+                        )
+                    }
                     (Some((None, true)), Resource::Sampler { resource_id }) => {
                         (None, Some(MemberValue::Sampler { resource_id }))
                     }
@@ -310,6 +326,12 @@ impl DispatchPlan {
                                     offset,
                                 })
                             }
+                            MemberValue::AccelerationStructure { .. } => {
+                                discrete.push(Command::SetAccelerationStructure {
+                                    index: b.buffer_index().unwrap_or(0) + e,
+                                    key,
+                                })
+                            }
                             _ => discrete.push(Command::SetTexture {
                                 index: b.texture_index().unwrap_or(0) + e,
                                 key,
@@ -318,6 +340,15 @@ impl DispatchPlan {
                     }
                 }
                 discrete.extend(companion);
+                // The primitive structures, beside the instance structure's
+                // own residency (its `useResource`, or its
+                // `setAccelerationStructure`).
+                let primitive_uses =
+                    (0..primitives).map(|index| Command::UsePrimitiveStructure { key, index });
+                match (in_ab, ab) {
+                    (true, Some(ab)) => uses[ab].extend(primitive_uses),
+                    _ => discrete.extend(primitive_uses),
+                }
                 if let Some(value) = sampler {
                     match (sampler_in_ab, ab, b.sampler_id(), b.sampler_byte_offset()) {
                         (true, Some(ab), Some(id), Some(off)) => {

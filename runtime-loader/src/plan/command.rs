@@ -82,8 +82,26 @@ pub enum Command {
         /// The bound resource.
         key: ResourceKey,
     },
-    /// `useResource:usage:` of a buffer or texture reached only through an
-    /// argument buffer.
+    /// `setAccelerationStructure:atBufferIndex:` of the acceleration
+    /// structure bound at `key`.
+    SetAccelerationStructure {
+        /// `[[buffer(N)]]`.
+        index: u32,
+        /// The bound structure.
+        key: ResourceKey,
+    },
+    /// `useResource:usage:` (read) of primitive structure `index` of the
+    /// instance acceleration structure bound at `key`: Metal reaches the
+    /// primitive structures through the instance structure, however that is
+    /// bound, and must be told of each.
+    UsePrimitiveStructure {
+        /// The bound instance structure.
+        key: ResourceKey,
+        /// Which of its primitive structures (`0..primitive_structures`).
+        index: u32,
+    },
+    /// `useResource:usage:` of a buffer, texture or acceleration structure
+    /// reached only through an argument buffer.
     UseResource {
         /// The bound resource.
         key: ResourceKey,
@@ -151,6 +169,15 @@ impl fmt::Display for Command {
             }
             Command::SetSamplerState { index, key } => {
                 write!(f, "setSamplerState({key}) at sampler({index})")
+            }
+            Command::SetAccelerationStructure { index, key } => {
+                write!(f, "setAccelerationStructure({key}) at buffer({index})")
+            }
+            Command::UsePrimitiveStructure { key, index } => {
+                write!(
+                    f,
+                    "useResource(primitive structure {index} of the acceleration structure {key}, read)"
+                )
             }
             Command::UseResource { key, usage } => {
                 let usage = match usage {

@@ -14,13 +14,17 @@
 //!    argument buffer, `useResource` of its sizes table if it has one, then
 //!    `useResource` of every buffer and texture it points to (and of the
 //!    buffer a texture was created on, when the kernel does that image's
-//!    atomics through it: emulated image atomics below MSL 3.1);
+//!    atomics through it: emulated image atomics below MSL 3.1; for an
+//!    acceleration structure, the instance structure then each primitive
+//!    structure it places, `UsePrimitiveStructure`);
 //!    then `useResource` of every buffer reached through a device address
 //!    ([`Bindings::reach`]);
 //! 3. discrete bindings in (set, binding) order: `setBuffer` /
-//!    `setTexture` / `setSamplerState`, one per array element (an image
-//!    with emulated atomics: `setTexture`, then `setBuffer` of the buffer
-//!    the texture was created on);
+//!    `setTexture` / `setSamplerState` / `setAccelerationStructure`, one per
+//!    array element (an image with emulated atomics: `setTexture`, then
+//!    `setBuffer` of the buffer the texture was created on; an acceleration
+//!    structure: `setAccelerationStructure`, then `useResource` of each of
+//!    its primitive structures, which Metal reaches through it);
 //! 4. the kernel-level buffer-sizes table: `setBytes`;
 //! 5. `dispatchThreadgroups:threadsPerThreadgroup:`.
 //!

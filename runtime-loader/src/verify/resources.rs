@@ -303,16 +303,20 @@ impl KernelCheck<'_, '_> {
 
             // The buffer/texture part.
             let (slot_field, other_slot_field, table) = match part {
-                Some(Part::Buffer) => ("buffer_index", "texture_index", Some(&mut *buffers)),
+                Some(Part::Buffer | Part::AccelerationStructure) => {
+                    ("buffer_index", "texture_index", Some(&mut *buffers))
+                }
                 Some(Part::Texture) => ("texture_index", "buffer_index", Some(&mut *textures)),
                 None => ("texture_index", "buffer_index", None),
             };
-            let slot_value = if part == Some(Part::Buffer) {
+            let takes_buffer_slot =
+                matches!(part, Some(Part::Buffer | Part::AccelerationStructure));
+            let slot_value = if takes_buffer_slot {
                 b.buffer_index()
             } else {
                 b.texture_index()
             };
-            let other_slot = if part == Some(Part::Buffer) {
+            let other_slot = if takes_buffer_slot {
                 b.texture_index()
             } else {
                 b.buffer_index()

@@ -43,6 +43,9 @@ pub(super) fn is_integer(ty: ScalarType) -> bool {
 pub(crate) enum Part {
     Buffer,
     Texture,
+    /// An acceleration structure: a `[[buffer]]` slot when discrete, an
+    /// 8-byte resource id in an argument buffer; never a sizes entry.
+    AccelerationStructure,
 }
 
 /// The resource part (if any) and whether a sampler part exists.
@@ -55,6 +58,7 @@ pub(crate) fn kind_parts(kind: BindingKind) -> Option<(Option<Part>, bool)> {
         | BindingKind::StorageTexelBuffer => (Some(Part::Texture), false),
         BindingKind::Sampler => (None, true),
         BindingKind::CombinedImageSampler => (Some(Part::Texture), true),
+        BindingKind::AccelerationStructure => (Some(Part::AccelerationStructure), false),
         _ => return None,
     })
 }

@@ -114,6 +114,10 @@ fn exercise(exe: &Executable<'_>, rng: &mut Rng) -> usize {
                     texture_id: i as u64,
                     sampler_id: i as u64,
                 },
+                BindingKind::AccelerationStructure => Resource::AccelerationStructure {
+                    resource_id: i as u64,
+                    primitive_structures: 1,
+                },
                 _ => Resource::Texture {
                     resource_id: i as u64,
                 },

@@ -5,7 +5,7 @@ use runtime_loader::plan::{
     Bindings, BufferBinding, BytesPurpose, Command, DispatchPlan, Grid, MemberValue, PlanError,
     Resource, ResourceKey, SpecValue, Specialization, Usage,
 };
-use runtime_loader::schema::{Platform, ScalarType};
+use runtime_loader::schema::{Access, BindingKind, BindingModel, Platform, ScalarType};
 use runtime_loader::Executable;
 
 use crate::common::{all, Exe};
@@ -924,4 +924,237 @@ fn emulated_image_atomics_bind_the_textures_buffer() {
         .commands
         .iter()
         .any(|c| matches!(c, Command::SetAtomicBuffer { .. })));
+}
+
+/// fixtures/kernels/ray_query.comp as halc lays it out: the acceleration
+/// structure at (0, 0), three buffers, push constants; in an argument buffer
+/// (the structure's resource id at `[[id(0)]]`, byte 0) or discrete (its
+/// `[[buffer(0)]]`).
+fn ray_query_kernel(model: BindingModel) -> crate::common::K {
+    use crate::common::{Ab, B, K};
+    let name = match model {
+        BindingModel::Discrete => "rq_discrete",
+        _ => "rq_ab",
+    };
+    let mut k = K::new(name, model);
+    k.tg = vec![(8, 0, false), (1, 0, false), (1, 0, false)];
+    k.max_threads = 8;
+    let accel = B::new(0, 0, BindingKind::AccelerationStructure);
+    let buffers = [
+        B::new(0, 1, BindingKind::StorageBuffer),
+        B::new(0, 2, BindingKind::StorageBuffer),
+        B::new(0, 3, BindingKind::StorageBuffer).access(Access::WriteOnly),
+    ];
+    if model == BindingModel::Discrete {
+        k.bindings = std::iter::once(accel.buffer(0))
+            .chain((1u32..).zip(buffers).map(|(i, b)| b.buffer(i)))
+            .collect();
+        k.push = Some((4, 4));
+    } else {
+        k.abs = vec![Ab {
+            set: 0,
+            buffer_index: 0,
+            size: 32,
+            ..Ab::default()
+        }];
+        k.bindings = std::iter::once(accel.member(0, 0))
+            .chain((1u32..).zip(buffers).map(|(i, b)| b.member(i, i * 8)))
+            .collect();
+        k.push = Some((1, 4));
+    }
+    k
+}
+
+fn ray_query_exe() -> Vec<u8> {
+    Exe::new(vec![
+        ray_query_kernel(BindingModel::ArgumentBuffers),
+        ray_query_kernel(BindingModel::Discrete),
+    ])
+    .build()
+}
+
+const ACCEL_ID: u64 = 0xACCE_1000_0000_0042;
+
+fn ray_query_bindings(primitive_structures: u32) -> Bindings {
+    let mut b = Bindings::new();
+    b.bind(
+        0,
+        0,
+        Resource::AccelerationStructure {
+            resource_id: ACCEL_ID,
+            primitive_structures,
+        },
+    )
+    .buffer(0, 1, 0x1_0000, 0, 480)
+    .buffer(0, 2, 0x2_0000, 0, 256)
+    .buffer(0, 3, 0x3_0000, 0, 480);
+    b
+}
+
+#[test]
+fn an_acceleration_structure_in_an_argument_buffer_is_its_resource_id_and_its_primitive_structures_are_resident(
+) {
+    let bytes = ray_query_exe();
+    let p = plan(
+        &bytes,
+        "rq_ab",
+        &ray_query_bindings(3),
+        &10u32.to_le_bytes(),
+        Grid::Threads([10, 1, 1]),
+    )
+    .unwrap();
+    let ab = &p.argument_buffers[0];
+    // The structure's id at byte 0 (its [[id(0)]]), the buffers after it.
+    assert_eq!(ab.bytes, le(&[ACCEL_ID, 0x1_0000, 0x2_0000, 0x3_0000]));
+    assert_eq!(
+        ab.members[0].value,
+        MemberValue::AccelerationStructure {
+            resource_id: ACCEL_ID
+        }
+    );
+    assert_eq!((ab.members[0].id, ab.members[0].byte_offset), (0, 0));
+    let uses: Vec<&Command> = p
+        .commands
+        .iter()
+        .filter(|c| {
+            matches!(
+                c,
+                Command::UseResource { .. } | Command::UsePrimitiveStructure { .. }
+            )
+        })
+        .collect();
+    assert_eq!(
+        uses,
+        [
+            &Command::UseResource {
+                key: key(0, 0, 0),
+                usage: Usage::Read
+            },
+            &Command::UsePrimitiveStructure {
+                key: key(0, 0, 0),
+                index: 0
+            },
+            &Command::UsePrimitiveStructure {
+                key: key(0, 0, 0),
+                index: 1
+            },
+            &Command::UsePrimitiveStructure {
+                key: key(0, 0, 0),
+                index: 2
+            },
+            &Command::UseResource {
+                key: key(0, 1, 0),
+                usage: Usage::Read
+            },
+            &Command::UseResource {
+                key: key(0, 2, 0),
+                usage: Usage::Read
+            },
+            &Command::UseResource {
+                key: key(0, 3, 0),
+                usage: Usage::ReadWrite
+            },
+        ]
+    );
+    // No discrete binding of the structure when it is in the argument buffer.
+    assert!(!p
+        .commands
+        .iter()
+        .any(|c| matches!(c, Command::SetAccelerationStructure { .. })));
+    // Negative control: a structure with fewer primitive structures makes
+    // fewer resident, so the list above is the plan's, not a constant.
+    let p = plan(
+        &bytes,
+        "rq_ab",
+        &ray_query_bindings(1),
+        &10u32.to_le_bytes(),
+        Grid::Threads([10, 1, 1]),
+    )
+    .unwrap();
+    let primitive_uses = p
+        .commands
+        .iter()
+        .filter(|c| matches!(c, Command::UsePrimitiveStructure { .. }))
+        .count();
+    assert_eq!(primitive_uses, 1);
+}
+
+#[test]
+fn a_discrete_acceleration_structure_takes_its_buffer_slot_and_its_primitive_structures_are_resident(
+) {
+    let bytes = ray_query_exe();
+    let p = plan(
+        &bytes,
+        "rq_discrete",
+        &ray_query_bindings(2),
+        &10u32.to_le_bytes(),
+        Grid::Threads([10, 1, 1]),
+    )
+    .unwrap();
+    assert!(p.argument_buffers.is_empty());
+    let text: Vec<String> = p.commands.iter().map(|c| c.to_string()).collect();
+    assert_eq!(
+        text,
+        [
+            "setBytes(4 bytes of push constants) at buffer(4)",
+            "setAccelerationStructure((set 0, binding 0)) at buffer(0)",
+            "useResource(primitive structure 0 of the acceleration structure (set 0, binding 0), read)",
+            "useResource(primitive structure 1 of the acceleration structure (set 0, binding 0), read)",
+            "setBuffer((set 0, binding 1), offset 0) at buffer(1)",
+            "setBuffer((set 0, binding 2), offset 0) at buffer(2)",
+            "setBuffer((set 0, binding 3), offset 0) at buffer(3)",
+            "dispatchThreadgroups(2x1x1, threadsPerThreadgroup 8x1x1)",
+        ]
+    );
+}
+
+#[test]
+fn an_acceleration_structure_where_something_else_is_expected_and_the_reverse_are_plan_errors() {
+    let bytes = ray_query_exe();
+    for kernel in ["rq_ab", "rq_discrete"] {
+        // A buffer where the acceleration structure goes.
+        let mut b = ray_query_bindings(1);
+        b.buffer(0, 0, 0x4_0000, 0, 64);
+        match plan(&bytes, kernel, &b, &10u32.to_le_bytes(), Grid::Threads([1, 1, 1])) {
+            Err(e @ PlanError::WrongResource { .. }) => assert_eq!(
+                e.to_string(),
+                format!("kernel `{kernel}`: (set 0, binding 0) takes an acceleration structure, a buffer is bound")
+            ),
+            other => panic!("{kernel}: {other:?}"),
+        }
+        // An acceleration structure where a buffer goes.
+        let mut b = ray_query_bindings(1);
+        b.bind(
+            0,
+            1,
+            Resource::AccelerationStructure {
+                resource_id: 7,
+                primitive_structures: 1,
+            },
+        );
+        match plan(&bytes, kernel, &b, &10u32.to_le_bytes(), Grid::Threads([1, 1, 1])) {
+            Err(e @ PlanError::WrongResource { .. }) => assert_eq!(
+                e.to_string(),
+                format!("kernel `{kernel}`: (set 0, binding 1) takes a buffer, an acceleration structure is bound")
+            ),
+            other => panic!("{kernel}: {other:?}"),
+        }
+        // A texture where the acceleration structure goes.
+        let mut b = ray_query_bindings(1);
+        b.bind(0, 0, Resource::Texture { resource_id: 9 });
+        assert!(matches!(
+            plan(
+                &bytes,
+                kernel,
+                &b,
+                &10u32.to_le_bytes(),
+                Grid::Threads([1, 1, 1])
+            ),
+            Err(PlanError::WrongResource {
+                expected: "an acceleration structure",
+                found: "a texture",
+                ..
+            })
+        ));
+    }
 }

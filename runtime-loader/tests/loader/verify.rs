@@ -887,15 +887,17 @@ fn msl_source_utf8_is_checked_on_use_not_at_load() {
 #[test]
 fn files_of_previous_formats_get_the_version_error() {
     // saxpy compiled by halc at format versions 2 (before bindings became
-    // structs), 3 (before strings moved to Executable.strings) and 4 (before
-    // bindings recorded emulated image atomics' companion buffers). Their
-    // tables do not match this schema, so the full verifier alone would call
-    // them corrupt (2 and 3) or read them wrong (4: a Binding is 16 bytes
-    // longer); the version is read first.
-    let old: [(u32, &[u8]); 3] = [
+    // structs), 3 (before strings moved to Executable.strings), 4 (before
+    // bindings recorded emulated image atomics' companion buffers) and 5
+    // (before BindingKind.AccelerationStructure). Their tables do not match
+    // this schema, so the full verifier alone would call them corrupt (2
+    // and 3) or read them wrong (4: a Binding is 16 bytes longer; 5: a
+    // loader of 5 would call kind 8 unknown); the version is read first.
+    let old: [(u32, &[u8]); 4] = [
         (2, include_bytes!("data/saxpy.format2.halc")),
         (3, include_bytes!("data/saxpy.format3.halc")),
         (4, include_bytes!("data/saxpy.format4.halc")),
+        (5, include_bytes!("data/saxpy.format5.halc")),
     ];
     for (version, bytes) in old {
         let err = Executable::load(bytes).unwrap_err();
@@ -940,8 +942,9 @@ fn identifier_version_and_structure_are_checked_first() {
 
     // 2 and 3: the formats before bindings became structs and before
     // strings moved to Executable.strings; 4: before bindings recorded the
-    // companion buffer of emulated image atomics (see FormatVersion).
-    for version in [0, 1, 2, 3, 4, 6, u32::MAX] {
+    // companion buffer of emulated image atomics; 5: before acceleration
+    // structures (see FormatVersion).
+    for version in [0, 1, 2, 3, 4, 5, 7, u32::MAX] {
         let mut exe = all();
         exe.format_version = version;
         match Executable::load(&exe.build()) {
@@ -1030,4 +1033,85 @@ fn owned_executable_reads_files() {
         OwnedExecutable::read(&path),
         Err(LoadError::Invalid(_))
     ));
+}
+
+/// An executable with one kernel reading an acceleration structure: in an
+/// argument buffer (`[[id(0)]]`) or discrete (`[[buffer(0)]]`).
+fn accel_exe(model: BindingModel) -> Exe {
+    let mut k = K::new("rq", model);
+    let accel = B::new(0, 0, BindingKind::AccelerationStructure);
+    let out = B::new(0, 1, BindingKind::StorageBuffer).access(Access::WriteOnly);
+    if model == BindingModel::Discrete {
+        k.bindings = vec![accel.buffer(0), out.buffer(1)];
+    } else {
+        k.abs = vec![crate::common::Ab {
+            set: 0,
+            buffer_index: 0,
+            size: 16,
+            ..Default::default()
+        }];
+        k.bindings = vec![accel.member(0, 0), out.member(1, 8)];
+    }
+    Exe::new(vec![k])
+}
+
+fn load_error(exe: &Exe) -> String {
+    match Executable::load(&exe.build()) {
+        Ok(_) => "loaded".into(),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn acceleration_structures_verify_as_a_buffer_slot_or_an_argument_buffer_member() {
+    for model in [BindingModel::Discrete, BindingModel::ArgumentBuffers] {
+        let bytes = accel_exe(model).build();
+        let loaded = Executable::load(&bytes).unwrap();
+        let k = loaded.entry_point("rq").unwrap();
+        let b = k.binding(0, 0).unwrap();
+        assert_eq!(b.kind(), BindingKind::AccelerationStructure);
+        if model == BindingModel::Discrete {
+            assert_eq!((b.buffer_index(), b.id()), (Some(0), None));
+        } else {
+            assert_eq!(
+                (b.buffer_index(), b.id(), b.byte_offset()),
+                (None, Some(0), Some(0))
+            );
+        }
+    }
+
+    // Discrete: it takes a [[buffer]] slot like a buffer, so two on one slot
+    // collide, and a texture slot is refused.
+    let mut exe = accel_exe(BindingModel::Discrete);
+    exe.kernels[0].bindings[1].buffer_index = Some(0);
+    let e = load_error(&exe);
+    assert!(e.contains("buffer_index"), "{e}");
+    let mut exe = accel_exe(BindingModel::Discrete);
+    exe.kernels[0].bindings[0].texture_index = Some(0);
+    let e = load_error(&exe);
+    assert!(
+        e.contains("texture_index") && e.contains("set on a AccelerationStructure binding"),
+        "{e}"
+    );
+    // No length for the sizes table.
+    let mut exe = accel_exe(BindingModel::Discrete);
+    exe.kernels[0].bindings[0].sizes_index = Some(0);
+    exe.kernels[0].sizes_buffer_index = Some(2);
+    exe.kernels[0].sizes_entries = 1;
+    let e = load_error(&exe);
+    assert!(
+        e.contains("sizes_index") && e.contains("not a buffer"),
+        "{e}"
+    );
+    // Argument buffers: an 8-byte member that may not overlap another.
+    let mut exe = accel_exe(BindingModel::ArgumentBuffers);
+    exe.kernels[0].bindings[1].byte_offset = Some(0);
+    let e = load_error(&exe);
+    assert!(e.contains("byte_offset"), "{e}");
+    // Negative control: a kind past the schema's is unknown, so the checks
+    // above are the acceleration structure's and not a blanket pass.
+    let mut exe = accel_exe(BindingModel::Discrete);
+    exe.kernels[0].bindings[0].kind = BindingKind(9);
+    let e = load_error(&exe);
+    assert!(e.contains("unknown binding kind 9"), "{e}");
 }

@@ -609,3 +609,193 @@ fn buffers_reached_through_gpu_addresses() {
         assert_eq!(*v, i as f32 * 2.0, "dst[{i}]");
     }
 }
+
+/// A kernel in the shape SPIRV-Cross emits for a ray query (discrete: the
+/// structure at `[[buffer(0)]]`; argument buffer: its resource id at
+/// `[[id(0)]]`), tracing one ray per thread along +z and writing what it
+/// committed. Non-opaque triangles come back as candidates and are
+/// confirmed, as `fixtures/kernels/ray_query.comp` does.
+const TRACE_BODY: &str = r#"
+    float3 origins[3] = { float3(0.25, 0.25, 0.0), float3(10.25, 0.25, 0.0), float3(5.0, 5.0, 0.0) };
+    raytracing::intersection_query<raytracing::instancing, raytracing::triangle_data> q;
+    q.reset(ray(origins[gid.x], float3(0.0, 0.0, 1.0), 0.0, 100.0), SCENE, 255u, intersection_params());
+    while (q.next())
+    {
+        if (q.get_candidate_intersection_type() == intersection_type::triangle)
+            q.commit_triangle_intersection();
+    }
+    Hit h;
+    h.type = uint(q.get_committed_intersection_type());
+    h.t = h.type != 0u ? q.get_committed_distance() : -1.0;
+    h.custom = h.type != 0u ? q.get_committed_user_instance_id() : 0xFFFFFFFFu;
+    h.instance = h.type != 0u ? q.get_committed_instance_id() : 0xFFFFFFFFu;
+    h.geometry = h.type != 0u ? q.get_committed_geometry_id() : 0xFFFFFFFFu;
+    h.primitive = h.type != 0u ? q.get_committed_primitive_id() : 0xFFFFFFFFu;
+    h.bary = h.type != 0u ? q.get_committed_triangle_barycentric_coord() : float2(0.0);
+    h.front = h.type != 0u ? uint(q.is_committed_triangle_front_facing()) : 2u;
+    h.pad = 0u;
+    HITS[gid.x] = h;
+}
+"#;
+
+const TRACE_HEAD: &str = r#"
+#include <metal_stdlib>
+#include <metal_raytracing>
+using namespace metal;
+using namespace metal::raytracing;
+
+struct Hit { uint type; float t; uint custom; uint instance; uint geometry; uint primitive; float2 bary; uint front; uint pad; };
+"#;
+
+fn trace_exe(model: BindingModel) -> Exe {
+    let (name, msl) = match model {
+        BindingModel::Discrete => (
+            "trace",
+            format!(
+                "{TRACE_HEAD}kernel void trace0(raytracing::acceleration_structure<raytracing::instancing> scene [[buffer(0)]], device Hit* hits [[buffer(1)]], uint3 gid [[thread_position_in_grid]])\n{{{}",
+                TRACE_BODY.replace("SCENE", "scene").replace("HITS", "hits")
+            ),
+        ),
+        _ => (
+            "trace",
+            format!(
+                "{TRACE_HEAD}struct spvDescriptorSetBuffer0\n{{\n    raytracing::acceleration_structure<raytracing::instancing> scene [[id(0)]];\n    device Hit* hits [[id(1)]];\n}};\n\nkernel void trace0(constant spvDescriptorSetBuffer0& spvDescriptorSet0 [[buffer(0)]], uint3 gid [[thread_position_in_grid]])\n{{{}",
+                TRACE_BODY
+                    .replace("SCENE", "spvDescriptorSet0.scene")
+                    .replace("HITS", "spvDescriptorSet0.hits")
+            ),
+        ),
+    };
+    let mut k = K::new(name, model);
+    k.tg = vec![(3, 0, false), (1, 0, false), (1, 0, false)];
+    k.max_threads = 3;
+    let accel = B::new(0, 0, BindingKind::AccelerationStructure);
+    let hits = B::new(0, 1, BindingKind::StorageBuffer).access(Access::WriteOnly);
+    if model == BindingModel::Discrete {
+        k.bindings = vec![accel.buffer(0), hits.buffer(1)];
+    } else {
+        k.abs = vec![Ab {
+            set: 0,
+            buffer_index: 0,
+            size: 16,
+            ..Ab::default()
+        }];
+        k.bindings = vec![accel.member(0, 0), hits.member(1, 8)];
+    }
+    let mut exe = Exe::new(vec![k]);
+    exe.libraries = vec![Lib::msl(&msl)];
+    exe
+}
+
+/// One triangle, non-opaque, at z = 5, placed twice: as is (custom index
+/// 7) and 10 to the right with its facing flipped (custom index 9).
+fn two_triangles() -> runtime_loader::scene::TopLevel {
+    use runtime_loader::scene::{BottomLevel, Geometry, Instance, Primitives, TopLevel};
+    let mut left = Instance::of(0);
+    left.custom_index = 7;
+    let mut right = Instance::of(0);
+    right.custom_index = 9;
+    right.transform[0][3] = 10.0;
+    right.flags.triangle_flip_facing = true;
+    TopLevel {
+        bottom: vec![BottomLevel {
+            geometries: vec![Geometry {
+                primitives: Primitives::Triangles(vec![[
+                    [0.0, 0.0, 5.0],
+                    [1.0, 0.0, 5.0],
+                    [0.0, 1.0, 5.0],
+                ]]),
+                opaque: false,
+                no_duplicate_any_hit: false,
+            }],
+        }],
+        instances: vec![left, right],
+    }
+}
+
+/// A ray query through a structure built by `Device::acceleration_structure`,
+/// bound discrete and through an argument buffer (both encodings): the
+/// committed hit of each ray, the translated instance's included, and a
+/// miss.
+#[test]
+fn a_ray_query_traces_through_a_built_acceleration_structure() {
+    let device = Device::new().unwrap();
+    if !device.supports_ray_tracing() {
+        let msg = format!(
+            "ray query: SKIPPED: `{}` does not support ray tracing",
+            device.name()
+        );
+        assert!(std::env::var_os("HALC_REQUIRE_METAL3").is_none(), "{msg}");
+        eprintln!("{msg}");
+        return;
+    }
+    let accel = device.acceleration_structure(&two_triangles()).unwrap();
+    assert_eq!(accel.primitive_count(), 1);
+    let runs = [
+        (BindingModel::Discrete, ArgumentEncoding::Auto),
+        (BindingModel::ArgumentBuffers, ArgumentEncoding::GpuAddress),
+        (
+            BindingModel::ArgumentBuffers,
+            ArgumentEncoding::ArgumentEncoder,
+        ),
+    ];
+    for (model, encoding) in runs {
+        if encoding == ArgumentEncoding::GpuAddress && !metal3(&device, "ray query") {
+            continue;
+        }
+        let bytes = trace_exe(model).build();
+        let exe = Executable::load(&bytes).unwrap();
+        let program = device.load(exe).unwrap();
+        let pipeline = program.pipeline_with("trace", &[], encoding).unwrap();
+        let hits = device.buffer(3 * 40, MemoryType::HostVisible).unwrap();
+        let mut bindings = ResourceBindings::new();
+        bindings
+            .acceleration_structure(0, 0, &accel)
+            .buffer(0, 1, &hits);
+        let plan = device
+            .dispatch(&pipeline, &bindings, &[], Grid::Threads([3, 1, 1]))
+            .unwrap();
+        // The primitive structure is made resident, however the instance
+        // structure is bound.
+        assert!(
+            plan.commands.iter().any(|c| c
+                .to_string()
+                .starts_with("useResource(primitive structure 0")),
+            "{model:?}"
+        );
+        let out = hits.to_vec().unwrap();
+        let word = |ray: usize, i: usize| {
+            u32::from_le_bytes(
+                out[ray * 40 + 4 * i..ray * 40 + 4 * i + 4]
+                    .try_into()
+                    .unwrap(),
+            )
+        };
+        let float = |ray: usize, i: usize| f32::from_bits(word(ray, i));
+        for (ray, custom, instance) in [(0, 7, 0), (1, 9, 1)] {
+            let what = format!("{model:?} {encoding:?} ray {ray}");
+            assert_eq!(word(ray, 0), 1, "{what}: a triangle");
+            assert!(
+                (float(ray, 1) - 5.0).abs() < 1e-5,
+                "{what}: t {}",
+                float(ray, 1)
+            );
+            assert_eq!(
+                (word(ray, 2), word(ray, 3), word(ray, 4), word(ray, 5)),
+                (custom, instance, 0, 0),
+                "{what}: custom index, instance, geometry, primitive"
+            );
+            // Metal's barycentrics weight the second and third vertices,
+            // as Vulkan's: the hit (0.25, 0.25) of (0,0), (1,0), (0,1).
+            assert!((float(ray, 6) - 0.25).abs() < 1e-5, "{what}");
+            assert!((float(ray, 7) - 0.25).abs() < 1e-5, "{what}");
+        }
+        // Vulkan's facing rule in ray space (here the ray runs along +z, so
+        // ray space is object space moved to the ray origin): the area
+        // a = -1/2 Σ (x_i y_(i+1) - x_(i+1) y_i) of (0,0), (1,0), (0,1) is
+        // -1/2, a clockwise triangle, the front face by default; the
+        // flipped instance sees its back.
+        assert_eq!((word(0, 8), word(1, 8)), (1, 0), "{model:?} front faces");
+        assert_eq!(word(2, 0), 0, "{model:?}: the third ray misses");
+    }
+}

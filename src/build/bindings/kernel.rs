@@ -22,6 +22,7 @@ fn kind_const(k: BindingKind) -> &'static str {
         BindingKind::CombinedImageSampler => "CombinedImageSampler",
         BindingKind::UniformTexelBuffer => "UniformTexelBuffer",
         BindingKind::StorageTexelBuffer => "StorageTexelBuffer",
+        BindingKind::AccelerationStructure => "AccelerationStructure",
     }
 }
 

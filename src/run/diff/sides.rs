@@ -383,6 +383,9 @@ fn on_vulkan(
         BindingKind::CombinedImageSampler => K::CombinedImageSampler,
         BindingKind::UniformTexelBuffer => K::UniformTexelBuffer,
         BindingKind::StorageTexelBuffer => K::StorageTexelBuffer,
+        // Not reached: `data::buffers` refuses a kernel with an
+        // acceleration structure before any descriptor is made.
+        BindingKind::AccelerationStructure => K::Storage,
     };
     // One descriptor binding per (set, binding), of its element count.
     let desc = |set, binding, kind, count| BindingDesc {
