@@ -31,6 +31,8 @@ pub(crate) enum Ext {
     ShaderExpectAssume = 14,
     ShaderIntegerDotProduct = 15,
     Maintenance4 = 16,
+    AccelerationStructure = 17,
+    RayQuery = 18,
 }
 
 /// An extension structure: Amber's prefix, the Vulkan version that made it
@@ -45,7 +47,7 @@ pub(crate) struct ExtStruct {
 }
 
 /// Every extension structure this crate knows, indexed by [`Ext`].
-pub(crate) const EXT_STRUCTS: [ExtStruct; 17] = [
+pub(crate) const EXT_STRUCTS: [ExtStruct; 19] = [
     ExtStruct {
         ext: Ext::VariablePointers,
         prefix: "VariablePointerFeatures",
@@ -205,6 +207,29 @@ pub(crate) const EXT_STRUCTS: [ExtStruct; 17] = [
         core_in: Some((1, 3)),
         extension: "VK_KHR_maintenance4",
         fields: &["maintenance4"],
+    },
+    // Amber's spelling (its `DEVICE_FEATURE` list has
+    // `accelerationStructure`).
+    ExtStruct {
+        ext: Ext::AccelerationStructure,
+        prefix: "AccelerationStructureFeaturesKHR",
+        core_in: None,
+        extension: "VK_KHR_acceleration_structure",
+        fields: &[
+            "accelerationStructure",
+            "accelerationStructureCaptureReplay",
+            "accelerationStructureIndirectBuild",
+            "accelerationStructureHostCommands",
+            "descriptorBindingAccelerationStructureUpdateAfterBind",
+        ],
+    },
+    // Not in Amber's list: the name follows its pattern for KHR structures.
+    ExtStruct {
+        ext: Ext::RayQuery,
+        prefix: "RayQueryFeaturesKHR",
+        core_in: None,
+        extension: "VK_KHR_ray_query",
+        fields: &["rayQuery"],
     },
 ];
 
@@ -577,6 +602,8 @@ pub(crate) struct Structs {
     expect_assume: vk::PhysicalDeviceShaderExpectAssumeFeaturesKHR<'static>,
     integer_dot_product: vk::PhysicalDeviceShaderIntegerDotProductFeatures<'static>,
     maintenance4: vk::PhysicalDeviceMaintenance4Features<'static>,
+    acceleration_structure: vk::PhysicalDeviceAccelerationStructureFeaturesKHR<'static>,
+    ray_query: vk::PhysicalDeviceRayQueryFeaturesKHR<'static>,
 }
 
 impl Structs {
@@ -746,6 +773,17 @@ impl Structs {
                 vec![&mut self.integer_dot_product.shader_integer_dot_product]
             }
             Ext::Maintenance4 => vec![&mut self.maintenance4.maintenance4],
+            Ext::AccelerationStructure => {
+                let s = &mut self.acceleration_structure;
+                vec![
+                    &mut s.acceleration_structure,
+                    &mut s.acceleration_structure_capture_replay,
+                    &mut s.acceleration_structure_indirect_build,
+                    &mut s.acceleration_structure_host_commands,
+                    &mut s.descriptor_binding_acceleration_structure_update_after_bind,
+                ]
+            }
+            Ext::RayQuery => vec![&mut self.ray_query.ray_query],
         };
         slots.into_iter().nth(i).expect("feature field index")
     }
@@ -813,6 +851,12 @@ impl Structs {
         if want[Ext::Maintenance4 as usize] {
             f2 = f2.push_next(&mut self.maintenance4);
         }
+        if want[Ext::AccelerationStructure as usize] {
+            f2 = f2.push_next(&mut self.acceleration_structure);
+        }
+        if want[Ext::RayQuery as usize] {
+            f2 = f2.push_next(&mut self.ray_query);
+        }
         f2
     }
 }
@@ -826,7 +870,7 @@ mod tests {
         let names = feature_names();
         assert_eq!(
             names.len(),
-            55 + 17 + 1 + 4 + 1 + 2 + 3 + 1 + 8 + 6 + 12 + 3
+            55 + 17 + 1 + 4 + 1 + 2 + 3 + 1 + 8 + 6 + 12 + 3 + 5 + 1
         );
         for n in names {
             assert_eq!(Feature::parse(&n).unwrap().name(), n);
@@ -912,6 +956,6 @@ mod tests {
             p = b.p_next;
         }
         assert_eq!(seen.len(), EXT_STRUCTS.len());
-        assert_eq!(seen.len(), 17);
+        assert_eq!(seen.len(), 19);
     }
 }
