@@ -95,7 +95,8 @@ pub use pipeline::{BindingDesc, BindingKind, Pipeline, PipelineDesc};
 pub use reference::{DriverInfo, Reference, ReferenceOptions, DEFAULT_TIMEOUT};
 #[cfg(feature = "driver")]
 pub use session::{
-    serve, BufferId, ImageId, PipelineId, Place, SamplerId, Session, SessionBound, SessionResource,
+    serve, AccelerationStructureId, BufferId, ImageId, PipelineId, Place, SamplerId, Session,
+    SessionBound, SessionResource,
 };
 #[cfg(feature = "driver")]
 pub use spirv::required_by_module;

@@ -82,6 +82,33 @@ impl<'s> Runner<'s> {
                     })?;
             }
         }
+        // The top levels some pipeline binds (amber builds every one; a
+        // structure nothing binds would only ask the device for features
+        // no module of the script needs).
+        for top in &self.script.top_levels {
+            let bound = self
+                .script
+                .pipelines
+                .iter()
+                .flat_map(|p| &p.binds)
+                .any(|b| {
+                    matches!(b.kind, BindKind::AccelerationStructure { .. })
+                        && b.buffer() == top.name
+                });
+            if !bound {
+                continue;
+            }
+            for side in &mut self.sides {
+                let label = side.label();
+                side.create_acceleration_structure(&top.name, &top.scene)
+                    .map_err(|s| {
+                        s.within(&format!(
+                            "{}:{}: acceleration structure `{}`: {label}: ",
+                            self.name, top.line, top.name
+                        ))
+                    })?;
+            }
+        }
         for c in &self.script.commands {
             match c {
                 Command::Run {

@@ -172,6 +172,7 @@ pub fn run_in(
             textures: BTreeMap::new(),
             samplers: BTreeMap::new(),
             image_descs: BTreeMap::new(),
+            accels: BTreeMap::new(),
         }));
     }
     if opts.sides != Sides::MetalOnCpu {
@@ -206,6 +207,7 @@ pub fn run_in(
                 images: BTreeMap::new(),
                 samplers: BTreeMap::new(),
                 pipelines: BTreeMap::new(),
+                accels: BTreeMap::new(),
             })),
             Err(e @ vulkan_reference::Error::UnsupportedFeatures { .. }) => {
                 return Outcome::Skip(format!("{name}: vulkan: {e}"))

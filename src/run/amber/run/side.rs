@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use runtime_loader::plan::SpecValue;
 use vulkan_reference::{Format, ImageDesc, SamplerDesc};
 
+use super::runner::Stop;
 use crate::run::amber::Pipeline;
 
 /// A pipeline's shader, prepared once for every side.
@@ -49,6 +50,14 @@ pub(super) trait Side {
     fn create_image(&mut self, name: &str, desc: &ImageDesc, bytes: &[u8]) -> Result<(), String>;
     /// A sampler.
     fn create_sampler(&mut self, name: &str, desc: &SamplerDesc) -> Result<(), String>;
+    /// A top-level acceleration structure built from `scene`. A side
+    /// that cannot build one (a device without the features) stops with
+    /// a skip.
+    fn create_acceleration_structure(
+        &mut self,
+        name: &str,
+        scene: &runtime_loader::scene::TopLevel,
+    ) -> Result<(), Stop>;
     /// A buffer's bytes, or an image's texels.
     fn read(&self, name: &str) -> Result<Vec<u8>, String>;
     fn write(&mut self, name: &str, offset: usize, bytes: &[u8]) -> Result<(), String>;
