@@ -279,25 +279,26 @@ impl<'a> AmberParser<'a> {
             let Some((l, tok)) = self.tok(&mut t) else {
                 return Err(err(line, "ACCELERATION_STRUCTURE TOP_LEVEL has no END"));
             };
-            let name =
-                match tok {
-                    None => continue,
-                    Some("END") => break,
-                    Some("BOTTOM_LEVEL_INSTANCE") => self.name_token(l, &mut t)?,
-                    Some("BLAS_INSTANCE") => {
-                        match self.tok(&mut t) {
-                            Some((_, Some("USE"))) => {}
-                            _ => return Err(err(l, "expected `BLAS_INSTANCE USE name`")),
-                        }
-                        self.name_token(l, &mut t)?
+            let name = match tok {
+                None => continue,
+                Some("END") => break,
+                Some("BOTTOM_LEVEL_INSTANCE") => self.name_token(l, &mut t)?,
+                Some("BLAS_INSTANCE") => {
+                    match self.tok(&mut t) {
+                        Some((_, Some("USE"))) => {}
+                        _ => return Err(err(l, "expected `BLAS_INSTANCE USE name`")),
                     }
-                    Some(other) => return Err(err(
+                    self.name_token(l, &mut t)?
+                }
+                Some(other) => {
+                    return Err(err(
                         l,
                         format!(
                             "unexpected `{other}` in a top level (BOTTOM_LEVEL_INSTANCE or END)"
                         ),
-                    )),
-                };
+                    ))
+                }
+            };
             let index = self
                 .script
                 .bottom_levels
