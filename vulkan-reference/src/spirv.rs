@@ -649,6 +649,19 @@ mod tests {
                 "VK_EXT_shader_atomic_float",
             ]
         );
+        // Ray queries: the acceleration-structure features and extensions,
+        // asked for by such a module only (saxpy above asks for none).
+        assert_eq!(
+            names(&test_kernel("ray_query.spv")),
+            [
+                "VK_KHR_spirv_1_4",
+                "RayQueryFeaturesKHR.rayQuery",
+                "AccelerationStructureFeaturesKHR.accelerationStructure",
+                "BufferDeviceAddressFeatures.bufferDeviceAddress",
+                "VK_KHR_deferred_host_operations",
+                "VK_KHR_ray_query",
+            ]
+        );
         // SPIR-V 1.4 needs VK_KHR_spirv_1_4 (core in Vulkan 1.2).
         let mut w = fixture("saxpy.spv");
         w[1] = 0x0001_0400;
