@@ -1193,9 +1193,11 @@ mod tests {
     /// instance survives the JSON round trip.
     #[test]
     fn scenes_cross_the_wire_unchanged() {
-        let mut flags = scene::InstanceFlags::default();
-        flags.triangle_flip_facing = true;
-        flags.force_no_opaque = true;
+        let flags = scene::InstanceFlags {
+            triangle_flip_facing: true,
+            force_no_opaque: true,
+            ..Default::default()
+        };
         let s = scene::TopLevel {
             bottom: vec![
                 scene::BottomLevel {
