@@ -33,6 +33,7 @@ pub(crate) enum Ext {
     Maintenance4 = 16,
     AccelerationStructure = 17,
     RayQuery = 18,
+    RayTracingPipeline = 19,
 }
 
 /// An extension structure: Amber's prefix, the Vulkan version that made it
@@ -47,7 +48,7 @@ pub(crate) struct ExtStruct {
 }
 
 /// Every extension structure this crate knows, indexed by [`Ext`].
-pub(crate) const EXT_STRUCTS: [ExtStruct; 19] = [
+pub(crate) const EXT_STRUCTS: [ExtStruct; 20] = [
     ExtStruct {
         ext: Ext::VariablePointers,
         prefix: "VariablePointerFeatures",
@@ -230,6 +231,22 @@ pub(crate) const EXT_STRUCTS: [ExtStruct; 19] = [
         core_in: None,
         extension: "VK_KHR_ray_query",
         fields: &["rayQuery"],
+    },
+    // Amber's spelling; a compute kernel meets it through
+    // `RayTraversalPrimitiveCullingKHR` (ray queries that skip triangles or
+    // boxes by ray flag).
+    ExtStruct {
+        ext: Ext::RayTracingPipeline,
+        prefix: "RayTracingPipelineFeaturesKHR",
+        core_in: None,
+        extension: "VK_KHR_ray_tracing_pipeline",
+        fields: &[
+            "rayTracingPipeline",
+            "rayTracingPipelineShaderGroupHandleCaptureReplay",
+            "rayTracingPipelineShaderGroupHandleCaptureReplayMixed",
+            "rayTracingPipelineTraceRaysIndirect",
+            "rayTraversalPrimitiveCulling",
+        ],
     },
 ];
 
@@ -604,6 +621,7 @@ pub(crate) struct Structs {
     maintenance4: vk::PhysicalDeviceMaintenance4Features<'static>,
     acceleration_structure: vk::PhysicalDeviceAccelerationStructureFeaturesKHR<'static>,
     ray_query: vk::PhysicalDeviceRayQueryFeaturesKHR<'static>,
+    ray_tracing_pipeline: vk::PhysicalDeviceRayTracingPipelineFeaturesKHR<'static>,
 }
 
 impl Structs {
@@ -784,6 +802,16 @@ impl Structs {
                 ]
             }
             Ext::RayQuery => vec![&mut self.ray_query.ray_query],
+            Ext::RayTracingPipeline => {
+                let s = &mut self.ray_tracing_pipeline;
+                vec![
+                    &mut s.ray_tracing_pipeline,
+                    &mut s.ray_tracing_pipeline_shader_group_handle_capture_replay,
+                    &mut s.ray_tracing_pipeline_shader_group_handle_capture_replay_mixed,
+                    &mut s.ray_tracing_pipeline_trace_rays_indirect,
+                    &mut s.ray_traversal_primitive_culling,
+                ]
+            }
         };
         slots.into_iter().nth(i).expect("feature field index")
     }
@@ -857,6 +885,9 @@ impl Structs {
         if want[Ext::RayQuery as usize] {
             f2 = f2.push_next(&mut self.ray_query);
         }
+        if want[Ext::RayTracingPipeline as usize] {
+            f2 = f2.push_next(&mut self.ray_tracing_pipeline);
+        }
         f2
     }
 }
@@ -870,7 +901,7 @@ mod tests {
         let names = feature_names();
         assert_eq!(
             names.len(),
-            55 + 17 + 1 + 4 + 1 + 2 + 3 + 1 + 8 + 6 + 12 + 3 + 5 + 1
+            55 + 17 + 1 + 4 + 1 + 2 + 3 + 1 + 8 + 6 + 12 + 3 + 5 + 1 + 5
         );
         for n in names {
             assert_eq!(Feature::parse(&n).unwrap().name(), n);
@@ -956,6 +987,6 @@ mod tests {
             p = b.p_next;
         }
         assert_eq!(seen.len(), EXT_STRUCTS.len());
-        assert_eq!(seen.len(), 19);
+        assert_eq!(seen.len(), 20);
     }
 }

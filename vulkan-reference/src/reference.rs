@@ -55,7 +55,8 @@ pub struct ReferenceOptions {
     /// `ZeroInitializeWorkgroupMemoryFeatures.…`,
     /// `CooperativeMatrixFeaturesKHR.…`, `BufferDeviceAddressFeatures.…`,
     /// `ShaderLongVectorFeaturesEXT.longVector`,
-    /// `AccelerationStructureFeaturesKHR.…`, and four Amber lacks:
+    /// `AccelerationStructureFeaturesKHR.…`, `RayTracingPipelineFeaturesKHR.…`,
+    /// and four Amber lacks:
     /// `WorkgroupMemoryExplicitLayoutFeaturesKHR.…`,
     /// `ShaderSubgroupUniformControlFlowFeaturesKHR.…`,
     /// `ShaderAtomicFloatFeaturesEXT.…` and `RayQueryFeaturesKHR.rayQuery` (see

@@ -309,6 +309,7 @@ fn device_extension(spv: &str) -> Option<&'static str> {
         "SPV_KHR_workgroup_memory_explicit_layout" => "VK_KHR_workgroup_memory_explicit_layout",
         "SPV_KHR_cooperative_matrix" => "VK_KHR_cooperative_matrix",
         "SPV_KHR_ray_query" => "VK_KHR_ray_query",
+        "SPV_KHR_ray_tracing" => "VK_KHR_ray_tracing_pipeline",
         "SPV_EXT_long_vector" => "VK_EXT_shader_long_vector",
         "SPV_KHR_shader_clock" => "VK_KHR_shader_clock",
         "SPV_EXT_shader_atomic_float_add" => "VK_EXT_shader_atomic_float",
@@ -490,6 +491,10 @@ pub(crate) fn capability_needs(cap: u32) -> Option<(&'static str, &'static [&'st
                 "BufferDeviceAddressFeatures.bufferDeviceAddress",
                 "VK_KHR_deferred_host_operations",
             ],
+        ),
+        4478 => (
+            "RayTraversalPrimitiveCullingKHR",
+            &["RayTracingPipelineFeaturesKHR.rayTraversalPrimitiveCulling"],
         ),
         6022 => (
             "CooperativeMatrixKHR",

@@ -21,6 +21,7 @@ use vulkan_reference::{
 const OPAQUE: u32 = 0x01;
 const CULL_BACK_FACING: u32 = 0x10;
 const CULL_FRONT_FACING: u32 = 0x20;
+const SKIP_TRIANGLES: u32 = 0x100;
 const SKIP_AABBS: u32 = 0x200;
 
 /// One ray of the kernel.
@@ -125,16 +126,22 @@ fn bindings() -> [BindingDesc; 3] {
     ]
 }
 
-/// A `Reference` with what the ray-query kernel needs, or `None` (skip).
+/// A `Reference` with what the ray-query kernels need, or `None` (skip).
 fn ray_query_reference() -> Option<Reference> {
-    let needs = required_by_module(&kernel("tests/ray_query.spv")).unwrap();
+    let mut needs = required_by_module(&kernel("tests/ray_query.spv")).unwrap();
+    needs.extend(required_by_module(&kernel("tests/ray_query_culling.spv")).unwrap());
     let needs: Vec<&str> = needs.iter().map(String::as_str).collect();
     reference(&needs)
 }
 
 /// Traces `rays` through `scene` on `vk`.
 fn trace(vk: &Reference, scene: &TopLevel, rays: &[Ray]) -> Vec<Hit> {
-    let words = kernel("tests/ray_query.spv");
+    trace_with(vk, "tests/ray_query.spv", scene, rays)
+}
+
+/// The same with kernel `name` (`ray_query.comp` or a variant of it).
+fn trace_with(vk: &Reference, name: &str, scene: &TopLevel, rays: &[Ray]) -> Vec<Hit> {
+    let words = kernel(name);
     let bindings = bindings();
     let p = vk
         .pipeline(&PipelineDesc {
@@ -506,10 +513,6 @@ fn boxes_commit_where_the_kernel_says() {
         boxed(4.5, Some(2.75)),
         boxed(0.5, None),      // seen, not committed
         boxed(1.5, Some(2.5)), // between the boxes
-        Ray {
-            flags: SKIP_AABBS,
-            ..boxed(0.5, Some(2.5))
-        },
     ];
     let h = trace(&vk, &scene, &rays);
     let generated = |h: &Hit, t: f32, geometry: i32, primitive: i32| {
@@ -525,11 +528,76 @@ fn boxes_commit_where_the_kernel_says() {
     generated(&h[0], 2.5, 0, 0);
     generated(&h[1], 2.25, 0, 1);
     generated(&h[2], 2.75, 1, 0);
-    // Negative controls: a box seen but not committed, no box, skipped.
+    // Negative controls: a box seen but not committed, no box.
     assert_eq!(h[3].kind, 0);
     assert_eq!((h[3].candidates, h[3].candidate_kinds), (1, 2));
     assert_eq!(h[4], no_hit());
-    assert_eq!(h[5], no_hit());
+}
+
+/// Primitive culling (`RayTraversalPrimitiveCullingKHR`, which needs
+/// `RayTracingPipelineFeaturesKHR.rayTraversalPrimitiveCulling`): the
+/// `SkipTriangles` and `SkipAABBs` ray flags through a triangle above a
+/// box.
+#[test]
+fn primitive_culling_skips_triangles_or_boxes() {
+    let Some(vk) = ray_query_reference() else {
+        return;
+    };
+    assert!(required_by_module(&kernel("tests/ray_query_culling.spv"))
+        .unwrap()
+        .contains(&"RayTracingPipelineFeaturesKHR.rayTraversalPrimitiveCulling".to_string()));
+    let scene = TopLevel {
+        bottom: vec![
+            BottomLevel {
+                geometries: vec![triangles(&[CCW], false)],
+            },
+            BottomLevel {
+                geometries: vec![Geometry {
+                    primitives: Primitives::Boxes(vec![Aabb {
+                        min: [0.0, 0.0, -2.0],
+                        max: [1.0, 1.0, -1.0],
+                    }]),
+                    opaque: false,
+                    no_duplicate_any_hit: false,
+                }],
+            },
+        ],
+        instances: vec![Instance::of(0), Instance::of(1)],
+    };
+    let ray = |flags| Ray {
+        flags,
+        confirm: true,
+        box_t: Some(2.5),
+        ..down(0.25, 0.25, 1.0)
+    };
+    let h = trace_with(
+        &vk,
+        "tests/ray_query_culling.spv",
+        &scene,
+        &[
+            ray(0),
+            ray(SKIP_TRIANGLES),
+            ray(SKIP_AABBS),
+            ray(SKIP_TRIANGLES | SKIP_AABBS),
+        ],
+    );
+    // Neither skipped: the triangle (t = 1), nearer than the box, is
+    // committed (the box, beyond it, may or may not be seen first).
+    assert_eq!((h[0].kind, h[0].t), (1, 1.0), "{:?}", h[0]);
+    assert_eq!(h[0].candidate_kinds & 1, 1, "{:?}", h[0]);
+    assert_eq!(
+        (h[1].kind, h[1].t, h[1].candidate_kinds),
+        (2, 2.5, 2),
+        "{:?}",
+        h[1]
+    );
+    assert_eq!(
+        (h[2].kind, h[2].t, h[2].candidate_kinds),
+        (1, 1.0, 1),
+        "{:?}",
+        h[2]
+    );
+    assert_eq!(h[3], no_hit());
 }
 
 /// What cannot be built or bound is refused, naming it.
