@@ -7,8 +7,7 @@ use runtime_loader::cpu::{self, ResourceBindings};
 use runtime_loader::plan::Grid;
 use runtime_loader::Executable;
 
-use super::runner::Stop;
-use super::side::{buffer, Prepared, Side};
+use super::side::{buffer, Prepared, Side, Stop};
 use crate::run::amber::{BindKind, Pipeline};
 use crate::run::buffers::cpu_buffer;
 use crate::run::textures::{cpu_texel_buffer_on, cpu_texture, sampler_descriptor, texture_bytes};

@@ -1,34 +1,13 @@
 //! The runner ([`Runner`]): a script's commands in order on every side,
 //! pipelines prepared on first use, buffers grown to the blocks they bind,
-//! and why a run stops early ([`Stop`]).
+//! and why a run stops early ([`Stop`], with the sides that say it).
 
 use std::collections::BTreeMap;
 
 use super::options::RunOptions;
+pub(super) use super::side::Stop;
 use super::side::{Prepared, Side};
 use crate::run::amber::{BindKind, Command, Pipeline, Script};
-
-/// Why a run stopped early.
-pub(super) enum Stop {
-    Fail(String),
-    Skip(String),
-}
-
-impl From<String> for Stop {
-    fn from(m: String) -> Self {
-        Stop::Fail(m)
-    }
-}
-
-impl Stop {
-    /// The same outcome, its message prefixed (`FILE:LINE: RUN p: `).
-    pub(super) fn within(self, prefix: &str) -> Stop {
-        match self {
-            Stop::Fail(m) => Stop::Fail(format!("{prefix}{m}")),
-            Stop::Skip(m) => Stop::Skip(format!("{prefix}{m}")),
-        }
-    }
-}
 
 pub(super) struct Runner<'s> {
     pub(super) name: &'s str,

@@ -1,13 +1,35 @@
 //! What a side is ([`Side`]): where a script's buffers live and its
-//! pipelines run, and what each pipeline brings to it ([`Prepared`]).
+//! pipelines run, what each pipeline brings to it ([`Prepared`]), and why
+//! a run stops early ([`Stop`]).
 
 use std::collections::BTreeMap;
 
 use runtime_loader::plan::SpecValue;
 use vulkan_reference::{Format, ImageDesc, SamplerDesc};
 
-use super::runner::Stop;
 use crate::run::amber::Pipeline;
+
+/// Why a run stopped early.
+pub(super) enum Stop {
+    Fail(String),
+    Skip(String),
+}
+
+impl From<String> for Stop {
+    fn from(m: String) -> Self {
+        Stop::Fail(m)
+    }
+}
+
+impl Stop {
+    /// The same outcome, its message prefixed (`FILE:LINE: RUN p: `).
+    pub(super) fn within(self, prefix: &str) -> Stop {
+        match self {
+            Stop::Fail(m) => Stop::Fail(format!("{prefix}{m}")),
+            Stop::Skip(m) => Stop::Skip(format!("{prefix}{m}")),
+        }
+    }
+}
 
 /// A pipeline's shader, prepared once for every side.
 pub(super) struct Prepared {

@@ -7,8 +7,7 @@ use std::path::Path;
 use vulkan_reference::{BindingKind, Format, SamplerDesc, SessionBound, SessionResource};
 
 use super::prepare::spec_value;
-use super::runner::Stop;
-use super::side::{buffer, Prepared, Side};
+use super::side::{buffer, Prepared, Side, Stop};
 use crate::run::amber::{BindKind, Pipeline, RequiredSize};
 
 /// The argument that makes the `halc` binary serve a Vulkan
