@@ -235,10 +235,12 @@ impl Side for CpuSide<'_> {
                 .ok_or_else(|| format!("`{name}` is not an image or a buffer with a format"))
             };
             if let BindKind::AccelerationStructure { .. } = b.kind {
-                return Err(format!(
-                    "(set {set}, binding {binding}): binding acceleration structure `{}` needs runtime-loader's ResourceBindings::acceleration_structure, which this build lacks",
-                    b.buffer()
-                ));
+                let accel = self
+                    .accels
+                    .get(b.buffer())
+                    .ok_or_else(|| format!("unknown acceleration structure `{}`", b.buffer()))?;
+                bindings.acceleration_structure(set, binding, accel);
+                continue;
             }
             let mut elements = Vec::new();
             for e in &b.elements {
