@@ -43,6 +43,12 @@ impl Reference {
     /// bound: Vulkan has no empty descriptor range, and binding it is an
     /// [`Error::Binding`]. Its Vulkan buffer has 4 bytes.
     pub fn buffer(&self, data: &[u8]) -> Result<Buffer> {
+        self.buffer_for(data, vk::BufferUsageFlags::empty())
+    }
+
+    /// [`buffer`](Self::buffer) with `extra` usages as well (an
+    /// acceleration structure's storage, its build inputs and scratch).
+    pub(crate) fn buffer_for(&self, data: &[u8], extra: vk::BufferUsageFlags) -> Result<Buffer> {
         let inner = &self.inner;
         {
             let mut state = inner.state();
@@ -58,7 +64,8 @@ impl Reference {
             | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
             | vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER
             | vk::BufferUsageFlags::TRANSFER_SRC
-            | vk::BufferUsageFlags::TRANSFER_DST;
+            | vk::BufferUsageFlags::TRANSFER_DST
+            | extra;
         if addressed {
             usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
         }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use ash::vk;
 
+use crate::accel::AccelerationStructure;
 use crate::buffer::Buffer;
 use crate::desc::Filter;
 use crate::desc::Format;
@@ -59,6 +60,8 @@ pub enum Resource<'a> {
     Sampler(&'a Sampler),
     /// A combined image-sampler.
     CombinedImageSampler(&'a Image, &'a Sampler),
+    /// A top-level acceleration structure.
+    AccelerationStructure(&'a AccelerationStructure),
 }
 
 impl<'a> Bound<'a> {
@@ -189,6 +192,9 @@ impl Reference {
                 Resource::Sampler(s) | Resource::CombinedImageSampler(_, s) if !ours(&s.inner) => {
                     return Err(Error::Foreign("a bound sampler"))
                 }
+                Resource::AccelerationStructure(a) if !ours(&a.inner) => {
+                    return Err(Error::Foreign("a bound acceleration structure"))
+                }
                 _ => {}
             }
             let range = self.check_bound(desc.kind, &b.resource).map_err(bad)?;
@@ -283,6 +289,7 @@ impl Reference {
                 Buffer([vk::DescriptorBufferInfo; 1]),
                 Image([vk::DescriptorImageInfo; 1]),
                 View([vk::BufferView; 1]),
+                Accel([vk::AccelerationStructureKHR; 1]),
             }
             let mut infos = Vec::with_capacity(slots.len());
             for (resource, range) in slots.values() {
@@ -324,8 +331,22 @@ impl Reference {
                             .image_layout(vk::ImageLayout::GENERAL)
                             .sampler(sampler.sampler)])
                     }
+                    Resource::AccelerationStructure(a) => Info::Accel([a.top]),
                 });
             }
+            // The acceleration structures' write structures, which the
+            // writes below chain (`pNext`) one each.
+            let mut accels: Vec<vk::WriteDescriptorSetAccelerationStructureKHR<'_>> = infos
+                .iter()
+                .filter_map(|i| match i {
+                    Info::Accel(a) => Some(
+                        vk::WriteDescriptorSetAccelerationStructureKHR::default()
+                            .acceleration_structures(a),
+                    ),
+                    _ => None,
+                })
+                .collect();
+            let mut accels = accels.iter_mut();
             let writes: Vec<vk::WriteDescriptorSet<'_>> = slots
                 .keys()
                 .zip(&infos)
@@ -345,6 +366,9 @@ impl Reference {
                         Info::Buffer(i) => write.buffer_info(i),
                         Info::Image(i) => write.image_info(i),
                         Info::View(v) => write.texel_buffer_view(v),
+                        Info::Accel(_) => write
+                            .descriptor_count(1)
+                            .push_next(accels.next().expect("one per acceleration structure")),
                     }
                 })
                 .collect();
@@ -477,6 +501,7 @@ impl Reference {
             BindingKind::CombinedImageSampler => "an image and a sampler",
             BindingKind::UniformTexelBuffer => "a uniform texel buffer",
             BindingKind::StorageTexelBuffer => "a storage texel buffer",
+            BindingKind::AccelerationStructure => "an acceleration structure",
         };
         let mismatch = |what: &str| format!("{what} is bound to a binding that takes {wants}");
         let range_of = |buffer: &Buffer, offset: u64, range: Option<u64>, align: u64, max: u64| {
@@ -580,6 +605,10 @@ impl Reference {
             Resource::Sampler(_) => match kind {
                 BindingKind::Sampler => Ok(0),
                 _ => Err(mismatch("a sampler")),
+            },
+            Resource::AccelerationStructure(_) => match kind {
+                BindingKind::AccelerationStructure => Ok(0),
+                _ => Err(mismatch("an acceleration structure")),
             },
             Resource::CombinedImageSampler(image, sampler) => {
                 if kind != BindingKind::CombinedImageSampler {

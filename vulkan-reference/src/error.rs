@@ -94,6 +94,11 @@ pub enum Error {
     /// of the wrong size.
     #[error("image: {0}")]
     Image(String),
+    /// An acceleration structure could not be built: the scene (naming
+    /// the instance or geometry), a feature the Reference was created
+    /// without, or the failing call.
+    #[error("acceleration structure: {0}")]
+    AccelerationStructure(String),
     /// The SPIR-V module is malformed at the level this crate reads.
     #[error("invalid SPIR-V: {0}")]
     InvalidSpirv(String),

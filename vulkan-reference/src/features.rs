@@ -31,6 +31,9 @@ pub(crate) enum Ext {
     ShaderExpectAssume = 14,
     ShaderIntegerDotProduct = 15,
     Maintenance4 = 16,
+    AccelerationStructure = 17,
+    RayQuery = 18,
+    RayTracingPipeline = 19,
 }
 
 /// An extension structure: Amber's prefix, the Vulkan version that made it
@@ -45,7 +48,7 @@ pub(crate) struct ExtStruct {
 }
 
 /// Every extension structure this crate knows, indexed by [`Ext`].
-pub(crate) const EXT_STRUCTS: [ExtStruct; 17] = [
+pub(crate) const EXT_STRUCTS: [ExtStruct; 20] = [
     ExtStruct {
         ext: Ext::VariablePointers,
         prefix: "VariablePointerFeatures",
@@ -205,6 +208,45 @@ pub(crate) const EXT_STRUCTS: [ExtStruct; 17] = [
         core_in: Some((1, 3)),
         extension: "VK_KHR_maintenance4",
         fields: &["maintenance4"],
+    },
+    // Amber's spelling (its `DEVICE_FEATURE` list has
+    // `accelerationStructure`).
+    ExtStruct {
+        ext: Ext::AccelerationStructure,
+        prefix: "AccelerationStructureFeaturesKHR",
+        core_in: None,
+        extension: "VK_KHR_acceleration_structure",
+        fields: &[
+            "accelerationStructure",
+            "accelerationStructureCaptureReplay",
+            "accelerationStructureIndirectBuild",
+            "accelerationStructureHostCommands",
+            "descriptorBindingAccelerationStructureUpdateAfterBind",
+        ],
+    },
+    // Not in Amber's list: the name follows its pattern for KHR structures.
+    ExtStruct {
+        ext: Ext::RayQuery,
+        prefix: "RayQueryFeaturesKHR",
+        core_in: None,
+        extension: "VK_KHR_ray_query",
+        fields: &["rayQuery"],
+    },
+    // Amber's spelling; a compute kernel meets it through
+    // `RayTraversalPrimitiveCullingKHR` (ray queries that skip triangles or
+    // boxes by ray flag).
+    ExtStruct {
+        ext: Ext::RayTracingPipeline,
+        prefix: "RayTracingPipelineFeaturesKHR",
+        core_in: None,
+        extension: "VK_KHR_ray_tracing_pipeline",
+        fields: &[
+            "rayTracingPipeline",
+            "rayTracingPipelineShaderGroupHandleCaptureReplay",
+            "rayTracingPipelineShaderGroupHandleCaptureReplayMixed",
+            "rayTracingPipelineTraceRaysIndirect",
+            "rayTraversalPrimitiveCulling",
+        ],
     },
 ];
 
@@ -577,6 +619,9 @@ pub(crate) struct Structs {
     expect_assume: vk::PhysicalDeviceShaderExpectAssumeFeaturesKHR<'static>,
     integer_dot_product: vk::PhysicalDeviceShaderIntegerDotProductFeatures<'static>,
     maintenance4: vk::PhysicalDeviceMaintenance4Features<'static>,
+    acceleration_structure: vk::PhysicalDeviceAccelerationStructureFeaturesKHR<'static>,
+    ray_query: vk::PhysicalDeviceRayQueryFeaturesKHR<'static>,
+    ray_tracing_pipeline: vk::PhysicalDeviceRayTracingPipelineFeaturesKHR<'static>,
 }
 
 impl Structs {
@@ -746,6 +791,27 @@ impl Structs {
                 vec![&mut self.integer_dot_product.shader_integer_dot_product]
             }
             Ext::Maintenance4 => vec![&mut self.maintenance4.maintenance4],
+            Ext::AccelerationStructure => {
+                let s = &mut self.acceleration_structure;
+                vec![
+                    &mut s.acceleration_structure,
+                    &mut s.acceleration_structure_capture_replay,
+                    &mut s.acceleration_structure_indirect_build,
+                    &mut s.acceleration_structure_host_commands,
+                    &mut s.descriptor_binding_acceleration_structure_update_after_bind,
+                ]
+            }
+            Ext::RayQuery => vec![&mut self.ray_query.ray_query],
+            Ext::RayTracingPipeline => {
+                let s = &mut self.ray_tracing_pipeline;
+                vec![
+                    &mut s.ray_tracing_pipeline,
+                    &mut s.ray_tracing_pipeline_shader_group_handle_capture_replay,
+                    &mut s.ray_tracing_pipeline_shader_group_handle_capture_replay_mixed,
+                    &mut s.ray_tracing_pipeline_trace_rays_indirect,
+                    &mut s.ray_traversal_primitive_culling,
+                ]
+            }
         };
         slots.into_iter().nth(i).expect("feature field index")
     }
@@ -813,6 +879,15 @@ impl Structs {
         if want[Ext::Maintenance4 as usize] {
             f2 = f2.push_next(&mut self.maintenance4);
         }
+        if want[Ext::AccelerationStructure as usize] {
+            f2 = f2.push_next(&mut self.acceleration_structure);
+        }
+        if want[Ext::RayQuery as usize] {
+            f2 = f2.push_next(&mut self.ray_query);
+        }
+        if want[Ext::RayTracingPipeline as usize] {
+            f2 = f2.push_next(&mut self.ray_tracing_pipeline);
+        }
         f2
     }
 }
@@ -826,7 +901,7 @@ mod tests {
         let names = feature_names();
         assert_eq!(
             names.len(),
-            55 + 17 + 1 + 4 + 1 + 2 + 3 + 1 + 8 + 6 + 12 + 3
+            55 + 17 + 1 + 4 + 1 + 2 + 3 + 1 + 8 + 6 + 12 + 3 + 5 + 1 + 5
         );
         for n in names {
             assert_eq!(Feature::parse(&n).unwrap().name(), n);
@@ -912,6 +987,6 @@ mod tests {
             p = b.p_next;
         }
         assert_eq!(seen.len(), EXT_STRUCTS.len());
-        assert_eq!(seen.len(), 17);
+        assert_eq!(seen.len(), 20);
     }
 }

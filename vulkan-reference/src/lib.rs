@@ -33,7 +33,10 @@
 //! images of every dimensionality, filled from bytes and read back with
 //! [`Reference::read_image`]), [`Pipeline`] (module, layouts,
 //! specialization) and [`Reference::dispatch`] (descriptor sets of every
-//! kind, push constants, one submit and fence, with a time-out). [`Session`] is
+//! kind, push constants, one submit and fence, with a time-out),
+//! [`AccelerationStructure`] (a top-level acceleration structure built
+//! from a `runtime_loader::scene::TopLevel`, for ray queries).
+//! [`Session`] is
 //! the same by handles, in this process or in a child process running
 //! [`serve`], where a crash of the driver becomes an error.
 //!
@@ -49,6 +52,8 @@
 //! validation layers may crash on invalid SPIR-V).
 #![deny(missing_docs)]
 
+#[cfg(feature = "driver")]
+mod accel;
 #[cfg(feature = "driver")]
 mod buffer;
 mod desc;
@@ -70,6 +75,8 @@ mod session;
 mod spirv;
 
 #[cfg(feature = "driver")]
+pub use accel::{AccelerationStructure, ACCELERATION_STRUCTURE_FEATURE, RAY_QUERY_FEATURE};
+#[cfg(feature = "driver")]
 pub use buffer::Buffer;
 pub use desc::{
     AddressMode, BorderColor, Component, Filter, Format, ImageDesc, ImageDim, SamplerDesc,
@@ -88,7 +95,8 @@ pub use pipeline::{BindingDesc, BindingKind, Pipeline, PipelineDesc};
 pub use reference::{DriverInfo, Reference, ReferenceOptions, DEFAULT_TIMEOUT};
 #[cfg(feature = "driver")]
 pub use session::{
-    serve, BufferId, ImageId, PipelineId, Place, SamplerId, Session, SessionBound, SessionResource,
+    serve, AccelerationStructureId, BufferId, ImageId, PipelineId, Place, SamplerId, Session,
+    SessionBound, SessionResource,
 };
 #[cfg(feature = "driver")]
 pub use spirv::{extensions_required_by_module, required_by_module};

@@ -30,6 +30,9 @@ pub enum BindingKind {
     UniformTexelBuffer,
     /// `VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER`.
     StorageTexelBuffer,
+    /// `VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR` (a ray query's
+    /// `accelerationStructureEXT`).
+    AccelerationStructure,
 }
 
 /// One descriptor binding of the pipeline layout.
@@ -474,5 +477,6 @@ pub(crate) fn descriptor_type(kind: BindingKind) -> vk::DescriptorType {
         BindingKind::CombinedImageSampler => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
         BindingKind::UniformTexelBuffer => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
         BindingKind::StorageTexelBuffer => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+        BindingKind::AccelerationStructure => vk::DescriptorType::ACCELERATION_STRUCTURE_KHR,
     }
 }

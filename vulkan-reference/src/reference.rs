@@ -54,10 +54,12 @@ pub struct ReferenceOptions {
     /// `VulkanMemoryModelFeatures.…`,
     /// `ZeroInitializeWorkgroupMemoryFeatures.…`,
     /// `CooperativeMatrixFeaturesKHR.…`, `BufferDeviceAddressFeatures.…`,
-    /// `ShaderLongVectorFeaturesEXT.longVector`, and three Amber lacks:
+    /// `ShaderLongVectorFeaturesEXT.longVector`,
+    /// `AccelerationStructureFeaturesKHR.…`, `RayTracingPipelineFeaturesKHR.…`,
+    /// and four Amber lacks:
     /// `WorkgroupMemoryExplicitLayoutFeaturesKHR.…`,
-    /// `ShaderSubgroupUniformControlFlowFeaturesKHR.…` and
-    /// `ShaderAtomicFloatFeaturesEXT.…` (see
+    /// `ShaderSubgroupUniformControlFlowFeaturesKHR.…`,
+    /// `ShaderAtomicFloatFeaturesEXT.…` and `RayQueryFeaturesKHR.rayQuery` (see
     /// [`feature_names`](crate::feature_names)). A feature of an
     /// extension structure that is not core in the Vulkan version used
     /// also enables its extension.

@@ -18,6 +18,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use runtime_loader::scene;
+
+use crate::accel::AccelerationStructure;
 use crate::buffer::Buffer;
 use crate::desc::Format;
 use crate::desc::{ImageDesc, SamplerDesc};
@@ -53,6 +56,10 @@ pub struct SamplerId(u32);
 /// A pipeline of a [`Session`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PipelineId(u32);
+
+/// An acceleration structure of a [`Session`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccelerationStructureId(u32);
 
 /// A resource bound to one descriptor, as [`Bound`] but by handle.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
@@ -127,6 +134,8 @@ pub enum SessionResource {
     ImageFromLevel(ImageId, u32),
     /// A combined image-sampler, the image seen from a level on.
     CombinedImageSamplerFromLevel(ImageId, SamplerId, u32),
+    /// A top-level acceleration structure.
+    AccelerationStructure(AccelerationStructureId),
 }
 
 /// A [`Reference`] with its buffers and pipelines, in this process or a
@@ -298,6 +307,30 @@ impl Session {
         }
     }
 
+    /// Builds an acceleration structure from `scene` (see
+    /// [`Reference::acceleration_structure`]).
+    pub fn acceleration_structure(
+        &self,
+        scene: &scene::TopLevel,
+    ) -> Result<AccelerationStructureId> {
+        match &self.imp {
+            Imp::Local(l) => l
+                .borrow_mut()
+                .acceleration_structure(scene)
+                .map(AccelerationStructureId),
+            Imp::Child(c) => c
+                .borrow_mut()
+                .call_id(
+                    &Request::AccelerationStructure {
+                        scene: WireScene::from(scene),
+                    },
+                    &[],
+                    "building an acceleration structure",
+                )
+                .map(AccelerationStructureId),
+        }
+    }
+
     /// Creates a pipeline (see [`Reference::pipeline`]).
     pub fn pipeline(&self, desc: &PipelineDesc<'_>) -> Result<PipelineId> {
         match &self.imp {
@@ -401,6 +434,10 @@ fn answer(local: &mut Option<Local>, request: Request, payload: &[u8]) -> Result
         Request::Image { desc } => (Reply::Id(l.image(&desc, payload)?), Vec::new()),
         Request::ReadImage { image } => (Reply::Done, l.read_image(image)?),
         Request::Sampler { desc } => (Reply::Id(l.sampler(&desc)?), Vec::new()),
+        Request::AccelerationStructure { scene } => (
+            Reply::Id(l.acceleration_structure(&scene.into())?),
+            Vec::new(),
+        ),
         Request::Write { buffer, offset } => {
             let offset = usize::try_from(offset)
                 .map_err(|_| Error::Buffer(format!("offset {offset} is out of range")))?;
@@ -457,6 +494,7 @@ struct Local {
     images: Vec<Image>,
     samplers: Vec<Sampler>,
     pipelines: Vec<Pipeline>,
+    accels: Vec<AccelerationStructure>,
 }
 
 impl Local {
@@ -467,6 +505,7 @@ impl Local {
             images: Vec::new(),
             samplers: Vec::new(),
             pipelines: Vec::new(),
+            accels: Vec::new(),
         })
     }
 
@@ -528,6 +567,18 @@ impl Local {
             .ok_or_else(|| Error::Image(format!("no sampler {id} in this session")))
     }
 
+    fn acceleration_structure(&mut self, scene: &scene::TopLevel) -> Result<u32> {
+        let a = self.r.acceleration_structure(scene)?;
+        self.accels.push(a);
+        Ok((self.accels.len() - 1) as u32)
+    }
+
+    fn get_accel(&self, id: u32) -> Result<&AccelerationStructure> {
+        self.accels.get(id as usize).ok_or_else(|| {
+            Error::AccelerationStructure(format!("no acceleration structure {id} in this session"))
+        })
+    }
+
     fn pipeline(&mut self, desc: &PipelineDesc<'_>) -> Result<u32> {
         let p = self.r.pipeline(desc)?;
         self.pipelines.push(p);
@@ -576,6 +627,9 @@ impl Local {
                     }
                     SessionResource::ImageFromLevel(i, base) => {
                         Resource::Image(self.get_image_from(i.0, base)?)
+                    }
+                    SessionResource::AccelerationStructure(a) => {
+                        Resource::AccelerationStructure(self.get_accel(a.0)?)
                     }
                     SessionResource::CombinedImageSamplerFromLevel(i, s, base) => {
                         Resource::CombinedImageSampler(
@@ -873,6 +927,9 @@ enum Request {
     Address {
         buffer: u32,
     },
+    AccelerationStructure {
+        scene: WireScene,
+    },
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -991,9 +1048,199 @@ impl From<WireBinding> for BindingDesc {
     }
 }
 
+/// A [`scene::TopLevel`] on the wire (the scene type itself has no
+/// serde: runtime-loader does not depend on it).
+#[derive(Debug, Serialize, Deserialize)]
+struct WireScene {
+    bottom: Vec<Vec<WireGeometry>>,
+    instances: Vec<WireInstance>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct WireGeometry {
+    /// Triangles: 9 floats each; boxes: 6 (min, max).
+    triangles: bool,
+    coords: Vec<f32>,
+    opaque: bool,
+    no_duplicate_any_hit: bool,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct WireInstance {
+    bottom: usize,
+    transform: [[f32; 4]; 3],
+    custom_index: u32,
+    mask: u8,
+    sbt_offset: u32,
+    /// Cull disable, flip facing, force opaque, force no opaque.
+    flags: [bool; 4],
+}
+
+impl From<&scene::TopLevel> for WireScene {
+    fn from(s: &scene::TopLevel) -> Self {
+        WireScene {
+            bottom: s
+                .bottom
+                .iter()
+                .map(|b| {
+                    b.geometries
+                        .iter()
+                        .map(|g| {
+                            let (triangles, coords) = match &g.primitives {
+                                scene::Primitives::Triangles(t) => {
+                                    (true, t.iter().flatten().flatten().copied().collect())
+                                }
+                                scene::Primitives::Boxes(b) => (
+                                    false,
+                                    b.iter()
+                                        .flat_map(|a| a.min.iter().chain(&a.max))
+                                        .copied()
+                                        .collect(),
+                                ),
+                            };
+                            WireGeometry {
+                                triangles,
+                                coords,
+                                opaque: g.opaque,
+                                no_duplicate_any_hit: g.no_duplicate_any_hit,
+                            }
+                        })
+                        .collect()
+                })
+                .collect(),
+            instances: s
+                .instances
+                .iter()
+                .map(|i| WireInstance {
+                    bottom: i.bottom,
+                    transform: i.transform,
+                    custom_index: i.custom_index,
+                    mask: i.mask,
+                    sbt_offset: i.sbt_offset,
+                    flags: [
+                        i.flags.triangle_facing_cull_disable,
+                        i.flags.triangle_flip_facing,
+                        i.flags.force_opaque,
+                        i.flags.force_no_opaque,
+                    ],
+                })
+                .collect(),
+        }
+    }
+}
+
+impl From<WireScene> for scene::TopLevel {
+    fn from(s: WireScene) -> Self {
+        let v3 = |c: &[f32]| [c[0], c[1], c[2]];
+        scene::TopLevel {
+            bottom: s
+                .bottom
+                .into_iter()
+                .map(|geometries| scene::BottomLevel {
+                    geometries: geometries
+                        .into_iter()
+                        .map(|g| scene::Geometry {
+                            primitives: if g.triangles {
+                                scene::Primitives::Triangles(
+                                    g.coords
+                                        .chunks_exact(9)
+                                        .map(|t| [v3(&t[0..3]), v3(&t[3..6]), v3(&t[6..9])])
+                                        .collect(),
+                                )
+                            } else {
+                                scene::Primitives::Boxes(
+                                    g.coords
+                                        .chunks_exact(6)
+                                        .map(|b| scene::Aabb {
+                                            min: v3(&b[0..3]),
+                                            max: v3(&b[3..6]),
+                                        })
+                                        .collect(),
+                                )
+                            },
+                            opaque: g.opaque,
+                            no_duplicate_any_hit: g.no_duplicate_any_hit,
+                        })
+                        .collect(),
+                })
+                .collect(),
+            instances: s
+                .instances
+                .into_iter()
+                .map(|i| scene::Instance {
+                    bottom: i.bottom,
+                    transform: i.transform,
+                    custom_index: i.custom_index,
+                    mask: i.mask,
+                    sbt_offset: i.sbt_offset,
+                    flags: scene::InstanceFlags {
+                        triangle_facing_cull_disable: i.flags[0],
+                        triangle_flip_facing: i.flags[1],
+                        force_opaque: i.flags[2],
+                        force_no_opaque: i.flags[3],
+                    },
+                })
+                .collect(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A scene crosses the pipe whole: every field of every geometry and
+    /// instance survives the JSON round trip.
+    #[test]
+    fn scenes_cross_the_wire_unchanged() {
+        let flags = scene::InstanceFlags {
+            triangle_flip_facing: true,
+            force_no_opaque: true,
+            ..Default::default()
+        };
+        let s = scene::TopLevel {
+            bottom: vec![
+                scene::BottomLevel {
+                    geometries: vec![scene::Geometry {
+                        primitives: scene::Primitives::Triangles(vec![
+                            [[0.5, -1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.25]],
+                            [[1.0; 3], [2.0; 3], [3.0; 3]],
+                        ]),
+                        opaque: true,
+                        no_duplicate_any_hit: false,
+                    }],
+                },
+                scene::BottomLevel {
+                    geometries: vec![scene::Geometry {
+                        primitives: scene::Primitives::Boxes(vec![scene::Aabb {
+                            min: [-1.0, -2.0, -3.0],
+                            max: [1.0, 2.0, 3.5],
+                        }]),
+                        opaque: false,
+                        no_duplicate_any_hit: true,
+                    }],
+                },
+            ],
+            instances: vec![
+                scene::Instance {
+                    transform: [
+                        [0.0, -1.0, 0.0, 10.0],
+                        [1.0, 0.0, 0.0, 0.5],
+                        [0.0, 0.0, 1.0, -2.0],
+                    ],
+                    custom_index: 0xAB_CDEF,
+                    mask: 0x0F,
+                    sbt_offset: 77,
+                    flags,
+                    ..scene::Instance::of(1)
+                },
+                scene::Instance::of(0),
+            ],
+        };
+        let json = serde_json::to_vec(&WireScene::from(&s)).unwrap();
+        let back: WireScene = serde_json::from_slice(&json).unwrap();
+        assert_eq!(scene::TopLevel::from(back), s);
+    }
 
     #[test]
     fn frames_round_trip_and_a_truncated_one_is_an_error() {

@@ -308,6 +308,8 @@ fn device_extension(spv: &str) -> Option<&'static str> {
         "SPV_KHR_subgroup_uniform_control_flow" => "VK_KHR_shader_subgroup_uniform_control_flow",
         "SPV_KHR_workgroup_memory_explicit_layout" => "VK_KHR_workgroup_memory_explicit_layout",
         "SPV_KHR_cooperative_matrix" => "VK_KHR_cooperative_matrix",
+        "SPV_KHR_ray_query" => "VK_KHR_ray_query",
+        "SPV_KHR_ray_tracing" => "VK_KHR_ray_tracing_pipeline",
         "SPV_EXT_long_vector" => "VK_EXT_shader_long_vector",
         "SPV_KHR_shader_clock" => "VK_KHR_shader_clock",
         "SPV_EXT_shader_atomic_float_add" => "VK_EXT_shader_atomic_float",
@@ -479,6 +481,23 @@ pub(crate) fn capability_needs(cap: u32) -> Option<(&'static str, &'static [&'st
         6019 => (
             "DotProduct",
             &["ShaderIntegerDotProductFeatures.shaderIntegerDotProduct"],
+        ),
+        // Ray queries trace through an acceleration structure, which needs
+        // its own feature (and, to be built, buffer device addresses and
+        // the deferred-host-operations extension that
+        // VK_KHR_acceleration_structure requires).
+        4472 => (
+            "RayQueryKHR",
+            &[
+                "RayQueryFeaturesKHR.rayQuery",
+                "AccelerationStructureFeaturesKHR.accelerationStructure",
+                "BufferDeviceAddressFeatures.bufferDeviceAddress",
+                "VK_KHR_deferred_host_operations",
+            ],
+        ),
+        4478 => (
+            "RayTraversalPrimitiveCullingKHR",
+            &["RayTracingPipelineFeaturesKHR.rayTraversalPrimitiveCulling"],
         ),
         6022 => (
             "CooperativeMatrixKHR",
@@ -680,6 +699,19 @@ mod tests {
                 "ShaderAtomicFloatFeaturesEXT.shaderBufferFloat32AtomicAdd",
                 "ShaderAtomicFloatFeaturesEXT.shaderSharedFloat32AtomicAdd",
                 "VK_EXT_shader_atomic_float",
+            ]
+        );
+        // Ray queries: the acceleration-structure features and extensions,
+        // asked for by such a module only (saxpy above asks for none).
+        assert_eq!(
+            names(&test_kernel("ray_query.spv")),
+            [
+                "VK_KHR_spirv_1_4",
+                "RayQueryFeaturesKHR.rayQuery",
+                "AccelerationStructureFeaturesKHR.accelerationStructure",
+                "BufferDeviceAddressFeatures.bufferDeviceAddress",
+                "VK_KHR_deferred_host_operations",
+                "VK_KHR_ray_query",
             ]
         );
         // SPIR-V 1.4 needs VK_KHR_spirv_1_4 (core in Vulkan 1.2).

@@ -35,6 +35,35 @@ pub struct Script {
     pub requirements: Vec<(String, usize)>,
     /// `DEVICE_PROPERTY` values the script requires, with the line.
     pub properties: Vec<(String, usize)>,
+    /// `ACCELERATION_STRUCTURE BOTTOM_LEVEL` blocks.
+    pub bottom_levels: Vec<BottomLevel>,
+    /// `ACCELERATION_STRUCTURE TOP_LEVEL` blocks, what `BIND
+    /// ACCELERATION_STRUCTURE` binds.
+    pub top_levels: Vec<TopLevel>,
+}
+
+/// An `ACCELERATION_STRUCTURE BOTTOM_LEVEL name … END`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BottomLevel {
+    /// Name.
+    pub name: String,
+    /// Its geometries.
+    pub level: runtime_loader::scene::BottomLevel,
+    /// Line of the declaration.
+    pub line: usize,
+}
+
+/// An `ACCELERATION_STRUCTURE TOP_LEVEL name … END`: the scene both sides
+/// build, its bottom levels those its instances place, in the order they
+/// are first placed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopLevel {
+    /// Name.
+    pub name: String,
+    /// The scene.
+    pub scene: runtime_loader::scene::TopLevel,
+    /// Line of the declaration.
+    pub line: usize,
 }
 
 /// Where a shader's SPIR-V comes from.
@@ -239,6 +268,14 @@ pub enum BindKind {
         /// Binding.
         binding: u32,
     },
+    /// A top-level acceleration structure (`BIND ACCELERATION_STRUCTURE`;
+    /// [`BindElement::buffer`] names it) at (set, binding).
+    AccelerationStructure {
+        /// Descriptor set.
+        set: u32,
+        /// Binding.
+        binding: u32,
+    },
 }
 
 impl BindKind {
@@ -253,7 +290,8 @@ impl BindKind {
             | BindKind::CombinedImageSampler { set, binding }
             | BindKind::Sampler { set, binding }
             | BindKind::UniformTexelBuffer { set, binding }
-            | BindKind::StorageTexelBuffer { set, binding } => Some((set, binding)),
+            | BindKind::StorageTexelBuffer { set, binding }
+            | BindKind::AccelerationStructure { set, binding } => Some((set, binding)),
         }
     }
 

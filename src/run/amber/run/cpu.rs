@@ -7,7 +7,7 @@ use runtime_loader::cpu::{self, ResourceBindings};
 use runtime_loader::plan::Grid;
 use runtime_loader::Executable;
 
-use super::side::{buffer, Prepared, Side};
+use super::side::{buffer, Prepared, Side, Stop};
 use crate::run::amber::{BindKind, Pipeline};
 use crate::run::buffers::cpu_buffer;
 use crate::run::textures::{cpu_texel_buffer_on, cpu_texture, sampler_descriptor, texture_bytes};
@@ -28,6 +28,8 @@ pub(super) struct CpuSide<'d> {
     pub(super) samplers: BTreeMap<String, cpu::Sampler>,
     /// What each image was made as.
     pub(super) image_descs: BTreeMap<String, vulkan_reference::ImageDesc>,
+    /// Top-level acceleration structures.
+    pub(super) accels: BTreeMap<String, cpu::AccelerationStructure>,
 }
 
 /// A test's buffer: its Metal buffer, allocated as an application allocates
@@ -86,6 +88,19 @@ impl Side for CpuSide<'_> {
             .sampler(&sampler_descriptor(desc))
             .map_err(|e| e.to_string())?;
         self.samplers.insert(name.to_string(), s);
+        Ok(())
+    }
+
+    fn create_acceleration_structure(
+        &mut self,
+        name: &str,
+        scene: &runtime_loader::scene::TopLevel,
+    ) -> Result<(), Stop> {
+        let a = self
+            .device
+            .acceleration_structure(scene)
+            .map_err(|e| Stop::Fail(e.to_string()))?;
+        self.accels.insert(name.to_string(), a);
         Ok(())
     }
 
@@ -219,6 +234,14 @@ impl Side for CpuSide<'_> {
                 }
                 .ok_or_else(|| format!("`{name}` is not an image or a buffer with a format"))
             };
+            if let BindKind::AccelerationStructure { .. } = b.kind {
+                let accel = self
+                    .accels
+                    .get(b.buffer())
+                    .ok_or_else(|| format!("unknown acceleration structure `{}`", b.buffer()))?;
+                bindings.acceleration_structure(set, binding, accel);
+                continue;
+            }
             let mut elements = Vec::new();
             for e in &b.elements {
                 elements.push(match b.kind {
@@ -253,7 +276,7 @@ impl Side for CpuSide<'_> {
                             buffer(&self.samplers, sampler)?,
                         )
                     }
-                    BindKind::PushConstant => continue,
+                    BindKind::PushConstant | BindKind::AccelerationStructure { .. } => continue,
                 });
             }
             bindings.bind_array(set, binding, elements);

@@ -1,34 +1,13 @@
 //! The runner ([`Runner`]): a script's commands in order on every side,
 //! pipelines prepared on first use, buffers grown to the blocks they bind,
-//! and why a run stops early ([`Stop`]).
+//! and why a run stops early ([`Stop`], with the sides that say it).
 
 use std::collections::BTreeMap;
 
 use super::options::RunOptions;
+pub(super) use super::side::Stop;
 use super::side::{Prepared, Side};
 use crate::run::amber::{BindKind, Command, Pipeline, Script};
-
-/// Why a run stopped early.
-pub(super) enum Stop {
-    Fail(String),
-    Skip(String),
-}
-
-impl From<String> for Stop {
-    fn from(m: String) -> Self {
-        Stop::Fail(m)
-    }
-}
-
-impl Stop {
-    /// The same outcome, its message prefixed (`FILE:LINE: RUN p: `).
-    pub(super) fn within(self, prefix: &str) -> Stop {
-        match self {
-            Stop::Fail(m) => Stop::Fail(format!("{prefix}{m}")),
-            Stop::Skip(m) => Stop::Skip(format!("{prefix}{m}")),
-        }
-    }
-}
 
 pub(super) struct Runner<'s> {
     pub(super) name: &'s str,
@@ -79,6 +58,33 @@ impl<'s> Runner<'s> {
                             sampler.name,
                             side.label()
                         )
+                    })?;
+            }
+        }
+        // The top levels some pipeline binds (amber builds every one; a
+        // structure nothing binds would only ask the device for features
+        // no module of the script needs).
+        for top in &self.script.top_levels {
+            let bound = self
+                .script
+                .pipelines
+                .iter()
+                .flat_map(|p| &p.binds)
+                .any(|b| {
+                    matches!(b.kind, BindKind::AccelerationStructure { .. })
+                        && b.buffer() == top.name
+                });
+            if !bound {
+                continue;
+            }
+            for side in &mut self.sides {
+                let label = side.label();
+                side.create_acceleration_structure(&top.name, &top.scene)
+                    .map_err(|s| {
+                        s.within(&format!(
+                            "{}:{}: acceleration structure `{}`: {label}: ",
+                            self.name, top.line, top.name
+                        ))
                     })?;
             }
         }

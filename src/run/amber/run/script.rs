@@ -172,6 +172,7 @@ pub fn run_in(
             textures: BTreeMap::new(),
             samplers: BTreeMap::new(),
             image_descs: BTreeMap::new(),
+            accels: BTreeMap::new(),
         }));
     }
     if opts.sides != Sides::MetalOnCpu {
@@ -219,6 +220,7 @@ pub fn run_in(
                 images: BTreeMap::new(),
                 samplers: BTreeMap::new(),
                 pipelines: BTreeMap::new(),
+                accels: BTreeMap::new(),
             })),
             Err(vulkan_reference::Error::UnsupportedFeatures { device, names })
                 if extensions.iter().any(|(_, e)| names.contains(e)) =>

@@ -1,5 +1,6 @@
 //! What a side is ([`Side`]): where a script's buffers live and its
-//! pipelines run, and what each pipeline brings to it ([`Prepared`]).
+//! pipelines run, what each pipeline brings to it ([`Prepared`]), and why
+//! a run stops early ([`Stop`]).
 
 use std::collections::BTreeMap;
 
@@ -7,6 +8,28 @@ use runtime_loader::plan::SpecValue;
 use vulkan_reference::{Format, ImageDesc, SamplerDesc};
 
 use crate::run::amber::Pipeline;
+
+/// Why a run stopped early.
+pub(super) enum Stop {
+    Fail(String),
+    Skip(String),
+}
+
+impl From<String> for Stop {
+    fn from(m: String) -> Self {
+        Stop::Fail(m)
+    }
+}
+
+impl Stop {
+    /// The same outcome, its message prefixed (`FILE:LINE: RUN p: `).
+    pub(super) fn within(self, prefix: &str) -> Stop {
+        match self {
+            Stop::Fail(m) => Stop::Fail(format!("{prefix}{m}")),
+            Stop::Skip(m) => Stop::Skip(format!("{prefix}{m}")),
+        }
+    }
+}
 
 /// A pipeline's shader, prepared once for every side.
 pub(super) struct Prepared {
@@ -49,6 +72,14 @@ pub(super) trait Side {
     fn create_image(&mut self, name: &str, desc: &ImageDesc, bytes: &[u8]) -> Result<(), String>;
     /// A sampler.
     fn create_sampler(&mut self, name: &str, desc: &SamplerDesc) -> Result<(), String>;
+    /// A top-level acceleration structure built from `scene`. A side
+    /// that cannot build one (a device without the features) stops with
+    /// a skip.
+    fn create_acceleration_structure(
+        &mut self,
+        name: &str,
+        scene: &runtime_loader::scene::TopLevel,
+    ) -> Result<(), Stop>;
     /// A buffer's bytes, or an image's texels.
     fn read(&self, name: &str) -> Result<Vec<u8>, String>;
     fn write(&mut self, name: &str, offset: usize, bytes: &[u8]) -> Result<(), String>;

@@ -7,7 +7,7 @@ use std::path::Path;
 use vulkan_reference::{BindingKind, Format, SamplerDesc, SessionBound, SessionResource};
 
 use super::prepare::spec_value;
-use super::side::{buffer, Prepared, Side};
+use super::side::{buffer, Prepared, Side, Stop};
 use crate::run::amber::{BindKind, Pipeline, RequiredSize};
 
 /// The argument that makes the `halc` binary serve a Vulkan
@@ -112,6 +112,7 @@ pub(super) struct VulkanSide {
     pub(super) images: BTreeMap<String, (vulkan_reference::ImageId, vulkan_reference::ImageDesc)>,
     pub(super) samplers: BTreeMap<String, vulkan_reference::SamplerId>,
     pub(super) pipelines: BTreeMap<String, vulkan_reference::PipelineId>,
+    pub(super) accels: BTreeMap<String, vulkan_reference::AccelerationStructureId>,
 }
 
 impl Side for VulkanSide {
@@ -146,6 +147,23 @@ impl Side for VulkanSide {
         let s = self.reference.sampler(desc).map_err(|e| e.to_string())?;
         self.samplers.insert(name.to_string(), s);
         Ok(())
+    }
+
+    fn create_acceleration_structure(
+        &mut self,
+        name: &str,
+        scene: &runtime_loader::scene::TopLevel,
+    ) -> Result<(), Stop> {
+        match self.reference.acceleration_structure(scene) {
+            Ok(a) => {
+                self.accels.insert(name.to_string(), a);
+                Ok(())
+            }
+            Err(e @ vulkan_reference::Error::UnsupportedFeatures { .. }) => {
+                Err(Stop::Skip(e.to_string()))
+            }
+            Err(e) => Err(Stop::Fail(e.to_string())),
+        }
     }
 
     fn read(&self, name: &str) -> Result<Vec<u8>, String> {
@@ -198,6 +216,9 @@ impl Side for VulkanSide {
                         BindKind::Sampler { .. } => BindingKind::Sampler,
                         BindKind::UniformTexelBuffer { .. } => BindingKind::UniformTexelBuffer,
                         BindKind::StorageTexelBuffer { .. } => BindingKind::StorageTexelBuffer,
+                        BindKind::AccelerationStructure { .. } => {
+                            BindingKind::AccelerationStructure
+                        }
                         BindKind::PushConstant => return None,
                     };
                     Some(vulkan_reference::BindingDesc {
@@ -287,6 +308,13 @@ impl Side for VulkanSide {
                                 base,
                             ),
                         }
+                    }
+                    BindKind::AccelerationStructure { .. } => {
+                        SessionResource::AccelerationStructure(
+                            *self.accels.get(&e.buffer).ok_or_else(|| {
+                                format!("unknown acceleration structure `{}`", e.buffer)
+                            })?,
+                        )
                     }
                     BindKind::PushConstant => continue,
                 };

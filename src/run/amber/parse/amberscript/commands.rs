@@ -17,6 +17,7 @@ impl<'a> AmberParser<'a> {
                 "BUFFER" => self.buffer(line, &t)?,
                 "IMAGE" => self.image(line, &t)?,
                 "SAMPLER" => self.sampler(line, &t)?,
+                "ACCELERATION_STRUCTURE" => self.acceleration_structure(line, &t)?,
                 "PIPELINE" | "DERIVE_PIPELINE" => self.pipeline(line, &t)?,
                 "RUN" => {
                     // TIMED_EXECUTION asks the tool to time the run: it does

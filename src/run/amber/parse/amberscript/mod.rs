@@ -3,8 +3,9 @@
 //! `RUN`, `EXPECT`, `COPY`, `REPEAT` (`commands.rs`), `SHADER`
 //! (`shader.rs`), `BUFFER` (`buffer.rs`), `IMAGE` and `SAMPLER` with the
 //! texel formats (`image.rs`), `PIPELINE` with its `BIND`s and `SUBGROUP`
-//! (`pipeline.rs`).
+//! (`pipeline.rs`), `ACCELERATION_STRUCTURE` (`accel.rs`).
 
+mod accel;
 mod buffer;
 mod commands;
 mod image;

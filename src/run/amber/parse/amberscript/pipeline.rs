@@ -206,6 +206,7 @@ impl<'a> AmberParser<'a> {
             Some(&"BUFFER") => false,
             Some(&"BUFFER_ARRAY") => true,
             Some(&"SAMPLER") | Some(&"SAMPLER_ARRAY") => return self.bind_sampler(line, t),
+            Some(&"ACCELERATION_STRUCTURE") => return self.bind_acceleration_structure(line, t),
             _ => return Err(err(line, "expected `BIND BUFFER …`")),
         };
         let Some(as_at) = t.iter().position(|w| *w == "AS") else {
@@ -415,6 +416,45 @@ impl<'a> AmberParser<'a> {
                 })
                 .collect(),
             kind: BindKind::Sampler { set, binding },
+            line,
+        })
+    }
+
+    /// `BIND ACCELERATION_STRUCTURE name DESCRIPTOR_SET s BINDING b`: a
+    /// top level.
+    fn bind_acceleration_structure(&self, line: usize, t: &[&'a str]) -> Result<Bind, ParseError> {
+        let expected = "expected `BIND ACCELERATION_STRUCTURE NAME DESCRIPTOR_SET s BINDING b`";
+        let name = t.get(2).ok_or_else(|| err(line, expected))?;
+        if !self.script.top_levels.iter().any(|a| a.name == *name) {
+            return Err(err(
+                line,
+                if self.script.bottom_levels.iter().any(|a| a.name == *name) {
+                    format!("`{name}` is a bottom-level acceleration structure: a kernel binds a top level")
+                } else {
+                    format!("unknown top-level acceleration structure `{name}`")
+                },
+            ));
+        }
+        if t.get(3) != Some(&"DESCRIPTOR_SET") {
+            return Err(err(line, expected));
+        }
+        let set = parse_u32(line, "descriptor set", t.get(4))?;
+        if t.get(5) != Some(&"BINDING") {
+            return Err(err(line, "expected BINDING after the descriptor set"));
+        }
+        let binding = parse_u32(line, "binding", t.get(6))?;
+        if let Some(extra) = t.get(7) {
+            return Err(err(line, format!("unexpected `{extra}`")));
+        }
+        Ok(Bind {
+            elements: vec![BindElement {
+                buffer: name.to_string(),
+                sampler: None,
+                offset: 0,
+                range: None,
+                base_mip_level: 0,
+            }],
+            kind: BindKind::AccelerationStructure { set, binding },
             line,
         })
     }
