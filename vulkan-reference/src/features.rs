@@ -34,6 +34,7 @@ pub(crate) enum Ext {
     AccelerationStructure = 17,
     RayQuery = 18,
     RayTracingPipeline = 19,
+    DescriptorIndexing = 20,
 }
 
 /// An extension structure: Amber's prefix, the Vulkan version that made it
@@ -48,7 +49,7 @@ pub(crate) struct ExtStruct {
 }
 
 /// Every extension structure this crate knows, indexed by [`Ext`].
-pub(crate) const EXT_STRUCTS: [ExtStruct; 20] = [
+pub(crate) const EXT_STRUCTS: [ExtStruct; 21] = [
     ExtStruct {
         ext: Ext::VariablePointers,
         prefix: "VariablePointerFeatures",
@@ -246,6 +247,35 @@ pub(crate) const EXT_STRUCTS: [ExtStruct; 20] = [
             "rayTracingPipelineShaderGroupHandleCaptureReplayMixed",
             "rayTracingPipelineTraceRaysIndirect",
             "rayTraversalPrimitiveCulling",
+        ],
+    }, // Amber's spelling (its `DEVICE_FEATURE` list has
+    // `DescriptorIndexingFeatures.runtimeDescriptorArray` and the others).
+    ExtStruct {
+        ext: Ext::DescriptorIndexing,
+        prefix: "DescriptorIndexingFeatures",
+        core_in: Some((1, 2)),
+        extension: "VK_EXT_descriptor_indexing",
+        fields: &[
+            "shaderInputAttachmentArrayDynamicIndexing",
+            "shaderUniformTexelBufferArrayDynamicIndexing",
+            "shaderStorageTexelBufferArrayDynamicIndexing",
+            "shaderUniformBufferArrayNonUniformIndexing",
+            "shaderSampledImageArrayNonUniformIndexing",
+            "shaderStorageBufferArrayNonUniformIndexing",
+            "shaderStorageImageArrayNonUniformIndexing",
+            "shaderInputAttachmentArrayNonUniformIndexing",
+            "shaderUniformTexelBufferArrayNonUniformIndexing",
+            "shaderStorageTexelBufferArrayNonUniformIndexing",
+            "descriptorBindingUniformBufferUpdateAfterBind",
+            "descriptorBindingSampledImageUpdateAfterBind",
+            "descriptorBindingStorageImageUpdateAfterBind",
+            "descriptorBindingStorageBufferUpdateAfterBind",
+            "descriptorBindingUniformTexelBufferUpdateAfterBind",
+            "descriptorBindingStorageTexelBufferUpdateAfterBind",
+            "descriptorBindingUpdateUnusedWhilePending",
+            "descriptorBindingPartiallyBound",
+            "descriptorBindingVariableDescriptorCount",
+            "runtimeDescriptorArray",
         ],
     },
 ];
@@ -622,6 +652,7 @@ pub(crate) struct Structs {
     acceleration_structure: vk::PhysicalDeviceAccelerationStructureFeaturesKHR<'static>,
     ray_query: vk::PhysicalDeviceRayQueryFeaturesKHR<'static>,
     ray_tracing_pipeline: vk::PhysicalDeviceRayTracingPipelineFeaturesKHR<'static>,
+    descriptor_indexing: vk::PhysicalDeviceDescriptorIndexingFeatures<'static>,
 }
 
 impl Structs {
@@ -812,6 +843,31 @@ impl Structs {
                     &mut s.ray_traversal_primitive_culling,
                 ]
             }
+            Ext::DescriptorIndexing => {
+                let s = &mut self.descriptor_indexing;
+                vec![
+                    &mut s.shader_input_attachment_array_dynamic_indexing,
+                    &mut s.shader_uniform_texel_buffer_array_dynamic_indexing,
+                    &mut s.shader_storage_texel_buffer_array_dynamic_indexing,
+                    &mut s.shader_uniform_buffer_array_non_uniform_indexing,
+                    &mut s.shader_sampled_image_array_non_uniform_indexing,
+                    &mut s.shader_storage_buffer_array_non_uniform_indexing,
+                    &mut s.shader_storage_image_array_non_uniform_indexing,
+                    &mut s.shader_input_attachment_array_non_uniform_indexing,
+                    &mut s.shader_uniform_texel_buffer_array_non_uniform_indexing,
+                    &mut s.shader_storage_texel_buffer_array_non_uniform_indexing,
+                    &mut s.descriptor_binding_uniform_buffer_update_after_bind,
+                    &mut s.descriptor_binding_sampled_image_update_after_bind,
+                    &mut s.descriptor_binding_storage_image_update_after_bind,
+                    &mut s.descriptor_binding_storage_buffer_update_after_bind,
+                    &mut s.descriptor_binding_uniform_texel_buffer_update_after_bind,
+                    &mut s.descriptor_binding_storage_texel_buffer_update_after_bind,
+                    &mut s.descriptor_binding_update_unused_while_pending,
+                    &mut s.descriptor_binding_partially_bound,
+                    &mut s.descriptor_binding_variable_descriptor_count,
+                    &mut s.runtime_descriptor_array,
+                ]
+            }
         };
         slots.into_iter().nth(i).expect("feature field index")
     }
@@ -888,6 +944,9 @@ impl Structs {
         if want[Ext::RayTracingPipeline as usize] {
             f2 = f2.push_next(&mut self.ray_tracing_pipeline);
         }
+        if want[Ext::DescriptorIndexing as usize] {
+            f2 = f2.push_next(&mut self.descriptor_indexing);
+        }
         f2
     }
 }
@@ -901,7 +960,7 @@ mod tests {
         let names = feature_names();
         assert_eq!(
             names.len(),
-            55 + 17 + 1 + 4 + 1 + 2 + 3 + 1 + 8 + 6 + 12 + 3 + 5 + 1 + 5
+            55 + 17 + 1 + 4 + 1 + 2 + 3 + 1 + 8 + 6 + 12 + 3 + 5 + 1 + 5 + 20
         );
         for n in names {
             assert_eq!(Feature::parse(&n).unwrap().name(), n);
@@ -987,6 +1046,6 @@ mod tests {
             p = b.p_next;
         }
         assert_eq!(seen.len(), EXT_STRUCTS.len());
-        assert_eq!(seen.len(), 20);
+        assert_eq!(seen.len(), 21);
     }
 }

@@ -364,6 +364,42 @@ pub(crate) fn capability_needs(cap: u32) -> Option<(&'static str, &'static [&'st
             &["shaderStorageImageArrayDynamicIndexing"],
         ),
         39 => ("Int8", &["Float16Int8Features.shaderInt8"]),
+        5302 => (
+            "RuntimeDescriptorArray",
+            &["DescriptorIndexingFeatures.runtimeDescriptorArray"],
+        ),
+        5304 => (
+            "UniformTexelBufferArrayDynamicIndexing",
+            &["DescriptorIndexingFeatures.shaderUniformTexelBufferArrayDynamicIndexing"],
+        ),
+        5305 => (
+            "StorageTexelBufferArrayDynamicIndexing",
+            &["DescriptorIndexingFeatures.shaderStorageTexelBufferArrayDynamicIndexing"],
+        ),
+        5306 => (
+            "UniformBufferArrayNonUniformIndexing",
+            &["DescriptorIndexingFeatures.shaderUniformBufferArrayNonUniformIndexing"],
+        ),
+        5307 => (
+            "SampledImageArrayNonUniformIndexing",
+            &["DescriptorIndexingFeatures.shaderSampledImageArrayNonUniformIndexing"],
+        ),
+        5308 => (
+            "StorageBufferArrayNonUniformIndexing",
+            &["DescriptorIndexingFeatures.shaderStorageBufferArrayNonUniformIndexing"],
+        ),
+        5309 => (
+            "StorageImageArrayNonUniformIndexing",
+            &["DescriptorIndexingFeatures.shaderStorageImageArrayNonUniformIndexing"],
+        ),
+        5311 => (
+            "UniformTexelBufferArrayNonUniformIndexing",
+            &["DescriptorIndexingFeatures.shaderUniformTexelBufferArrayNonUniformIndexing"],
+        ),
+        5312 => (
+            "StorageTexelBufferArrayNonUniformIndexing",
+            &["DescriptorIndexingFeatures.shaderStorageTexelBufferArrayNonUniformIndexing"],
+        ),
         61 => (
             "GroupNonUniform",
             &[STAGE, "SubgroupSupportedOperations.basic"],
@@ -605,6 +641,30 @@ mod tests {
                 "{f}"
             );
         }
+    }
+
+    #[test]
+    fn descriptor_indexing_asks_for_its_features() {
+        let capability = |c: u32| [(2 << 16) | 17, c];
+        let mut m = vec![0x0723_0203, 0x0001_0500, 0, 8, 0];
+        for c in [1, 5301, 5302, 5307, 5312, 29] {
+            m.extend(capability(c));
+        }
+        let needs = required_by_module(&m).unwrap();
+        for want in [
+            "DescriptorIndexingFeatures.runtimeDescriptorArray",
+            "DescriptorIndexingFeatures.shaderSampledImageArrayNonUniformIndexing",
+            "DescriptorIndexingFeatures.shaderStorageTexelBufferArrayNonUniformIndexing",
+            "shaderSampledImageArrayDynamicIndexing",
+        ] {
+            assert!(needs.iter().any(|n| n == want), "{want} not in {needs:?}");
+        }
+        // Without the capabilities, none of it.
+        let plain = [0x0723_0203, 0x0001_0500, 0, 8, 0, (2 << 16) | 17, 1];
+        assert!(!required_by_module(&plain)
+            .unwrap()
+            .iter()
+            .any(|n| n.starts_with("DescriptorIndexingFeatures.")));
     }
 
     #[test]
