@@ -93,6 +93,8 @@
 //! of them and which nothing imports.
 
 mod accel;
+#[cfg(test)]
+mod accel_tests;
 mod bindings;
 mod buffer;
 mod command;

@@ -16,7 +16,9 @@
 //!   boolN, clang into -1/0 masks (`comparisons.rs`).
 //!
 //! Then an entry wrapper is appended, generated from the kernel's parameter
-//! list: each `[[buffer(N)]]` reads slot N of the table the plan filled,
+//! list: each `[[buffer(N)]]` reads slot N of the table the plan filled
+//! (an acceleration structure parameter takes the slot's value, its
+//! resource id),
 //! each `[[texture(N)]]` and `[[sampler(N)]]` (or array of them) the
 //! texture and sampler slots after the buffers', each builtin the
 //! executor's thread state.
@@ -175,6 +177,11 @@ pub(super) fn prepare(
                 "*reinterpret_cast<std::remove_reference_t<{}>*>(halc_slots[{n}])",
                 p.ty
             )),
+            // An acceleration structure is its resource id: the slot's value.
+            ParamKind::Buffer(n) if is_acceleration_structure(&p.ty) => src.push_str(&format!(
+                "std::remove_cv_t<{}>::halc_from_slot(halc_slots[{n}])",
+                p.ty
+            )),
             ParamKind::Buffer(n) => {
                 src.push_str(&format!("reinterpret_cast<{}>(halc_slots[{n}])", p.ty))
             }
@@ -213,6 +220,21 @@ pub(super) fn prepare(
     Ok(Prepared {
         source: src,
         params,
+    })
+}
+
+/// Whether a parameter type is an acceleration structure (MSL 2.4's
+/// `raytracing::acceleration_structure<…>`, or MSL 2.3's
+/// `raytracing::instance_acceleration_structure` /
+/// `primitive_acceleration_structure`), passed by value as its resource id.
+fn is_acceleration_structure(ty: &str) -> bool {
+    idents(ty).any(|w| {
+        matches!(
+            w,
+            "acceleration_structure"
+                | "instance_acceleration_structure"
+                | "primitive_acceleration_structure"
+        )
     })
 }
 
