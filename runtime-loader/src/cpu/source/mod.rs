@@ -254,6 +254,24 @@ mod tests {
     }
 
     #[test]
+    fn an_acceleration_structure_parameter_takes_its_slots_value() {
+        let msl = "kernel void main0(constant Params& _18 [[buffer(1)]], raytracing::acceleration_structure<raytracing::instancing> AS0 [[buffer(0)]], const raytracing::instance_acceleration_structure AS1 [[buffer(2)]])\n{\n}\n";
+        let p = prepare(msl, "main", "main0", &[]).unwrap();
+        assert_eq!(p.params[1].kind, ParamKind::Buffer(0));
+        assert!(p.source.contains(
+            "std::remove_cv_t<raytracing::acceleration_structure<raytracing::instancing>>::halc_from_slot(halc_slots[0])"
+        ));
+        assert!(p.source.contains(
+            "std::remove_cv_t<const raytracing::instance_acceleration_structure>::halc_from_slot(halc_slots[2])"
+        ));
+        // A buffer is still its slot's pointer.
+        assert!(p.source.contains(
+            "*reinterpret_cast<std::remove_reference_t<constant Params&>*>(halc_slots[1])"
+        ));
+        assert!(!is_acceleration_structure("device float*"));
+    }
+
+    #[test]
     fn parameters_are_read_from_the_signature() {
         let msl = "kernel void main0(constant spvDescriptorSetBuffer0& spvDescriptorSet0 [[buffer(0)]], constant PC& pc [[buffer(1)]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])\n{\n}\n";
         let p = prepare(msl, "main", "main0", &[]).unwrap();
