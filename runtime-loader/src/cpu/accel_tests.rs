@@ -98,7 +98,7 @@ void put43(device float* o, float4x3 m)
 kernel void main0(device float* out [[buffer(0)]], raytracing::acceleration_structure<raytracing::instancing> topLevelAS [[buffer(1)]], const device Ray* rays [[buffer(2)]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
 {
     uint i = gl_GlobalInvocationID.x;
-    device float* o = out + i * 72u;
+    device float* o = out + i * 96u;
     Ray r = rays[i];
     raytracing::intersection_query<raytracing::instancing, raytracing::triangle_data> q;
     q.reset(ray(r.origin, r.dir, r.tmin, r.tmax), topLevelAS, r.cull_mask, spvMakeIntersectionParams(r.flags));
@@ -113,13 +113,17 @@ kernel void main0(device float* out [[buffer(0)]], raytracing::acceleration_stru
         uint _40 = uint(q.get_candidate_intersection_type()) - 1;
         if (n < 4u)
         {
-            device float* c = o + 40u + n * 6u;
+            device float* c = o + 40u + n * 12u;
             c[0] = float(_40);
             c[1] = float(q.get_candidate_instance_id());
             c[2] = float(q.get_candidate_geometry_id());
             c[3] = float(q.get_candidate_primitive_id());
             c[4] = q.get_candidate_triangle_distance();
             c[5] = _40 == 0u ? float(q.is_candidate_triangle_front_facing()) : float(q.is_candidate_non_opaque_bounding_box());
+            c[6] = float(q.get_candidate_user_instance_id());
+            put3(c + 7, q.get_candidate_ray_origin());
+            c[10] = q.get_candidate_ray_direction().z;
+            c[11] = q.get_candidate_object_to_world_transform()[3].x + q.get_candidate_world_to_object_transform()[0].x;
         }
         n++;
         if ((r.policy & 4u) != 0u)
@@ -151,14 +155,14 @@ kernel void main0(device float* out [[buffer(0)]], raytracing::acceleration_stru
     o[15] = float(n);
     put43(o + 16, q.get_committed_object_to_world_transform());
     put43(o + 28, q.get_committed_world_to_object_transform());
-    put3(o + 64, q.get_world_space_ray_origin());
-    put3(o + 67, q.get_world_space_ray_direction());
-    o[70] = q.get_ray_min_distance();
+    put3(o + 88, q.get_world_space_ray_origin());
+    put3(o + 91, q.get_world_space_ray_direction());
+    o[94] = q.get_ray_min_distance();
 }
 "#;
 
 /// Floats the kernel writes per ray.
-const OUT_FLOATS: usize = 72;
+const OUT_FLOATS: usize = 96;
 
 /// A ray and what the kernel does with it (`struct Ray`, 48 bytes).
 #[derive(Debug, Clone, Copy)]
@@ -247,6 +251,10 @@ struct Hit {
     /// (SPIR-V candidate type: 0 triangle, 1 box; instance; geometry;
     /// primitive; distance; front facing or non-opaque box).
     first_candidates: Vec<(u32, u32, u32, u32, f32, bool)>,
+    /// Of the same candidates: (user instance id, object-space origin,
+    /// object-space direction's z, object-to-world translation x +
+    /// world-to-object entry (0, 0)).
+    candidate_spaces: Vec<(u32, [f32; 3], f32, f32)>,
     world_origin: [f32; 3],
     world_dir: [f32; 3],
     tmin: f32,
@@ -272,7 +280,7 @@ impl Hit {
             world_to_object: std::array::from_fn(|k| o[28 + k]),
             first_candidates: (0..n.min(4) as usize)
                 .map(|c| {
-                    let b = 40 + c * 6;
+                    let b = 40 + c * 12;
                     (
                         u(b),
                         u(b + 1),
@@ -283,9 +291,20 @@ impl Hit {
                     )
                 })
                 .collect(),
-            world_origin: [o[64], o[65], o[66]],
-            world_dir: [o[67], o[68], o[69]],
-            tmin: o[70],
+            candidate_spaces: (0..n.min(4) as usize)
+                .map(|c| {
+                    let b = 40 + c * 12;
+                    (
+                        u(b + 6),
+                        [o[b + 7], o[b + 8], o[b + 9]],
+                        o[b + 10],
+                        o[b + 11],
+                    )
+                })
+                .collect(),
+            world_origin: [o[88], o[89], o[90]],
+            world_dir: [o[91], o[92], o[93]],
+            tmin: o[94],
         }
     }
 }
@@ -629,6 +648,25 @@ fn instance_transforms_move_the_ray_into_object_space() {
         h.world_to_object,
         [0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 5.0, 0.0]
     );
+    // A candidate carries its instance's space too: the same triangle,
+    // non-opaque, scaled by 2 and moved by (3, 0, 0), custom index 6.
+    let st: Transform = [
+        [2.0, 0.0, 0.0, 3.0],
+        [0.0, 2.0, 0.0, 0.0],
+        [0.0, 0.0, 2.0, 0.0],
+    ];
+    let scene = single(
+        vec![triangles(vec![TRI], false)],
+        Instance {
+            custom_index: 6,
+            ..with_transform(st)
+        },
+    );
+    let h = &trace(&dev, &scene, &[ray([3.5, 1.0, 2.0], DOWN)])[0];
+    assert_eq!(h.first_candidates, [(0, 0, 0, 0, 2.0, true)]);
+    // Object origin ((3.5 − 3) / 2, 1 / 2, 2 / 2); direction z −1 / 2;
+    // translation x 3 plus the inverse's scale 0.5.
+    assert_eq!(h.candidate_spaces, [(6, [0.25, 0.5, 1.0], -0.5, 3.5)]);
     // The untransformed ray misses it.
     let miss = &trace(
         &dev,
@@ -1009,6 +1047,50 @@ fn instance_geometry_and_primitive_ids_across_instances_and_geometries() {
     assert_eq!(ids(&r[0]), (1, 1, 42, 1, 1));
     assert_eq!(ids(&r[1]), (1, 0, 7, 0, 0));
     assert_eq!(ids(&r[2]), (1, 2, 9, 0, 0));
+}
+
+#[test]
+fn rays_through_shared_edges_and_vertices_hit_watertight() {
+    let Some(dev) = dev() else { return };
+    // The unit square as two triangles sharing the diagonal (0,0)–(1,1).
+    let quad = single(
+        vec![triangles(
+            vec![
+                [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0]],
+                [[0.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
+            ],
+            true,
+        )],
+        Instance::of(0),
+    );
+    // On the diagonal (exact and inexact decimals), at the shared
+    // vertices, and slanted rays crossing the diagonal.
+    let mut rays: Vec<Ray> = (0..=10)
+        .map(|k| k as f32 * 0.1)
+        .map(|x| ray([x, x, 1.0], DOWN))
+        .collect();
+    rays.push(ray([1.0 / 3.0, 1.0 / 3.0, 1.0], DOWN));
+    rays.push(ray([0.3, 0.7, 1.0], [0.4, -0.4, -1.0]));
+    rays.push(ray([0.7, 0.3, 1.0], [-0.1, 0.3, -1.0]));
+    rays.push(ray([0.123, 0.456, 3.0], [0.2, 0.1, -3.0]));
+    for (r, h) in rays.iter().zip(trace(&dev, &quad, &rays)) {
+        assert_eq!(h.kind, 1, "{r:?} fell through the shared edge");
+        assert!(
+            (h.t - r.origin[2] / -r.dir[2]).abs() <= 1e-6,
+            "{r:?}: t {}",
+            h.t
+        );
+    }
+    // Just outside the square, on the diagonal's extension: a miss.
+    let out = trace(
+        &dev,
+        &quad,
+        &[
+            ray([1.0001, 1.0001, 1.0], DOWN),
+            ray([-0.0001, -0.0001, 1.0], DOWN),
+        ],
+    );
+    assert_eq!((out[0].kind, out[1].kind), (0, 0));
 }
 
 /// The test can fail: an expectation that is wrong by one property (the
