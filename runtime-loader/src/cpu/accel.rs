@@ -161,7 +161,13 @@ impl AccelerationStructure {
     pub(super) fn build(scene: &TopLevel) -> Result<Self, CpuError> {
         scene.check()?;
         let bytes = flatten(scene);
-        let block = Mapping::with_bytes(&bytes)?;
+        // One guard page each side: the shim reads only at offsets this
+        // file wrote, so the wide guard zones buffers get (against a
+        // kernel's indices) would only spend address space.
+        let block = Mapping::guarded(bytes.len(), 0)?;
+        // SAFETY: `block` is a fresh mapping of `bytes.len()` writable
+        // bytes, which cannot overlap `bytes`.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), block.ptr(), bytes.len()) };
         Ok(AccelerationStructure {
             inner: Arc::new(Inner {
                 scene: scene.clone(),
