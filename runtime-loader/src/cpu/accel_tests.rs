@@ -1269,3 +1269,60 @@ fn structures_are_distinct_immutable_blocks_refusing_bad_scenes() {
     );
     assert_eq!(r[0].kind, 0);
 }
+
+/// The shim's `halc_accel_*` structs and this crate's records agree (each
+/// side also asserts the numbers at compile time).
+#[test]
+fn the_shims_layout_matches_the_rust_records() {
+    use super::accel::{BottomRecord, GeometryRecord, Header, InstanceRecord};
+    use std::mem::{offset_of, size_of};
+    let Some(dev) = dev() else { return };
+    let msl = r#"#include <metal_stdlib>
+#include <metal_raytracing>
+using namespace metal;
+kernel void main0(device uint* out [[buffer(0)]])
+{
+    out[0] = sizeof(raytracing::halc_accel_header);
+    out[1] = offsetof(raytracing::halc_accel_header, instances);
+    out[2] = offsetof(raytracing::halc_accel_header, total_bytes);
+    out[3] = sizeof(raytracing::halc_accel_instance);
+    out[4] = offsetof(raytracing::halc_accel_instance, world_to_object);
+    out[5] = offsetof(raytracing::halc_accel_instance, flags);
+    out[6] = sizeof(raytracing::halc_accel_bottom);
+    out[7] = sizeof(raytracing::halc_accel_geometry);
+    out[8] = offsetof(raytracing::halc_accel_geometry, primitives);
+    out[9] = HALC_ACCEL_MAGIC;
+    out[10] = HALC_ACCEL_VERSION;
+}
+"#;
+    let out = dev.buffer(44, MemoryType::HostVisible).unwrap();
+    launch(
+        &dev,
+        msl,
+        &[(0, out.mapping().ptr().cast())],
+        1,
+        vec![Region::of("out".into(), out.mapping())],
+    )
+    .unwrap();
+    let got: Vec<u32> = out
+        .to_vec()
+        .unwrap()
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let want = [
+        size_of::<Header>(),
+        offset_of!(Header, instances),
+        offset_of!(Header, total_bytes),
+        size_of::<InstanceRecord>(),
+        offset_of!(InstanceRecord, world_to_object),
+        offset_of!(InstanceRecord, flags),
+        size_of::<BottomRecord>(),
+        size_of::<GeometryRecord>(),
+        offset_of!(GeometryRecord, primitives),
+        super::accel::MAGIC as usize,
+        super::accel::LAYOUT_VERSION as usize,
+    ]
+    .map(|n| n as u32);
+    assert_eq!(got, want);
+}
