@@ -82,10 +82,32 @@
 //! created on ([`Device::atomic_texture`]: the texture's texels are that
 //! buffer's bytes, rows `bytes_per_row` apart, so both views alias).
 //!
+//! **Ray queries** follow the Metal Shading Language specification's
+//! ray-tracing chapter (the shim's `metal_raytracing`): what SPIRV-Cross
+//! emits for `GL_EXT_ray_query` — `raytracing::intersection_query<
+//! raytracing::instancing, raytracing::triangle_data>` with `reset`,
+//! `next`, `abort`, the commits, every candidate and committed getter, and
+//! `intersection_params` (forced opacity, accept-any, triangle, opacity and
+//! geometry culling, front-facing winding) — over a
+//! `raytracing::acceleration_structure<raytracing::instancing>`, which is
+//! the 8-byte resource id of an [`AccelerationStructure`]
+//! ([`Device::acceleration_structure`]): a `[[buffer(N)]]` parameter takes
+//! its slot's value, an argument-buffer member holds it. The structure is
+//! the scene flattened into one immutable block (`accel.rs` documents the
+//! layout, mirrored by the shim); traversal is brute force in instance,
+//! geometry, primitive order, with watertight ray–triangle tests, instance
+//! masks, transforms (the ray in object space per instance), instance and
+//! geometry flags. Where Metal leaves a result unspecified (candidate order,
+//! ties, a box's candidate distance) the shim's header says what the CPU
+//! does; misuse Metal leaves undefined (a candidate getter without a
+//! candidate, a commit of the wrong kind, a null structure) fails the
+//! dispatch with an error naming the ray query.
+//!
 //! The files, each importing only files before it in this list: `simd.rs`
 //! (the SIMD widths emulated), `error.rs`, `buffer.rs`, `texture.rs`
 //! (textures, samplers and their descriptors), `source/`,
-//! `bindings.rs` (what the host binds), `encode.rs`, `exec/` (the executor),
+//! `bindings.rs` (what the host binds), `encode.rs`, `accel.rs`
+//! (acceleration structures), `exec/` (the executor),
 //! `cxx/` (finding clang, the shim and the compile cache, loading an object),
 //! `options.rs` ([`DeviceOptions`]), `polyfill.rs`, `sync.rs`, `queue.rs`
 //! (running recorded commands), `handle.rs` (the [`Device`] value),
@@ -93,6 +115,8 @@
 //! of them and which nothing imports.
 
 mod accel;
+#[cfg(test)]
+mod accel_tests;
 mod bindings;
 mod buffer;
 mod command;

@@ -93,6 +93,7 @@ pub const SHIM_FILES: &[(&str, &str)] = &[
     ),
     ("metal_types", include_str!("../shim/metal_types")),
     ("metal_texture", include_str!("../shim/metal_texture")),
+    ("metal_raytracing", include_str!("../shim/metal_raytracing")),
 ];
 
 /// The cache directory: `$HALC_CPU_CACHE`, else `$XDG_CACHE_HOME/halc/cpu`,

@@ -16,7 +16,9 @@
 //!   boolN, clang into -1/0 masks (`comparisons.rs`).
 //!
 //! Then an entry wrapper is appended, generated from the kernel's parameter
-//! list: each `[[buffer(N)]]` reads slot N of the table the plan filled,
+//! list: each `[[buffer(N)]]` reads slot N of the table the plan filled
+//! (an acceleration structure parameter takes the slot's value, its
+//! resource id),
 //! each `[[texture(N)]]` and `[[sampler(N)]]` (or array of them) the
 //! texture and sampler slots after the buffers', each builtin the
 //! executor's thread state.
@@ -175,6 +177,11 @@ pub(super) fn prepare(
                 "*reinterpret_cast<std::remove_reference_t<{}>*>(halc_slots[{n}])",
                 p.ty
             )),
+            // An acceleration structure is its resource id: the slot's value.
+            ParamKind::Buffer(n) if is_acceleration_structure(&p.ty) => src.push_str(&format!(
+                "std::remove_cv_t<{}>::halc_from_slot(halc_slots[{n}])",
+                p.ty
+            )),
             ParamKind::Buffer(n) => {
                 src.push_str(&format!("reinterpret_cast<{}>(halc_slots[{n}])", p.ty))
             }
@@ -216,6 +223,21 @@ pub(super) fn prepare(
     })
 }
 
+/// Whether a parameter type is an acceleration structure (MSL 2.4's
+/// `raytracing::acceleration_structure<…>`, or MSL 2.3's
+/// `raytracing::instance_acceleration_structure` /
+/// `primitive_acceleration_structure`), passed by value as its resource id.
+fn is_acceleration_structure(ty: &str) -> bool {
+    idents(ty).any(|w| {
+        matches!(
+            w,
+            "acceleration_structure"
+                | "instance_acceleration_structure"
+                | "primitive_acceleration_structure"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::params::Builtin;
@@ -229,6 +251,24 @@ mod tests {
             matches!(&e, CpuError::InvalidMsl { line: 5, message, .. } if message.contains("function constant `n`")),
             "{e}"
         );
+    }
+
+    #[test]
+    fn an_acceleration_structure_parameter_takes_its_slots_value() {
+        let msl = "kernel void main0(constant Params& _18 [[buffer(1)]], raytracing::acceleration_structure<raytracing::instancing> AS0 [[buffer(0)]], const raytracing::instance_acceleration_structure AS1 [[buffer(2)]])\n{\n}\n";
+        let p = prepare(msl, "main", "main0", &[]).unwrap();
+        assert_eq!(p.params[1].kind, ParamKind::Buffer(0));
+        assert!(p.source.contains(
+            "std::remove_cv_t<raytracing::acceleration_structure<raytracing::instancing>>::halc_from_slot(halc_slots[0])"
+        ));
+        assert!(p.source.contains(
+            "std::remove_cv_t<const raytracing::instance_acceleration_structure>::halc_from_slot(halc_slots[2])"
+        ));
+        // A buffer is still its slot's pointer.
+        assert!(p.source.contains(
+            "*reinterpret_cast<std::remove_reference_t<constant Params&>*>(halc_slots[1])"
+        ));
+        assert!(!is_acceleration_structure("device float*"));
     }
 
     #[test]
