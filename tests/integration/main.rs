@@ -11,6 +11,8 @@ mod cpu;
 #[cfg(unix)]
 mod cpu_images;
 #[cfg(unix)]
+mod cpu_ray_query;
+#[cfg(unix)]
 mod descriptor_indexing;
 #[cfg(unix)]
 mod diff_arrays;
