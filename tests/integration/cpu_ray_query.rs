@@ -208,6 +208,8 @@ impl Hit {
     }
 }
 
+// One push per ray, each with the working that gives its expectation.
+#[allow(clippy::vec_init_then_push)]
 fn rays_and_expected() -> Vec<(Ray, Hit)> {
     let mut v = Vec::new();
     // 0. Instance 0: the non-opaque triangle at z = 5 is a candidate and
