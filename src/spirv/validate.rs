@@ -9,7 +9,7 @@
 
 use spirv_tools::TargetEnv;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::nesting::FunctionCfg;
 use super::spec_indices::{
@@ -124,6 +124,10 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     // instructions whose MSL is wrong, missing or unchecked are refused by
     // `RAY_QUERY_REFUSED` below.
     (4472, "RayQueryKHR"),
+    // The SkipTriangles and SkipAABBs ray flags (GL_EXT_ray_flags_primitive_culling):
+    // SPIRV-Cross's `spvMakeIntersectionParams` maps them to Metal's
+    // `set_geometry_cull_mode` (tests/amber/ray_query_culling.amber).
+    (4478, "RayTraversalPrimitiveCullingKHR"),
     // Buffer device addresses: `device T*` in the MSL, given by the host as
     // `gpuAddress` and made resident with `reach`
     // (fixtures/kernels/buffer_reference.comp, run on the CPU and by halc
@@ -228,11 +232,6 @@ const UNSUPPORTED: &[(u32, &str, &str)] = &[
         "the provisional ray-query capability (SPV_KHR_ray_query before its release) has other opcodes and semantics than RayQueryKHR, and SPIRV-Cross translates only the released form: rebuild the kernel with a current compiler (GL_EXT_ray_query gives RayQueryKHR)",
     ),
     (
-        4478,
-        "RayTraversalPrimitiveCullingKHR",
-        "ray queries that skip triangles or boxes by a compile-time flag (`layout(primitive_culling)`) are not among what halc has tested: pass gl_RayFlagsSkipTrianglesEXT / gl_RayFlagsSkipAABBEXT in a value the kernel reads instead, which SPIRV-Cross maps to Metal's geometry_cull_mode",
-    ),
-    (
         4479,
         "RayTracingKHR",
         "ray tracing pipelines (raygen, hit, miss, callable stages) are not supported by halc, which compiles compute kernels: use ray queries (GL_EXT_ray_query) from a compute kernel",
@@ -325,6 +324,8 @@ const RAY_QUERY_REFUSED: &[(u16, &str, &str)] = &[
 ];
 
 const OP_TYPE_RAY_QUERY: u16 = 4472;
+const OP_RAY_QUERY_INITIALIZE: u16 = 4473;
+const OP_CONSTANT: u16 = 43;
 const OP_TYPE_ARRAY: u16 = 28;
 const OP_TYPE_RUNTIME_ARRAY: u16 = 29;
 
@@ -375,6 +376,10 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
     let mut spec_indices = SpecIndices::default();
     let mut memory = MemoryModelCheck::default();
     let mut ray_query_types: HashSet<u32> = HashSet::new();
+    // `RayTraversalPrimitiveCullingKHR`, and the 32-bit `OpConstant`s a
+    // ray query's flags may be.
+    let mut primitive_culling = false;
+    let mut constants: HashMap<u32, u32> = HashMap::new();
     for inst in words.instructions() {
         let inst = inst?;
         memory.see(&inst, &spec_indices)?;
@@ -412,6 +417,32 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
             )));
         }
         match inst.opcode {
+            OP_CONSTANT if inst.words.len() == 4 => {
+                constants.insert(inst.words[2], inst.words[3]);
+            }
+            // With primitive culling a ray's flags may skip triangles or
+            // boxes. SPIRV-Cross's `spvMakeIntersectionParams` makes each a
+            // call of MSL's `set_geometry_cull_mode`, a setter, so a ray
+            // skipping both finds the triangles where Vulkan finds nothing
+            // (tests/amber/ray_query_culling.amber measured it): only
+            // constant flags, which halc can read, are taken.
+            OP_RAY_QUERY_INITIALIZE if primitive_culling && inst.words.len() >= 4 => {
+                const SKIP_BOTH: u32 = 0x100 | 0x200;
+                match constants.get(&inst.words[3]) {
+                    Some(f) if f & SKIP_BOTH != SKIP_BOTH => {}
+                    found => {
+                        return Err(SpirvError::Unsupported(format!(
+                            "OpRayQueryInitializeKHR (word {}): {} in a kernel with primitive culling: SPIRV-Cross's MSL sets Metal's geometry cull mode once per flag, keeping only the last, so a ray with both SkipTriangles and SkipAABBs finds the triangles where Vulkan finds nothing; give each rayQueryInitializeEXT constant flags that do not hold both",
+                            inst.offset,
+                            if found.is_some() {
+                                "ray flags holding both SkipTriangles and SkipAABBs"
+                            } else {
+                                "ray flags that are not a constant (and may hold both SkipTriangles and SkipAABBs)"
+                            }
+                        )));
+                    }
+                }
+            }
             OP_TYPE_RAY_QUERY if inst.words.len() >= 2 => {
                 ray_query_types.insert(inst.words[1]);
             }
@@ -447,6 +478,7 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
             }
             OP_CAPABILITY if inst.words.len() >= 2 => {
                 let cap = inst.words[1];
+                primitive_culling |= cap == 4478;
                 if let Some((_, name, why)) = UNSUPPORTED.iter().find(|(c, _, _)| *c == cap) {
                     return Err(SpirvError::Unsupported(format!(
                         "OpCapability {name} (word {}): {why}",
@@ -851,21 +883,23 @@ mod tests {
         );
     }
 
-    /// Ray queries: RayQueryKHR passes halc's own checks (the module then
-    /// lacks an entry point); the provisional capability, position fetch,
-    /// primitive culling and ray-tracing pipelines are refused by name, and
+    /// Ray queries: RayQueryKHR and RayTraversalPrimitiveCullingKHR pass
+    /// halc's own checks (the module then lacks an entry point); the
+    /// provisional capability, position fetch and ray-tracing pipelines are
+    /// refused by name, and
     /// so is every ray-query instruction on the refused list, whatever its
     /// operands.
     #[test]
     fn ray_query_capabilities_and_refused_instructions() {
         let caps = |cap: u32| module(&[(2 << 16) | 17, 1, (2 << 16) | 17, cap]);
-        let e = check(&caps(4472), &Limits::default())
-            .unwrap_err()
-            .to_string();
-        assert_eq!(e, "module has no entry point");
+        for admitted in [4472, 4478] {
+            let e = check(&caps(admitted), &Limits::default())
+                .unwrap_err()
+                .to_string();
+            assert_eq!(e, "module has no entry point");
+        }
         for (cap, name) in [
             (4471, "RayQueryProvisionalKHR"),
-            (4478, "RayTraversalPrimitiveCullingKHR"),
             (4479, "RayTracingKHR"),
             (5391, "RayQueryPositionFetchKHR"),
         ] {

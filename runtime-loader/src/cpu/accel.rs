@@ -29,7 +29,6 @@
 use std::sync::Arc;
 
 use super::buffer::Mapping;
-use super::encode::Region;
 use super::CpuError;
 use crate::scene::{Primitives, TopLevel, Transform};
 
@@ -198,14 +197,12 @@ impl AccelerationStructure {
         self.inner.block.len() as u64
     }
 
-    /// Its block as a named region, for saying what a faulting address
-    /// hit: a dispatch that binds the structure lists it with its buffers'
-    /// regions (`encode.rs`). The shim reads only inside the block (its
-    /// offsets are this file's), so a fault there means the block went
-    /// away during the dispatch.
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub(super) fn region(&self, name: String) -> Region {
-        Region::of(name, &self.inner.block)
+    /// Its block, which a dispatch that binds the structure lists among
+    /// its regions (`encode.rs`) to name what a faulting address hit. The
+    /// shim reads only inside the block (its offsets are this file's), so a
+    /// fault there means the block went away during the dispatch.
+    pub(super) fn block(&self) -> &Mapping {
+        &self.inner.block
     }
 }
 

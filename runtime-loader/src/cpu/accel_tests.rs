@@ -376,7 +376,7 @@ fn trace_in(dev: &Device, accel: &AccelerationStructure, rays: &[Ray]) -> Vec<Hi
         vec![
             Region::of("out".into(), out.mapping()),
             Region::of("rays".into(), rays_buf.mapping()),
-            accel.region("the acceleration structure".into()),
+            Region::of("the acceleration structure".into(), accel.block()),
         ],
     )
     .unwrap();
@@ -1191,7 +1191,7 @@ fn an_argument_buffer_member_holds_the_resource_id() {
         vec![
             Region::of("out".into(), out.mapping()),
             Region::of("the argument buffer".into(), &ab),
-            accel.region("the acceleration structure".into()),
+            Region::of("the acceleration structure".into(), accel.block()),
         ],
     )
     .unwrap();

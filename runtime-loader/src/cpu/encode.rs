@@ -540,6 +540,12 @@ pub(super) fn encode(
                 ));
             }
         }
+        if let Some(a) = b.acceleration_structure() {
+            regions.push(Region::of(
+                format!("the acceleration structure bound to {key}"),
+                a.block(),
+            ));
+        }
     }
     Ok(Encoded {
         slots,
