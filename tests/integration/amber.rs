@@ -171,7 +171,7 @@ fn every_amber_test_agrees_with_the_vulkan_reference() {
     assert_eq!(required("tests/amber/subgroup_reduce.amber"), Some(32));
     assert_eq!(required("tests/amber/subgroup_width8.amber"), Some(8));
     let rays = tests.iter().filter(|t| t.contains("/ray_query")).count();
-    assert_eq!(rays, 2, "{tests:?}");
+    assert_eq!(rays, 3, "{tests:?}");
     for args in [&["--reference", "vulkan"][..], &["--compare"]] {
         let (code, out) = run(args, &tests);
         assert_eq!(code, 0, "{args:?}:\n{out}");
