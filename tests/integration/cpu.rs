@@ -19,7 +19,10 @@ use crate::{input, kernel};
 
 const MODELS: [BindingModel; 2] = [BindingModel::ArgumentBuffers, BindingModel::Discrete];
 
-fn device() -> Option<Device> {
+/// The CPU device the integration tests share (its kernel cache under
+/// `$HALC_CPU_CACHE` or the temp dir); `None`, having said so, without
+/// clang++ unless `HALC_REQUIRE_CLANG=1`.
+pub(crate) fn device() -> Option<Device> {
     let cache_dir = std::env::var_os("HALC_CPU_CACHE")
         .map(Into::into)
         .unwrap_or_else(|| std::env::temp_dir().join("halc-cpu-test-cache"));

@@ -6,36 +6,15 @@
 //! geometry. Negative control: the same dispatch with the primitive
 //! structures' `useResource`s removed from the plan fails.
 
-use std::time::Duration;
-
 use halc::msl::BindingModel;
-use halc::runtime_loader::cpu::{CpuError, Device, DeviceOptions, ResourceBindings};
+use halc::runtime_loader::cpu::ResourceBindings;
 use halc::runtime_loader::memory::MemoryType;
 use halc::runtime_loader::plan::{Command, DispatchPlan, Grid};
 use halc::runtime_loader::scene::{Aabb, BottomLevel, Geometry, Instance, Primitives, TopLevel};
 use halc::runtime_loader::Executable;
 
+use crate::cpu::device;
 use crate::{input, kernel};
-
-fn device() -> Option<Device> {
-    let cache_dir = std::env::var_os("HALC_CPU_CACHE")
-        .map(Into::into)
-        .unwrap_or_else(|| std::env::temp_dir().join("halc-cpu-test-cache"));
-    match Device::with_options(DeviceOptions {
-        cache_dir: Some(cache_dir),
-        time_limit: Duration::from_secs(60),
-        ..Default::default()
-    }) {
-        Ok(d) => Some(d),
-        Err(e @ CpuError::ClangNotFound { .. })
-            if std::env::var("HALC_REQUIRE_CLANG").as_deref() != Ok("1") =>
-        {
-            println!("skipped: {e}");
-            None
-        }
-        Err(e) => panic!("{e}"),
-    }
-}
 
 /// Whether an unflipped triangle of this scene, (0,0), (2,0), (0,2) and
 /// its like, is front facing to a ray along +z: no. Its normal
