@@ -50,6 +50,7 @@ impl Device {
                     cache_dir: options.cache_dir.unwrap_or_else(cxx::default_cache_dir),
                     limits: Some(cxx::Limits::DEFAULT),
                     local_fill: options.local_fill,
+                    strict_float: false,
                 },
                 time_limit: options.time_limit,
                 workers,
@@ -62,6 +63,7 @@ impl Device {
                 builtins: OnceLock::new(),
                 queue: OnceLock::new(),
                 divisions: Arc::new(AtomicU64::new(0)),
+                invalid_floats: Arc::new(AtomicU64::new(0)),
             }),
         })
     }
@@ -87,6 +89,7 @@ impl Device {
                 builtins: OnceLock::new(),
                 queue: OnceLock::new(),
                 divisions: i.divisions.clone(),
+                invalid_floats: i.invalid_floats.clone(),
             }),
         })
     }
@@ -97,13 +100,36 @@ impl Device {
     /// (its results change between fills; `halc diff` does this before it
     /// reports a difference).
     pub fn with_fills(&self, locals: LocalFill, threadgroup: ThreadgroupFill) -> Device {
+        self.derived(
+            Compiler {
+                local_fill: locals,
+                ..self.inner.compiler.clone()
+            },
+            threadgroup,
+        )
+    }
+
+    /// The same device with kernels compiled so that the floating-point
+    /// exceptions they raise are exactly the ones their operations raise
+    /// (clang's `-ffp-exception-behavior=strict`: no operation evaluated
+    /// that the kernel would not evaluate), so that
+    /// [`Device::invalid_float_operations`] counts only the kernel's own
+    /// NaNs and out-of-range conversions. Slower: for checking, not running.
+    pub fn with_float_checks(&self) -> Device {
+        self.derived(
+            Compiler {
+                strict_float: true,
+                ..self.inner.compiler.clone()
+            },
+            self.inner.fill,
+        )
+    }
+
+    fn derived(&self, compiler: Compiler, threadgroup: ThreadgroupFill) -> Device {
         let i = &self.inner;
         Device {
             inner: Arc::new(Inner {
-                compiler: Compiler {
-                    local_fill: locals,
-                    ..i.compiler.clone()
-                },
+                compiler,
                 time_limit: i.time_limit,
                 workers: i.workers,
                 fill: threadgroup,
@@ -115,6 +141,7 @@ impl Device {
                 builtins: OnceLock::new(),
                 queue: OnceLock::new(),
                 divisions: i.divisions.clone(),
+                invalid_floats: i.invalid_floats.clone(),
             }),
         }
     }

@@ -35,6 +35,8 @@ pub(super) struct Inner {
     pub(super) queue: OnceLock<Queue>,
     /// See [`Device::undefined_divisions`].
     pub(super) divisions: Arc<AtomicU64>,
+    /// See [`Device::invalid_float_operations`].
+    pub(super) invalid_floats: Arc<AtomicU64>,
 }
 
 /// The CPU device. Cloning shares it.
@@ -54,6 +56,17 @@ impl Device {
     /// [`Device::with_simd_width`] makes from this one).
     pub fn undefined_divisions(&self) -> u64 {
         self.inner.divisions.load(Ordering::Relaxed)
+    }
+
+    /// How many of this device's dispatches raised the invalid-operation
+    /// flag: the kernel made a NaN from numbers (0/0, ∞ − ∞, the square
+    /// root of a negative, …) or converted a float to an integer it does
+    /// not fit, both of which Vulkan leaves undefined (x86-64; elsewhere 0).
+    /// Exact on a device from [`Device::with_float_checks`]; on others the
+    /// compiler may evaluate an operation the kernel would not (a division
+    /// in a branch not taken). Shared with the devices made from this one.
+    pub fn invalid_float_operations(&self) -> u64 {
+        self.inner.invalid_floats.load(Ordering::Relaxed)
     }
 
     /// Lanes per SIMD group of this device's pipelines.
@@ -111,6 +124,7 @@ impl Device {
             guard_bytes: inner.guard_bytes,
             queue_wait_limit: inner.queue_wait_limit,
             divisions: inner.divisions.clone(),
+            invalid_floats: inner.invalid_floats.clone(),
         }
     }
 

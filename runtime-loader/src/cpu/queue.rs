@@ -36,6 +36,9 @@ pub(super) struct RunOptions {
     pub(super) queue_wait_limit: Duration,
     /// The device's count of divisions given a value after a trap.
     pub(super) divisions: Arc<AtomicU64>,
+    /// The device's count of dispatches that raised the invalid-operation
+    /// flag.
+    pub(super) invalid_floats: Arc<AtomicU64>,
 }
 
 /// A dispatch encoded at record time, ready to run any number of times.
@@ -79,6 +82,9 @@ impl Ready {
             sandbox: true,
         })?;
         o.divisions.fetch_add(outcome.divisions, Ordering::Relaxed);
+        if outcome.float_flags & exec::FLOAT_INVALID != 0 {
+            o.invalid_floats.fetch_add(1, Ordering::Relaxed);
+        }
         for b in &self.written {
             b.device_wrote();
         }

@@ -121,9 +121,10 @@ pub enum DiffOutcome {
     Differ(String),
     /// No verdict: the kernel read or wrote out of bounds with this data,
     /// it uses subgroup operations and the Vulkan device's subgroup size is
-    /// one the CPU backend does not emulate, or its results depend on
-    /// memory it never wrote (they move when the CPU backend fills
-    /// function-scope variables and threadgroup memory differently).
+    /// one the CPU backend does not emulate, its results move between CPU
+    /// runs (it reads memory it never wrote, or its invocations race), or
+    /// it made a NaN from numbers (or converted a float to an integer it
+    /// does not fit), which Vulkan leaves undefined.
     Inconclusive(String),
 }
 
@@ -264,11 +265,39 @@ pub fn diff(
                 simd_width,
                 ["zeroed", "pattern"],
             ) {
-                DiffOutcome::Differ(detail) => Ok(DiffOutcome::Inconclusive(format!(
-                    "the kernel reads memory it has not written (a function-scope variable, or threadgroup memory), which is undefined on Metal and in Vulkan: the CPU backend's results differ with that memory zeroed and filled with a pattern ({detail}); not compared"
-                ))),
-                _ => Ok(verdict),
+                DiffOutcome::Differ(detail) => {
+                    return Ok(DiffOutcome::Inconclusive(format!(
+                        "the kernel's results on the CPU move between runs with this data, one with function-scope variables and threadgroup memory zeroed, one with them filled with a pattern ({detail}): it reads memory it has not written, or its invocations race (write the same memory without atomics or barriers), both undefined on Metal and in Vulkan; not compared"
+                    )))
+                }
+                _ => {}
             }
+            // Or does it make NaNs from numbers (or convert floats to
+            // integers they do not fit)? Without SignedZeroInfNanPreserve
+            // Vulkan lets an implementation assume no NaN arises, and
+            // leaves FMin, FMax and FClamp of a NaN and such conversions
+            // undefined.
+            if k.capabilities
+                .iter()
+                .any(|c| c == "SignedZeroInfNanPreserve")
+            {
+                return Ok(verdict);
+            }
+            let checked = device.with_float_checks();
+            let before = checked.invalid_float_operations();
+            if sides::on_cpu(opts, &compiled, k, &resources, &push, &checked)?.is_ok()
+                && checked.invalid_float_operations() > before
+            {
+                return Ok(DiffOutcome::Inconclusive(format!(
+                    "seed {}: the kernel made a NaN from numbers (0/0, ∞ − ∞, the square root of a negative, …) or converted a float to an integer it does not fit, on the CPU with this data: what follows is undefined in Vulkan (the kernel does not declare SignedZeroInfNanPreserve; FMin, FMax and FClamp of a NaN are undefined even then), so the difference ({}) gives no verdict",
+                    opts.seed,
+                    match &verdict {
+                        DiffOutcome::Differ(d) => d.as_str(),
+                        _ => "",
+                    }
+                )));
+            }
+            Ok(verdict)
         }
     }
 }

@@ -160,6 +160,9 @@ pub(in crate::cpu) struct Compiler {
     pub(in crate::cpu) limits: Option<Limits>,
     /// What function-scope variables hold before they are written.
     pub(in crate::cpu) local_fill: LocalFill,
+    /// Floating-point exceptions exactly as the kernel's operations raise
+    /// them (`-ffp-exception-behavior=strict`).
+    pub(in crate::cpu) strict_float: bool,
 }
 
 /// What one compile did.
@@ -382,6 +385,9 @@ impl Compiler {
                 }
             }
             LocalFill::Pattern => v.push("-ftrivial-auto-var-init=pattern"),
+        }
+        if self.strict_float {
+            v.push("-ffp-exception-behavior=strict");
         }
         v
     }

@@ -37,6 +37,7 @@ fn compiler(name: &str) -> Option<Compiler> {
         cache_dir: cache(name),
         limits: Some(Limits::DEFAULT),
         local_fill: LocalFill::Unset,
+        strict_float: false,
     })
 }
 

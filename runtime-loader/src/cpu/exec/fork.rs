@@ -105,6 +105,7 @@ pub(in crate::cpu) fn run(l: &Launch<'_>) -> Result<Outcome, CpuError> {
         match libc::WEXITSTATUS(status) {
             EXIT_OK => Ok(Outcome {
                 divisions: r.divisions.load(Ordering::SeqCst),
+                float_flags: r.float_flags.load(Ordering::SeqCst),
             }),
             EXIT_ERROR if r.written.load(Ordering::SeqCst) == 1 => Err(CpuError::Kernel {
                 kernel: kernel(),

@@ -10,7 +10,9 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 use super::super::buffer::Mapping;
 use super::abi::{Group, SimdState, Thread, WAIT_BARRIER, WAIT_SIMD};
 use super::launch::{Launch, ThreadgroupFill};
-use super::report::{child_fail, install_alt_stack, CURRENT};
+use super::report::{
+    child_fail, clear_float_flags, install_alt_stack, report_float_flags, CURRENT,
+};
 
 /// Size of each fiber's stack.
 const FIBER_STACK_BYTES: usize = 256 * 1024;
@@ -155,9 +157,11 @@ fn worker(
     let entry = l.entry;
     let slots_addr = slots as usize;
 
+    clear_float_flags();
     loop {
         let g = next.fetch_add(1, Ordering::Relaxed);
         if g >= total {
+            report_float_flags();
             break;
         }
         let pos = [

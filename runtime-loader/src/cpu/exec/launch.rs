@@ -29,6 +29,9 @@ pub(in crate::cpu) struct Outcome {
     /// Integer divisions by zero (or `INT_MIN / -1`) given halc's value
     /// after a trap (x86-64; see the module documentation).
     pub(in crate::cpu) divisions: u64,
+    /// The floating-point exception flags the kernel raised (x86-64; see
+    /// `report::FLOAT_INVALID`).
+    pub(in crate::cpu) float_flags: u32,
 }
 
 /// What threadgroup memory holds when a threadgroup starts.

@@ -64,3 +64,4 @@ pub(super) use launch::Launch;
 #[cfg(test)]
 pub(super) use launch::Outcome;
 pub use launch::ThreadgroupFill;
+pub(super) use report::FLOAT_INVALID;

@@ -20,6 +20,9 @@ pub(super) const EXIT_SIGNAL: i32 = 71;
 pub(super) struct Report {
     /// Integer divisions completed by the SIGFPE handler.
     pub(super) divisions: AtomicU64,
+    /// The floating-point exception flags the workers' threads raised
+    /// (`float_flags`), ORed.
+    pub(super) float_flags: AtomicU32,
     pub(super) written: AtomicU32,
     pub(super) signal: i32,
     /// The siginfo's `si_code`: how the kernel raised the signal.
@@ -161,4 +164,51 @@ pub(super) fn install_alt_stack() {
     };
     // SAFETY: `mem` is leaked, so valid for the thread's life.
     unsafe { libc::sigaltstack(&ss, std::ptr::null_mut()) };
+}
+
+/// The invalid-operation flag of [`float_flags`]: a NaN made from numbers
+/// (0/0, ∞ − ∞, the square root of a negative, …) or a float converted to
+/// an integer it does not fit.
+pub(in crate::cpu) const FLOAT_INVALID: u32 = 1;
+
+/// Clears this thread's floating-point exception flags (x86-64: MXCSR's).
+pub(super) fn clear_float_flags() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut csr: u32 = 0;
+        // SAFETY: stores MXCSR into `csr` and loads it back with the six
+        // sticky exception flags cleared; the control bits are unchanged.
+        unsafe {
+            std::arch::asm!("stmxcsr [{0}]", in(reg) &mut csr, options(nostack));
+            csr &= !0x3F;
+            std::arch::asm!("ldmxcsr [{0}]", in(reg) &csr, options(nostack));
+        }
+    }
+}
+
+/// This thread's floating-point exception flags raised since
+/// [`clear_float_flags`] ([`FLOAT_INVALID`] and the others); 0 where halc
+/// does not read them (other than x86-64).
+pub(super) fn float_flags() -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut csr: u32 = 0;
+        // SAFETY: stores MXCSR into `csr`; nothing else is touched.
+        unsafe { std::arch::asm!("stmxcsr [{0}]", in(reg) &mut csr, options(nostack)) };
+        csr & 0x3F
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        0
+    }
+}
+
+/// Adds this thread's floating-point exception flags to the report.
+pub(super) fn report_float_flags() {
+    let r = REPORT.load(Ordering::SeqCst);
+    if !r.is_null() {
+        // SAFETY: REPORT points to the shared report page for the child's
+        // whole life; the flags are an atomic OR.
+        unsafe { (*r).float_flags.fetch_or(float_flags(), Ordering::Relaxed) };
+    }
 }
