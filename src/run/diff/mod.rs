@@ -256,7 +256,7 @@ pub fn diff(
             ) else {
                 return Ok(verdict);
             };
-            match compare::compare_as(
+            if let DiffOutcome::Differ(detail) = compare::compare_as(
                 opts,
                 &resources,
                 &pattern,
@@ -265,12 +265,9 @@ pub fn diff(
                 simd_width,
                 ["zeroed", "pattern"],
             ) {
-                DiffOutcome::Differ(detail) => {
-                    return Ok(DiffOutcome::Inconclusive(format!(
-                        "the kernel's results on the CPU move between runs with this data, one with function-scope variables and threadgroup memory zeroed, one with them filled with a pattern ({detail}): it reads memory it has not written, or its invocations race (write the same memory without atomics or barriers), both undefined on Metal and in Vulkan; not compared"
-                    )))
-                }
-                _ => {}
+                return Ok(DiffOutcome::Inconclusive(format!(
+                    "the kernel's results on the CPU move between runs with this data, one with function-scope variables and threadgroup memory zeroed, one with them filled with a pattern ({detail}): it reads memory it has not written, or its invocations race (write the same memory without atomics or barriers), both undefined on Metal and in Vulkan; not compared"
+                )));
             }
             // Or does it make NaNs from numbers (or convert floats to
             // integers they do not fit)? Without SignedZeroInfNanPreserve
