@@ -10,6 +10,16 @@ pub const HEADER_WORDS: usize = 5;
 /// Highest SPIR-V version halc accepts (1.6).
 pub const MAX_VERSION: (u8, u8) = (1, 6);
 
+/// The bytes of a nul-terminated literal string packed little-endian into
+/// words (up to the nul, or all of them when there is none).
+pub(crate) fn literal_bytes(words: &[u32]) -> Vec<u8> {
+    words
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .take_while(|b| *b != 0)
+        .collect()
+}
+
 /// A SPIR-V module as native-endian words, with its header already checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Words {

@@ -55,6 +55,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use rspirv::spirv::{Capability, Op};
 
+use super::binary::literal_bytes as literal;
 use super::{op_name, SpirvError, Words};
 
 const OP_NAME: u16 = Op::Name as u16;
@@ -120,15 +121,6 @@ fn amd_ext_inst(number: u32) -> String {
         4 => "MbcntAMD (SPIRV-Cross writes GLSL's `mbcntAMD`)".into(),
         n => format!("instruction {n} (not defined by the extension)"),
     }
-}
-
-/// A nul-terminated literal string packed little-endian into words.
-fn literal(words: &[u32]) -> Vec<u8> {
-    words
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .take_while(|b| *b != 0)
-        .collect()
 }
 
 fn header(op: Op, len: usize) -> u32 {

@@ -82,6 +82,11 @@ impl SpecIndices {
         self.see_declaration(inst)
     }
 
+    /// The value of an integer `OpConstant` seen so far.
+    pub(super) fn constant(&self, id: u32) -> Option<u64> {
+        self.values.get(&id).copied()
+    }
+
     fn see_declaration(&mut self, inst: &RawInstruction<'_>) -> Result<(), String> {
         let w = inst.words;
         match inst.opcode {

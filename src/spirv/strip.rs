@@ -14,6 +14,7 @@
 
 use std::collections::HashSet;
 
+use super::binary::literal_bytes as literal;
 use super::{SpirvError, Words};
 
 const OP_NAME: u16 = 5;
@@ -35,15 +36,6 @@ pub struct Stripped {
     pub instructions: u32,
     /// `debugPrintfEXT` calls among them.
     pub debug_printfs: u32,
-}
-
-/// A nul-terminated literal string packed little-endian into words.
-fn literal(words: &[u32]) -> Vec<u8> {
-    words
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .take_while(|b| *b != 0)
-        .collect()
 }
 
 /// The module without its non-semantic instructions: every `NonSemantic.*`

@@ -9,7 +9,7 @@
 
 use spirv_tools::TargetEnv;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::nesting::FunctionCfg;
 use super::spec_indices::{
@@ -36,12 +36,7 @@ fn capability_name(cap: u32) -> String {
 
 /// A nul-terminated literal string packed little-endian into words.
 fn literal_string(words: &[u32]) -> String {
-    let bytes: Vec<u8> = words
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .take_while(|b| *b != 0)
-        .collect();
-    String::from_utf8_lossy(&bytes).into_owned()
+    String::from_utf8_lossy(&super::binary::literal_bytes(words)).into_owned()
 }
 const OP_ENTRY_POINT: u16 = 15;
 const OP_LOOP_MERGE: u16 = 246;
@@ -325,7 +320,6 @@ const RAY_QUERY_REFUSED: &[(u16, &str, &str)] = &[
 
 const OP_TYPE_RAY_QUERY: u16 = 4472;
 const OP_RAY_QUERY_INITIALIZE: u16 = 4473;
-const OP_CONSTANT: u16 = 43;
 const OP_TYPE_ARRAY: u16 = 28;
 const OP_TYPE_RUNTIME_ARRAY: u16 = 29;
 
@@ -376,10 +370,8 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
     let mut spec_indices = SpecIndices::default();
     let mut memory = MemoryModelCheck::default();
     let mut ray_query_types: HashSet<u32> = HashSet::new();
-    // `RayTraversalPrimitiveCullingKHR`, and the 32-bit `OpConstant`s a
-    // ray query's flags may be.
+    // `RayTraversalPrimitiveCullingKHR`.
     let mut primitive_culling = false;
-    let mut constants: HashMap<u32, u32> = HashMap::new();
     for inst in words.instructions() {
         let inst = inst?;
         memory.see(&inst, &spec_indices)?;
@@ -417,9 +409,6 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
             )));
         }
         match inst.opcode {
-            OP_CONSTANT if inst.words.len() == 4 => {
-                constants.insert(inst.words[2], inst.words[3]);
-            }
             // With primitive culling a ray's flags may skip triangles or
             // boxes. SPIRV-Cross's `spvMakeIntersectionParams` makes each a
             // call of MSL's `set_geometry_cull_mode`, a setter, so a ray
@@ -427,8 +416,8 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
             // (tests/amber/ray_query_culling.amber measured it): only
             // constant flags, which halc can read, are taken.
             OP_RAY_QUERY_INITIALIZE if primitive_culling && inst.words.len() >= 4 => {
-                const SKIP_BOTH: u32 = 0x100 | 0x200;
-                match constants.get(&inst.words[3]) {
+                const SKIP_BOTH: u64 = 0x100 | 0x200;
+                match spec_indices.constant(inst.words[3]) {
                     Some(f) if f & SKIP_BOTH != SKIP_BOTH => {}
                     found => {
                         return Err(SpirvError::Unsupported(format!(

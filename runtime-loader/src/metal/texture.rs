@@ -91,21 +91,7 @@ impl Texture {
                 what: "texture",
                 message,
             })?;
-        let label = Texture::label_for(desc);
-        let raw = device
-            .newTextureWithDescriptor(&Texture::descriptor_for(desc, mode))
-            .ok_or_else(|| MetalError::Creation {
-                what: label.clone(),
-            })?;
-        raw.setLabel(Some(&NSString::from_str(&label)));
-        Ok(Texture {
-            raw,
-            desc: *desc,
-            label,
-            mode,
-            storage: None,
-            viewed: None,
-        })
+        Texture::made(desc, mode, None, |d| device.newTextureWithDescriptor(d))
     }
 
     pub(super) fn on_buffer(
@@ -139,16 +125,27 @@ impl Texture {
                 ),
             });
         }
-        let mode = buffer.storage_mode();
-        let label = Texture::label_for(desc);
-        let raw = buffer
-            .raw()
-            .newTextureWithDescriptor_offset_bytesPerRow(
-                &Texture::descriptor_for(desc, mode),
+        let storage = Some((buffer.clone(), offset, bytes_per_row));
+        Texture::made(desc, buffer.storage_mode(), storage, |d| {
+            buffer.raw().newTextureWithDescriptor_offset_bytesPerRow(
+                d,
                 offset as usize,
                 bytes_per_row as usize,
             )
-            .ok_or_else(|| MetalError::Creation {
+        })
+    }
+
+    /// A texture `create` makes from `desc`'s `MTLTextureDescriptor`,
+    /// labelled; `storage`: the buffer it was made on.
+    fn made(
+        desc: &TextureDescriptor,
+        mode: StorageMode,
+        storage: Option<(Buffer, u64, u64)>,
+        create: impl FnOnce(&MTLTextureDescriptor) -> Option<Retained<ProtocolObject<dyn MTLTexture>>>,
+    ) -> Result<Texture, MetalError> {
+        let label = Texture::label_for(desc);
+        let raw =
+            create(&Texture::descriptor_for(desc, mode)).ok_or_else(|| MetalError::Creation {
                 what: label.clone(),
             })?;
         raw.setLabel(Some(&NSString::from_str(&label)));
@@ -157,7 +154,7 @@ impl Texture {
             desc: *desc,
             label,
             mode,
-            storage: Some((buffer.clone(), offset, bytes_per_row)),
+            storage,
             viewed: None,
         })
     }

@@ -232,69 +232,112 @@ pub fn diff(
             let DiffOutcome::Differ(_) = verdict else {
                 return Ok(verdict);
             };
-            // Before blaming the compiler: does the kernel read memory it
-            // never wrote? Its result is then undefined on both sides.
-            let device = match simd_width {
-                Some(w) if w != device.simd_width() => {
-                    device.with_simd_width(w).map_err(|e| e.to_string())?
-                }
-                _ => device.clone(),
-            };
-            let rerun = |locals, threadgroup| {
-                sides::on_cpu(
-                    opts,
-                    &compiled,
-                    k,
-                    &resources,
-                    &push,
-                    &device.with_fills(locals, threadgroup),
-                )
-            };
-            let (Ok(zeroed), Ok(pattern)) = (
-                rerun(cpu::LocalFill::Zero, cpu::ThreadgroupFill::Zero)?,
-                rerun(cpu::LocalFill::Pattern, cpu::ThreadgroupFill::Poison)?,
-            ) else {
-                return Ok(verdict);
-            };
-            if let DiffOutcome::Differ(detail) = compare::compare_as(
+            let run = Rerun {
                 opts,
-                &resources,
-                &pattern,
-                &zeroed,
+                compiled: &compiled,
+                k,
+                resources: &resources,
+                push: &push,
+                device,
                 invocations,
                 simd_width,
-                ["zeroed", "pattern"],
-            ) {
-                return Ok(DiffOutcome::Inconclusive(format!(
-                    "the kernel's results on the CPU move between runs with this data, one with function-scope variables and threadgroup memory zeroed, one with them filled with a pattern ({detail}): it reads memory it has not written, or its invocations race (write the same memory without atomics or barriers), both undefined on Metal and in Vulkan; not compared"
-                )));
-            }
-            // Or does it make NaNs from numbers (or convert floats to
-            // integers they do not fit)? Without SignedZeroInfNanPreserve
-            // Vulkan lets an implementation assume no NaN arises, and
-            // leaves FMin, FMax and FClamp of a NaN and such conversions
-            // undefined.
-            if k.capabilities
-                .iter()
-                .any(|c| c == "SignedZeroInfNanPreserve")
-            {
-                return Ok(verdict);
-            }
-            let checked = device.with_float_checks();
-            let before = checked.invalid_float_operations();
-            if sides::on_cpu(opts, &compiled, k, &resources, &push, &checked)?.is_ok()
-                && checked.invalid_float_operations() > before
-            {
-                return Ok(DiffOutcome::Inconclusive(format!(
-                    "seed {}: the kernel made a NaN from numbers (0/0, ∞ − ∞, the square root of a negative, …) or converted a float to an integer it does not fit, on the CPU with this data: what follows is undefined in Vulkan (the kernel does not declare SignedZeroInfNanPreserve; FMin, FMax and FClamp of a NaN are undefined even then), so the difference ({}) gives no verdict",
-                    opts.seed,
-                    match &verdict {
-                        DiffOutcome::Differ(d) => d.as_str(),
-                        _ => "",
-                    }
-                )));
-            }
-            Ok(verdict)
+            };
+            run.second_look(verdict)
         }
+    }
+}
+
+/// What reruns a kernel's CPU side with the same data.
+struct Rerun<'a> {
+    opts: &'a DiffOptions,
+    compiled: &'a crate::model::Compiled,
+    k: &'a crate::model::Kernel,
+    resources: &'a sides::Resources<'a>,
+    push: &'a [u8],
+    /// The device `diff` was given (narrowed to `simd_width` here, as the
+    /// first run was).
+    device: &'a cpu::Device,
+    invocations: u64,
+    simd_width: Option<u32>,
+}
+
+impl Rerun<'_> {
+    /// A difference, looked at again before it blames the compiler: a
+    /// kernel whose CPU results move between runs, or that made a NaN from
+    /// numbers, has no defined result to compare.
+    fn second_look(&self, verdict: DiffOutcome) -> Result<DiffOutcome, String> {
+        let Rerun {
+            opts,
+            compiled,
+            k,
+            resources,
+            push,
+            device,
+            invocations,
+            simd_width,
+        } = *self;
+        let device = match simd_width {
+            Some(w) if w != device.simd_width() => {
+                device.with_simd_width(w).map_err(|e| e.to_string())?
+            }
+            _ => device.clone(),
+        };
+        // Do its results move between runs (it reads memory it never
+        // wrote, or its invocations race)?
+        let rerun = |locals, threadgroup| {
+            sides::on_cpu(
+                opts,
+                compiled,
+                k,
+                resources,
+                push,
+                &device.with_fills(locals, threadgroup),
+            )
+        };
+        let (Ok(zeroed), Ok(pattern)) = (
+            rerun(cpu::LocalFill::Zero, cpu::ThreadgroupFill::Zero)?,
+            rerun(cpu::LocalFill::Pattern, cpu::ThreadgroupFill::Poison)?,
+        ) else {
+            return Ok(verdict);
+        };
+        if let DiffOutcome::Differ(detail) = compare::compare_as(
+            opts,
+            resources,
+            &pattern,
+            &zeroed,
+            invocations,
+            simd_width,
+            ["zeroed", "pattern"],
+        ) {
+            return Ok(DiffOutcome::Inconclusive(format!(
+                "the kernel's results on the CPU move between runs with this data, one with function-scope variables and threadgroup memory zeroed, one with them filled with a pattern ({detail}): it reads memory it has not written, or its invocations race (write the same memory without atomics or barriers), both undefined on Metal and in Vulkan; not compared"
+            )));
+        }
+        // Or does it make NaNs from numbers (or convert floats to
+        // integers they do not fit)? Without SignedZeroInfNanPreserve
+        // Vulkan lets an implementation assume no NaN arises, and
+        // leaves FMin, FMax and FClamp of a NaN and such conversions
+        // undefined.
+        if k.capabilities
+            .iter()
+            .any(|c| c == "SignedZeroInfNanPreserve")
+        {
+            return Ok(verdict);
+        }
+        let checked = device.with_float_checks();
+        let before = checked.invalid_float_operations();
+        if sides::on_cpu(opts, compiled, k, resources, push, &checked)?.is_ok()
+            && checked.invalid_float_operations() > before
+        {
+            return Ok(DiffOutcome::Inconclusive(format!(
+                "seed {}: the kernel made a NaN from numbers (0/0, ∞ − ∞, the square root of a negative, …) or converted a float to an integer it does not fit, on the CPU with this data: what follows is undefined in Vulkan (the kernel does not declare SignedZeroInfNanPreserve; FMin, FMax and FClamp of a NaN are undefined even then), so the difference ({}) gives no verdict",
+                opts.seed,
+                match &verdict {
+                    DiffOutcome::Differ(d) => d.as_str(),
+                    _ => "",
+                }
+            )));
+        }
+        Ok(verdict)
     }
 }
