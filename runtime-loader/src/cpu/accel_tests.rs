@@ -12,11 +12,10 @@ use std::time::Duration;
 
 use super::accel::AccelerationStructure;
 use super::buffer::{Buffer, Mapping};
-use super::cxx::Library;
 use super::encode::{Encoded, Region};
-use super::exec::{self, EntryFn, Launch, ThreadgroupFill};
+use super::exec::ThreadgroupFill;
 use super::handle::Device;
-use super::source::{self, SLOT_COUNT};
+use super::source::SLOT_COUNT;
 use super::tests::device;
 use super::CpuError;
 use crate::memory::MemoryType;
@@ -322,29 +321,13 @@ fn launch(
     threads: u32,
     regions: Vec<Region>,
 ) -> Result<(), CpuError> {
-    let prepared = source::prepare(msl, "rq", "main0", &[])?;
-    let compiled = dev.inner.compiler.compile("rq", &prepared.source)?;
-    let lib = Library::open(&compiled.path)?;
-    // SAFETY: the generated wrapper defines `halc_entry` with this signature.
-    let entry = unsafe { std::mem::transmute::<*mut c_void, EntryFn>(lib.symbol("halc_entry")?) };
     let mut table = [std::ptr::null_mut::<c_void>(); SLOT_COUNT];
     for &(i, p) in slots {
         table[i] = p;
     }
     let encoded =
         Encoded::for_test_slots(table, [1, 1, 1], [threads, 1, 1], regions, vec![], vec![]);
-    exec::run(&Launch {
-        kernel: "rq",
-        entry,
-        encoded: &encoded,
-        fill: dev.inner.fill,
-        time_limit: dev.inner.time_limit,
-        workers: dev.inner.workers,
-        simd_width: dev.inner.simd_width,
-        sandbox: true,
-        guard_bytes: dev.inner.guard_bytes,
-    })
-    .map(|_| ())
+    super::tests::run_encoded(dev, msl, &encoded, true).map(|_| ())
 }
 
 /// Traces `rays` through `scene` with [`QUERY_MSL`].

@@ -71,22 +71,37 @@ fn launch(
     threads: [u32; 3],
     sandbox: bool,
 ) -> Result<exec::Outcome, CpuError> {
-    let prepared = source::prepare(msl, "test", "main0", &[])?;
-    let compiled = dev.inner.compiler.compile("test", &prepared.source)?;
-    let lib = Library::open(&compiled.path)?;
-    // SAFETY: the generated wrapper defines `halc_entry` with this signature.
-    let entry = unsafe { std::mem::transmute::<*mut c_void, EntryFn>(lib.symbol("halc_entry")?) };
     let mut slots = [std::ptr::null_mut(); 31];
     let mut regions = Vec::new();
     for (i, b) in buffers.iter().enumerate() {
         slots[i] = b.mapping().ptr().cast();
         regions.push(Region::of(format!("buffer {i}"), b.mapping()));
     }
-    let encoded = Encoded::for_test(slots, groups, threads, regions);
+    run_encoded(
+        dev,
+        msl,
+        &Encoded::for_test(slots, groups, threads, regions),
+        sandbox,
+    )
+}
+
+/// Compiles hand-written `msl` (kernel `main0`) and runs it with the slots,
+/// grid and regions of `encoded`: what the unit tests of the shim share.
+pub(super) fn run_encoded(
+    dev: &Device,
+    msl: &str,
+    encoded: &Encoded,
+    sandbox: bool,
+) -> Result<exec::Outcome, CpuError> {
+    let prepared = source::prepare(msl, "test", "main0", &[])?;
+    let compiled = dev.inner.compiler.compile("test", &prepared.source)?;
+    let lib = Library::open(&compiled.path)?;
+    // SAFETY: the generated wrapper defines `halc_entry` with this signature.
+    let entry = unsafe { std::mem::transmute::<*mut c_void, EntryFn>(lib.symbol("halc_entry")?) };
     exec::run(&Launch {
         kernel: "test",
         entry,
-        encoded: &encoded,
+        encoded,
         fill: dev.inner.fill,
         time_limit: dev.inner.time_limit,
         workers: dev.inner.workers,

@@ -10,11 +10,10 @@ use std::ffi::c_void;
 use std::time::Duration;
 
 use super::buffer::Buffer;
-use super::cxx::Library;
 use super::encode::{Encoded, Region};
-use super::exec::{self, EntryFn, Launch, ThreadgroupFill};
+use super::exec::ThreadgroupFill;
 use super::handle::Device;
-use super::source::{self, SAMPLER_SLOT_BASE, SLOT_COUNT, TEXTURE_SLOT_BASE};
+use super::source::{SAMPLER_SLOT_BASE, SLOT_COUNT, TEXTURE_SLOT_BASE};
 use super::tests::device;
 use super::texture::{
     MinMagFilter, MipFilter, PixelFormat, Sampler, SamplerDescriptor, Texture, TextureDescriptor,
@@ -32,11 +31,6 @@ fn run(
     textures: &[&Texture],
     samplers: &[&Sampler],
 ) -> Result<(), CpuError> {
-    let prepared = source::prepare(msl, "test", "main0", &[])?;
-    let compiled = dev.inner.compiler.compile("test", &prepared.source)?;
-    let lib = Library::open(&compiled.path)?;
-    // SAFETY: the generated wrapper defines `halc_entry` with this signature.
-    let entry = unsafe { std::mem::transmute::<*mut c_void, EntryFn>(lib.symbol("halc_entry")?) };
     let mut slots = [std::ptr::null_mut::<c_void>(); SLOT_COUNT];
     slots[0] = out.mapping().ptr().cast();
     let mut regions = vec![Region::of("out".into(), out.mapping())];
@@ -58,18 +52,7 @@ fn run(
         textures.iter().map(|&t| t.clone()).collect(),
         samplers.iter().map(|&s| s.clone()).collect(),
     );
-    exec::run(&Launch {
-        kernel: "test",
-        entry,
-        encoded: &encoded,
-        fill: dev.inner.fill,
-        time_limit: dev.inner.time_limit,
-        workers: dev.inner.workers,
-        simd_width: dev.inner.simd_width,
-        sandbox: true,
-        guard_bytes: dev.inner.guard_bytes,
-    })
-    .map(|_| ())
+    super::tests::run_encoded(dev, msl, &encoded, true).map(|_| ())
 }
 
 fn dev() -> Option<Device> {
