@@ -121,7 +121,8 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     (4472, "RayQueryKHR"),
     // The SkipTriangles and SkipAABBs ray flags (GL_EXT_ray_flags_primitive_culling):
     // SPIRV-Cross's `spvMakeIntersectionParams` maps them to Metal's
-    // `set_geometry_cull_mode` (tests/amber/ray_query_culling.amber).
+    // `set_geometry_cull_mode`, from constants or from data
+    // (tests/amber/ray_query_culling.amber).
     (4478, "RayTraversalPrimitiveCullingKHR"),
     // Buffer device addresses: `device T*` in the MSL, given by the host as
     // `gpuAddress` and made resident with `reach`
@@ -306,22 +307,39 @@ const RAY_QUERY_REFUSED: &[(u16, &str, &str)] = &[
         "OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR",
         "Metal's intersection_query has no shader-binding-table record offset (SPIRV-Cross refuses it too)",
     ),
-    (
-        6031,
-        "OpRayQueryGetIntersectionObjectToWorldKHR",
-        "SPIRV-Cross hands MSL's float4x3 get_*_object_to_world_transform() over as the SPIR-V matrix, and halc has not checked on a Metal device that its columns are SPIR-V's (basis vectors, then the translation) rather than a transposed matrix: pass the instance transforms in a buffer and index it by the instance id",
-    ),
-    (
-        6032,
-        "OpRayQueryGetIntersectionWorldToObjectKHR",
-        "SPIRV-Cross hands MSL's float4x3 get_*_world_to_object_transform() over as the SPIR-V matrix, and halc has not checked on a Metal device that its columns are SPIR-V's (basis vectors, then the translation) rather than a transposed matrix: pass the inverse instance transforms in a buffer and index it by the instance id",
-    ),
 ];
 
 const OP_TYPE_RAY_QUERY: u16 = 4472;
 const OP_RAY_QUERY_INITIALIZE: u16 = 4473;
 const OP_TYPE_ARRAY: u16 = 28;
 const OP_TYPE_RUNTIME_ARRAY: u16 = 29;
+
+/// Why constant ray flags break one of Vulkan's rules for
+/// `OpRayQueryInitializeKHR` (VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06889,
+/// -06890, -06891), if they do. Within these rules SPIRV-Cross's
+/// `spvMakeIntersectionParams` calls each of Metal's `intersection_params`
+/// setters (opacity forced, triangle cull mode, opacity cull mode, geometry
+/// cull mode) at most once, so the flags translate whole.
+fn forbidden_ray_flags(flags: u64) -> Option<&'static str> {
+    const OPAQUE: u64 = 0x1;
+    const NO_OPAQUE: u64 = 0x2;
+    const CULL_BACK: u64 = 0x10;
+    const CULL_FRONT: u64 = 0x20;
+    const CULL_OPAQUE: u64 = 0x40;
+    const CULL_NO_OPAQUE: u64 = 0x80;
+    const SKIP_TRIANGLES: u64 = 0x100;
+    const SKIP_AABBS: u64 = 0x200;
+    let count = |mask: u64| (flags & mask).count_ones();
+    if flags & (SKIP_TRIANGLES | SKIP_AABBS) == SKIP_TRIANGLES | SKIP_AABBS {
+        Some("hold both SkipTriangles and SkipAABBs (VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06889)")
+    } else if count(SKIP_TRIANGLES | CULL_BACK | CULL_FRONT) > 1 {
+        Some("hold more than one of SkipTriangles, CullBackFacingTriangles and CullFrontFacingTriangles (VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06890)")
+    } else if count(OPAQUE | NO_OPAQUE | CULL_OPAQUE | CULL_NO_OPAQUE) > 1 {
+        Some("hold more than one of Opaque, NoOpaque, CullOpaque and CullNoOpaque (VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06891)")
+    } else {
+        None
+    }
+}
 
 /// Target environment matching the module's SPIR-V version.
 pub fn target_env(version: (u8, u8)) -> TargetEnv {
@@ -370,8 +388,6 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
     let mut spec_indices = SpecIndices::default();
     let mut memory = MemoryModelCheck::default();
     let mut ray_query_types: HashSet<u32> = HashSet::new();
-    // `RayTraversalPrimitiveCullingKHR`.
-    let mut primitive_culling = false;
     for inst in words.instructions() {
         let inst = inst?;
         memory.see(&inst, &spec_indices)?;
@@ -409,25 +425,21 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
             )));
         }
         match inst.opcode {
-            // With primitive culling a ray's flags may skip triangles or
-            // boxes. SPIRV-Cross's `spvMakeIntersectionParams` makes each a
-            // call of MSL's `set_geometry_cull_mode`, a setter, so a ray
-            // skipping both finds the triangles where Vulkan finds nothing
-            // (tests/amber/ray_query_culling.amber measured it): only
-            // constant flags, which halc can read, are taken.
-            OP_RAY_QUERY_INITIALIZE if primitive_culling && inst.words.len() >= 4 => {
-                const SKIP_BOTH: u64 = 0x100 | 0x200;
-                match spec_indices.constant(inst.words[3]) {
-                    Some(f) if f & SKIP_BOTH != SKIP_BOTH => {}
-                    found => {
+            // Ray flags that Vulkan forbids (VUID-RuntimeSpirv-
+            // OpRayQueryInitializeKHR-06889, -06890, -06891: both skips; more
+            // than one of SkipTriangles and the two facing culls; more than
+            // one of the four opacity flags) are undefined behaviour. Valid
+            // flags call each of `spvMakeIntersectionParams`'s Metal setters
+            // at most once, so they translate; constant flags that break a
+            // rule are refused here, since the ray is wrong whatever the
+            // target (flags from data are the caller's to keep valid, as on
+            // Vulkan).
+            OP_RAY_QUERY_INITIALIZE if inst.words.len() >= 4 => {
+                if let Some(flags) = spec_indices.constant(inst.words[3]) {
+                    if let Some(why) = forbidden_ray_flags(flags) {
                         return Err(SpirvError::Unsupported(format!(
-                            "OpRayQueryInitializeKHR (word {}): {} in a kernel with primitive culling: SPIRV-Cross's MSL sets Metal's geometry cull mode once per flag, keeping only the last, so a ray with both SkipTriangles and SkipAABBs finds the triangles where Vulkan finds nothing; give each rayQueryInitializeEXT constant flags that do not hold both",
-                            inst.offset,
-                            if found.is_some() {
-                                "ray flags holding both SkipTriangles and SkipAABBs"
-                            } else {
-                                "ray flags that are not a constant (and may hold both SkipTriangles and SkipAABBs)"
-                            }
+                            "OpRayQueryInitializeKHR (word {}): constant ray flags {flags:#x} {why}, which Vulkan forbids (the ray is undefined behaviour on any device): give it valid flags",
+                            inst.offset
                         )));
                     }
                 }
@@ -467,7 +479,6 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
             }
             OP_CAPABILITY if inst.words.len() >= 2 => {
                 let cap = inst.words[1];
-                primitive_culling |= cap == 4478;
                 if let Some((_, name, why)) = UNSUPPORTED.iter().find(|(c, _, _)| *c == cap) {
                     return Err(SpirvError::Unsupported(format!(
                         "OpCapability {name} (word {}): {why}",
@@ -907,18 +918,52 @@ mod tests {
                 6021,
                 "OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR",
             ),
-            (6031, "OpRayQueryGetIntersectionObjectToWorldKHR"),
-            (6032, "OpRayQueryGetIntersectionWorldToObjectKHR"),
         ] {
             let w = module(&[(2 << 16) | 17, 1, (4 << 16) | op, 1, 2, 3]);
             let e = check(&w, &Limits::default()).unwrap_err().to_string();
             assert!(e.starts_with(&format!("{name} (word 7): ")), "{e}");
         }
-        // Negative control: an admitted ray-query instruction (a getter of
-        // the committed T) passes this check.
-        let w = module(&[(2 << 16) | 17, 1, (5 << 16) | 6018, 1, 2, 3, 4]);
-        let e = check(&w, &Limits::default()).unwrap_err().to_string();
-        assert_eq!(e, "module has no entry point");
+        // Negative control: admitted ray-query instructions (a getter of
+        // the committed T, the two transforms) pass this check.
+        for op in [6018, 6031, 6032] {
+            let w = module(&[(2 << 16) | 17, 1, (5 << 16) | op, 1, 2, 3, 4]);
+            let e = check(&w, &Limits::default()).unwrap_err().to_string();
+            assert_eq!(e, "module has no entry point", "op {op}");
+        }
+    }
+
+    /// Constant ray flags are held to Vulkan's three rules; every valid
+    /// combination of one flag per Metal setter passes.
+    #[test]
+    fn forbidden_ray_flags_are_vulkans() {
+        for (flags, vuid) in [
+            (0x300, "06889"),
+            (0x301, "06889"),
+            (0x110, "06890"),
+            (0x120, "06890"),
+            (0x30, "06890"),
+            (0x3, "06891"),
+            (0x41, "06891"),
+            (0xC0, "06891"),
+            (0x82, "06891"),
+        ] {
+            let why =
+                super::forbidden_ray_flags(flags).unwrap_or_else(|| panic!("{flags:#x} passed"));
+            assert!(why.ends_with(&format!("-{vuid})")), "{flags:#x}: {why}");
+        }
+        // One of each group, and the flags Metal ignores (SkipClosestHit,
+        // opacity micromaps): valid.
+        for opacity in [0, 0x1, 0x2, 0x40, 0x80] {
+            for facing in [0, 0x10, 0x20, 0x100] {
+                for skip_boxes in [0, 0x200] {
+                    if facing == 0x100 && skip_boxes != 0 {
+                        continue;
+                    }
+                    let flags = opacity | facing | skip_boxes | 0x4 | 0x8 | 0x400;
+                    assert_eq!(super::forbidden_ray_flags(flags), None, "{flags:#x}");
+                }
+            }
+        }
     }
 
     /// The capabilities admitted in issue 38 pass halc's own checks (the

@@ -99,12 +99,11 @@ fn every_amber_test_passes_in_both_binding_models_and_msl_versions() {
         let (code, out) = run(args, &tests);
         assert_eq!(code, 0, "{args:?}:\n{out}");
         // Ray queries need MSL 2.4 (Metal's intersection_query).
-        let ray_queries = [
-            "tests/amber/ray_query.amber",
-            "tests/amber/ray_query_boxes.amber",
-            "tests/amber/ray_query_culling.amber",
-        ];
-        let below_2_4: Vec<&str> = std::iter::once(msl3).chain(ray_queries).collect();
+        let ray_queries = tests.iter().filter(|t| t.contains("/ray_query"));
+        let below_2_4: Vec<&str> = std::iter::once(msl3)
+            .chain(ray_queries.map(String::as_str))
+            .collect();
+        assert_eq!(below_2_4.len(), 5, "{below_2_4:?}");
         let skipped: &[&str] = if args.contains(&"2.3") {
             &below_2_4
         } else {
@@ -171,7 +170,7 @@ fn every_amber_test_agrees_with_the_vulkan_reference() {
     assert_eq!(required("tests/amber/subgroup_reduce.amber"), Some(32));
     assert_eq!(required("tests/amber/subgroup_width8.amber"), Some(8));
     let rays = tests.iter().filter(|t| t.contains("/ray_query")).count();
-    assert_eq!(rays, 3, "{tests:?}");
+    assert_eq!(rays, 4, "{tests:?}");
     for args in [&["--reference", "vulkan"][..], &["--compare"]] {
         let (code, out) = run(args, &tests);
         assert_eq!(code, 0, "{args:?}:\n{out}");
@@ -326,6 +325,11 @@ fn negative_controls_fail_for_their_reason() {
             "ray_query_wrong_face.amber",
             "ray_query_wrong_face.amber:173: EXPECT faces IDX 0: value 0 (byte 0, uint32): expected == 0, got 1",
         ),
+        // The instance transform expected transposed.
+        (
+            "ray_query_transposed.amber",
+            "ray_query_transposed.amber:77: EXPECT mats IDX 96: value 1 (byte 100, float): expected == -2, got 1",
+        ),
     ];
     let listed = files("tests/amber/negative");
     assert_eq!(listed.len(), cases.len(), "{listed:?}");
@@ -340,8 +344,8 @@ fn negative_controls_fail_for_their_reason() {
             "{file}: expected `{reason}` in:\n{out}"
         );
         assert!(out.ends_with("0 passed, 1 failed, 0 skipped\n"), "{out}");
-        // The ray-query control fails on the Vulkan reference too: the
-        // winding rule it gets wrong is lavapipe's.
+        // The ray-query controls fail on the Vulkan reference too: the
+        // winding rule and the transform they get wrong are lavapipe's.
         if file.starts_with("ray_query") && vulkan() {
             let (code, out) = run(&["--reference", "vulkan"], std::slice::from_ref(&path));
             assert_eq!(code, 1, "{file}:\n{out}");

@@ -634,6 +634,28 @@ const TRACE_BODY: &str = r#"
     h.bary = h.type != 0u ? q.get_committed_triangle_barycentric_coord() : float2(0.0);
     h.front = h.type != 0u ? uint(q.is_committed_triangle_front_facing()) : 2u;
     h.pad = 0u;
+    for (uint c = 0u; c < 4u; c++)
+    {
+        for (uint r = 0u; r < 3u; r++)
+        {
+            h.to_world[3u * c + r] = 0.0;
+            h.to_object[3u * c + r] = 0.0;
+        }
+    }
+    if (h.type != 0u)
+    {
+        // What SPIRV-Cross hands over as SPIR-V's mat4x3 (columns).
+        float4x3 m = q.get_committed_object_to_world_transform();
+        float4x3 w = q.get_committed_world_to_object_transform();
+        for (uint c = 0u; c < 4u; c++)
+        {
+            for (uint r = 0u; r < 3u; r++)
+            {
+                h.to_world[3u * c + r] = m[c][r];
+                h.to_object[3u * c + r] = w[c][r];
+            }
+        }
+    }
     HITS[gid.x] = h;
 }
 "#;
@@ -644,8 +666,12 @@ const TRACE_HEAD: &str = r#"
 using namespace metal;
 using namespace metal::raytracing;
 
-struct Hit { uint type; float t; uint custom; uint instance; uint geometry; uint primitive; float2 bary; uint front; uint pad; };
+struct Hit { uint type; float t; uint custom; uint instance; uint geometry; uint primitive; float2 bary; uint front; uint pad; float to_world[12]; float to_object[12]; };
 "#;
+
+/// Bytes of one `Hit`: ten words, then the committed object-to-world and
+/// world-to-object transforms, 4 columns of 3.
+const HIT: usize = 40 + 2 * 48;
 
 fn trace_exe(model: BindingModel) -> Exe {
     let (name, msl) = match model {
@@ -747,7 +773,9 @@ fn a_ray_query_traces_through_a_built_acceleration_structure() {
         let exe = Executable::load(&bytes).unwrap();
         let program = device.load(exe).unwrap();
         let pipeline = program.pipeline_with("trace", &[], encoding).unwrap();
-        let hits = device.buffer(3 * 40, MemoryType::HostVisible).unwrap();
+        let hits = device
+            .buffer(3 * HIT as u64, MemoryType::HostVisible)
+            .unwrap();
         let mut bindings = ResourceBindings::new();
         bindings
             .acceleration_structure(0, 0, &accel)
@@ -766,7 +794,7 @@ fn a_ray_query_traces_through_a_built_acceleration_structure() {
         let out = hits.to_vec().unwrap();
         let word = |ray: usize, i: usize| {
             u32::from_le_bytes(
-                out[ray * 40 + 4 * i..ray * 40 + 4 * i + 4]
+                out[ray * HIT + 4 * i..ray * HIT + 4 * i + 4]
                     .try_into()
                     .unwrap(),
             )
@@ -789,6 +817,23 @@ fn a_ray_query_traces_through_a_built_acceleration_structure() {
             // as Vulkan's: the hit (0.25, 0.25) of (0,0), (1,0), (0,1).
             assert!((float(ray, 6) - 0.25).abs() < 1e-5, "{what}");
             assert!((float(ray, 7) - 0.25).abs() < 1e-5, "{what}");
+            // The instance transforms as SPIR-V's mat4x3: the identity's
+            // columns, then the translation (+10 in x for the second
+            // instance; -10 back), as tests/amber/ray_query_transform.amber
+            // has them on lavapipe and the CPU backend.
+            let x = if ray == 1 { 10.0 } else { 0.0 };
+            let to_world: Vec<f32> = (10..22).map(|i| float(ray, i)).collect();
+            let to_object: Vec<f32> = (22..34).map(|i| float(ray, i)).collect();
+            let columns = |t: f32| vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, t, 0.0, 0.0];
+            let near = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(a, b)| (a - b).abs() < 1e-5);
+            assert!(
+                near(&to_world, &columns(x)),
+                "{what}: object to world {to_world:?}"
+            );
+            assert!(
+                near(&to_object, &columns(-x)),
+                "{what}: world to object {to_object:?}"
+            );
         }
         // The facing lavapipe and halc's CPU backend give (Vulkan's rule,
         // which MoltenVK takes Metal's default winding to be: it maps
