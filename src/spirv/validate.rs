@@ -49,6 +49,8 @@ const OP_TYPE_UNTYPED_POINTER: u16 = 4417;
 const OP_SPEC_CONSTANT_OP: u16 = 52;
 
 const OP_VARIABLE: u16 = 59;
+const OP_DECORATE: u16 = 71;
+const OP_MEMBER_DECORATE: u16 = 72;
 
 /// Capabilities halc accepts: each is exercised by a fixture in
 /// `fixtures/kernels/` whose MSL is snapshot-checked in both binding models
@@ -119,6 +121,13 @@ const TESTED_CAPABILITIES: &[(u32, &str)] = &[
     // instructions whose MSL is wrong, missing or unchecked are refused by
     // `RAY_QUERY_REFUSED` below.
     (4472, "RayQueryKHR"),
+    // Declared beside `RayQueryKHR` by some compute kernels (DXC, hand
+    // assembly, SPIRV-Cross's `ray-query-function-object` test): in a
+    // compute kernel it can only bring the ray-tracing stages' instructions,
+    // storage classes and built-ins, which `RAY_TRACING_STAGES_ONLY` and the
+    // checks below refuse; without `RayQueryKHR` it is a ray-tracing
+    // pipeline's module, refused (`RAY_TRACING_PIPELINES`).
+    (4479, "RayTracingKHR"),
     // The SkipTriangles and SkipAABBs ray flags (GL_EXT_ray_flags_primitive_culling):
     // SPIRV-Cross's `spvMakeIntersectionParams` maps them to Metal's
     // `set_geometry_cull_mode`, from constants or from data
@@ -198,6 +207,9 @@ const TESTED_EXTENSIONS: &[&str] = &[
     "SPV_KHR_physical_storage_buffer",
     // With the RayQueryKHR capability, which says what is admitted.
     "SPV_KHR_ray_query",
+    // Declared by a compute kernel with ray queries that also declares
+    // `RayTracingKHR` (below).
+    "SPV_KHR_ray_tracing",
     "SPV_EXT_physical_storage_buffer",
     // The descriptor-indexing capabilities above, for SPIR-V before 1.5.
     "SPV_EXT_descriptor_indexing",
@@ -226,11 +238,6 @@ const UNSUPPORTED: &[(u32, &str, &str)] = &[
         4471,
         "RayQueryProvisionalKHR",
         "the provisional ray-query capability (SPV_KHR_ray_query before its release) has other opcodes and semantics than RayQueryKHR, and SPIRV-Cross translates only the released form: rebuild the kernel with a current compiler (GL_EXT_ray_query gives RayQueryKHR)",
-    ),
-    (
-        4479,
-        "RayTracingKHR",
-        "ray tracing pipelines (raygen, hit, miss, callable stages) are not supported by halc, which compiles compute kernels: use ray queries (GL_EXT_ray_query) from a compute kernel",
     ),
     (
         5340,
@@ -308,6 +315,31 @@ const RAY_QUERY_REFUSED: &[(u16, &str, &str)] = &[
         "Metal's intersection_query has no shader-binding-table record offset (SPIRV-Cross refuses it too)",
     ),
 ];
+
+/// Why halc refuses a module of a ray-tracing pipeline.
+const RAY_TRACING_PIPELINES: &str = "ray tracing pipelines (raygen, hit, miss, callable stages) are not supported by halc, which compiles compute kernels: use ray queries (GL_EXT_ray_query) from a compute kernel";
+
+/// Instructions of the ray-tracing stages (SPV_KHR_ray_tracing), refused
+/// in any module: a compute kernel cannot use them.
+const RAY_TRACING_STAGES_ONLY: &[(u16, &str)] = &[
+    (4445, "OpTraceRayKHR"),
+    (4446, "OpExecuteCallableKHR"),
+    (4448, "OpIgnoreIntersectionKHR"),
+    (4449, "OpTerminateRayKHR"),
+    (5334, "OpReportIntersectionKHR"),
+];
+
+/// Whether `class` is a storage class of the ray-tracing stages (ray
+/// payloads, hit attributes, callable data, the shader record).
+fn ray_tracing_storage_class(class: u32) -> bool {
+    matches!(class, 5328 | 5329 | 5338 | 5339 | 5342 | 5343)
+}
+
+/// Whether `builtin` is a built-in of the ray-tracing stages (launch ids,
+/// the incoming ray, the hit).
+fn ray_tracing_builtin(builtin: u32) -> bool {
+    matches!(builtin, 5319..=5335 | 5351 | 5352 | 6021)
+}
 
 const OP_TYPE_RAY_QUERY: u16 = 4472;
 const OP_RAY_QUERY_INITIALIZE: u16 = 4473;
@@ -388,6 +420,9 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
     let mut spec_indices = SpecIndices::default();
     let mut memory = MemoryModelCheck::default();
     let mut ray_query_types: HashSet<u32> = HashSet::new();
+    // `RayQueryKHR` declared; where `RayTracingKHR` is.
+    let mut ray_query = false;
+    let mut ray_tracing: Option<usize> = None;
     for inst in words.instructions() {
         let inst = inst?;
         memory.see(&inst, &spec_indices)?;
@@ -421,6 +456,15 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
         {
             return Err(SpirvError::Unsupported(format!(
                 "{name} (word {}): {why}",
+                inst.offset
+            )));
+        }
+        if let Some((_, name)) = RAY_TRACING_STAGES_ONLY
+            .iter()
+            .find(|(op, _)| *op == inst.opcode)
+        {
+            return Err(SpirvError::Unsupported(format!(
+                "{name} (word {}): an instruction of the ray-tracing stages; {RAY_TRACING_PIPELINES}",
                 inst.offset
             )));
         }
@@ -459,7 +503,32 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
             OP_TYPE_POINTER | OP_TYPE_FORWARD_POINTER | OP_TYPE_UNTYPED_POINTER
                 if inst.words.len() >= 2 =>
             {
+                if inst.words.len() >= 3 && ray_tracing_storage_class(inst.words[2]) {
+                    return Err(SpirvError::Unsupported(format!(
+                        "{} (word {}): storage class {} is the ray-tracing stages'; {RAY_TRACING_PIPELINES}",
+                        super::op_name(inst.opcode),
+                        inst.offset,
+                        inst.words[2]
+                    )));
+                }
                 pointer_types.insert(inst.words[1]);
+            }
+            // BuiltIn (11) on an id or a member.
+            OP_DECORATE | OP_MEMBER_DECORATE => {
+                let at = if inst.opcode == OP_DECORATE { 2 } else { 3 };
+                if inst.words.get(at) == Some(&11)
+                    && inst
+                        .words
+                        .get(at + 1)
+                        .is_some_and(|b| ray_tracing_builtin(*b))
+                {
+                    return Err(SpirvError::Unsupported(format!(
+                        "{} (word {}): BuiltIn {} is the ray-tracing stages'; {RAY_TRACING_PIPELINES}",
+                        super::op_name(inst.opcode),
+                        inst.offset,
+                        inst.words[at + 1]
+                    )));
+                }
             }
             OP_SPEC_CONSTANT_OP if inst.words.len() >= 4 => {
                 let w = inst.words;
@@ -479,6 +548,11 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
             }
             OP_CAPABILITY if inst.words.len() >= 2 => {
                 let cap = inst.words[1];
+                match cap {
+                    4472 => ray_query = true,
+                    4479 => ray_tracing = ray_tracing.or(Some(inst.offset)),
+                    _ => {}
+                }
                 if let Some((_, name, why)) = UNSUPPORTED.iter().find(|(c, _, _)| *c == cap) {
                     return Err(SpirvError::Unsupported(format!(
                         "OpCapability {name} (word {}): {why}",
@@ -531,6 +605,11 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
             }
             _ => {}
         }
+    }
+    if let Some(offset) = ray_tracing.filter(|_| !ray_query) {
+        return Err(SpirvError::Unsupported(format!(
+            "OpCapability RayTracingKHR (word {offset}): {RAY_TRACING_PIPELINES}"
+        )));
     }
     if !has_entry {
         return Err(SpirvError::Unsupported("module has no entry point".into()));
@@ -930,6 +1009,68 @@ mod tests {
             let e = check(&w, &Limits::default()).unwrap_err().to_string();
             assert_eq!(e, "module has no entry point", "op {op}");
         }
+    }
+
+    /// `RayTracingKHR` beside `RayQueryKHR` passes (a compute kernel that
+    /// declares both); alone it is a ray-tracing pipeline's module. The
+    /// stages' instructions, storage classes and built-ins are refused
+    /// whatever the capabilities.
+    #[test]
+    fn ray_tracing_capability_only_beside_ray_queries() {
+        let cap = |c: u32| [(2 << 16) | 17, c];
+        let both: Vec<u32> = cap(4472).into_iter().chain(cap(4479)).collect();
+        let e = check(&module(&both), &Limits::default())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "module has no entry point");
+        let e = check(&module(&cap(4479)), &Limits::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("OpCapability RayTracingKHR (word 5): ray tracing pipelines"),
+            "{e}"
+        );
+        let refused = |body: &[u32], want: &str| {
+            let w: Vec<u32> = both.iter().copied().chain(body.iter().copied()).collect();
+            let e = check(&module(&w), &Limits::default())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with(want) && e.contains("ray tracing pipelines"),
+                "{e}"
+            );
+        };
+        for (op, name) in RAY_TRACING_STAGES_ONLY {
+            refused(
+                &[(2 << 16) | u32::from(*op), 1],
+                &format!("{name} (word 9): "),
+            );
+        }
+        // OpTypePointer %1 RayPayloadKHR %2; OpDecorate %1 BuiltIn
+        // LaunchIdKHR; OpMemberDecorate %1 0 BuiltIn IncomingRayFlagsKHR.
+        refused(
+            &[(4 << 16) | 32, 1, 5338, 2],
+            "OpTypePointer (word 9): storage class 5338",
+        );
+        refused(
+            &[(4 << 16) | 71, 1, 11, 5319],
+            "OpDecorate (word 9): BuiltIn 5319",
+        );
+        refused(
+            &[(5 << 16) | 72, 1, 0, 11, 5351],
+            "OpMemberDecorate (word 9): BuiltIn 5351",
+        );
+        // Negative control: a compute built-in and a storage-buffer pointer
+        // pass.
+        let w: Vec<u32> = both
+            .iter()
+            .copied()
+            .chain([(4 << 16) | 71, 1, 11, 28, (4 << 16) | 32, 2, 12, 3])
+            .collect();
+        let e = check(&module(&w), &Limits::default())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "module has no entry point");
     }
 
     /// Constant ray flags are held to Vulkan's three rules; every valid

@@ -103,7 +103,7 @@ fn every_amber_test_passes_in_both_binding_models_and_msl_versions() {
         let below_2_4: Vec<&str> = std::iter::once(msl3)
             .chain(ray_queries.map(String::as_str))
             .collect();
-        assert_eq!(below_2_4.len(), 5, "{below_2_4:?}");
+        assert_eq!(below_2_4.len(), 6, "{below_2_4:?}");
         let skipped: &[&str] = if args.contains(&"2.3") {
             &below_2_4
         } else {
@@ -170,7 +170,7 @@ fn every_amber_test_agrees_with_the_vulkan_reference() {
     assert_eq!(required("tests/amber/subgroup_reduce.amber"), Some(32));
     assert_eq!(required("tests/amber/subgroup_width8.amber"), Some(8));
     let rays = tests.iter().filter(|t| t.contains("/ray_query")).count();
-    assert_eq!(rays, 4, "{tests:?}");
+    assert_eq!(rays, 5, "{tests:?}");
     for args in [&["--reference", "vulkan"][..], &["--compare"]] {
         let (code, out) = run(args, &tests);
         assert_eq!(code, 0, "{args:?}:\n{out}");

@@ -531,6 +531,13 @@ pub(crate) fn capability_needs(cap: u32) -> Option<(&'static str, &'static [&'st
                 "VK_KHR_deferred_host_operations",
             ],
         ),
+        // A compute kernel with ray queries may declare it too (the
+        // ray-tracing stages' instructions it brings are not valid in a
+        // compute shader); Vulkan wants the pipeline feature enabled.
+        4479 => (
+            "RayTracingKHR",
+            &["RayTracingPipelineFeaturesKHR.rayTracingPipeline"],
+        ),
         4478 => (
             "RayTraversalPrimitiveCullingKHR",
             &["RayTracingPipelineFeaturesKHR.rayTraversalPrimitiveCulling"],
