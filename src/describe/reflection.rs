@@ -6,7 +6,9 @@
 //! the JSON written at compile time and the JSON `inspect` prints for that
 //! file are the same bytes. `schemas/halc_reflection.schema.json` describes
 //! it; [`VERSION`] changes whenever a field is added, removed or changes
-//! meaning, and the schema pins the version it describes.
+//! meaning, or an enumerated field gains a value (2: the
+//! `acceleration-structure` kind), and the schema pins the version it
+//! describes.
 
 use std::collections::BTreeMap;
 
@@ -15,7 +17,7 @@ use runtime_loader::{Executable, LoadError};
 use serde::{Deserialize, Serialize};
 
 /// Version of the reflection JSON this halc writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// The value of the top-level `format` field.
 pub const FORMAT: &str = "halc-reflection";
