@@ -430,8 +430,8 @@ fn split_arrays(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words
                     ));
                 }
             } else if let (false, Some(&(array, element))) = (types_pass, chains.get(&id)) {
-                let allowed = (takes_a_query(inst.op) && k == 0)
-                    || (inst.op == Op::FunctionCall && k > 0);
+                let allowed =
+                    (takes_a_query(inst.op) && k == 0) || (inst.op == Op::FunctionCall && k > 0);
                 if !allowed {
                     return Err(unsupported(
                         inst,
@@ -658,7 +658,8 @@ fn ray_flags(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words>, 
                     return Err(unsupported(
                         inst,
                         format!(
-                            "its ray query %{query} is {what}: SPIRV-Cross's MSL has no rayQueryGetRayFlagsEXT, so halc keeps each query's ray flags in a variable beside it, stored at its rayQueryInitializeEXT, and cannot follow a query passed to a function; read the flags where the query is declared"
+                            "its ray query {} is {what}: SPIRV-Cross's MSL has no rayQueryGetRayFlagsEXT, so halc keeps each query's ray flags in a variable beside it, stored at its rayQueryInitializeEXT, and cannot follow a query passed to a function; read the flags where the query is declared",
+                            describe(&index, query)
                         ),
                     ));
                 };
@@ -679,7 +680,12 @@ fn ray_flags(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words>, 
     });
     if let Some(init) = initialised_elsewhere {
         for inst in insts.iter().filter(|i| i.op == Op::FunctionCall) {
-            if let Some(&q) = inst.operands.iter().skip(1).find(|a| flagged.contains_key(a)) {
+            if let Some(&q) = inst
+                .operands
+                .iter()
+                .skip(1)
+                .find(|a| flagged.contains_key(a))
+            {
                 return Err(unsupported(
                     inst,
                     format!(
@@ -944,7 +950,10 @@ OpFunctionEnd
             "{text}"
         );
         for name in ["g_0", "g_1", "l_0", "l_1", "l_2"] {
-            assert!(text.contains(&format!("OpName %{name} \"{name}\"")), "{text}");
+            assert!(
+                text.contains(&format!("OpName %{name} \"{name}\"")),
+                "{text}"
+            );
         }
         let private = lines_with(&text, "OpVariable %_ptr_Private_");
         assert_eq!(private.len(), 2, "{text}");
@@ -997,7 +1006,8 @@ OpFunctionEnd
             .unwrap_err()
             .to_string();
         assert!(
-            e.starts_with("OpTypeArray (word ") && e.contains("the rewrite left an array of ray queries"),
+            e.starts_with("OpTypeArray (word ")
+                && e.contains("the rewrite left an array of ray queries"),
             "{e}"
         );
         let plain = module("", &init("%q", "%uint_0"), "")
@@ -1012,18 +1022,18 @@ OpFunctionEnd
     fn an_array_without_its_pointer_type_to_one_query_gets_one() {
         // No `OpTypePointer Function %rq` (and `q` at module scope): the
         // rewrite declares one for `l`'s elements.
-        let text = module(
-            "%q = OpVariable %prq Private\n",
-            &init("%q", "%uint_0"),
-            "",
-        )
-        .replace("%frq = OpTypePointer Function %rq\n", "")
-        .replace("%q = OpVariable %frq Function\n", "")
-        .replace(" %g %scene", " %g %scene %q");
+        let text = module("%q = OpVariable %prq Private\n", &init("%q", "%uint_0"), "")
+            .replace("%frq = OpTypePointer Function %rq\n", "")
+            .replace("%q = OpVariable %frq Function\n", "")
+            .replace(" %g %scene", " %g %scene %q");
         let (out, r) = rewrite(&text).unwrap();
         assert_eq!(r.elements, 5);
         assert_eq!(out.matches("OpTypePointer Function").count(), 1, "{out}");
-        assert_eq!(out.matches(" = OpVariable %_ptr_Function_").count(), 3, "{out}");
+        assert_eq!(
+            out.matches(" = OpVariable %_ptr_Function_").count(),
+            3,
+            "{out}"
+        );
     }
 
     /// Each refusal names the instruction, its word and the reason, on one
@@ -1034,19 +1044,28 @@ OpFunctionEnd
         let cases: Vec<(String, String, &str, &str)> = vec![
             (
                 String::new(),
-                format!("%i = OpIAdd %uint %uint_0 %uint_1\n%a = OpAccessChain %prq %g %i\n{}", init("%a", "%uint_0")),
+                format!(
+                    "%i = OpIAdd %uint %uint_0 %uint_1\n%a = OpAccessChain %prq %g %i\n{}",
+                    init("%a", "%uint_0")
+                ),
                 "OpAccessChain (word ",
                 "the index %",
             ),
             (
                 spec.into(),
-                format!("%a = OpAccessChain %prq %g %spec\n{}", init("%a", "%uint_0")),
+                format!(
+                    "%a = OpAccessChain %prq %g %spec\n{}",
+                    init("%a", "%uint_0")
+                ),
                 "OpAccessChain (word ",
                 "is a spec constant",
             ),
             (
                 String::new(),
-                format!("%a = OpAccessChain %frq %l %uint_3\n{}", init("%a", "%uint_0")),
+                format!(
+                    "%a = OpAccessChain %frq %l %uint_3\n{}",
+                    init("%a", "%uint_0")
+                ),
                 "OpAccessChain (word ",
                 "index 3 into the array of ray queries `l` (%",
             ),
@@ -1071,13 +1090,19 @@ OpFunctionEnd
         ];
         for (globals, body, starts, contains) in cases {
             let e = rewrite(&module(&globals, &body, "")).unwrap_err();
-            assert!(e.starts_with(starts) && e.contains(contains), "{starts}…{contains}: {e}");
+            assert!(
+                e.starts_with(starts) && e.contains(contains),
+                "{starts}…{contains}: {e}"
+            );
             assert!(!e.contains('\n'), "{e}");
         }
         // A dynamic index's message says so.
         let e = rewrite(&module(
             "",
-            &format!("%i = OpIAdd %uint %uint_0 %uint_1\n%a = OpAccessChain %prq %g %i\n{}", init("%a", "%uint_0")),
+            &format!(
+                "%i = OpIAdd %uint %uint_0 %uint_1\n%a = OpAccessChain %prq %g %i\n{}",
+                init("%a", "%uint_0")
+            ),
             "",
         ))
         .unwrap_err();
@@ -1116,7 +1141,10 @@ OpFunctionEnd
 ";
         let (text, _) = rewrite(&module(
             "%fnq = OpTypeFunction %void %prq\n",
-            &format!("%a = OpAccessChain %prq %g %int_1\n{}%c = OpFunctionCall %void %h %a\n", init("%a", "%uint_0")),
+            &format!(
+                "%a = OpAccessChain %prq %g %int_1\n{}%c = OpFunctionCall %void %h %a\n",
+                init("%a", "%uint_0")
+            ),
             after,
         ))
         .unwrap();
@@ -1147,11 +1175,19 @@ OpFunctionEnd
         );
         assert!(!text.contains("GetRayFlags"), "{text}");
         assert!(
-            text.contains("OpEntryPoint GLCompute %main \"main\" %g_0 %g_1 %g_1_ray_flags %scene\n"),
+            text.contains(
+                "OpEntryPoint GLCompute %main \"main\" %g_0 %g_1 %g_1_ray_flags %scene\n"
+            ),
             "{text}"
         );
-        assert!(text.contains("%q_ray_flags = OpVariable %_ptr_Function_uint Function"), "{text}");
-        assert!(text.contains("%g_1_ray_flags = OpVariable %_ptr_Private_uint Private"), "{text}");
+        assert!(
+            text.contains("%q_ray_flags = OpVariable %_ptr_Function_uint Function"),
+            "{text}"
+        );
+        assert!(
+            text.contains("%g_1_ray_flags = OpVariable %_ptr_Private_uint Private"),
+            "{text}"
+        );
         let body: Vec<String> = text
             .lines()
             .skip_while(|l| !l.contains(" = OpLoad "))
@@ -1160,19 +1196,40 @@ OpFunctionEnd
             .collect();
         assert!(body[0].starts_with("OpRayQueryInitializeKHR %q "), "{text}");
         assert_eq!(body[1], "OpStore %q_ray_flags %uint_4", "{text}");
-        assert!(body[2].starts_with("OpRayQueryInitializeKHR %g_1 "), "{text}");
+        assert!(
+            body[2].starts_with("OpRayQueryInitializeKHR %g_1 "),
+            "{text}"
+        );
         assert!(body[3].ends_with(" = OpBitcast %uint %int_16"), "{text}");
         let cast = body[3].split(' ').next().unwrap();
         assert_eq!(body[4], format!("OpStore %g_1_ray_flags {cast}"), "{text}");
         assert!(body[5].ends_with(" = OpLoad %uint %q_ray_flags"), "{text}");
-        assert!(body[6].ends_with(" = OpLoad %uint %g_1_ray_flags"), "{text}");
-        assert!(body[7].ends_with(" = OpLoad %uint %g_1_ray_flags"), "{text}");
+        assert!(
+            body[6].ends_with(" = OpLoad %uint %g_1_ray_flags"),
+            "{text}"
+        );
+        assert!(
+            body[7].ends_with(" = OpLoad %uint %g_1_ray_flags"),
+            "{text}"
+        );
         let loaded = body[7].split(' ').next().unwrap();
-        assert!(body[8].ends_with(&format!(" = OpBitcast %int {loaded}")), "{text}");
+        assert!(
+            body[8].ends_with(&format!(" = OpBitcast %int {loaded}")),
+            "{text}"
+        );
         assert_eq!(body.len(), 11, "{text}");
         // The Function companion sits with the variables, after `q`.
-        let q = text.lines().position(|l| l.contains("%q = OpVariable")).unwrap();
-        assert!(text.lines().nth(q + 1).unwrap().contains("%q_ray_flags = OpVariable"), "{text}");
+        let q = text
+            .lines()
+            .position(|l| l.contains("%q = OpVariable"))
+            .unwrap();
+        assert!(
+            text.lines()
+                .nth(q + 1)
+                .unwrap()
+                .contains("%q_ray_flags = OpVariable"),
+            "{text}"
+        );
     }
 
     /// Negative control: only the queries whose flags are read get a
