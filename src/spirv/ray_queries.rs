@@ -302,11 +302,13 @@ fn split_arrays(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words
                         ),
                     ));
                 }
-                let pointee = insts
-                    .iter()
-                    .find(|t| t.result_id == Some(ty))
-                    .and_then(|t| t.word(1));
-                let len = pointee.and_then(|p| arrays.get(&p)).copied().unwrap_or(0);
+                let len = index
+                    .get(ty)
+                    .ok()
+                    .and_then(|t| t.word(1))
+                    .and_then(|p| arrays.get(&p))
+                    .copied()
+                    .unwrap_or(0);
                 vars.insert(
                     id,
                     ArrayVar {
@@ -327,6 +329,11 @@ fn split_arrays(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words
     // Every use of the arrays, their elements' access chains and their
     // types: access chain result -> (array variable, element).
     let mut chains: HashMap<u32, (u32, u32)> = HashMap::new();
+    let spec_constants: HashSet<u32> = insts
+        .iter()
+        .filter(|i| matches!(i.op, Op::SpecConstant | Op::SpecConstantOp))
+        .filter_map(|i| i.result_id)
+        .collect();
     for inst in &insts {
         let Some(base) = (match inst.op {
             Op::AccessChain | Op::InBoundsAccessChain => inst.word(0),
@@ -348,13 +355,7 @@ fn split_arrays(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words
             ));
         }
         let at = inst.operands[1];
-        let is_spec = insts.iter().any(|i| {
-            i.result_id == Some(at)
-                && matches!(
-                    i.op,
-                    Op::SpecConstant | Op::SpecConstantOp | Op::SpecConstantComposite
-                )
-        });
+        let is_spec = spec_constants.contains(&at);
         let element = match constants.get(&at) {
             Some(&n) if (0..i128::from(var.len)).contains(&n) => n as u32,
             Some(&n) => {
