@@ -147,6 +147,28 @@ fn ids(index: &Index<'_>, inst: &Inst<'_>) -> Result<Vec<u32>, SpirvError> {
     Ok(ids)
 }
 
+/// `n` new ids from `bound`: the first of them.
+fn fresh(bound: &mut u32, n: u32) -> Result<u32, SpirvError> {
+    let first = *bound;
+    *bound = bound.checked_add(n).ok_or_else(|| {
+        SpirvError::Unsupported(format!(
+            "id bound {first}: no room for the {n} ids that splitting arrays of ray queries or keeping their ray flags needs"
+        ))
+    })?;
+    Ok(first)
+}
+
+/// An instruction's words with its word count; refused past SPIR-V's
+/// 65535 words.
+fn counted(inst: &Inst<'_>, mut words: Vec<u32>) -> Result<Vec<u32>, SpirvError> {
+    let n = u32::try_from(words.len())
+        .ok()
+        .filter(|&n| n <= 0xffff)
+        .ok_or_else(|| unsupported(inst, "its rewritten form would be over 65535 words"))?;
+    words[0] = (n << 16) | (words[0] & 0xffff);
+    Ok(words)
+}
+
 /// The word offset, within the instruction, of its first operand after the
 /// result type and id.
 fn operands_at(inst: &Inst<'_>) -> usize {
@@ -175,7 +197,7 @@ pub fn rewrite_ray_queries(words: &Words) -> Result<Option<(Words, Rewritten)>, 
     })
 }
 
-/// The integer `OpConstant`s: id -> (signed, value as i128).
+/// The integer `OpConstant`s: id -> value.
 fn integer_constants(insts: &[Inst<'_>]) -> HashMap<u32, i128> {
     let mut ints: HashMap<u32, (u32, bool)> = HashMap::new();
     let mut constants = HashMap::new();
@@ -197,10 +219,10 @@ fn integer_constants(insts: &[Inst<'_>]) -> HashMap<u32, i128> {
                 };
                 let raw = match (width, inst.operands) {
                     (64, [lo, hi]) => (u64::from(*hi) << 32) | u64::from(*lo),
-                    (w, [v]) if w <= 32 => u64::from(*v) & (u64::MAX >> (64 - w)),
+                    (w, [v]) if (1..=32).contains(&w) => u64::from(*v) & (u64::MAX >> (64 - w)),
                     _ => continue,
                 };
-                let value = if signed && width > 0 && raw >> (width - 1) & 1 == 1 {
+                let value = if signed && (raw >> (width - 1)) & 1 == 1 {
                     i128::from(raw) - (1i128 << width)
                 } else {
                     i128::from(raw)
@@ -247,7 +269,7 @@ fn split_arrays(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words
                 if arrays.contains_key(&element) {
                     return Err(unsupported(
                         inst,
-                        "an array of arrays of ray queries: halc splits a one-dimensional array of ray queries into one variable per element, and no more (SPIRV-Cross's MSL of an array of intersection_query objects is not accepted by Metal's compiler): declare one-dimensional arrays",
+                        "an array of arrays of ray queries: halc splits a one-dimensional array of ray queries into one variable per element, and no more (SPIRV-Cross's array of intersection_query objects has not been shown to compile on Metal): declare one-dimensional arrays",
                     ));
                 }
                 if !queries.contains(&element) {
@@ -376,7 +398,7 @@ fn split_arrays(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words
                 return Err(unsupported(
                     inst,
                     format!(
-                        "the index %{at} into the array of ray queries {name} is {what}: halc splits an array of ray queries into one variable per element (Metal's compiler does not take SPIRV-Cross's array of intersection_query objects), which needs each index to be a constant; index the array with constants (unroll the loop) or declare one ray query per use"
+                        "the index %{at} into the array of ray queries {name} is {what}: halc splits an array of ray queries into one variable per element (SPIRV-Cross's array of intersection_query objects has not been shown to compile on Metal), which needs each index to be a constant; index the array with constants (unroll the loop) or declare one ray query per use"
                     ),
                 ));
             }
@@ -425,7 +447,7 @@ fn split_arrays(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words
                     return Err(unsupported(
                         inst,
                         format!(
-                            "{}: halc splits an array of ray queries into one variable per element (Metal's compiler does not take SPIRV-Cross's array of intersection_query objects), which needs every use of the array to be an access chain with one constant index",
+                            "{}: halc splits an array of ray queries into one variable per element (SPIRV-Cross's array of intersection_query objects has not been shown to compile on Metal), which needs every use of the array to be an access chain with one constant index",
                             how.replace("{name}", &name)
                         ),
                     ));
@@ -457,7 +479,7 @@ fn split_arrays(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words
                     return Err(unsupported(
                         inst,
                         format!(
-                            "{how}, which halc cannot split into one variable per element (Metal's compiler does not take SPIRV-Cross's array of intersection_query objects): declare the array where it is used and index it with constants"
+                            "{how}, which halc cannot split into one variable per element (SPIRV-Cross's array of intersection_query objects has not been shown to compile on Metal): declare the array where it is used and index it with constants"
                         ),
                     ));
                 }
@@ -469,16 +491,15 @@ fn split_arrays(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words
     // has none.
     let mut bound = words.bound();
     for var in vars.values_mut() {
-        var.first = bound;
-        bound += var.len;
+        var.first = fresh(&mut bound, var.len)?;
     }
     let mut new_pointers: Vec<(u32, u32)> = Vec::new();
     let query = queries.iter().copied().min().unwrap_or(0);
     for var in vars.values() {
         if let std::collections::btree_map::Entry::Vacant(e) = query_pointers.entry(var.storage) {
-            e.insert(bound);
-            new_pointers.push((var.storage, bound));
-            bound += 1;
+            let id = fresh(&mut bound, 1)?;
+            e.insert(id);
+            new_pointers.push((var.storage, id));
         }
     }
     let element_var = |var: &ArrayVar, i: u32| -> Vec<u32> {
@@ -535,16 +556,14 @@ fn split_arrays(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words
             Op::EntryPoint => {
                 let (_, next) = inst.string(2)?;
                 let head = operands_at(inst) + next;
-                out.push(0);
-                let at = out.len() - 1;
-                out.extend_from_slice(&w[1..head]);
+                let mut new = w[..head].to_vec();
                 for &id in &w[head..] {
                     match vars.get(&id) {
-                        Some(var) => out.extend(var.first..var.first + var.len),
-                        None => out.push(id),
+                        Some(var) => new.extend(var.first..var.first + var.len),
+                        None => new.push(id),
                     }
                 }
-                out[at] = header(Op::EntryPoint, out.len() - at);
+                out.extend(counted(inst, new)?);
                 continue;
             }
             Op::Variable if vars.contains_key(&result) => {
@@ -645,7 +664,7 @@ fn ray_flags(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words>, 
             }
             Op::RayQueryGetRayFlagsKHR => {
                 let (Some(ty), Some(query)) = (inst.result_type, inst.word(0)) else {
-                    continue;
+                    return Err(unsupported(inst, "its query operand is missing"));
                 };
                 let Some(&storage) = query_vars.get(&query) else {
                     let what = if insts
@@ -702,12 +721,11 @@ fn ray_flags(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words>, 
     let mut bound = words.bound();
     let mut new_pointers: Vec<(u32, u32, u32)> = Vec::new();
     for f in flagged.values_mut() {
-        f.companion = bound;
-        bound += 1;
+        f.companion = fresh(&mut bound, 1)?;
         if let std::collections::hash_map::Entry::Vacant(e) = pointers.entry((f.storage, f.ty)) {
-            e.insert(bound);
-            new_pointers.push((bound, f.storage, f.ty));
-            bound += 1;
+            let id = fresh(&mut bound, 1)?;
+            e.insert(id);
+            new_pointers.push((id, f.storage, f.ty));
         }
     }
     let companion_var = |f: &Flagged| -> [u32; 4] {
@@ -752,16 +770,12 @@ fn ray_flags(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words>, 
                 let (_, next) = inst.string(2)?;
                 let head = operands_at(inst) + next;
                 out.truncate(out.len() - w.len());
-                out.push(0);
-                let at = out.len() - 1;
-                out.extend_from_slice(&w[1..head]);
+                let mut new = w[..head].to_vec();
                 for &id in &w[head..] {
-                    out.push(id);
-                    if let Some(f) = flagged.get(&id) {
-                        out.push(f.companion);
-                    }
+                    new.push(id);
+                    new.extend(flagged.get(&id).map(|f| f.companion));
                 }
-                out[at] = header(Op::EntryPoint, out.len() - at);
+                out.extend(counted(inst, new)?);
             }
             Op::Variable => {
                 if let Some(f) = flagged.get(&result).filter(|f| f.storage == function) {
@@ -778,8 +792,7 @@ fn ray_flags(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words>, 
                 let value = if types.get(&flags) == Some(&f.ty) {
                     flags
                 } else {
-                    let cast = bound;
-                    bound += 1;
+                    let cast = fresh(&mut bound, 1)?;
                     out.extend_from_slice(&[header(Op::Bitcast, 4), f.ty, cast, flags]);
                     cast
                 };
@@ -794,8 +807,7 @@ fn ray_flags(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words>, 
                 if ty == f.ty {
                     out.extend_from_slice(&[header(Op::Load, 4), ty, result, f.companion]);
                 } else {
-                    let loaded = bound;
-                    bound += 1;
+                    let loaded = fresh(&mut bound, 1)?;
                     out.extend_from_slice(&[header(Op::Load, 4), f.ty, loaded, f.companion]);
                     out.extend_from_slice(&[header(Op::Bitcast, 4), ty, result, loaded]);
                 }
@@ -1289,6 +1301,41 @@ OpFunctionEnd
                 && e.contains("passes the ray query `q` (%")
                 && e.contains("initialises a query that is a function's parameter"),
             "{e}"
+        );
+    }
+
+    /// Hostile headers: an id bound with no room left is an error, not an
+    /// overflow.
+    #[test]
+    fn no_room_for_new_ids_is_an_error() {
+        let mut bound = u32::MAX - 2;
+        assert_eq!(fresh(&mut bound, 2).unwrap(), u32::MAX - 2);
+        assert_eq!(bound, u32::MAX);
+        let e = fresh(&mut bound, 1).unwrap_err().to_string();
+        assert!(e.contains("no room for the 1 ids"), "{e}");
+    }
+
+    /// Before SPIR-V 1.4 an entry point lists no Private variable: none is
+    /// added.
+    #[test]
+    fn a_spirv_1_3_interface_stays_without_private_variables() {
+        let text = module(
+            "",
+            &format!(
+                "%g1 = OpAccessChain %prq %g %int_1\n{}%f = OpRayQueryGetRayFlagsKHR %uint %g1\n",
+                init("%g1", "%uint_4")
+            ),
+            "",
+        )
+        .replace(" %g %scene", "");
+        let words = crate::spirv::assemble(&text, spirv_tools::TargetEnv::Universal_1_3);
+        let (out, r) = rewrite_ray_queries(&words).unwrap().unwrap();
+        assert_eq!((r.elements, r.ray_flags), (5, 1));
+        crate::spirv::validate::spirv_tools(&out).unwrap();
+        let text = disassemble(&out);
+        assert!(
+            text.contains("OpEntryPoint GLCompute %main \"main\"\n"),
+            "{text}"
         );
     }
 }
