@@ -601,11 +601,9 @@ fn split_arrays(words: &Words, rewritten: &mut Rewritten) -> Result<Option<Words
     }
     rewritten.arrays += vars.len() as u32;
     rewritten.elements += vars.values().map(|v| v.len).sum::<u32>();
-    let mut words = words.with_body(out);
-    let mut raw = words.as_slice().to_vec();
+    let mut raw = words.with_body(out).as_slice().to_vec();
     raw[3] = bound;
-    words = Words::from_words(raw)?;
-    Ok(Some(words))
+    Ok(Some(Words::from_words(raw)?))
 }
 
 /// A ray-query variable whose ray flags some instruction reads.
