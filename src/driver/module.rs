@@ -62,6 +62,13 @@ pub(super) fn parse_stages(
                 Some((w, _)) => w,
                 None => words,
             };
+            // Arrays of ray queries become one variable per element, and
+            // OpRayQueryGetRayFlagsKHR a load of a variable stored at each
+            // initialisation: SPIRV-Cross's MSL has neither.
+            let words = match spirv::ray_queries::rewrite_ray_queries(&words)? {
+                Some((w, _)) => w,
+                None => words,
+            };
             if specs.is_empty() {
                 return Ok((words, stripped.debug_printfs, Vec::new()));
             }

@@ -1,5 +1,7 @@
 //! SPIR-V input: header checks and byte order ([`binary`]), the `Groups`
 //! capability rewritten to GroupNonUniform instructions ([`groups`]),
+//! arrays of ray queries split and their ray flags kept beside them
+//! ([`ray_queries`]),
 //! build-time specialization ([`specialize()`]), reflection into plain types
 //! ([`reflect()`], which reads instructions as views of the words: `inst.rs`)
 //! and the structure of push-constant and buffer blocks ([`blocks`]). The
@@ -15,6 +17,7 @@ pub mod groups;
 mod index;
 pub(crate) mod inst;
 pub mod nesting;
+pub mod ray_queries;
 pub mod reflect;
 mod spec_indices;
 mod spec_op;

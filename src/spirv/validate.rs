@@ -305,11 +305,6 @@ const RAY_QUERY_REFUSED: &[(u16, &str, &str)] = &[
         "Metal cannot make an acceleration structure from a 64-bit address (SPIRV-Cross refuses it too): bind the acceleration structure as a descriptor",
     ),
     (
-        6017,
-        "OpRayQueryGetRayFlagsKHR",
-        "SPIRV-Cross's MSL backend has no translation for it and falls back to GLSL's `rayQueryGetRayFlagsEXT`, which MSL does not have: keep the flags given to rayQueryInitializeEXT in a variable of the kernel",
-    ),
-    (
         6021,
         "OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR",
         "Metal's intersection_query has no shader-binding-table record offset (SPIRV-Cross refuses it too)",
@@ -494,8 +489,10 @@ pub fn check(words: &Words, limits: &Limits) -> Result<(), SpirvError> {
             OP_TYPE_ARRAY | OP_TYPE_RUNTIME_ARRAY
                 if inst.words.len() >= 3 && ray_query_types.contains(&inst.words[2]) =>
             {
+                // `ray_queries::rewrite_ray_queries` splits every array of
+                // ray queries it takes, or refuses it, before this check.
                 return Err(SpirvError::Unsupported(format!(
-                    "{} (word {}): an array of ray queries, which SPIRV-Cross declares as an array of MSL intersection_query objects that Metal's compiler has not been shown to accept (SPIRV-Cross's own test of it is marked .invalid, its MSL unchecked, since issue #1781): use one ray query variable per query",
+                    "{} (word {}): the rewrite left an array of ray queries, which SPIRV-Cross declares as an array of MSL intersection_query objects that Metal's compiler has not been shown to accept (SPIRV-Cross's own test of it is marked .invalid, its MSL unchecked, since issue #1781): use one ray query variable per query",
                     super::op_name(inst.opcode),
                     inst.offset
                 )));
@@ -992,7 +989,6 @@ mod tests {
         }
         for (op, name) in [
             (4447, "OpConvertUToAccelerationStructureKHR"),
-            (6017, "OpRayQueryGetRayFlagsKHR"),
             (
                 6021,
                 "OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR",
