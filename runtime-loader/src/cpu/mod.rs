@@ -132,6 +132,9 @@ mod options;
 mod polyfill;
 mod program;
 mod queue;
+mod race;
+#[cfg(test)]
+mod race_tests;
 mod simd;
 mod source;
 mod sync;
@@ -152,6 +155,7 @@ pub use handle::Device;
 pub use options::{DeviceOptions, LocalFill, TransferRule};
 pub use program::{Pipeline, Program};
 pub use queue::{Queue, Submission};
+pub use race::{DataRace, RaceAccess};
 pub use simd::{SIMD_WIDTH, SIMD_WIDTHS, SIMD_WIDTHS_TEXT};
 pub use sync::Semaphore;
 pub use texture::{
