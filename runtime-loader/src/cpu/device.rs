@@ -143,7 +143,8 @@ impl Device {
     /// fibers of a threadgroup switch only at barriers and SIMD-group
     /// operations, so a racing kernel computes the same serial result on
     /// every run. Results are the kernel's own (atomics included); much
-    /// slower: for checking, not running.
+    /// slower: for checking, not running. The new device has its own
+    /// [`Device::first_race`] (shared with the devices made from it).
     pub fn with_race_check(&self) -> Device {
         self.derived(
             Compiler {
@@ -159,7 +160,12 @@ impl Device {
         Device {
             inner: Arc::new(Inner {
                 race_check: compiler.race_check,
-                races: i.races.clone(),
+                // A race-check device keeps its own record.
+                races: if compiler.race_check && !i.race_check {
+                    Arc::new(Mutex::new(None))
+                } else {
+                    i.races.clone()
+                },
                 compiler,
                 time_limit: i.time_limit,
                 workers: i.workers,

@@ -78,7 +78,7 @@ impl Device {
     /// The first data race a dispatch of this device found since it was
     /// created (or since [`Device::take_race`]), on a device from
     /// [`Device::with_race_check`]; `None` on others. Shared with the
-    /// devices made from this one.
+    /// devices made from that one.
     pub fn first_race(&self) -> Option<DataRace> {
         self.inner
             .races

@@ -121,8 +121,10 @@ pub enum DiffOutcome {
     Differ(String),
     /// No verdict: the kernel read or wrote out of bounds with this data,
     /// it uses subgroup operations and the Vulkan device's subgroup size is
-    /// one the CPU backend does not emulate, its results move between CPU
-    /// runs (it reads memory it never wrote, or its invocations race), or
+    /// one the CPU backend does not emulate, its invocations race (write
+    /// and read or write the same memory without atomics or a barrier
+    /// between: the CPU backend's race check), its results move between
+    /// CPU runs (it reads memory it never wrote), or
     /// it made a NaN from numbers (or converted a float to an integer it
     /// does not fit), which Vulkan leaves undefined.
     Inconclusive(String),
@@ -263,8 +265,9 @@ struct Rerun<'a> {
 
 impl Rerun<'_> {
     /// A difference, looked at again before it blames the compiler: a
-    /// kernel whose CPU results move between runs, or that made a NaN from
-    /// numbers, has no defined result to compare.
+    /// kernel whose invocations race (the CPU backend's race check), whose
+    /// CPU results move between runs, or that made a NaN from numbers, has
+    /// no defined result to compare.
     fn second_look(&self, verdict: DiffOutcome) -> Result<DiffOutcome, String> {
         let Rerun {
             opts,
@@ -282,8 +285,22 @@ impl Rerun<'_> {
             }
             _ => device.clone(),
         };
+        // Do its invocations race? The CPU backend runs a threadgroup's
+        // invocations one after another between barriers, so a race gives
+        // the same serial result on every run there and something else on
+        // a GPU: the race check sees the accesses themselves.
+        let checked = device.with_race_check();
+        // A fault in the checked run names no race: the verdict stays.
+        let _ = sides::on_cpu(opts, compiled, k, resources, push, &checked)?;
+        if let Some(race) = checked.first_race() {
+            return Ok(DiffOutcome::Inconclusive(format!(
+                "seed {}: {race}: a data race, undefined on Metal and in Vulkan; not compared",
+                opts.seed
+            )));
+        }
         // Do its results move between runs (it reads memory it never
-        // wrote, or its invocations race)?
+        // wrote, or its invocations race in a way the check does not
+        // see)?
         let rerun = |locals, threadgroup| {
             sides::on_cpu(
                 opts,
