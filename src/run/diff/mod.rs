@@ -276,8 +276,8 @@ impl Rerun<'_> {
             resources,
             push,
             device,
-            invocations,
             simd_width,
+            ..
         } = *self;
         let device = match simd_width {
             Some(w) if w != device.simd_width() => {
@@ -288,16 +288,49 @@ impl Rerun<'_> {
         // Do its invocations race? The CPU backend runs a threadgroup's
         // invocations one after another between barriers, so a race gives
         // the same serial result on every run there and something else on
-        // a GPU: the race check sees the accesses themselves.
+        // a GPU: the race check sees the accesses themselves. A fault in
+        // the checked run names no race; a check that could not
+        // run (a time-out: it is slower) leaves the difference standing,
+        // saying so.
         let checked = device.with_race_check();
-        // A fault in the checked run names no race: the verdict stays.
-        let _ = sides::on_cpu(opts, compiled, k, resources, push, &checked)?;
-        if let Some(race) = checked.first_race() {
-            return Ok(DiffOutcome::Inconclusive(format!(
-                "seed {}: {race}: a data race, undefined on Metal and in Vulkan; not compared",
-                opts.seed
-            )));
+        match sides::on_cpu(opts, compiled, k, resources, push, &checked) {
+            Ok(_) => {
+                if let Some(race) = checked.first_race() {
+                    return Ok(DiffOutcome::Inconclusive(format!(
+                        "seed {}: {race}: a data race, undefined on Metal and in Vulkan; not compared",
+                        opts.seed
+                    )));
+                }
+            }
+            Err(why) => {
+                return Ok(match self.after_race_check(verdict, &device)? {
+                    DiffOutcome::Differ(d) => {
+                        DiffOutcome::Differ(format!("{d} (the race check could not run: {why})"))
+                    }
+                    other => other,
+                })
+            }
         }
+        self.after_race_check(verdict, &device)
+    }
+
+    /// The rest of [`Rerun::second_look`]: the fills, then the float
+    /// check, on `device` (narrowed to the run's SIMD width).
+    fn after_race_check(
+        &self,
+        verdict: DiffOutcome,
+        device: &cpu::Device,
+    ) -> Result<DiffOutcome, String> {
+        let Rerun {
+            opts,
+            compiled,
+            k,
+            resources,
+            push,
+            invocations,
+            simd_width,
+            ..
+        } = *self;
         // Do its results move between runs (it reads memory it never
         // wrote, or its invocations race in a way the check does not
         // see)?
