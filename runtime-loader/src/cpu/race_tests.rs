@@ -9,7 +9,9 @@ use super::encode::{Encoded, Region};
 use super::exec::{Outcome, ThreadgroupFill};
 use super::handle::Device;
 use super::race::{DataRace, RaceAccess};
+use super::source::{SLOT_COUNT, TEXTURE_SLOT_BASE};
 use super::tests::{device, run_encoded};
+use super::texture::{PixelFormat, TextureDescriptor, TextureType};
 use crate::memory::MemoryType;
 
 const HEADER: &str = "#include <metal_stdlib>\nusing namespace metal;\n";
@@ -246,4 +248,50 @@ fn a_struct_copied_by_every_thread_races_through_memcpy() {
     let own = msl.replace("b[1u]", "b[2u + i]");
     let outcome = run(&dev.with_race_check(), &own, &[&b], [1, 1, 1], [4, 1, 1]);
     assert_eq!(outcome.race, None);
+}
+
+#[test]
+fn two_threads_writing_one_texel_race_on_the_texture() {
+    let Some(dev) = dev() else { return };
+    let t = dev
+        .texture(&TextureDescriptor {
+            texture_type: TextureType::D2,
+            pixel_format: PixelFormat::R32Float,
+            width: 4,
+            height: 1,
+            depth: 1,
+            array_length: 1,
+            mipmap_level_count: 1,
+        })
+        .unwrap();
+    let kernel = |x: &str| {
+        format!(
+            "{HEADER}kernel void main0(texture2d<float, access::write> t [[texture(0)]], uint i [[thread_position_in_grid]])\n{{\n    t.write(float4(float(i)), uint2({x}, 0u));\n}}\n"
+        )
+    };
+    let run_texture = |msl: &str| {
+        let mut slots = [std::ptr::null_mut(); SLOT_COUNT];
+        slots[TEXTURE_SLOT_BASE] = t.gpu_resource_id() as *mut std::ffi::c_void;
+        let encoded = Encoded::for_test_slots(
+            slots,
+            [1, 1, 1],
+            [4, 1, 1],
+            vec![Region::of(t.label().into(), t.mapping())],
+            vec![t.clone()],
+            Vec::new(),
+        );
+        run_encoded(&dev.with_race_check(), msl, &encoded, true).unwrap()
+    };
+    let race = run_texture(&kernel("1u"))
+        .race
+        .expect("every thread writes texel (1, 0)");
+    assert_eq!(race.memory, t.label());
+    // The texture's mapping: its header, then texel (1, 0) at byte 4.
+    assert_eq!(race.offset, super::texture::HEADER_BYTES as u64 + 4);
+    assert_eq!(
+        (race.first.thread, race.second.thread),
+        ([0, 0, 0], [1, 0, 0])
+    );
+    // The control: each thread its own texel.
+    assert_eq!(run_texture(&kernel("i")).race, None);
 }
