@@ -295,3 +295,22 @@ fn two_threads_writing_one_texel_race_on_the_texture() {
     // The control: each thread its own texel.
     assert_eq!(run_texture(&kernel("i")).race, None);
 }
+
+#[test]
+fn only_a_race_check_device_instruments_kernels() {
+    let Some(dev) = dev() else { return };
+    let msl = format!("{HEADER}{SHARED_COUNTER}");
+    let prepared = super::source::prepare(&msl, "test", "main0", &[]).unwrap();
+    let object = |d: &Device| {
+        let compiled = d.inner.compiler.compile("test", &prepared.source).unwrap();
+        std::fs::read(compiled.path).unwrap()
+    };
+    let has = |bytes: &[u8], name: &[u8]| bytes.windows(name.len()).any(|w| w == name);
+    let plain = object(&dev);
+    let checked = object(&dev.with_race_check());
+    assert!(
+        !has(&plain, b"__tsan_"),
+        "the normal path is not instrumented"
+    );
+    assert!(has(&checked, b"__tsan_write4"));
+}
