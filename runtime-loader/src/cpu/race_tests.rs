@@ -314,3 +314,34 @@ fn only_a_race_check_device_instruments_kernels() {
     );
     assert!(has(&checked, b"__tsan_write4"));
 }
+
+#[test]
+fn lanes_of_a_simd_group_are_ordered_by_a_simdgroup_barrier() {
+    let Some(dev) = dev() else { return };
+    let out = dev.buffer(4 * 64, MemoryType::HostVisible).unwrap();
+    let kernel = |between: &str| {
+        format!(
+            "{HEADER}kernel void main0(device uint* out [[buffer(0)]], uint i [[thread_index_in_threadgroup]])\n{{\n    threadgroup uint tg[64];\n    tg[i] = i + 1u;\n    {between}\n    out[i] = tg[i ^ 1u];\n}}\n"
+        )
+    };
+    let check = dev.with_race_check();
+    // Lanes of one SIMD group (32 wide) exchange with their neighbour.
+    let ordered = run(
+        &check,
+        &kernel("simdgroup_barrier(mem_flags::mem_threadgroup);"),
+        &[&out],
+        [1, 1, 1],
+        [64, 1, 1],
+    );
+    assert_eq!(ordered.race, None);
+    assert_eq!(u32s(&out)[0], 2);
+    // The control: without it, lane 0 reads tg[1] before lane 1 writes it.
+    let race = run(&check, &kernel(""), &[&out], [1, 1, 1], [64, 1, 1])
+        .race
+        .expect("a race between lanes");
+    assert_eq!(
+        (race.first, race.second),
+        (access(0, 0, false), access(0, 1, true))
+    );
+    assert_eq!(race.offset, 4);
+}
