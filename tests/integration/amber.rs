@@ -848,11 +848,14 @@ fn diff_agrees_on_every_buffer_fixture() {
         ("groups_amd", "INCONCLUSIVE"),
         ("groups_vote_broadcast", "INCONCLUSIVE"),
         // uint(sum) of a negative float sum: implementation-defined, and
-        // lavapipe and the CPU convert differently; reported, not hidden.
-        ("array_length", "DIFFER"),
+        // lavapipe and the CPU convert differently; and every invocation
+        // (one per threadgroup) writes the header and every index: a data
+        // race between threadgroups (the same values, but undefined), which
+        // the race check names where the conversion differs (seed 1).
+        ("array_length", "race"),
         // A fuzz finding whose every invocation stores to cells[4]: a data
         // race; which invocation writes last may differ between the sides
-        // (and between runs), so either verdict is right.
+        // (and between runs): AGREE, or a difference the race check names.
         ("fuzz_spec_id_two_dims", "race"),
         // Indexes its arrays with random uniform values, mostly past their
         // ends (tests/integration/diff_arrays.rs gives them).
@@ -890,8 +893,9 @@ fn diff_agrees_on_every_buffer_fixture() {
             "race" => {
                 assert_eq!(out.lines().count(), 3, "{name}: {out}{err}");
                 assert!(
-                    out.lines()
-                        .all(|l| l.starts_with("AGREE ") || l.starts_with("DIFFER ")),
+                    out.lines().all(|l| l.starts_with("AGREE ")
+                        || (l.starts_with("INCONCLUSIVE ")
+                            && l.contains(" without atomics or a barrier between: a data race, undefined on Metal and in Vulkan; not compared"))),
                     "{name}: {out}{err}"
                 );
             }

@@ -17,6 +17,8 @@ mod descriptor_indexing;
 #[cfg(unix)]
 mod diff_arrays;
 #[cfg(unix)]
+mod diff_races;
+#[cfg(unix)]
 mod diff_undefined;
 mod docs;
 mod fixtures;

@@ -4,7 +4,7 @@
 //! imports the others, and none imports it.
 
 use std::sync::atomic::AtomicU64;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::accel::AccelerationStructure;
 use super::bindings::ResourceBindings;
@@ -51,6 +51,7 @@ impl Device {
                     limits: Some(cxx::Limits::DEFAULT),
                     local_fill: options.local_fill,
                     strict_float: false,
+                    race_check: false,
                 },
                 time_limit: options.time_limit,
                 workers,
@@ -64,6 +65,8 @@ impl Device {
                 queue: OnceLock::new(),
                 divisions: Arc::new(AtomicU64::new(0)),
                 invalid_floats: Arc::new(AtomicU64::new(0)),
+                race_check: false,
+                races: Arc::new(Mutex::new(None)),
             }),
         })
     }
@@ -90,6 +93,8 @@ impl Device {
                 queue: OnceLock::new(),
                 divisions: i.divisions.clone(),
                 invalid_floats: i.invalid_floats.clone(),
+                race_check: i.race_check,
+                races: i.races.clone(),
             }),
         })
     }
@@ -125,10 +130,42 @@ impl Device {
         )
     }
 
+    /// The same device with kernels compiled for the data-race check: every
+    /// memory access of a kernel is seen (clang's ThreadSanitizer
+    /// instrumentation, `-fsanitize=thread`, with halc's own stand-ins for
+    /// its runtime, which perform atomics exactly), threadgroups run one
+    /// after another, and two accesses by different GPU threads to the same
+    /// byte of a bound buffer, texture or threadgroup memory, at least one a
+    /// write and not both atomic, with no barrier ordering them, are a race
+    /// ([`Device::first_race`] names the first; the rule for threadgroups
+    /// that order themselves through atomics is in the CPU backend's
+    /// documentation). The check sees what a schedule cannot show: the
+    /// fibers of a threadgroup switch only at barriers and SIMD-group
+    /// operations, so a racing kernel computes the same serial result on
+    /// every run. Results are the kernel's own (atomics included); much
+    /// slower: for checking, not running. The new device has its own
+    /// [`Device::first_race`] (shared with the devices made from it).
+    pub fn with_race_check(&self) -> Device {
+        self.derived(
+            Compiler {
+                race_check: true,
+                ..self.inner.compiler.clone()
+            },
+            self.inner.fill,
+        )
+    }
+
     fn derived(&self, compiler: Compiler, threadgroup: ThreadgroupFill) -> Device {
         let i = &self.inner;
         Device {
             inner: Arc::new(Inner {
+                race_check: compiler.race_check,
+                // A race-check device keeps its own record.
+                races: if compiler.race_check && !i.race_check {
+                    Arc::new(Mutex::new(None))
+                } else {
+                    i.races.clone()
+                },
                 compiler,
                 time_limit: i.time_limit,
                 workers: i.workers,

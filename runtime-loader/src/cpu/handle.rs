@@ -6,7 +6,7 @@
 //! which nothing imports.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use super::cxx::{Clang, Compiler};
@@ -14,6 +14,7 @@ use super::exec::ThreadgroupFill;
 use super::options::TransferRule;
 use super::polyfill::Builtins;
 use super::queue::{Queue, RunOptions};
+use super::race::DataRace;
 use super::CpuError;
 
 /// What a device's clones share.
@@ -37,6 +38,11 @@ pub(super) struct Inner {
     pub(super) divisions: Arc<AtomicU64>,
     /// See [`Device::invalid_float_operations`].
     pub(super) invalid_floats: Arc<AtomicU64>,
+    /// Whether kernels are compiled and run with the race check
+    /// ([`Device::with_race_check`]).
+    pub(super) race_check: bool,
+    /// See [`Device::first_race`].
+    pub(super) races: Arc<Mutex<Option<DataRace>>>,
 }
 
 /// The CPU device. Cloning shares it.
@@ -67,6 +73,28 @@ impl Device {
     /// in a branch not taken). Shared with the devices made from this one.
     pub fn invalid_float_operations(&self) -> u64 {
         self.inner.invalid_floats.load(Ordering::Relaxed)
+    }
+
+    /// The first data race a dispatch of this device found since it was
+    /// created (or since [`Device::take_race`]), on a device from
+    /// [`Device::with_race_check`]; `None` on others. Shared with the
+    /// devices made from that one.
+    pub fn first_race(&self) -> Option<DataRace> {
+        self.inner
+            .races
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// [`Device::first_race`], forgetting it: the next dispatch's race is
+    /// the next one reported.
+    pub fn take_race(&self) -> Option<DataRace> {
+        self.inner
+            .races
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
     }
 
     /// Lanes per SIMD group of this device's pipelines.
@@ -125,6 +153,8 @@ impl Device {
             queue_wait_limit: inner.queue_wait_limit,
             divisions: inner.divisions.clone(),
             invalid_floats: inner.invalid_floats.clone(),
+            race_check: inner.race_check,
+            races: inner.races.clone(),
         }
     }
 

@@ -55,8 +55,9 @@
 //! MSL (the shim is C++, more permissive than MSL; some MSL-only rules are
 //! checked, e.g. a `threadgroup` array sized by a function constant),
 //! address-space rules (address spaces are erased), real SIMD and memory-model
-//! timing (fibers run one at a time per group, in order; a race may not
-//! show), and fast-math precision (the host computes IEEE float without FMA
+//! timing (fibers run one at a time per group, in order; a race does not
+//! show in the results: [`Device::with_race_check`] finds it, see `race.rs`
+//! for its rule), and fast-math precision (the host computes IEEE float without FMA
 //! contraction).
 //!
 //! **Textures and samplers** follow the Metal Shading Language
@@ -107,7 +108,8 @@
 //! (the SIMD widths emulated), `error.rs`, `buffer.rs`, `texture.rs`
 //! (textures, samplers and their descriptors), `source/`,
 //! `bindings.rs` (what the host binds), `encode.rs`, `accel.rs`
-//! (acceleration structures), `exec/` (the executor),
+//! (acceleration structures), `race.rs` (the data-race check's detector
+//! and [`DataRace`]), `exec/` (the executor),
 //! `cxx/` (finding clang, the shim and the compile cache, loading an object),
 //! `options.rs` ([`DeviceOptions`]), `polyfill.rs`, `sync.rs`, `queue.rs`
 //! (running recorded commands), `handle.rs` (the [`Device`] value),
@@ -132,6 +134,9 @@ mod options;
 mod polyfill;
 mod program;
 mod queue;
+mod race;
+#[cfg(test)]
+mod race_tests;
 mod simd;
 mod source;
 mod sync;
@@ -152,6 +157,7 @@ pub use handle::Device;
 pub use options::{DeviceOptions, LocalFill, TransferRule};
 pub use program::{Pipeline, Program};
 pub use queue::{Queue, Submission};
+pub use race::{DataRace, RaceAccess};
 pub use simd::{SIMD_WIDTH, SIMD_WIDTHS, SIMD_WIDTHS_TEXT};
 pub use sync::Semaphore;
 pub use texture::{

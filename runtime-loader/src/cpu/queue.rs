@@ -21,6 +21,7 @@ use super::cxx::Library;
 use super::encode::Encoded;
 use super::exec::ThreadgroupFill;
 use super::exec::{self, EntryFn, Launch};
+use super::race::DataRace;
 use super::sync::Semaphore;
 use super::CpuError;
 
@@ -39,6 +40,10 @@ pub(super) struct RunOptions {
     /// The device's count of dispatches that raised the invalid-operation
     /// flag.
     pub(super) invalid_floats: Arc<AtomicU64>,
+    /// Whether dispatches run with the race check.
+    pub(super) race_check: bool,
+    /// The device's first race found.
+    pub(super) races: Arc<Mutex<Option<DataRace>>>,
 }
 
 /// A dispatch encoded at record time, ready to run any number of times.
@@ -80,10 +85,17 @@ impl Ready {
             simd_width: self.simd_width,
             guard_bytes: o.guard_bytes,
             sandbox: true,
+            race_check: o.race_check,
         })?;
         o.divisions.fetch_add(outcome.divisions, Ordering::Relaxed);
         if outcome.float_flags & exec::FLOAT_INVALID != 0 {
             o.invalid_floats.fetch_add(1, Ordering::Relaxed);
+        }
+        if let Some(race) = outcome.race {
+            o.races
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(race);
         }
         for b in &self.written {
             b.device_wrote();

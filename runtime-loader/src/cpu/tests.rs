@@ -108,6 +108,7 @@ pub(super) fn run_encoded(
         simd_width: dev.inner.simd_width,
         guard_bytes: dev.inner.guard_bytes,
         sandbox,
+        race_check: dev.inner.race_check,
     })
 }
 

@@ -121,8 +121,10 @@ pub enum DiffOutcome {
     Differ(String),
     /// No verdict: the kernel read or wrote out of bounds with this data,
     /// it uses subgroup operations and the Vulkan device's subgroup size is
-    /// one the CPU backend does not emulate, its results move between CPU
-    /// runs (it reads memory it never wrote, or its invocations race), or
+    /// one the CPU backend does not emulate, its invocations race (write
+    /// and read or write the same memory without atomics or a barrier
+    /// between: the CPU backend's race check), its results move between
+    /// CPU runs (it reads memory it never wrote), or
     /// it made a NaN from numbers (or converted a float to an integer it
     /// does not fit), which Vulkan leaves undefined.
     Inconclusive(String),
@@ -263,8 +265,9 @@ struct Rerun<'a> {
 
 impl Rerun<'_> {
     /// A difference, looked at again before it blames the compiler: a
-    /// kernel whose CPU results move between runs, or that made a NaN from
-    /// numbers, has no defined result to compare.
+    /// kernel whose invocations race (the CPU backend's race check), whose
+    /// CPU results move between runs, or that made a NaN from numbers, has
+    /// no defined result to compare.
     fn second_look(&self, verdict: DiffOutcome) -> Result<DiffOutcome, String> {
         let Rerun {
             opts,
@@ -273,8 +276,8 @@ impl Rerun<'_> {
             resources,
             push,
             device,
-            invocations,
             simd_width,
+            ..
         } = *self;
         let device = match simd_width {
             Some(w) if w != device.simd_width() => {
@@ -282,8 +285,55 @@ impl Rerun<'_> {
             }
             _ => device.clone(),
         };
+        // Do its invocations race? The CPU backend runs a threadgroup's
+        // invocations one after another between barriers, so a race gives
+        // the same serial result on every run there and something else on
+        // a GPU: the race check sees the accesses themselves. A fault in
+        // the checked run names no race; a check that could not
+        // run (a time-out: it is slower) leaves the difference standing,
+        // saying so.
+        let checked = device.with_race_check();
+        match sides::on_cpu(opts, compiled, k, resources, push, &checked) {
+            Ok(_) => {
+                if let Some(race) = checked.first_race() {
+                    return Ok(DiffOutcome::Inconclusive(format!(
+                        "seed {}: {race}: a data race, undefined on Metal and in Vulkan; not compared",
+                        opts.seed
+                    )));
+                }
+            }
+            Err(why) => {
+                return Ok(match self.after_race_check(verdict, &device)? {
+                    DiffOutcome::Differ(d) => {
+                        DiffOutcome::Differ(format!("{d} (the race check could not run: {why})"))
+                    }
+                    other => other,
+                })
+            }
+        }
+        self.after_race_check(verdict, &device)
+    }
+
+    /// The rest of [`Rerun::second_look`]: the fills, then the float
+    /// check, on `device` (narrowed to the run's SIMD width).
+    fn after_race_check(
+        &self,
+        verdict: DiffOutcome,
+        device: &cpu::Device,
+    ) -> Result<DiffOutcome, String> {
+        let Rerun {
+            opts,
+            compiled,
+            k,
+            resources,
+            push,
+            invocations,
+            simd_width,
+            ..
+        } = *self;
         // Do its results move between runs (it reads memory it never
-        // wrote, or its invocations race)?
+        // wrote, or its invocations race in a way the check does not
+        // see)?
         let rerun = |locals, threadgroup| {
             sides::on_cpu(
                 opts,

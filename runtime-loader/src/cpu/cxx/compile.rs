@@ -163,7 +163,14 @@ pub(in crate::cpu) struct Compiler {
     /// Floating-point exceptions exactly as the kernel's operations raise
     /// them (`-ffp-exception-behavior=strict`).
     pub(in crate::cpu) strict_float: bool,
+    /// The race check's instrumentation (`-fsanitize=thread`, with
+    /// [`RACE_RUNTIME`] appended to the kernel; see `src/cpu/race.rs`).
+    pub(in crate::cpu) race_check: bool,
 }
+
+/// The race check's stand-ins for ThreadSanitizer's runtime, appended to a
+/// kernel compiled with [`Compiler::race_check`].
+pub(in crate::cpu) const RACE_RUNTIME: &str = include_str!("../race_runtime.cpp");
 
 /// What one compile did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -389,11 +396,25 @@ impl Compiler {
         if self.strict_float {
             v.push("-ffp-exception-behavior=strict");
         }
+        if self.race_check {
+            v.push("-fsanitize=thread");
+        }
         v
+    }
+
+    /// The C++ compiled for `source`: the race check's runtime appended
+    /// when it is on.
+    fn full_source<'a>(&self, source: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.race_check {
+            format!("{source}{RACE_RUNTIME}").into()
+        } else {
+            source.into()
+        }
     }
 
     /// The cache key of `source`.
     pub(in crate::cpu) fn key(&self, source: &str) -> String {
+        let source = &*self.full_source(source);
         let mut h = Sha256::new();
         h.update(shim_hash(SHIM_FILES));
         let flags = format!("{} {}", self.flags().join(" "), LINK_FLAGS.join(" "));
@@ -510,6 +531,7 @@ impl Compiler {
     /// finds it in the cache.
     pub(in crate::cpu) fn compile(&self, kernel: &str, source: &str) -> Result<Compiled, CpuError> {
         let key = self.key(source);
+        let source = &*self.full_source(source);
         let so = self.cache_dir.join(format!("{key}.so"));
         let hit = || Compiled {
             path: so.clone(),

@@ -38,6 +38,7 @@ fn compiler(name: &str) -> Option<Compiler> {
         limits: Some(Limits::DEFAULT),
         local_fill: LocalFill::Unset,
         strict_float: false,
+        race_check: false,
     })
 }
 

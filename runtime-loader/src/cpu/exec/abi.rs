@@ -14,7 +14,9 @@ pub(super) const WAIT_SIMD: u32 = 2;
 #[repr(C, align(16))]
 pub(super) struct SimdState {
     pub(super) active: u32,
-    pub(super) pad: [u32; 3],
+    /// SIMD-group operations completed (the race check's SIMD epoch).
+    pub(super) completed: u32,
+    pub(super) pad: [u32; 2],
     pub(super) slot: [[u8; 64]; 32],
     pub(super) snap: [[u8; 64]; 32],
 }
@@ -30,6 +32,8 @@ pub(super) struct Group {
     pub(super) arena: *mut u8,
     pub(super) arena_cap: u64,
     pub(super) simd: *mut SimdState,
+    /// The race check's hook ([`super::race_hook::access`]), or null.
+    pub(super) race: *const c_void,
 }
 
 /// `halc_thread` of the shim.
@@ -54,6 +58,6 @@ pub(in crate::cpu) struct Thread {
 pub(in crate::cpu) const ABI: u64 =
     1_000_000 + 1000 * std::mem::size_of::<Thread>() as u64 + std::mem::size_of::<Group>() as u64;
 
-const _: () = assert!(std::mem::size_of::<Group>() == 72);
+const _: () = assert!(std::mem::size_of::<Group>() == 80);
 const _: () = assert!(std::mem::size_of::<Thread>() == 80);
 const _: () = assert!(std::mem::size_of::<SimdState>() == 4112);

@@ -12,9 +12,10 @@ use super::super::{CpuError, FaultKind};
 use super::group::run_groups;
 use super::launch::{Launch, Outcome};
 use super::report::{
-    child_fail, install_signal_handlers, Report, EXIT_ERROR, EXIT_OK, EXIT_SIGNAL, REPORT,
+    child_fail, install_signal_handlers, RaceSlot, Report, EXIT_ERROR, EXIT_OK, EXIT_SIGNAL, REPORT,
 };
 use super::sandbox;
+use crate::cpu::race::{DataRace, RaceAccess};
 use crate::schema::MetalLimits;
 
 /// Runs a dispatch in a child process; returns when it is done.
@@ -37,7 +38,13 @@ pub(in crate::cpu) fn run(l: &Launch<'_>) -> Result<Outcome, CpuError> {
             message: format!("{groups:?} threadgroups"),
         });
     }
-    let workers = l.workers.clamp(1, 64).min(total as usize);
+    // The race check runs threadgroups one after another, so that what it
+    // finds does not depend on timing.
+    let workers = if l.race_check {
+        1
+    } else {
+        l.workers.clamp(1, 64).min(total as usize)
+    };
     let tg_cap = MetalLimits::MaxThreadgroupMemoryBytes.0 as usize;
     let arenas = (0..workers)
         .map(|_| Mapping::guarded(tg_cap, l.guard_bytes))
@@ -106,6 +113,8 @@ pub(in crate::cpu) fn run(l: &Launch<'_>) -> Result<Outcome, CpuError> {
             EXIT_OK => Ok(Outcome {
                 divisions: r.divisions.load(Ordering::SeqCst),
                 float_flags: r.float_flags.load(Ordering::SeqCst),
+                race: (r.race_found.load(Ordering::SeqCst) == 1)
+                    .then(|| describe_race(&r.race, &l.encoded.regions, &arenas)),
             }),
             EXIT_ERROR if r.written.load(Ordering::SeqCst) == 1 => Err(CpuError::Kernel {
                 kernel: kernel(),
@@ -219,6 +228,37 @@ fn signal_name(sig: c_int) -> String {
         libc::SIGTRAP => "SIGTRAP (a trap)".into(),
         libc::SIGKILL => "SIGKILL".into(),
         s => format!("signal {s}"),
+    }
+}
+
+/// The race check's race, its byte named as a fault's address is.
+fn describe_race(slot: &RaceSlot, regions: &[Region], arenas: &[Mapping]) -> DataRace {
+    let addr = slot.address;
+    let access = |i: usize| RaceAccess {
+        threadgroup: slot.groups[i],
+        thread: slot.locals[i],
+        write: slot.kinds[i] & 1 != 0,
+        atomic: slot.kinds[i] & 2 != 0,
+    };
+    let arena = arenas
+        .iter()
+        .map(|m| (m.ptr() as u64, m.len() as u64))
+        .find(|&(start, len)| (start..start + len).contains(&addr))
+        .map(|(start, _)| start);
+    let (memory, offset) = match arena {
+        Some(start) => ("threadgroup memory".to_string(), addr - start),
+        None => regions
+            .iter()
+            .find(|g| (g.start..g.start + g.len).contains(&addr))
+            .map_or((format!("memory at {addr:#x}"), 0), |g| {
+                (g.name.clone(), addr - g.start)
+            }),
+    };
+    DataRace {
+        memory,
+        offset,
+        first: access(0),
+        second: access(1),
     }
 }
 

@@ -10,9 +10,11 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 use super::super::buffer::Mapping;
 use super::abi::{Group, SimdState, Thread, WAIT_BARRIER, WAIT_SIMD};
 use super::launch::{Launch, ThreadgroupFill};
+use super::race_hook;
 use super::report::{
     child_fail, clear_float_flags, install_alt_stack, report_float_flags, CURRENT,
 };
+use crate::cpu::race::Detector;
 
 /// Size of each fiber's stack.
 const FIBER_STACK_BYTES: usize = 256 * 1024;
@@ -124,7 +126,28 @@ fn worker(
         arena: arena.ptr(),
         arena_cap: arena.len() as u64,
         simd,
+        race: if l.race_check {
+            race_hook::access as *const c_void
+        } else {
+            std::ptr::null()
+        },
     });
+    if l.race_check {
+        let regions = l
+            .encoded
+            .regions
+            .iter()
+            .map(|r| (r.start, r.start + r.len))
+            .collect();
+        let start = arena.ptr() as u64;
+        race_hook::start(Detector::new(
+            regions,
+            (start, start + arena.len() as u64),
+            size,
+            grid,
+            width,
+        ));
+    }
     let gp: *mut Group = &mut *group;
     let mut threads: Vec<Thread> = (0..n)
         .map(|i| Thread {
@@ -162,6 +185,9 @@ fn worker(
         let g = next.fetch_add(1, Ordering::Relaxed);
         if g >= total {
             report_float_flags();
+            if l.race_check {
+                race_hook::report_race();
+            }
             break;
         }
         let pos = [
@@ -263,6 +289,7 @@ fn worker(
                     }
                 }
                 s.active = active;
+                s.completed = s.completed.wrapping_add(1);
             }
             if !runnable.is_empty() {
                 continue;

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use super::super::encode::Encoded;
+use super::super::race::DataRace;
 use super::abi::EntryFn;
 
 /// One dispatch, ready to run.
@@ -21,10 +22,13 @@ pub(in crate::cpu) struct Launch<'a> {
     /// Run the kernel in the sandbox ([`super::sandbox`]): always, but for
     /// the tests that show what it stops.
     pub(in crate::cpu) sandbox: bool,
+    /// Check for data races ([`crate::cpu::race`]): the kernel was compiled
+    /// with the check's instrumentation; threadgroups run on one worker.
+    pub(in crate::cpu) race_check: bool,
 }
 
 /// What a dispatch that completed did that a caller may want to know.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(in crate::cpu) struct Outcome {
     /// Integer divisions by zero (or `INT_MIN / -1`) given halc's value
     /// after a trap (x86-64; see the module documentation).
@@ -32,6 +36,8 @@ pub(in crate::cpu) struct Outcome {
     /// The floating-point exception flags the kernel raised (x86-64; see
     /// `report::FLOAT_INVALID`).
     pub(in crate::cpu) float_flags: u32,
+    /// The first data race the race check found ([`Launch::race_check`]).
+    pub(in crate::cpu) race: Option<DataRace>,
 }
 
 /// What threadgroup memory holds when a threadgroup starts.

@@ -55,6 +55,7 @@ mod division;
 mod fork;
 mod group;
 mod launch;
+mod race_hook;
 mod report;
 mod sandbox;
 

@@ -33,6 +33,20 @@ pub(super) struct Report {
     pub(super) group: [u32; 3],
     pub(super) msg_len: u32,
     pub(super) msg: [u8; 3072],
+    /// 1 once `race` holds the race check's first race.
+    pub(super) race_found: AtomicU32,
+    pub(super) race: RaceSlot,
+}
+
+/// The race check's first race ([`super::super::race::Found`]).
+#[repr(C)]
+pub(super) struct RaceSlot {
+    pub(super) address: u64,
+    /// The earlier access, then the later: threadgroup position, thread
+    /// position, kind (bit 0 write, bit 1 atomic).
+    pub(super) groups: [[u32; 3]; 2],
+    pub(super) locals: [[u32; 3]; 2],
+    pub(super) kinds: [u32; 2],
 }
 
 pub(super) static REPORT: AtomicPtr<Report> = AtomicPtr::new(std::ptr::null_mut());

@@ -10,7 +10,7 @@
 //!    `environ` emptied, so a kernel reading the process's memory finds no
 //!    token there (what halc itself copied out of the environment earlier is
 //!    still in its memory: see below).
-//! 3. **Limits**: no core dump, no byte written to any file, address space
+//! 3. **Limits**: heaps kept (glibc's trim would read a file), no core dump, no byte written to any file, address space
 //!    at most what the child has mapped (buffers, guard zones) plus
 //!    [`ADDRESS_SPACE_HEADROOM`], CPU time the dispatch's time limit plus a
 //!    second (the caller kills it at the time limit anyway).
@@ -67,6 +67,7 @@ pub(super) fn enter(
     workers: usize,
 ) -> Result<(), &'static str> {
     let mapped = mapped_bytes().ok_or("cannot read /proc/self/statm")?;
+    keep_heaps();
     close_descriptors();
     clear_environment();
     // CPU time counts every thread's.
@@ -93,6 +94,21 @@ pub(super) fn enter(
         }
     }
     filter::apply(filter)
+}
+
+/// glibc gives a worker thread's heap back to the system when its free top
+/// grows past the trim threshold, and the first time it does, it reads
+/// `/proc/sys/vm/overcommit_memory`: a forbidden `openat` in the sandbox
+/// (found by the race check, whose bookkeeping grows the heap). The child
+/// is short-lived: it keeps its heaps.
+#[cfg(target_os = "linux")]
+fn keep_heaps() {
+    #[cfg(target_env = "gnu")]
+    // SAFETY: mallopt only sets the allocator's parameter; the child has one
+    // thread here.
+    unsafe {
+        libc::mallopt(libc::M_TRIM_THRESHOLD, std::ffi::c_int::MAX);
+    }
 }
 
 #[cfg(not(target_os = "linux"))]
