@@ -642,6 +642,43 @@ const OP_ATOMIC_STORE: u16 = 228;
 const ATOMICS: std::ops::RangeInclusive<u16> = 227..=242;
 const OP_ATOMIC_FLOAT: [u16; 3] = [6035, 5614, 5615];
 
+/// Whether some barrier or atomic of the module could order memory
+/// accesses between workgroups: one wider than a workgroup (or whose scope
+/// is no constant) with Acquire, Release, AcquireRelease or
+/// SequentiallyConsistent semantics (or semantics that are no constant).
+/// Without one, Vulkan's memory model gives two workgroups' conflicting
+/// plain accesses no order whatever atomics they do: relaxed atomics
+/// synchronise nothing. `halc diff` tells the CPU backend's race check so
+/// (`cpu::GroupOrder`).
+pub fn may_order_across_workgroups(words: &Words) -> Result<bool, SpirvError> {
+    const ORDERS: u32 = 0x2 | 0x4 | 0x8 | 0x10;
+    let mut constants = SpecIndices::default();
+    for inst in words.instructions() {
+        let inst = inst?;
+        // A spec-constant operation the checks refuse was refused before.
+        let _ = constants.see(&inst);
+        let w = inst.words;
+        let c = |id: u32| {
+            constants
+                .int_constant(id)
+                .and_then(|v| u32::try_from(v).ok())
+        };
+        let (scope, semantics) = match inst.opcode {
+            OP_CONTROL_BARRIER if w.len() >= 4 => (c(w[2]), c(w[3])),
+            OP_MEMORY_BARRIER if w.len() >= 3 => (c(w[1]), c(w[2])),
+            OP_ATOMIC_STORE if w.len() >= 4 => (c(w[2]), c(w[3])),
+            op if (ATOMICS.contains(&op) || OP_ATOMIC_FLOAT.contains(&op)) && w.len() >= 6 => {
+                (c(w[4]), c(w[5]))
+            }
+            _ => continue,
+        };
+        if !scope.is_some_and(within_threadgroup) && semantics.is_none_or(|s| s & ORDERS != 0) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// Scopes no wider than a threadgroup: Workgroup, Subgroup, Invocation.
 fn within_threadgroup(scope: u32) -> bool {
     matches!(scope, 2..=4)
@@ -1067,6 +1104,64 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert_eq!(e, "module has no entry point");
+    }
+
+    /// Only a barrier or atomic wider than a workgroup with ordering
+    /// semantics can order two workgroups' accesses: GLSL's relaxed
+    /// `atomicAdd` and `barrier()` cannot, `memoryBarrierBuffer()` can, and
+    /// so can an atomic whose semantics are no constant.
+    #[test]
+    fn what_may_order_across_workgroups() {
+        let module = |body: &str| {
+            crate::spirv::assemble(
+                &format!(
+                    "OpCapability Shader
+                     OpMemoryModel Logical GLSL450
+                     OpEntryPoint GLCompute %main \"main\"
+                     OpExecutionMode %main LocalSize 1 1 1
+                     OpDecorate %B Block
+                     OpMemberDecorate %B 0 Offset 0
+                     OpDecorate %b DescriptorSet 0
+                     OpDecorate %b Binding 0
+                     %void = OpTypeVoid
+                     %fn = OpTypeFunction %void
+                     %uint = OpTypeInt 32 0
+                     %B = OpTypeStruct %uint
+                     %pB = OpTypePointer StorageBuffer %B
+                     %pu = OpTypePointer StorageBuffer %uint
+                     %b = OpVariable %pB StorageBuffer
+                     %u0 = OpConstant %uint 0
+                     %u1 = OpConstant %uint 1
+                     %device = OpConstant %uint 1
+                     %workgroup = OpConstant %uint 2
+                     %relaxed = OpConstant %uint 0
+                     %acq_rel_uniform = OpConstant %uint 72
+                     %acq_rel_workgroup = OpConstant %uint 264
+                     %main = OpFunction %void None %fn
+                     %entry = OpLabel
+                     %p = OpAccessChain %pu %b %u0
+                     {body}
+                     OpReturn
+                     OpFunctionEnd"
+                ),
+                spirv_tools::TargetEnv::Vulkan_1_1,
+            )
+        };
+        let orders = |body: &str| super::may_order_across_workgroups(&module(body)).unwrap();
+        assert!(!orders(""));
+        assert!(!orders("%r = OpAtomicIAdd %uint %p %device %relaxed %u1"));
+        assert!(!orders(
+            "OpControlBarrier %workgroup %workgroup %acq_rel_workgroup"
+        ));
+        assert!(orders("OpMemoryBarrier %device %acq_rel_uniform"));
+        assert!(orders(
+            "%r = OpAtomicIAdd %uint %p %device %acq_rel_uniform %u1"
+        ));
+        assert!(orders("OpAtomicStore %p %device %acq_rel_uniform %u1"));
+        // Semantics that are no constant: assumed to order.
+        assert!(orders(
+            "%s = OpLoad %uint %p\n%r = OpAtomicIAdd %uint %p %device %s %u1"
+        ));
     }
 
     /// Constant ray flags are held to Vulkan's three rules; every valid

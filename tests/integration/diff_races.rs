@@ -133,3 +133,57 @@ fn a_miscompile_without_a_race_stays_a_difference() {
         other => panic!("not a difference: {other:?}"),
     }
 }
+
+/// Threadgroups ordered by nothing: each of 4 single-invocation groups
+/// counts itself with a relaxed `atomicAdd` and writes `last`. Relaxed
+/// atomics order nothing between threadgroups (the kernel's SPIR-V has no
+/// barrier or atomic with ordering semantics wider than a workgroup), so
+/// the writes race and the difference a miscompile adds is inconclusive,
+/// naming the two threadgroups. Control: with `memoryBarrierBuffer()` (a
+/// device-scope barrier that may order them through the counter) the check
+/// cannot tell, forgoes the race, and the difference stands.
+#[test]
+fn relaxed_atomics_do_not_order_threadgroups() {
+    if !tools() || !vulkan() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let device = Device::new().unwrap();
+    let kernel = |name: &str, fence: &str| {
+        let spv = glsl_to_spv(
+            dir.path(),
+            name,
+            &format!(
+                "#version 450\nlayout(local_size_x = 1) in;\n\
+                 layout(set = 0, binding = 0) buffer B {{ uint count; uint last; }} b;\n\
+                 void main() {{ atomicAdd(b.count, 1u); {fence} b.last = gl_WorkGroupID.x + 1u; }}\n"
+            ),
+        );
+        halc::Input::new(format!("{name}.spv"), std::fs::read(&spv).unwrap())
+    };
+    // Four workgroups, and a difference on every run: `last` off by 1000
+    // after the kernel's store.
+    let opts = DiffOptions {
+        groups: [4, 1, 1],
+        tamper: Some(|c| {
+            let msl = &mut c.kernels[0].msl.source;
+            let at = msl.rfind(';').unwrap() + 1;
+            msl.insert_str(at, " (*spvDescriptorSet0.b).last += 1000u;");
+        }),
+        ..Default::default()
+    };
+    match diff(&kernel("relaxed", ""), &opts, &device).unwrap() {
+        DiffOutcome::Inconclusive(m) => assert!(
+            m.contains("of threadgroup (0,0,0)")
+                && m.contains("of threadgroup (1,0,0)")
+                && m.contains("byte 4 of the buffer bound to (set 0, binding 0)")
+                && m.contains("a data race"),
+            "{m}"
+        ),
+        other => panic!("not inconclusive: {other:?}"),
+    }
+    match diff(&kernel("fenced", "memoryBarrierBuffer();"), &opts, &device).unwrap() {
+        DiffOutcome::Differ(m) => assert!(m.contains("(set 0, binding 0) byte 4 (u32)"), "{m}"),
+        other => panic!("not a difference: {other:?}"),
+    }
+}

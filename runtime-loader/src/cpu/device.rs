@@ -16,6 +16,7 @@ use super::handle::{Device, Inner};
 use super::options::{DeviceOptions, LocalFill};
 use super::program::{Pipeline, Program};
 use super::queue::{Queue, Submission};
+use super::race::GroupOrder;
 use super::simd::SIMD_WIDTHS;
 use super::sync::Semaphore;
 use super::texture::{Sampler, SamplerDescriptor, Texture, TextureDescriptor};
@@ -65,7 +66,7 @@ impl Device {
                 queue: OnceLock::new(),
                 divisions: Arc::new(AtomicU64::new(0)),
                 invalid_floats: Arc::new(AtomicU64::new(0)),
-                race_check: false,
+                race_check: None,
                 races: Arc::new(Mutex::new(None)),
             }),
         })
@@ -146,22 +147,43 @@ impl Device {
     /// slower: for checking, not running. The new device has its own
     /// [`Device::first_race`] (shared with the devices made from it).
     pub fn with_race_check(&self) -> Device {
-        self.derived(
+        self.with_race_check_ordered_by(GroupOrder::Atomics)
+    }
+
+    /// [`Device::with_race_check`], told what may order two threadgroups'
+    /// accesses ([`GroupOrder`]): a caller that knows the kernel's
+    /// atomics are all relaxed (its SPIR-V says so; `halc diff` reads it)
+    /// gives [`GroupOrder::Nothing`], and conflicts between threadgroups
+    /// are then races whatever atomics the groups do.
+    pub fn with_race_check_ordered_by(&self, order: GroupOrder) -> Device {
+        self.derived_checking(
             Compiler {
                 race_check: true,
                 ..self.inner.compiler.clone()
             },
             self.inner.fill,
+            Some(order),
         )
     }
 
     fn derived(&self, compiler: Compiler, threadgroup: ThreadgroupFill) -> Device {
+        self.derived_checking(compiler, threadgroup, self.inner.race_check)
+    }
+
+    /// A device with `compiler`, `threadgroup` fill and race check
+    /// `race_check` (the compiler's instrumentation goes with it).
+    fn derived_checking(
+        &self,
+        compiler: Compiler,
+        threadgroup: ThreadgroupFill,
+        race_check: Option<GroupOrder>,
+    ) -> Device {
         let i = &self.inner;
         Device {
             inner: Arc::new(Inner {
-                race_check: compiler.race_check,
+                race_check,
                 // A race-check device keeps its own record.
-                races: if compiler.race_check && !i.race_check {
+                races: if race_check.is_some() && i.race_check.is_none() {
                     Arc::new(Mutex::new(None))
                 } else {
                     i.races.clone()

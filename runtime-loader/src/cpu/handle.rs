@@ -40,7 +40,7 @@ pub(super) struct Inner {
     pub(super) invalid_floats: Arc<AtomicU64>,
     /// Whether kernels are compiled and run with the race check
     /// ([`Device::with_race_check`]).
-    pub(super) race_check: bool,
+    pub(super) race_check: Option<super::race::GroupOrder>,
     /// See [`Device::first_race`].
     pub(super) races: Arc<Mutex<Option<DataRace>>>,
 }

@@ -157,7 +157,7 @@ pub use handle::Device;
 pub use options::{DeviceOptions, LocalFill, TransferRule};
 pub use program::{Pipeline, Program};
 pub use queue::{Queue, Submission};
-pub use race::{DataRace, RaceAccess};
+pub use race::{DataRace, GroupOrder, RaceAccess};
 pub use simd::{SIMD_WIDTH, SIMD_WIDTHS, SIMD_WIDTHS_TEXT};
 pub use sync::Semaphore;
 pub use texture::{

@@ -40,8 +40,8 @@ pub(super) struct RunOptions {
     /// The device's count of dispatches that raised the invalid-operation
     /// flag.
     pub(super) invalid_floats: Arc<AtomicU64>,
-    /// Whether dispatches run with the race check.
-    pub(super) race_check: bool,
+    /// Whether dispatches run with the race check, and its rule.
+    pub(super) race_check: Option<super::race::GroupOrder>,
     /// The device's first race found.
     pub(super) races: Arc<Mutex<Option<DataRace>>>,
 }

@@ -28,11 +28,16 @@
 //!   the conservative choice);
 //! - **different threadgroups**: always unordered by barriers; a race unless
 //!   either threadgroup performed an atomic operation on device memory
-//!   anywhere in the dispatch, since threadgroups can order their accesses
-//!   only through device atomics (a counter the last group to finish reads,
-//!   a lock), and the check does not model which atomic orders what. A
-//!   race the rule forgoes stays a possible difference; a race it invented
-//!   would hide a miscompile behind "inconclusive", which is worse.
+//!   anywhere in the dispatch ([`GroupOrder::Atomics`], the default), since
+//!   threadgroups can order their accesses only through device atomics (a
+//!   counter the last group to finish reads, a lock), and the check does
+//!   not model which atomic orders what. A race the rule forgoes stays a
+//!   possible difference; a race it invented would hide a miscompile behind
+//!   "inconclusive", which is worse. A caller that knows no atomic or
+//!   barrier of the kernel can order memory between threadgroups (every
+//!   atomic relaxed, every barrier within a threadgroup: the SPIR-V says
+//!   so, and MSL's atomics are relaxed) gives [`GroupOrder::Nothing`], and
+//!   every conflict between threadgroups is a race.
 //!
 //! Threadgroups run one after another on one worker while the check is on,
 //! so the result does not depend on timing. A later threadgroup's arena is
@@ -50,6 +55,19 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
+
+/// What the race check takes to order two threadgroups' accesses
+/// ([`Device::with_race_check_ordered_by`](super::Device::with_race_check_ordered_by)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupOrder {
+    /// An atomic operation on device memory by either threadgroup, anywhere
+    /// in the dispatch, excuses their conflicts: the kernel may pair its
+    /// atomics with fences the check does not follow (the default).
+    Atomics,
+    /// Nothing: the kernel's atomics are all relaxed and its barriers stay
+    /// within a threadgroup, so no two threadgroups' accesses are ordered.
+    Nothing,
+}
 
 /// Bit of an access's kind: the access writes.
 pub(super) const KIND_WRITE: u32 = 1;
@@ -258,6 +276,8 @@ pub(super) struct Detector {
     local: ShadowMap,
     /// The group whose accesses are being seen.
     group: Option<u64>,
+    /// What may order two threadgroups' accesses.
+    order: GroupOrder,
     /// Whether it performed an atomic on device memory.
     group_atomic: bool,
     /// Finished groups that performed an atomic on device memory.
@@ -273,13 +293,15 @@ pub(super) struct Detector {
 impl Detector {
     /// A check of the memory `regions` and the threadgroup `arena` (each
     /// `[start, end)`), for a grid of `grid` threadgroups of `threads`
-    /// threads in SIMD groups of `simd_width` lanes.
+    /// threads in SIMD groups of `simd_width` lanes, threadgroups ordered
+    /// by `order`.
     pub(super) fn new(
         mut regions: Vec<(u64, u64)>,
         arena: (u64, u64),
         threads: [u32; 3],
         grid: [u64; 3],
         simd_width: u32,
+        order: GroupOrder,
     ) -> Detector {
         regions.retain(|r| r.0 < r.1);
         regions.sort_unstable();
@@ -292,6 +314,7 @@ impl Detector {
             memory: ShadowMap::default(),
             local: ShadowMap::default(),
             group: None,
+            order,
             group_atomic: false,
             atomic_groups: GroupSet::default(),
             within: None,
@@ -330,7 +353,7 @@ impl Detector {
         }
         let end = address.saturating_add(size);
         let in_arena = address < self.arena.1 && end > self.arena.0;
-        if kind & KIND_ATOMIC != 0 && !in_arena {
+        if kind & KIND_ATOMIC != 0 && !in_arena && self.order == GroupOrder::Atomics {
             self.group_atomic = true;
         }
         let me = Access {
@@ -456,7 +479,14 @@ mod tests {
     const ARENA: (u64, u64) = (0x8000, 0x9000);
 
     fn det(groups: u64) -> Detector {
-        Detector::new(vec![BUF], ARENA, [64, 1, 1], [groups, 1, 1], 32)
+        Detector::new(
+            vec![BUF],
+            ARENA,
+            [64, 1, 1],
+            [groups, 1, 1],
+            32,
+            GroupOrder::Atomics,
+        )
     }
 
     fn who(group: u32, thread: u32, epoch: u32) -> Who {
@@ -543,6 +573,25 @@ mod tests {
         let mut d = det(2);
         d.access(who(0, 0, 0), 0x1000, 4, KIND_WRITE);
         d.access(who(1, 0, 0), 0x1000, 4, 0);
+        d.access(who(1, 0, 0), 0x1100, 4, KIND_WRITE | KIND_ATOMIC);
+        assert_eq!(d.finish(), None);
+    }
+
+    /// With [`GroupOrder::Nothing`] (a kernel whose atomics are all
+    /// relaxed) the atomics excuse nothing: the same accesses race.
+    #[test]
+    fn relaxed_atomics_order_no_groups() {
+        let mut d = det(2);
+        d.order = GroupOrder::Nothing;
+        d.access(who(0, 0, 0), 0x1000, 4, KIND_WRITE);
+        d.access(who(0, 0, 0), 0x1100, 4, KIND_WRITE | KIND_ATOMIC);
+        d.access(who(1, 0, 0), 0x1100, 4, KIND_WRITE | KIND_ATOMIC);
+        d.access(who(1, 0, 0), 0x1000, 4, 0);
+        assert!(d.finish().is_some());
+        // The atomics alone still do not conflict with each other.
+        let mut d = det(2);
+        d.order = GroupOrder::Nothing;
+        d.access(who(0, 0, 0), 0x1100, 4, KIND_WRITE | KIND_ATOMIC);
         d.access(who(1, 0, 0), 0x1100, 4, KIND_WRITE | KIND_ATOMIC);
         assert_eq!(d.finish(), None);
     }

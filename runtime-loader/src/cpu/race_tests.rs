@@ -8,7 +8,7 @@ use super::buffer::Buffer;
 use super::encode::{Encoded, Region};
 use super::exec::{Outcome, ThreadgroupFill};
 use super::handle::Device;
-use super::race::{DataRace, RaceAccess};
+use super::race::{DataRace, GroupOrder, RaceAccess};
 use super::source::{SLOT_COUNT, TEXTURE_SLOT_BASE};
 use super::tests::{device, run_encoded};
 use super::texture::{PixelFormat, TextureDescriptor, TextureType};
@@ -195,6 +195,19 @@ fn threadgroups_ordered_by_a_device_atomic_are_not_blamed() {
     );
     assert_eq!(outcome.race, None);
     assert_eq!(u32s(&out)[7], 1 + 2 + 3 + 4);
+    // Told that the kernel's atomics order nothing (`GroupOrder::Nothing`,
+    // what `halc diff` gives a kernel whose SPIR-V has no ordering barrier
+    // or atomic), the same accesses race.
+    count.write(0, &0u32.to_le_bytes()).unwrap();
+    let outcome = run(
+        &dev.with_race_check_ordered_by(GroupOrder::Nothing),
+        &msl,
+        &[&out, &count],
+        [4, 1, 1],
+        [4, 1, 1],
+    );
+    let race = outcome.race.expect("a race between threadgroups");
+    assert_ne!(race.first.threadgroup, race.second.threadgroup);
 }
 
 #[test]

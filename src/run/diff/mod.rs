@@ -234,6 +234,16 @@ pub fn diff(
             let DiffOutcome::Differ(_) = verdict else {
                 return Ok(verdict);
             };
+            // Whether the kernel's atomics or barriers could order two
+            // workgroups' accesses: if none can, a conflict between
+            // threadgroups is a race whatever (relaxed) atomics they do.
+            let group_order = if spirv::validate::may_order_across_workgroups(&words)
+                .map_err(|e| e.to_string())?
+            {
+                cpu::GroupOrder::Atomics
+            } else {
+                cpu::GroupOrder::Nothing
+            };
             let run = Rerun {
                 opts,
                 compiled: &compiled,
@@ -243,6 +253,7 @@ pub fn diff(
                 device,
                 invocations,
                 simd_width,
+                group_order,
             };
             run.second_look(verdict)
         }
@@ -261,6 +272,8 @@ struct Rerun<'a> {
     device: &'a cpu::Device,
     invocations: u64,
     simd_width: Option<u32>,
+    /// What the race check takes to order two threadgroups' accesses.
+    group_order: cpu::GroupOrder,
 }
 
 impl Rerun<'_> {
@@ -292,7 +305,7 @@ impl Rerun<'_> {
         // the checked run names no race; a check that could not
         // run (a time-out: it is slower) leaves the difference standing,
         // saying so.
-        let checked = device.with_race_check();
+        let checked = device.with_race_check_ordered_by(self.group_order);
         match sides::on_cpu(opts, compiled, k, resources, push, &checked) {
             Ok(_) => {
                 if let Some(race) = checked.first_race() {

@@ -40,7 +40,7 @@ pub(in crate::cpu) fn run(l: &Launch<'_>) -> Result<Outcome, CpuError> {
     }
     // The race check runs threadgroups one after another, so that what it
     // finds does not depend on timing.
-    let workers = if l.race_check {
+    let workers = if l.race_check.is_some() {
         1
     } else {
         l.workers.clamp(1, 64).min(total as usize)

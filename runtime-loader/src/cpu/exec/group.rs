@@ -126,13 +126,13 @@ fn worker(
         arena: arena.ptr(),
         arena_cap: arena.len() as u64,
         simd,
-        race: if l.race_check {
+        race: if l.race_check.is_some() {
             race_hook::access as *const c_void
         } else {
             std::ptr::null()
         },
     });
-    if l.race_check {
+    if let Some(order) = l.race_check {
         let regions = l
             .encoded
             .regions
@@ -146,6 +146,7 @@ fn worker(
             size,
             grid,
             width,
+            order,
         ));
     }
     let gp: *mut Group = &mut *group;
@@ -185,7 +186,7 @@ fn worker(
         let g = next.fetch_add(1, Ordering::Relaxed);
         if g >= total {
             report_float_flags();
-            if l.race_check {
+            if l.race_check.is_some() {
                 race_hook::report_race();
             }
             break;

@@ -24,7 +24,7 @@ pub(in crate::cpu) struct Launch<'a> {
     pub(in crate::cpu) sandbox: bool,
     /// Check for data races ([`crate::cpu::race`]): the kernel was compiled
     /// with the check's instrumentation; threadgroups run on one worker.
-    pub(in crate::cpu) race_check: bool,
+    pub(in crate::cpu) race_check: Option<crate::cpu::race::GroupOrder>,
 }
 
 /// What a dispatch that completed did that a caller may want to know.
