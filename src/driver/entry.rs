@@ -326,6 +326,14 @@ pub(super) fn compile_entry(
                 "a variable pointer that SPIRV-Cross declares with two address spaces, which Metal's compiler rejects (MSL line {line}: `{text}`): a pointer into Workgroup memory carried by OpPhi (through a loop) is not supported"
             ))));
         }
+        // Image atomics whose signedness is not the image's: with Metal's
+        // texture atomics SPIRV-Cross reinterprets the texture as the other
+        // integer type, outside Metal's specification.
+        if let Some((line, text)) = msl::check::texture_cast(&generated.source) {
+            return Err(fail(ErrorKind::Rejected(format!(
+                "a signed atomic min or max on an unsigned storage image, or an unsigned one on a signed image: with Metal's texture atomics SPIRV-Cross reinterprets the texture as the other integer type (MSL line {line}: `{text}`), which Metal does not specify (a texture's type must match its pixel format) and halc has not run on a Mac: give the image the atomic's signedness (r32i for OpAtomicSMin/SMax, r32ui for UMin/UMax), or compile below MSL 3.1, where the emulation through the image's buffer takes either"
+            ))));
+        }
         // Float atomics: SPIRV-Cross emits `atomic_float` whatever the
         // version; Metal has it from MSL 3.0 on.
         const FLOAT_ATOMICS: MslVersion = MslVersion { major: 3, minor: 0 };

@@ -420,6 +420,20 @@ pub fn float_atomic(msl: &str) -> Option<(usize, String)> {
     Some((line, text.trim().to_string()))
 }
 
+/// The first line that reinterprets a texture as another integer type,
+/// with its 1-based line: for a signed min or max on an unsigned image (or
+/// the reverse) with Metal's texture atomics (MSL 3.1 on), SPIRV-Cross
+/// casts the texture itself (`spvTextureCast<texture2d<int, …>>(img)`, a
+/// `reinterpret_cast` of the texture reference), "probably wildly outside
+/// of spec" as its own comment says: a Metal texture's type must match its
+/// pixel format.
+pub fn texture_cast(msl: &str) -> Option<(usize, String)> {
+    let at = find(msl, "spvTextureCast<")?;
+    let line = msl[..at].bytes().filter(|b| *b == b'\n').count() + 1;
+    let text = msl.lines().nth(line - 1).unwrap_or_default();
+    Some((line, text.trim().to_string()))
+}
+
 /// The opcode of the first instruction SPIRV-Cross wrote no MSL for, with
 /// its 1-based line: for an opcode its backends do not know it writes the
 /// comment `// unimplemented op N` and goes on, leaving the instruction's
