@@ -134,14 +134,17 @@ fn a_miscompile_without_a_race_stays_a_difference() {
     }
 }
 
-/// Threadgroups ordered by nothing: each of 4 single-invocation groups
-/// counts itself with a relaxed `atomicAdd` and writes `last`. Relaxed
-/// atomics order nothing between threadgroups (the kernel's SPIR-V has no
-/// barrier or atomic with ordering semantics wider than a workgroup), so
-/// the writes race and the difference a miscompile adds is inconclusive,
-/// naming the two threadgroups. Control: with `memoryBarrierBuffer()` (a
-/// device-scope barrier that may order them through the counter) the check
-/// cannot tell, forgoes the race, and the difference stands.
+/// Threadgroups ordered by nothing: 4 single-invocation groups each write
+/// their partial result, count themselves in with a relaxed `atomicAdd`,
+/// and the last one in sums the partial results (a reduction's last-block
+/// pattern). Without a barrier wider than a workgroup the relaxed atomic
+/// orders nothing between threadgroups (Vulkan's memory model; the kernel's
+/// SPIR-V says so), so the last group's reads race with the others' writes,
+/// and the difference a miscompile adds is inconclusive, naming the race.
+/// Control: with `memoryBarrierBuffer()` before the count (a device-scope
+/// barrier that orders the partial results before it, as the pattern
+/// needs) the race check does not blame the groups, and the difference
+/// stands.
 #[test]
 fn relaxed_atomics_do_not_order_threadgroups() {
     if !tools() || !vulkan() {
@@ -155,35 +158,41 @@ fn relaxed_atomics_do_not_order_threadgroups() {
             name,
             &format!(
                 "#version 450\nlayout(local_size_x = 1) in;\n\
-                 layout(set = 0, binding = 0) buffer B {{ uint count; uint last; }} b;\n\
-                 void main() {{ atomicAdd(b.count, 1u); {fence} b.last = gl_WorkGroupID.x + 1u; }}\n"
+                 layout(set = 0, binding = 0) buffer B {{ uint count; uint sum; uint part[4]; }} b;\n\
+                 void main() {{ uint g = gl_WorkGroupID.x; b.part[g] = g + 1u; {fence}\n\
+                   if (atomicAdd(b.count, 1u) == 3u) {{ b.sum = b.part[0] + b.part[1] + b.part[2] + b.part[3]; }} }}\n"
             ),
         );
         halc::Input::new(format!("{name}.spv"), std::fs::read(&spv).unwrap())
     };
-    // Four workgroups, and a difference on every run: `last` off by 1000
-    // after the kernel's store.
+    // Four workgroups, the buffer zeroed (the count starts at 0), and a
+    // difference on every run: the sum off by 1000 after the kernel's last
+    // store, in the last group.
     let opts = DiffOptions {
         groups: [4, 1, 1],
+        given: vec![(0, 0, vec![0u8; 24])],
         tamper: Some(|c| {
             let msl = &mut c.kernels[0].msl.source;
             let at = msl.rfind(';').unwrap() + 1;
-            msl.insert_str(at, " (*spvDescriptorSet0.b).last += 1000u;");
+            msl.insert_str(at, " (*spvDescriptorSet0.b).sum += 1000u;");
         }),
         ..Default::default()
     };
     match diff(&kernel("relaxed", ""), &opts, &device).unwrap() {
         DiffOutcome::Inconclusive(m) => assert!(
             m.contains("of threadgroup (0,0,0)")
-                && m.contains("of threadgroup (1,0,0)")
-                && m.contains("byte 4 of the buffer bound to (set 0, binding 0)")
+                && m.contains("of threadgroup (3,0,0)")
+                && m.contains("byte 8 of the buffer bound to (set 0, binding 0)")
                 && m.contains("a data race"),
             "{m}"
         ),
         other => panic!("not inconclusive: {other:?}"),
     }
     match diff(&kernel("fenced", "memoryBarrierBuffer();"), &opts, &device).unwrap() {
-        DiffOutcome::Differ(m) => assert!(m.contains("(set 0, binding 0) byte 4 (u32)"), "{m}"),
+        DiffOutcome::Differ(m) => assert!(
+            m.contains("(set 0, binding 0) byte 4 (u32): vulkan 10, metal-on-cpu 1010"),
+            "{m}"
+        ),
         other => panic!("not a difference: {other:?}"),
     }
 }
