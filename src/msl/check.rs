@@ -414,7 +414,13 @@ pub fn doubled_address_space(msl: &str) -> Option<(usize, String)> {
 /// on floats without a capability). Metal has `atomic_float` from MSL 3.0
 /// on; SPIRV-Cross emits it at any version.
 pub fn float_atomic(msl: &str) -> Option<(usize, String)> {
-    let at = find(msl, " atomic_float*)")?;
+    line_of(msl, " atomic_float*)")
+}
+
+/// The first line holding `needle`: its 1-based number and its text,
+/// trimmed.
+fn line_of(msl: &str, needle: &str) -> Option<(usize, String)> {
+    let at = find(msl, needle)?;
     let line = msl[..at].bytes().filter(|b| *b == b'\n').count() + 1;
     let text = msl.lines().nth(line - 1).unwrap_or_default();
     Some((line, text.trim().to_string()))
@@ -428,10 +434,7 @@ pub fn float_atomic(msl: &str) -> Option<(usize, String)> {
 /// of spec" as its own comment says: a Metal texture's type must match its
 /// pixel format.
 pub fn texture_cast(msl: &str) -> Option<(usize, String)> {
-    let at = find(msl, "spvTextureCast<")?;
-    let line = msl[..at].bytes().filter(|b| *b == b'\n').count() + 1;
-    let text = msl.lines().nth(line - 1).unwrap_or_default();
-    Some((line, text.trim().to_string()))
+    line_of(msl, "spvTextureCast<")
 }
 
 /// The opcode of the first instruction SPIRV-Cross wrote no MSL for, with

@@ -657,20 +657,8 @@ pub fn may_order_across_workgroups(words: &Words) -> Result<bool, SpirvError> {
         let inst = inst?;
         // A spec-constant operation the checks refuse was refused before.
         let _ = constants.see(&inst);
-        let w = inst.words;
-        let c = |id: u32| {
-            constants
-                .int_constant(id)
-                .and_then(|v| u32::try_from(v).ok())
-        };
-        let (scope, semantics) = match inst.opcode {
-            OP_CONTROL_BARRIER if w.len() >= 4 => (c(w[2]), c(w[3])),
-            OP_MEMORY_BARRIER if w.len() >= 3 => (c(w[1]), c(w[2])),
-            OP_ATOMIC_STORE if w.len() >= 4 => (c(w[2]), c(w[3])),
-            op if (ATOMICS.contains(&op) || OP_ATOMIC_FLOAT.contains(&op)) && w.len() >= 6 => {
-                (c(w[4]), c(w[5]))
-            }
-            _ => continue,
+        let Some((_, scope, semantics)) = barrier_or_atomic(&inst, &constants) else {
+            continue;
         };
         if !scope.is_some_and(within_threadgroup) && semantics.is_none_or(|s| s & ORDERS != 0) {
             return Ok(true);
@@ -710,23 +698,43 @@ impl MemoryModelCheck {
         if !self.vulkan {
             return Ok(());
         }
-        let c = |id: u32| {
-            constants
-                .int_constant(id)
-                .and_then(|v| u32::try_from(v).ok())
-        };
+        if let Some((what, scope, semantics)) = barrier_or_atomic(inst, constants) {
+            return ordering(inst, scope, semantics, what);
+        }
+        let c = |id: u32| constant_u32(constants, id);
         match inst.opcode {
             OP_LOAD => operands(inst, w.get(4..), c),
             OP_STORE | OP_COPY_MEMORY => operands(inst, w.get(3..), c),
             OP_COPY_MEMORY_SIZED => operands(inst, w.get(4..), c),
-            OP_CONTROL_BARRIER if w.len() >= 4 => ordering(inst, c(w[2]), c(w[3]), "a barrier"),
-            OP_MEMORY_BARRIER if w.len() >= 3 => ordering(inst, c(w[1]), c(w[2]), "a barrier"),
-            OP_ATOMIC_STORE if w.len() >= 4 => ordering(inst, c(w[2]), c(w[3]), "an atomic"),
-            op if (ATOMICS.contains(&op) || OP_ATOMIC_FLOAT.contains(&op)) && w.len() >= 6 => {
-                ordering(inst, c(w[4]), c(w[5]), "an atomic")
-            }
             _ => Ok(()),
         }
+    }
+}
+
+/// The value of integer constant `id`, if it is one that fits 32 bits.
+fn constant_u32(constants: &SpecIndices, id: u32) -> Option<u32> {
+    constants
+        .int_constant(id)
+        .and_then(|v| u32::try_from(v).ok())
+}
+
+/// A barrier's or an atomic's kind (`"a barrier"`, `"an atomic"`), memory
+/// scope and memory semantics (each `None` when it is no constant), for
+/// `OpControlBarrier`, `OpMemoryBarrier` and the atomic instructions.
+fn barrier_or_atomic(
+    inst: &super::binary::RawInstruction<'_>,
+    constants: &SpecIndices,
+) -> Option<(&'static str, Option<u32>, Option<u32>)> {
+    let w = inst.words;
+    let c = |id: u32| constant_u32(constants, id);
+    match inst.opcode {
+        OP_CONTROL_BARRIER if w.len() >= 4 => Some(("a barrier", c(w[2]), c(w[3]))),
+        OP_MEMORY_BARRIER if w.len() >= 3 => Some(("a barrier", c(w[1]), c(w[2]))),
+        OP_ATOMIC_STORE if w.len() >= 4 => Some(("an atomic", c(w[2]), c(w[3]))),
+        op if (ATOMICS.contains(&op) || OP_ATOMIC_FLOAT.contains(&op)) && w.len() >= 6 => {
+            Some(("an atomic", c(w[4]), c(w[5])))
+        }
+        _ => None,
     }
 }
 
