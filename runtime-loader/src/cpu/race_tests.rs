@@ -2,23 +2,17 @@
 //! the executor: what it reports, what it must not, and that atomics keep
 //! their results under it.
 
-use std::time::Duration;
-
 use super::buffer::Buffer;
 use super::encode::{Encoded, Region};
-use super::exec::{Outcome, ThreadgroupFill};
+use super::exec::Outcome;
 use super::handle::Device;
 use super::race::{DataRace, GroupOrder, RaceAccess};
 use super::source::{SLOT_COUNT, TEXTURE_SLOT_BASE};
-use super::tests::{device, run_encoded};
+use super::tests::{dev, launch_named, run_encoded, u32s};
 use super::texture::{PixelFormat, TextureDescriptor, TextureType};
 use crate::memory::MemoryType;
 
 const HEADER: &str = "#include <metal_stdlib>\nusing namespace metal;\n";
-
-fn dev() -> Option<Device> {
-    device(ThreadgroupFill::Poison, Duration::from_secs(60))
-}
 
 /// Runs `msl` (kernel `main0`) with `buffers[i]` at `[[buffer(i)]]`, named
 /// as the plan names buffer `i` of set 0.
@@ -29,30 +23,10 @@ fn run(
     groups: [u64; 3],
     threads: [u32; 3],
 ) -> Outcome {
-    let mut slots = [std::ptr::null_mut(); 31];
-    let mut regions = Vec::new();
-    for (i, b) in buffers.iter().enumerate() {
-        slots[i] = b.mapping().ptr().cast();
-        regions.push(Region::of(
-            format!("the buffer bound to (set 0, binding {i})"),
-            b.mapping(),
-        ));
-    }
-    run_encoded(
-        dev,
-        msl,
-        &Encoded::for_test(slots, groups, threads, regions),
-        true,
-    )
+    launch_named(dev, msl, buffers, groups, threads, true, |i| {
+        format!("the buffer bound to (set 0, binding {i})")
+    })
     .unwrap()
-}
-
-fn u32s(b: &Buffer) -> Vec<u32> {
-    b.to_vec()
-        .unwrap()
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
 }
 
 fn access(group: u32, thread: u32, write: bool) -> RaceAccess {

@@ -71,11 +71,27 @@ fn launch(
     threads: [u32; 3],
     sandbox: bool,
 ) -> Result<exec::Outcome, CpuError> {
+    launch_named(dev, msl, buffers, groups, threads, sandbox, |i| {
+        format!("buffer {i}")
+    })
+}
+
+/// [`launch`], `buffers[i]` at `[[buffer(i)]]` named `name(i)` in what the
+/// dispatch reports.
+pub(super) fn launch_named(
+    dev: &Device,
+    msl: &str,
+    buffers: &[&Buffer],
+    groups: [u64; 3],
+    threads: [u32; 3],
+    sandbox: bool,
+    name: impl Fn(usize) -> String,
+) -> Result<exec::Outcome, CpuError> {
     let mut slots = [std::ptr::null_mut(); 31];
     let mut regions = Vec::new();
     for (i, b) in buffers.iter().enumerate() {
         slots[i] = b.mapping().ptr().cast();
-        regions.push(Region::of(format!("buffer {i}"), b.mapping()));
+        regions.push(Region::of(name(i), b.mapping()));
     }
     run_encoded(
         dev,
@@ -112,11 +128,11 @@ pub(super) fn run_encoded(
     })
 }
 
-fn dev() -> Option<Device> {
+pub(super) fn dev() -> Option<Device> {
     device(ThreadgroupFill::Poison, Duration::from_secs(60))
 }
 
-fn u32s(b: &Buffer) -> Vec<u32> {
+pub(super) fn u32s(b: &Buffer) -> Vec<u32> {
     b.to_vec()
         .unwrap()
         .chunks_exact(4)
