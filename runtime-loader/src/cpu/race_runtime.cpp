@@ -95,12 +95,10 @@ HALC_RACE void* __tsan_memset(void* d, int c, unsigned long n) {
         HALC_NOTE(a, sizeof(T), ok ? (HALC_W | HALC_A) : HALC_A);                              \
         return ok;                                                                             \
     }                                                                                          \
-    HALC_RACE int __tsan_atomic##bits##_compare_exchange_weak(volatile T* a, T* c, T v, int,   \
-                                                              int) {                           \
-        bool ok = __atomic_compare_exchange_n((T*)a, c, v, false, __ATOMIC_SEQ_CST,            \
-                                              __ATOMIC_SEQ_CST);                               \
-        HALC_NOTE(a, sizeof(T), ok ? (HALC_W | HALC_A) : HALC_A);                              \
-        return ok;                                                                             \
+    /* A weak exchange that never fails spuriously is a strong one. */                         \
+    HALC_RACE int __tsan_atomic##bits##_compare_exchange_weak(volatile T* a, T* c, T v, int s, \
+                                                              int f) {                         \
+        return __tsan_atomic##bits##_compare_exchange_strong(a, c, v, s, f);                   \
     }                                                                                          \
     HALC_RACE T __tsan_atomic##bits##_compare_exchange_val(volatile T* a, T c, T v, int, int) { \
         bool ok = __atomic_compare_exchange_n((T*)a, &c, v, false, __ATOMIC_SEQ_CST,           \
