@@ -79,25 +79,7 @@ impl Device {
     pub fn with_simd_width(&self, width: u32) -> Result<Device, CpuError> {
         check_simd_width(width)?;
         let i = &self.inner;
-        Ok(Device {
-            inner: Arc::new(Inner {
-                compiler: i.compiler.clone(),
-                time_limit: i.time_limit,
-                workers: i.workers,
-                fill: i.fill,
-                queue_wait_limit: i.queue_wait_limit,
-                transfer_rule: i.transfer_rule,
-                simd_width: width,
-                unified_memory: i.unified_memory,
-                guard_bytes: i.guard_bytes,
-                builtins: OnceLock::new(),
-                queue: OnceLock::new(),
-                divisions: i.divisions.clone(),
-                invalid_floats: i.invalid_floats.clone(),
-                race_check: i.race_check,
-                races: i.races.clone(),
-            }),
-        })
+        Ok(self.rebuilt(i.compiler.clone(), i.fill, i.race_check, width))
     }
 
     /// The same device (clang, cache, options) with function-scope
@@ -156,27 +138,32 @@ impl Device {
     /// gives [`GroupOrder::Nothing`], and conflicts between threadgroups
     /// are then races whatever atomics the groups do.
     pub fn with_race_check_ordered_by(&self, order: GroupOrder) -> Device {
-        self.derived_checking(
+        let i = &self.inner;
+        self.rebuilt(
             Compiler {
                 race_check: true,
-                ..self.inner.compiler.clone()
+                ..i.compiler.clone()
             },
-            self.inner.fill,
+            i.fill,
             Some(order),
+            i.simd_width,
         )
     }
 
     fn derived(&self, compiler: Compiler, threadgroup: ThreadgroupFill) -> Device {
-        self.derived_checking(compiler, threadgroup, self.inner.race_check)
+        let i = &self.inner;
+        self.rebuilt(compiler, threadgroup, i.race_check, i.simd_width)
     }
 
-    /// A device with `compiler`, `threadgroup` fill and race check
-    /// `race_check` (the compiler's instrumentation goes with it).
-    fn derived_checking(
+    /// This device's options and counters with the given compiler,
+    /// threadgroup fill, race check (the compiler's instrumentation goes
+    /// with it) and SIMD width, and queues and builtins of its own.
+    fn rebuilt(
         &self,
         compiler: Compiler,
         threadgroup: ThreadgroupFill,
         race_check: Option<GroupOrder>,
+        simd_width: u32,
     ) -> Device {
         let i = &self.inner;
         Device {
@@ -194,7 +181,7 @@ impl Device {
                 fill: threadgroup,
                 queue_wait_limit: i.queue_wait_limit,
                 transfer_rule: i.transfer_rule,
-                simd_width: i.simd_width,
+                simd_width,
                 unified_memory: i.unified_memory,
                 guard_bytes: i.guard_bytes,
                 builtins: OnceLock::new(),
