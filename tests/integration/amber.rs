@@ -251,6 +251,12 @@ pub(crate) fn glsl_to_spv(dir: &Path, name: &str, source: &str) -> PathBuf {
     spv
 }
 
+/// [`glsl_to_spv`], read back as the input `NAME.spv`.
+pub(crate) fn glsl_input(dir: &Path, name: &str, source: &str) -> halc::Input {
+    let spv = glsl_to_spv(dir, name, source);
+    halc::Input::new(format!("{name}.spv"), std::fs::read(&spv).unwrap())
+}
+
 /// Each negative control must fail, for its own reason: a test suite that
 /// cannot fail proves nothing.
 #[test]

@@ -10,11 +10,11 @@
 use halc::diff::{diff, DiffOptions, DiffOutcome};
 use halc::runtime_loader::cpu::Device;
 
-use crate::amber::{glsl_to_spv, tools, vulkan};
+use crate::amber::{glsl_input, tools, vulkan};
 
 /// Every invocation adds its element to `total`: `ADD` is the statement.
 fn sum_kernel(dir: &std::path::Path, name: &str, add: &str) -> halc::Input {
-    let spv = glsl_to_spv(
+    glsl_input(
         dir,
         name,
         &format!(
@@ -22,8 +22,7 @@ fn sum_kernel(dir: &std::path::Path, name: &str, add: &str) -> halc::Input {
              layout(set = 0, binding = 0) buffer B {{ uint total; uint v[]; }} b;\n\
              void main() {{ uint i = gl_GlobalInvocationID.x; {add} }}\n"
         ),
-    );
-    halc::Input::new(format!("{name}.spv"), std::fs::read(&spv).unwrap())
+    )
 }
 
 #[test]
@@ -59,7 +58,7 @@ fn a_race_on_threadgroup_memory_is_named() {
     }
     let dir = tempfile::tempdir().unwrap();
     let kernel = |name: &str, barrier: &str| {
-        let spv = glsl_to_spv(
+        glsl_input(
             dir.path(),
             name,
             &format!(
@@ -71,8 +70,7 @@ fn a_race_on_threadgroup_memory_is_named() {
                    {barrier}\n\
                    b.v[g] = s[(l + 1u) % 64u] + 1u; }}\n"
             ),
-        );
-        halc::Input::new(format!("{name}.spv"), std::fs::read(&spv).unwrap())
+        )
     };
     let device = Device::new().unwrap();
     match diff(&kernel("no_barrier", ""), &DiffOptions::default(), &device).unwrap() {
@@ -103,14 +101,13 @@ fn a_miscompile_without_a_race_stays_a_difference() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let spv = glsl_to_spv(
+    let input = glsl_input(
         dir.path(),
         "triple",
         "#version 450\nlayout(local_size_x = 64) in;\n\
          layout(set = 0, binding = 0) buffer B { uint v[]; } b;\n\
          void main() { uint i = gl_GlobalInvocationID.x; b.v[i] = b.v[i] * 3u; }\n",
     );
-    let input = halc::Input::new("triple.spv", std::fs::read(&spv).unwrap());
     let device = Device::new().unwrap();
     match diff(&input, &DiffOptions::default(), &device).unwrap() {
         DiffOutcome::Agree(_) => {}
@@ -153,7 +150,7 @@ fn relaxed_atomics_do_not_order_threadgroups() {
     let dir = tempfile::tempdir().unwrap();
     let device = Device::new().unwrap();
     let kernel = |name: &str, fence: &str| {
-        let spv = glsl_to_spv(
+        glsl_input(
             dir.path(),
             name,
             &format!(
@@ -162,8 +159,7 @@ fn relaxed_atomics_do_not_order_threadgroups() {
                  void main() {{ uint g = gl_WorkGroupID.x; b.part[g] = g + 1u; {fence}\n\
                    if (atomicAdd(b.count, 1u) == 3u) {{ b.sum = b.part[0] + b.part[1] + b.part[2] + b.part[3]; }} }}\n"
             ),
-        );
-        halc::Input::new(format!("{name}.spv"), std::fs::read(&spv).unwrap())
+        )
     };
     // Four workgroups, the buffer zeroed (the count starts at 0), and a
     // difference on every run: the sum off by 1000 after the kernel's last

@@ -8,7 +8,7 @@
 use halc::diff::{diff, DiffOptions, DiffOutcome};
 use halc::runtime_loader::cpu::{Device, LocalFill, ThreadgroupFill};
 
-use crate::amber::{glsl_to_spv, tools, vulkan};
+use crate::amber::{glsl_input, tools, vulkan};
 
 const DOUBLE: &str = "#version 450\nlayout(local_size_x = 64) in;\n\
     layout(set = 0, binding = 0) buffer B { uint v[]; } b;\n\
@@ -23,8 +23,7 @@ fn a_difference_from_an_unwritten_variable_is_inconclusive() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let spv = glsl_to_spv(dir.path(), "double", DOUBLE);
-    let input = halc::Input::new("double.spv", std::fs::read(&spv).unwrap());
+    let input = glsl_input(dir.path(), "double", DOUBLE);
     // Locals start as clang's pattern, so the read below is never the
     // zero that would agree.
     let device = Device::new()
@@ -99,7 +98,7 @@ fn a_difference_from_unwritten_threadgroup_memory_is_inconclusive() {
     // Each invocation writes its neighbour's slot, then reads its own:
     // slot 0 is written only when `wrap` is set.
     let kernel = |name: &str, wrap: bool| {
-        let spv = glsl_to_spv(
+        glsl_input(
             dir.path(),
             name,
             &format!(
@@ -112,8 +111,7 @@ fn a_difference_from_unwritten_threadgroup_memory_is_inconclusive() {
                    barrier();\n\
                    b.v[gl_GlobalInvocationID.x] = s[l]; }}\n"
             ),
-        );
-        halc::Input::new(format!("{name}.spv"), std::fs::read(&spv).unwrap())
+        )
     };
     let device = Device::new().unwrap();
     match diff(&kernel("gap", false), &DiffOptions::default(), &device).unwrap() {
@@ -144,7 +142,7 @@ fn a_difference_after_a_nan_made_from_numbers_is_inconclusive() {
     let dir = tempfile::tempdir().unwrap();
     // x / x: NaN where the data holds 0 (`--buffer` below), 1 elsewhere.
     let kernel = |name: &str, body: &str| {
-        let spv = glsl_to_spv(
+        glsl_input(
             dir.path(),
             name,
             &format!(
@@ -152,8 +150,7 @@ fn a_difference_after_a_nan_made_from_numbers_is_inconclusive() {
                  layout(set = 0, binding = 0) buffer B {{ float v[]; }} b;\n\
                  void main() {{ uint i = gl_GlobalInvocationID.x; {body} }}\n"
             ),
-        );
-        halc::Input::new(format!("{name}.spv"), std::fs::read(&spv).unwrap())
+        )
     };
     let floats: Vec<u8> = [0.0f32, 2.0, 3.0, 4.0]
         .iter()
