@@ -13,8 +13,8 @@ use runtime_loader::scene::{
     Aabb, BottomLevel, Geometry, Instance, InstanceFlags, Primitives, TopLevel, IDENTITY,
 };
 use vulkan_reference::{
-    required_by_module, BindingDesc, BindingKind, Bound, Error, PipelineDesc, Place, Reference,
-    Resource, Session, SessionBound, SessionResource,
+    required_by_module, BindingDesc, BindingKind, Bound, Error, Pipeline, PipelineDesc, Place,
+    Reference, Resource, Session, SessionBound, SessionResource,
 };
 
 /// Ray flags (`gl_RayFlags…EXT`).
@@ -126,6 +126,18 @@ fn bindings() -> [BindingDesc; 3] {
     ]
 }
 
+/// The pipeline of ray-query kernel `name` (`ray_query.comp` or a variant)
+/// on `vk`, with [`bindings`].
+fn ray_pipeline(vk: &Reference, name: &str) -> vulkan_reference::Result<Pipeline> {
+    let words = kernel(name);
+    vk.pipeline(&PipelineDesc {
+        spirv: &words,
+        entry: "main",
+        bindings: &bindings(),
+        ..Default::default()
+    })
+}
+
 /// A `Reference` with what the ray-query kernels need, or `None` (skip).
 fn ray_query_reference() -> Option<Reference> {
     let mut needs = required_by_module(&kernel("tests/ray_query.spv")).unwrap();
@@ -141,16 +153,7 @@ fn trace(vk: &Reference, scene: &TopLevel, rays: &[Ray]) -> Vec<Hit> {
 
 /// The same with kernel `name` (`ray_query.comp` or a variant of it).
 fn trace_with(vk: &Reference, name: &str, scene: &TopLevel, rays: &[Ray]) -> Vec<Hit> {
-    let words = kernel(name);
-    let bindings = bindings();
-    let p = vk
-        .pipeline(&PipelineDesc {
-            spirv: &words,
-            entry: "main",
-            bindings: &bindings,
-            ..Default::default()
-        })
-        .unwrap();
+    let p = ray_pipeline(vk, name).unwrap();
     let accel = vk.acceleration_structure(scene).unwrap();
     let ray_bytes: Vec<u8> = rays.iter().flat_map(Ray::bytes).collect();
     let rb = vk.buffer(&ray_bytes).unwrap();
@@ -617,16 +620,7 @@ fn refusals_name_what_is_wrong() {
     );
     // An acceleration structure on a storage binding, and a buffer on the
     // acceleration structure's.
-    let words = kernel("tests/ray_query.spv");
-    let bindings = bindings();
-    let p = vk
-        .pipeline(&PipelineDesc {
-            spirv: &words,
-            entry: "main",
-            bindings: &bindings,
-            ..Default::default()
-        })
-        .unwrap();
+    let p = ray_pipeline(&vk, "tests/ray_query.spv").unwrap();
     let scene = TopLevel {
         bottom: vec![two_geometries()],
         instances: vec![Instance::of(0)],
@@ -659,13 +653,7 @@ fn refusals_name_what_is_wrong() {
         matches!(&e, Error::AccelerationStructure(m) if m.contains("AccelerationStructureFeaturesKHR.accelerationStructure")),
         "{e}"
     );
-    let e = plain
-        .pipeline(&PipelineDesc {
-            spirv: &words,
-            entry: "main",
-            bindings: &bindings,
-            ..Default::default()
-        })
+    let e = ray_pipeline(&plain, "tests/ray_query.spv")
         .unwrap_err()
         .to_string();
     assert!(
